@@ -1,0 +1,42 @@
+/* attack: searching for counterexamples, and confirming them soundly.
+ *
+ * A candidate x for case c of a spec is a counterexample when x lies in the case's box and every row
+ * cy·net(x) + cx·x <= rhs holds. Search works in double (margins and gradients); confirmation does
+ * not trust it: vfy_cex_confirm rounds x to float32 values inside the case's INNER box (so the point
+ * is exactly what a float32 runtime receives, and truly in the real box) and checks every row with
+ * a sound point evaluation (IBP on the point box, with the allowance for any float execution). */
+#ifndef VFY_ATTACK_H
+#define VFY_ATTACK_H
+
+#include "vfy/bound.h"
+#include "vfy/spec.h"
+
+/* A deterministic random generator (splitmix64 / xorshift) so that runs are reproducible by seed. */
+typedef struct vfy_rng { uint64_t s; } vfy_rng;
+void vfy_rng_seed(vfy_rng *r, uint64_t seed);
+double vfy_rng_uniform(vfy_rng *r); /* in [0, 1) */
+
+/* Per-thread working memory for the attack and for confirmation. */
+typedef struct vfy_attack_ws vfy_attack_ws;
+vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec);
+void vfy_attack_ws_free(vfy_attack_ws *ws);
+
+/* max over the case's rows of (cy·y + cx·x - rhs), in double; <= 0 suggests a counterexample.
+ * A case without rows has margin -INFINITY. */
+double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                       vfy_attack_ws *ws);
+
+/* Confirm x (n_in) as a counterexample of case c. On success returns 1 and leaves in x the confirmed
+ * float32-valued point; otherwise returns 0 (x may have been moved into the box). */
+int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+                    double *x, vfy_attack_ws *ws);
+
+/* Search for a counterexample of case c inside [lo, hi] ∩ the case's inner box: n_samples random
+ * points, then projected gradient descent on the margin from the best ones (steps iterations,
+ * `restarts` starts). Returns 1 with the confirmed point in x_out, else 0. Stops early when the
+ * deadline passes. */
+int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+                    const double *lo, const double *hi, int n_samples, int restarts, int steps,
+                    vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out);
+
+#endif

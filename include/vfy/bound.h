@@ -1,0 +1,64 @@
+/* bound: sound bounds on a vfy_net over an input box: IBP and CROWN.
+ *
+ * Every bound here holds for (a) the real-valued network (the stored doubles, with each layer's
+ * w_relerr charged) and, when ctx->float_semantics is set, (b) every floating-point execution of
+ * it in float32 or float64 in any summation order, on any input whose float32 rounding lies in the
+ * box (see vfy_bound_widen_input). Our own round-to-nearest arithmetic is charged as an a-priori error
+ * term per layer (la.h); final concretisation uses directed rounding. No epsilon decides anything.
+ *
+ * Notation: v_0 = x, v_{k+1} = layer_k(v_k). vfy_bounds holds [lo[k], hi[k]] ⊇ every reachable v_{k+1}.
+ * Maths of each relaxation is above its code in src/bound.c; docs/soundness.md has the argument. */
+#ifndef VFY_BOUND_H
+#define VFY_BOUND_H
+
+#include "vfy/net.h"
+
+typedef struct vfy_bound_ctx vfy_bound_ctx;
+
+typedef enum vfy_bound_method {
+    VFY_BOUND_IBP,    /* interval bound propagation */
+    VFY_BOUND_CROWN,  /* backward linear bounds; intermediate pre-activations bounded by CROWN too */
+} vfy_bound_method;
+
+/* Create a context for net (borrowed; must outlive the context). float_semantics: charge the
+ * allowance for the network's own float32 execution (recommended; off only to measure its cost). */
+vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
+                                vfy_error *err);
+void vfy_bound_ctx_free(vfy_bound_ctx *ctx);
+
+/* Per-layer bounds; also per-thread scratch. Allocate one per worker. */
+typedef struct vfy_bounds {
+    int64_t n_layers;
+    double **lo, **hi;   /* lo[k], hi[k]: bounds of v_{k+1}, length layers[k].n_out */
+    int overflow;        /* set when a value may exceed the float32 range: no proof is then claimed */
+    struct vfy_bound_scratch *scratch;
+} vfy_bounds;
+
+vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx);
+void vfy_bounds_free(vfy_bounds *b);
+
+/* Widen a box outward by the float32 rounding of inputs (relative 2^-24, outward), so that for every
+ * real x in [lo,hi] both x and fl32(x) lie in the result. No-op when float_semantics is off. */
+void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, double *hi);
+
+/* Fill b with bounds of every layer over x in [in_lo, in_hi] by the given method. prior (or NULL) is
+ * a flat copy (vfy_bounds_export) of bounds valid over a box containing this one, e.g. the parent
+ * domain's: each layer is intersected with it as soon as it is computed, so neurons stable there
+ * stay stable here at no cost. */
+vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
+                            const double *in_hi, const double *prior, vfy_bounds *b);
+
+/* Number of doubles in a flat copy of all layers' bounds (lo of every layer, then hi). */
+int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx);
+void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *flat);
+
+/* Lower bounds of K linear functions  cy[i]·y + cx[i]·x  (cy: K x n_out, cx: K x n_in or NULL) over
+ * the box, by CROWN's backward pass on the layer bounds in b (from vfy_bound_layers), or by IBP when
+ * method is VFY_BOUND_IBP. lb[i] is a sound lower bound (-INFINITY when nothing can be said).
+ * If lam_in is non-NULL (K x n_in) it receives the final input coefficients (for branching scores
+ * and for the attack: the box vertex minimising row i's linear bound). */
+vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
+                          const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
+                          const double *cx, double *lb, double *lam_in);
+
+#endif

@@ -1,0 +1,23 @@
+/* eval: concrete forward passes of a vfy_net, in double and in float32.
+ *
+ * Neither is a proof device: a counterexample is confirmed by a sound point evaluation in the bound
+ * module. eval_f32 mimics a float32 execution in ONNX order (each output: products summed in index
+ * order, then the bias), and gives the Y printed in result files. */
+#ifndef VFY_EVAL_H
+#define VFY_EVAL_H
+
+#include "vfy/net.h"
+
+/* y (n_out) = net(x) in double. scratch: 2 * vfy_net_max_width(net) doubles. */
+void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch);
+/* The same in float32 arithmetic. scratch: 2 * max width floats. */
+void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch);
+
+/* Forward pass that keeps every layer's output (acts[k], length layers[k].n_out; acts must hold
+ * net->n_layers pointers to buffers of the right sizes), then the gradient with respect to x of
+ * g · y, into grad_x (n_in). tmp: 2 * max width doubles. */
+void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts);
+void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, const double *g,
+                   double *grad_x, double *tmp);
+
+#endif

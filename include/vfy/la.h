@@ -1,0 +1,65 @@
+/* la: the only module that calls BLAS, and the scalar helpers for directed rounding.
+ *
+ * Products run in round-to-nearest BLAS; callers charge the a-priori error bound
+ *     |fl(sum_k a_k b_k) - sum_k a_k b_k| <= gamma(n) * sum_k |a_k||b_k| + n * 2^-1074   (any order)
+ * with gamma(n) = n u / (1 - n u), u = 2^-53 (Higham, Accuracy and Stability, Thm 3.1; the second term
+ * covers underflow). The FPU rounding mode is never changed: a directed result is obtained by
+ * stepping the round-to-nearest result one ulp outward, which contains the exact value because a
+ * correctly rounded result is within half an ulp of it. */
+#ifndef VFY_LA_H
+#define VFY_LA_H
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* C = A * B (+ C when accumulate): A is m x k, B is k x n, C is m x n, all row-major, leading
+ * dimensions equal to the column counts. Uses OpenBLAS dgemm. */
+void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
+                 int accumulate);
+/* C = A * B^T: A is m x k, B is n x k. */
+void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c);
+/* y = A x (A is m x n row-major) or y = A^T x when transpose. */
+void vfy_la_gemv(int64_t m, int64_t n, const double *a, const double *x, double *y, int transpose);
+/* Plain-C reference of vfy_la_gemm (no BLAS), used as a test oracle. */
+void vfy_la_gemm_ref(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
+                     int accumulate);
+/* Limit BLAS to one thread (we parallelise over domains instead). */
+void vfy_la_single_thread(void);
+
+/* Error-bound constant for dot products of length n in double: an upper bound of 2*gamma(n+2),
+ * generous enough to also cover the rounding of the error term's own evaluation. */
+double vfy_la_gamma(int64_t n);
+/* The same for float32 arithmetic (u = 2^-24): covers a float32 execution of the network. */
+double vfy_la_gamma32(int64_t n);
+
+/* Directed scalar arithmetic: the result bounds the exact one from below (down) or above (up).
+ * Inline bit stepping instead of libm's nextafter (which is a slow call in the bound kernels). An
+ * overflowed result steps back to the finite range (the exact value of finite operands is finite), a
+ * NaN stays NaN. */
+static inline double vfy_up(double x)
+{
+    if (x != x || x == INFINITY)
+        return x;
+    if (x == -INFINITY)
+        return -DBL_MAX;
+    if (x == 0)
+        return DBL_TRUE_MIN;
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    u = x > 0 ? u + 1 : u - 1;
+    memcpy(&x, &u, sizeof u);
+    return x;
+}
+static inline double vfy_down(double x) { return -vfy_up(-x); }
+static inline double vfy_add_down(double a, double b) { return vfy_down(a + b); }
+static inline double vfy_add_up(double a, double b) { return vfy_up(a + b); }
+static inline double vfy_sub_down(double a, double b) { return vfy_down(a - b); }
+static inline double vfy_sub_up(double a, double b) { return vfy_up(a - b); }
+/* A product can underflow to a result whose error is up to half the smallest subnormal, which the
+ * one-ulp step covers too (the ulp of a subnormal is 2^-1074). */
+static inline double vfy_mul_down(double a, double b) { return vfy_down(a * b); }
+static inline double vfy_mul_up(double a, double b) { return vfy_up(a * b); }
+
+#endif

@@ -1,0 +1,18 @@
+/* onnx: load an ONNX model (protobuf, via protobuf-c) and lower it to a vfy_net.
+ *
+ * The loader validates the protobuf fully, builds the graph IR (include/vfy/graph.h), infers shapes,
+ * folds constants, and lowers the result to the layer chain of include/vfy/net.h. The protobuf is
+ * freed before returning: the net never points into it. Every error names the file and, where there
+ * is one, the ONNX node (name and op type): "model.onnx: node 'conv1' (Conv): ...". */
+#ifndef VFY_ONNX_H
+#define VFY_ONNX_H
+
+#include "vfy/net.h"
+
+/* Load path into a new net owned by the caller (vfy_net_free). */
+vfy_status vfy_onnx_load(const char *path, vfy_net **out, vfy_error *err);
+/* The same from bytes in memory; `name` is used in messages. */
+vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name, vfy_net **out,
+                               vfy_error *err);
+
+#endif

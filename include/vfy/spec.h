@@ -1,0 +1,53 @@
+/* spec: a VNNLIB property, parsed and normalised.
+ *
+ * VNNLIB describes the UNSAFE set. After parsing, the property is a disjunction of cases; case k is
+ *     x in box[k.box]  and  for every row r of the case:  sum_j cy[j] Y_j + sum_j cx[j] X_j <= rhs
+ * The instance is sat iff some case has a solution x (with y = net(x)).
+ *
+ * Decimal constants are real numbers that a double may not hold exactly, so every constant is kept
+ * as an enclosing interval [lo, hi] of doubles (lo == hi when the literal is exact in binary):
+ *  - each box is kept twice: `lo/hi` CONTAINS the real box (for proofs) and `in_lo/in_hi` is
+ *    CONTAINED in it (for counterexamples);
+ *  - each row's right-hand side is [rhs_lo, rhs_hi]: a proof refutes the row when
+ *    lower_bound(lhs) > rhs_hi, and a counterexample satisfies it when upper_bound(lhs) <= rhs_lo.
+ * Coefficients cy/cx come from comparisons of variables (+1/-1/0) and are exact. */
+#ifndef VFY_SPEC_H
+#define VFY_SPEC_H
+
+#include "vfy/core.h"
+
+typedef struct vfy_box {
+    double *lo, *hi;        /* n_x each: outer enclosure of the real box */
+    double *in_lo, *in_hi;  /* n_x each: inner (in_lo >= lo, in_hi <= hi, in_lo <= in_hi) */
+} vfy_box;
+
+typedef struct vfy_row {
+    double *cy;             /* n_y coefficients of Y */
+    double *cx;             /* n_x coefficients of X, or NULL when the row has no X term */
+    double rhs_lo, rhs_hi;  /* enclosure of the real right-hand side */
+} vfy_row;
+
+typedef struct vfy_case {
+    int64_t box;            /* index into spec->boxes */
+    int64_t n_rows;         /* 0 means "any output is unsafe" (then every x in the box is a counterexample) */
+    vfy_row *rows;
+} vfy_case;
+
+typedef struct vfy_spec {
+    int64_t n_x, n_y;       /* number of declared X_i and Y_i (indices 0..n-1, all declared) */
+    int64_t n_boxes;
+    vfy_box *boxes;         /* distinct input boxes */
+    int64_t n_cases;
+    vfy_case *cases;
+} vfy_spec;
+
+/* Parse VNNLIB text (len bytes, need not be NUL-terminated). `name` is the file name used in error
+ * messages ("spec.vnnlib:12:5: ..."). On success *out is a new spec owned by the caller. */
+vfy_status vfy_spec_parse(const char *text, size_t len, const char *name, vfy_spec **out,
+                          vfy_error *err);
+/* Read and parse a file. */
+vfy_status vfy_spec_load(const char *path, vfy_spec **out, vfy_error *err);
+/* Free a spec; accepts NULL. */
+void vfy_spec_free(vfy_spec *spec);
+
+#endif

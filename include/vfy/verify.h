@@ -1,0 +1,57 @@
+/* verify: the search. Given a network and a spec, decide whether some input of the spec's region
+ * drives the output into the unsafe set.
+ *
+ * For each distinct input box of the spec, branch and bound on the input: bound every domain (a
+ * sub-box) with CROWN, drop the cases it refutes, look for a counterexample at the points the bounds
+ * suggest, and split the rest along the dimension that weighs most in the bounds. Domains are taken in
+ * fixed-size batches from a depth-first stack and bounded in parallel; results are applied in batch
+ * order, so the verdict and the counterexample depend only on the seed, never on the thread count or
+ * timing (except where the deadline cuts the search). A random and gradient attack runs first. */
+#ifndef VFY_VERIFY_H
+#define VFY_VERIFY_H
+
+#include "vfy/bound.h"
+#include "vfy/spec.h"
+
+typedef enum vfy_verdict {
+    VFY_UNSAT,    /* proved: no input of the region reaches the unsafe set */
+    VFY_SAT,      /* a confirmed counterexample */
+    VFY_UNKNOWN,  /* the search ended without either */
+    VFY_TIMEOUT,  /* the deadline passed first */
+    VFY_VERDICT_COUNT
+} vfy_verdict;
+
+const char *vfy_verdict_name(vfy_verdict v); /* "unsat", "sat", "unknown", "timeout" */
+
+typedef struct vfy_verify_opts {
+    double timeout_s;          /* wall-clock budget from the call; INFINITY for none */
+    uint64_t seed;             /* attack randomness */
+    int threads;               /* workers (>= 1) */
+    int float_semantics;       /* also cover float32 executions (default on) */
+    vfy_bound_method method;   /* bounding method of every domain (default CROWN) */
+    int64_t max_domains;       /* memory ceiling on queued domains; past it the search goes on
+                                  depth-first only (it never drops a domain) */
+} vfy_verify_opts;
+
+void vfy_verify_opts_default(vfy_verify_opts *o);
+
+typedef struct vfy_verify_result {
+    vfy_verdict verdict;
+    double *x;        /* SAT: the counterexample (n_in float32-valued doubles), owned */
+    float *y32;       /* SAT: float32 evaluation of the network at x (n_out), owned */
+    double *y64;      /* SAT: double evaluation (n_out), owned */
+    int64_t sat_case; /* SAT: the case of the spec it violates */
+    int64_t domains;  /* domains bounded */
+    int64_t max_depth;
+    int64_t unresolved; /* leaves that could not be split further nor decided */
+    double time_s;
+    char reason[256]; /* a short human explanation of an unknown/timeout */
+} vfy_verify_result;
+
+/* Run the verifier. net and spec are borrowed; the spec's n_x/n_y must match the network (checked:
+ * VFY_ERR_INVALID). The result's arrays are allocated here; free with vfy_verify_result_free. */
+vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
+                      vfy_verify_result *res, vfy_error *err);
+void vfy_verify_result_free(vfy_verify_result *res);
+
+#endif

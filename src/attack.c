@@ -1,0 +1,256 @@
+/* attack: sampling, PGD on the spec margin, and sound confirmation. See include/vfy/attack.h. */
+#include "vfy/attack.h"
+#include "vfy/eval.h"
+#include "vfy/la.h"
+
+#include <math.h>
+#include <string.h>
+
+struct vfy_attack_ws {
+    const vfy_net *net;
+    vfy_bounds *pt;       /* bounds of a point box, for confirmation */
+    double *scratch;      /* 2 * width */
+    double *y;            /* n_out */
+    double **acts;        /* per layer outputs */
+    double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
+    int64_t cap_rows;
+};
+
+void vfy_rng_seed(vfy_rng *r, uint64_t seed) { r->s = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull; }
+
+static uint64_t rng_next(vfy_rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double vfy_rng_uniform(vfy_rng *r) { return (double)(rng_next(r) >> 11) * 0x1p-53; }
+
+void vfy_attack_ws_free(vfy_attack_ws *ws)
+{
+    if (!ws)
+        return;
+    vfy_bounds_free(ws->pt);
+    if (ws->acts)
+        for (int64_t k = 0; k < ws->net->n_layers; k++)
+            vfy_free(ws->acts[k]);
+    vfy_free(ws->acts);
+    vfy_free(ws->scratch);
+    vfy_free(ws->y);
+    vfy_free(ws->g);
+    vfy_free(ws->grad);
+    vfy_free(ws->x);
+    vfy_free(ws->best);
+    vfy_free(ws->lo);
+    vfy_free(ws->hi);
+    vfy_free(ws->cyrows);
+    vfy_free(ws->negx);
+    vfy_free(ws->lb);
+    vfy_free(ws);
+}
+
+vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec)
+{
+    vfy_attack_ws *ws = vfy_alloc(sizeof *ws);
+    if (!ws)
+        return NULL;
+    ws->net = net;
+    int64_t w = vfy_net_max_width(net), nx = net->n_in, ny = net->n_out;
+    int64_t rows = 1;
+    for (int64_t c = 0; c < spec->n_cases; c++)
+        if (spec->cases[c].n_rows > rows)
+            rows = spec->cases[c].n_rows;
+    ws->cap_rows = rows;
+    ws->pt = vfy_bounds_create(ctx);
+    ws->scratch = vfy_alloc_array((size_t)(2 * w), sizeof(double));
+    ws->y = vfy_alloc_array((size_t)ny, sizeof(double));
+    ws->acts = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    ws->g = vfy_alloc_array((size_t)ny, sizeof(double));
+    ws->grad = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->x = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->best = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->lo = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->hi = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->cyrows = vfy_alloc_array((size_t)(rows * ny), sizeof(double));
+    ws->lb = vfy_alloc_array((size_t)rows, sizeof(double));
+    ws->negx = vfy_alloc_array((size_t)nx, sizeof(double));
+    if (!ws->pt || !ws->scratch || !ws->y || !ws->acts || !ws->g || !ws->grad || !ws->x ||
+        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx)
+        goto fail;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (!(ws->acts[k] = vfy_alloc_array((size_t)net->layers[k].n_out, sizeof(double))))
+            goto fail;
+    return ws;
+fail:
+    vfy_attack_ws_free(ws);
+    return NULL;
+}
+
+/* Row value cy·y + cx·x - rhs (rhs taken at its midpoint: search only). */
+static double row_value(const vfy_row *r, int64_t ny, const double *y, int64_t nx, const double *x)
+{
+    double v = 0;
+    for (int64_t j = 0; j < ny; j++)
+        v += r->cy[j] * y[j];
+    if (r->cx)
+        for (int64_t j = 0; j < nx; j++)
+            v += r->cx[j] * x[j];
+    return v - 0.5 * (r->rhs_lo + r->rhs_hi);
+}
+
+double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                       vfy_attack_ws *ws)
+{
+    const vfy_case *cs = &spec->cases[c];
+    if (cs->n_rows == 0)
+        return -INFINITY;
+    vfy_eval_f64(net, x, ws->y, ws->scratch);
+    double m = -INFINITY;
+    for (int64_t i = 0; i < cs->n_rows; i++) {
+        double v = row_value(&cs->rows[i], net->n_out, ws->y, net->n_in, x);
+        if (!(v <= m))
+            m = v;
+    }
+    return m;
+}
+
+/* Move x to a float32 value inside [lo, hi]; 0 when the interval holds no float32. */
+static int to_float_inside(double *x, double lo, double hi)
+{
+    double v = *x < lo ? lo : (*x > hi ? hi : *x);
+    float f = (float)v;
+    if ((double)f < lo)
+        f = nextafterf(f, INFINITY);
+    if ((double)f > hi)
+        f = nextafterf(f, -INFINITY);
+    if (!((double)f >= lo && (double)f <= hi))
+        return 0;
+    *x = (double)f;
+    return 1;
+}
+
+int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+                    double *x, vfy_attack_ws *ws)
+{
+    const vfy_case *cs = &spec->cases[c];
+    const vfy_box *bx = &spec->boxes[cs->box];
+    int64_t nx = net->n_in, ny = net->n_out;
+    for (int64_t j = 0; j < nx; j++)
+        if (!to_float_inside(&x[j], bx->in_lo[j], bx->in_hi[j]))
+            return 0;
+    if (cs->n_rows == 0)
+        return 1;
+    /* SOUND: IBP on the point box [x, x] encloses the real output at x and the output of any float
+     * execution on the float32 input x; a row holds for all of them when its upper bound, i.e. minus
+     * the lower bound of the negated row, is <= rhs_lo (the low end of the real constant). */
+    if (vfy_bound_layers(ctx, VFY_BOUND_IBP, x, x, NULL, ws->pt) != VFY_OK)
+        return 0;
+    for (int64_t i = 0; i < cs->n_rows; i++) {
+        const vfy_row *r = &cs->rows[i];
+        double *neg = ws->cyrows;
+        for (int64_t j = 0; j < ny; j++)
+            neg[j] = -r->cy[j];
+        double *negx = NULL;
+        if (r->cx) {
+            negx = ws->negx;
+            for (int64_t j = 0; j < nx; j++)
+                negx[j] = -r->cx[j];
+        }
+        double lb;
+        if (vfy_bound_rows(ctx, VFY_BOUND_IBP, x, x, ws->pt, 1, neg, negx, &lb, NULL) != VFY_OK)
+            return 0;
+        double ub = -lb;
+        if (!(ub <= r->rhs_lo))
+            return 0;
+    }
+    return 1;
+}
+
+/* Margin and its (sub)gradient at x: the gradient of the row attaining the max. */
+static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                          vfy_attack_ws *ws, double *grad)
+{
+    const vfy_case *cs = &spec->cases[c];
+    vfy_eval_forward_all(net, x, ws->acts);
+    const double *y = net->n_layers ? ws->acts[net->n_layers - 1] : x;
+    double m = -INFINITY;
+    int64_t arg = 0;
+    for (int64_t i = 0; i < cs->n_rows; i++) {
+        double v = row_value(&cs->rows[i], net->n_out, y, net->n_in, x);
+        if (!(v <= m)) {
+            m = v;
+            arg = i;
+        }
+    }
+    if (grad) {
+        const vfy_row *r = &cs->rows[arg];
+        vfy_eval_grad(net, x, ws->acts, r->cy, grad, ws->scratch);
+        if (r->cx)
+            for (int64_t j = 0; j < net->n_in; j++)
+                grad[j] += r->cx[j];
+    }
+    return m;
+}
+
+int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+                    const double *lo, const double *hi, int n_samples, int restarts, int steps,
+                    vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out)
+{
+    const vfy_case *cs = &spec->cases[c];
+    const vfy_box *bx = &spec->boxes[cs->box];
+    int64_t nx = net->n_in;
+    for (int64_t j = 0; j < nx; j++) {
+        ws->lo[j] = fmax(lo[j], bx->in_lo[j]);
+        ws->hi[j] = fmin(hi[j], bx->in_hi[j]);
+        if (!(ws->lo[j] <= ws->hi[j]))
+            return 0; /* the domain misses the inner box */
+    }
+    if (cs->n_rows == 0) {
+        for (int64_t j = 0; j < nx; j++)
+            x_out[j] = 0.5 * (ws->lo[j] + ws->hi[j]);
+        return vfy_cex_confirm(ctx, net, spec, c, x_out, ws);
+    }
+    double best_m = INFINITY;
+    for (int s = 0; s < n_samples + restarts; s++) {
+        if (vfy_deadline_over(dl))
+            return 0;
+        for (int64_t j = 0; j < nx; j++) {
+            double u = s == 0 ? 0.5 : vfy_rng_uniform(rng);
+            ws->x[j] = ws->lo[j] + u * (ws->hi[j] - ws->lo[j]);
+        }
+        int pgd = s >= n_samples; /* the last `restarts` starts run PGD from the best point so far */
+        if (pgd && s > n_samples && best_m < INFINITY) {
+            /* restart near the best point: a random point between it and a random corner */
+            for (int64_t j = 0; j < nx; j++)
+                ws->x[j] = 0.5 * (ws->x[j] + ws->best[j]);
+        } else if (pgd && best_m < INFINITY) {
+            memcpy(ws->x, ws->best, (size_t)nx * sizeof(double));
+        }
+        int iters = pgd ? steps : 0;
+        for (int it = 0; it <= iters; it++) {
+            double m = margin_grad(net, spec, c, ws->x, ws, it < iters ? ws->grad : NULL);
+            if (m < best_m) {
+                best_m = m;
+                memcpy(ws->best, ws->x, (size_t)nx * sizeof(double));
+            }
+            if (m <= 0) {
+                memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+                if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+                    return 1;
+            }
+            if (it == iters)
+                break;
+            /* signed gradient step, step size decaying from a quarter of the box width */
+            double frac = 0.25 * (1.0 - (double)it / (double)(iters + 1));
+            for (int64_t j = 0; j < nx; j++) {
+                double gj = ws->grad[j];
+                double step = frac * (ws->hi[j] - ws->lo[j]);
+                double v = ws->x[j] - (gj > 0 ? step : (gj < 0 ? -step : 0.0));
+                ws->x[j] = v < ws->lo[j] ? ws->lo[j] : (v > ws->hi[j] ? ws->hi[j] : v);
+            }
+        }
+    }
+    return 0;
+}

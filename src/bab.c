@@ -1,0 +1,543 @@
+/* bab: input-splitting branch and bound. See include/vfy/verify.h. */
+#include "vfy/verify.h"
+#include "vfy/attack.h"
+#include "vfy/eval.h"
+#include "vfy/la.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#define BATCH 32
+#define SB_COEFF_MIN 1e-3 /* floor of a coefficient in the branching score */ /* domains bounded per round; fixed so results do not depend on the thread count */
+
+static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
+_Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
+
+const char *vfy_verdict_name(vfy_verdict v)
+{
+    return (v >= 0 && v < VFY_VERDICT_COUNT) ? verdict_names[v] : "unknown";
+}
+
+void vfy_verify_opts_default(vfy_verify_opts *o)
+{
+    o->timeout_s = INFINITY;
+    o->seed = 0;
+    o->threads = 2;
+    o->float_semantics = 1;
+    o->method = VFY_BOUND_CROWN;
+    o->max_domains = 1 << 22;
+}
+
+void vfy_verify_result_free(vfy_verify_result *res)
+{
+    if (!res)
+        return;
+    vfy_free(res->x);
+    vfy_free(res->y32);
+    vfy_free(res->y64);
+    res->x = NULL;
+    res->y32 = NULL;
+    res->y64 = NULL;
+}
+
+typedef struct domain {
+    int64_t depth;
+    int64_t n_active;  /* cases of the box not yet refuted on this domain */
+    int64_t *active;
+    double *lo, *hi;
+    double *prior;     /* the parent's layer bounds (flat), or NULL at a root */
+} domain;
+
+/* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list. */
+static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active)
+{
+    size_t sz = sizeof(domain) + (size_t)(2 * nx + n_prior) * sizeof(double) +
+                (size_t)n_active * sizeof(int64_t);
+    domain *d = vfy_alloc(sz);
+    if (!d)
+        return NULL;
+    d->lo = (double *)(d + 1);
+    d->hi = d->lo + nx;
+    d->prior = n_prior ? d->hi + nx : NULL;
+    d->active = (int64_t *)(d->hi + nx + n_prior);
+    d->n_active = n_active;
+    return d;
+}
+
+typedef enum { R_PROVED, R_SAT, R_SPLIT, R_STUCK, R_SKIPPED, R_NOMEM } rkind;
+
+typedef struct dresult {
+    rkind kind;
+    int64_t dim;       /* R_SPLIT */
+    int64_t n_active;  /* cases still open (R_SPLIT) */
+    int64_t *active;   /* buffer of max_cases */
+    double *x;         /* R_SAT: the confirmed point */
+    int64_t sat_case;
+    double *bounds;    /* R_SPLIT: this domain's layer bounds (flat), the children's prior */
+} dresult;
+
+typedef struct worker {
+    vfy_bounds *b;
+    vfy_attack_ws *ws;
+    double *cy, *cx, *lb, *lam_in, *score, *cand;
+    int64_t *row_case;
+    int has_cx;
+} worker;
+
+typedef struct search {
+    const vfy_net *net;
+    const vfy_spec *spec;
+    const vfy_bound_ctx *ctx;
+    const vfy_verify_opts *opts;
+    vfy_deadline dl;
+    int64_t max_rows, max_cases;
+    int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
+    worker *workers;
+    int n_workers;
+    /* the current batch */
+    domain *batch[BATCH];
+    dresult res[BATCH];
+    int n_batch;
+    atomic_int next;
+} search;
+
+static void worker_free(worker *w)
+{
+    vfy_bounds_free(w->b);
+    vfy_attack_ws_free(w->ws);
+    vfy_free(w->cy);
+    vfy_free(w->cx);
+    vfy_free(w->lb);
+    vfy_free(w->lam_in);
+    vfy_free(w->score);
+    vfy_free(w->cand);
+    vfy_free(w->row_case);
+}
+
+static int worker_init(worker *w, const search *s)
+{
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->max_rows;
+    memset(w, 0, sizeof *w);
+    w->b = vfy_bounds_create(s->ctx);
+    w->ws = vfy_attack_ws_create(s->ctx, s->net, s->spec);
+    w->cy = vfy_alloc_array((size_t)(K * ny), sizeof(double));
+    w->cx = vfy_alloc_array((size_t)(K * nx), sizeof(double));
+    w->lb = vfy_alloc_array((size_t)K, sizeof(double));
+    w->lam_in = vfy_alloc_array((size_t)(K * nx), sizeof(double));
+    w->score = vfy_alloc_array((size_t)nx, sizeof(double));
+    w->cand = vfy_alloc_array((size_t)nx, sizeof(double));
+    w->row_case = vfy_alloc_array((size_t)K, sizeof(int64_t));
+    return w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
+}
+
+/* Try x as a counterexample of case c (x is modified). */
+static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
+{
+    if (vfy_case_margin(s->net, s->spec, c, x, w->ws) > 0)
+        return 0;
+    if (!vfy_cex_confirm(s->ctx, s->net, s->spec, c, x, w->ws))
+        return 0;
+    memcpy(r->x, x, (size_t)s->net->n_in * sizeof(double));
+    r->kind = R_SAT;
+    r->sat_case = c;
+    return 1;
+}
+
+/* Bound one domain: refute cases, look for a counterexample, or choose a split. */
+static void process_domain(search *s, worker *w, const domain *d, dresult *r)
+{
+    const vfy_net *net = s->net;
+    const vfy_spec *spec = s->spec;
+    int64_t nx = net->n_in, ny = net->n_out;
+    r->n_active = 0;
+    if (vfy_deadline_over(&s->dl)) {
+        r->kind = R_SKIPPED;
+        return;
+    }
+    if (vfy_bound_layers(s->ctx, s->opts->method, d->lo, d->hi, d->prior, w->b) != VFY_OK) {
+        r->kind = R_NOMEM;
+        return;
+    }
+    /* stack the rows of every open case */
+    int64_t K = 0;
+    w->has_cx = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        const vfy_case *cs = &spec->cases[d->active[a]];
+        for (int64_t i = 0; i < cs->n_rows; i++, K++) {
+            const vfy_row *row = &cs->rows[i];
+            memcpy(w->cy + K * ny, row->cy, (size_t)ny * sizeof(double));
+            if (row->cx) {
+                memcpy(w->cx + K * nx, row->cx, (size_t)nx * sizeof(double));
+                w->has_cx = 1;
+            } else {
+                memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
+            }
+            w->row_case[K] = a;
+        }
+    }
+    if (K > 0 && vfy_bound_rows(s->ctx, s->opts->method, d->lo, d->hi, w->b, K, w->cy,
+                                w->has_cx ? w->cx : NULL, w->lb, w->lam_in) != VFY_OK) {
+        r->kind = R_NOMEM;
+        return;
+    }
+    /* A case is refuted when one of its rows is positive on the whole domain:
+     * SOUND: lb is a sound lower bound of the row's left side and rhs_hi >= the real constant. */
+    memset(w->score, 0, (size_t)nx * sizeof(double));
+    int64_t row0 = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        int64_t c = d->active[a];
+        const vfy_case *cs = &spec->cases[c];
+        int refuted = 0;
+        int64_t best = -1;
+        double best_gap = -INFINITY;
+        for (int64_t i = 0; i < cs->n_rows; i++) {
+            double gap = w->lb[row0 + i] - cs->rows[i].rhs_hi;
+            if (w->lb[row0 + i] > cs->rows[i].rhs_hi)
+                refuted = 1;
+            if (best < 0 || gap > best_gap) {
+                best = i;
+                best_gap = gap;
+            }
+        }
+        if (!refuted) {
+            r->active[r->n_active++] = c;
+            /* candidate: the domain vertex minimising the linear bound of the row closest to
+             * refutation, then the centre */
+            if (best >= 0) {
+                const double *lam = w->lam_in + (row0 + best) * nx;
+                for (int64_t j = 0; j < nx; j++) {
+                    w->cand[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
+                    /* smart-branching score: the weight of x_j in the bound times its width; the
+                     * weight is clamped from below so that a dimension acting only through the
+                     * intermediate relaxations (not the final coefficients) still gets split */
+                    w->score[j] += fmax(fabs(lam[j]), SB_COEFF_MIN) * (d->hi[j] - d->lo[j]);
+                }
+                if (try_candidate(s, w, c, w->cand, r))
+                    return;
+            }
+            for (int64_t j = 0; j < nx; j++)
+                w->cand[j] = 0.5 * (d->lo[j] + d->hi[j]);
+            if (try_candidate(s, w, c, w->cand, r))
+                return;
+        }
+        row0 += cs->n_rows;
+    }
+    if (r->n_active == 0) {
+        r->kind = R_PROVED;
+        return;
+    }
+    /* split the splittable dimension with the largest score (ties: widest, then lowest index) */
+    int64_t dim = -1;
+    double best_score = -1, best_w = -1;
+    for (int64_t j = 0; j < nx; j++) {
+        double mid = 0.5 * (d->lo[j] + d->hi[j]);
+        if (!(d->lo[j] < mid && mid < d->hi[j]))
+            continue;
+        double wj = d->hi[j] - d->lo[j];
+        if (w->score[j] > best_score || (w->score[j] == best_score && wj > best_w)) {
+            dim = j;
+            best_score = w->score[j];
+            best_w = wj;
+        }
+    }
+    if (dim < 0) {
+        r->kind = R_STUCK;
+        return;
+    }
+    r->kind = R_SPLIT;
+    r->dim = dim;
+    vfy_bounds_export(s->ctx, w->b, r->bounds);
+}
+
+static void *worker_main(void *arg)
+{
+    void **pa = arg;
+    search *s = pa[0];
+    worker *w = pa[1];
+    for (;;) {
+        int i = atomic_fetch_add(&s->next, 1);
+        if (i >= s->n_batch)
+            break;
+        process_domain(s, w, s->batch[i], &s->res[i]);
+    }
+    return NULL;
+}
+
+static void run_batch(search *s)
+{
+    atomic_store(&s->next, 0);
+    if (s->n_workers <= 1 || s->n_batch <= 1) {
+        void *arg[2] = {s, &s->workers[0]};
+        worker_main(arg);
+        return;
+    }
+    pthread_t tid[64];
+    void *args[64][2];
+    int started = 0;
+    for (int t = 1; t < s->n_workers; t++) {
+        args[t][0] = s;
+        args[t][1] = &s->workers[t];
+        if (pthread_create(&tid[t], NULL, worker_main, args[t]) != 0)
+            break;
+        started = t;
+    }
+    args[0][0] = s;
+    args[0][1] = &s->workers[0];
+    worker_main(args[0]);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+typedef struct stack {
+    domain **d;
+    int64_t n, cap;
+} stack;
+
+static int stack_push(stack *st, domain *d)
+{
+    if (st->n == st->cap) {
+        int64_t cap = st->cap ? 2 * st->cap : 256;
+        domain **nd = vfy_realloc(st->d, (size_t)cap * sizeof *nd);
+        if (!nd)
+            return 0;
+        st->d = nd;
+        st->cap = cap;
+    }
+    st->d[st->n++] = d;
+    return 1;
+}
+
+static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t c)
+{
+    const vfy_net *net = s->net;
+    memcpy(res->x, x, (size_t)net->n_in * sizeof(double));
+    res->sat_case = c;
+    res->verdict = VFY_SAT;
+}
+
+vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
+                      vfy_verify_result *res, vfy_error *err)
+{
+    double t0 = vfy_now();
+    memset(res, 0, sizeof *res);
+    res->verdict = VFY_UNKNOWN;
+    if (spec->n_x != net->n_in)
+        return vfy_fail(err, VFY_ERR_INVALID,
+                        "the spec declares %lld inputs X_i but the network has %lld",
+                        (long long)spec->n_x, (long long)net->n_in);
+    if (spec->n_y != net->n_out)
+        return vfy_fail(err, VFY_ERR_INVALID,
+                        "the spec declares %lld outputs Y_i but the network has %lld",
+                        (long long)spec->n_y, (long long)net->n_out);
+    int64_t nx = net->n_in, ny = net->n_out;
+    vfy_status st = VFY_OK;
+    search s;
+    memset(&s, 0, sizeof s);
+    s.net = net;
+    s.spec = spec;
+    s.opts = opts;
+    s.dl.t_end = isfinite(opts->timeout_s) ? t0 + opts->timeout_s : INFINITY;
+    s.n_workers = opts->threads < 1 ? 1 : (opts->threads > 64 ? 64 : opts->threads);
+    vfy_bound_ctx *ctx = NULL;
+    stack stk = {0};
+    int64_t *box_cases = NULL;
+    res->x = vfy_alloc_array((size_t)nx, sizeof(double));
+    res->y32 = vfy_alloc_array((size_t)ny, sizeof(float));
+    res->y64 = vfy_alloc_array((size_t)ny, sizeof(double));
+    if (!res->x || !res->y32 || !res->y64)
+        goto nomem;
+    st = vfy_bound_ctx_create(net, opts->float_semantics, &ctx, err);
+    if (st != VFY_OK)
+        goto done;
+    s.ctx = ctx;
+    s.max_rows = 1;
+    for (int64_t c = 0; c < spec->n_cases; c++)
+        s.max_rows += spec->cases[c].n_rows;
+    s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
+    s.n_flat = vfy_bounds_flat_size(ctx);
+    s.workers = vfy_alloc_array((size_t)s.n_workers, sizeof(worker));
+    if (!s.workers)
+        goto nomem;
+    for (int t = 0; t < s.n_workers; t++)
+        if (!worker_init(&s.workers[t], &s))
+            goto nomem;
+    for (int i = 0; i < BATCH; i++) {
+        s.res[i].active = vfy_alloc_array((size_t)s.max_cases, sizeof(int64_t));
+        s.res[i].x = vfy_alloc_array((size_t)nx, sizeof(double));
+        s.res[i].bounds = vfy_alloc_array((size_t)s.n_flat, sizeof(double));
+        if (!s.res[i].active || !s.res[i].x || !s.res[i].bounds)
+            goto nomem;
+    }
+    box_cases = vfy_alloc_array((size_t)s.max_cases, sizeof(int64_t));
+    if (!box_cases)
+        goto nomem;
+    if (s.n_workers > 1)
+        vfy_la_single_thread();
+
+    /* 1. attack every case before any proof effort */
+    vfy_rng rng;
+    vfy_rng_seed(&rng, opts->seed);
+    for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
+        const vfy_box *bx = &spec->boxes[spec->cases[c].box];
+        double *x = s.workers[0].cand;
+        if (vfy_attack_case(ctx, net, spec, c, bx->in_lo, bx->in_hi, 64, 4, 40, &rng, &s.dl,
+                            s.workers[0].ws, x))
+            set_sat(&s, res, x, c);
+    }
+
+    /* 2. branch and bound, one box at a time */
+    for (int64_t bi = 0; bi < spec->n_boxes && res->verdict != VFY_SAT; bi++) {
+        int64_t nc = 0;
+        for (int64_t c = 0; c < spec->n_cases; c++)
+            if (spec->cases[c].box == bi)
+                box_cases[nc++] = c;
+        if (nc == 0)
+            continue;
+        domain *root = domain_new(nx, 0, nc);
+        if (!root)
+            goto nomem;
+        memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
+        memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
+        vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
+        memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
+        if (!stack_push(&stk, root)) {
+            vfy_free(root);
+            goto nomem;
+        }
+        while (stk.n > 0 && res->verdict != VFY_SAT) {
+            s.n_batch = (int)(stk.n < BATCH ? stk.n : BATCH);
+            for (int i = 0; i < s.n_batch; i++)
+                s.batch[i] = stk.d[stk.n - 1 - i];
+            stk.n -= s.n_batch;
+            run_batch(&s);
+            /* apply in batch order; children pushed so the first domain's are on top */
+            int timed_out = 0;
+            for (int i = s.n_batch - 1; i >= 0; i--) {
+                domain *d = s.batch[i];
+                dresult *r = &s.res[i];
+                switch (r->kind) {
+                case R_PROVED:
+                    res->domains++;
+                    vfy_free(d);
+                    break;
+                case R_STUCK:
+                    res->domains++;
+                    res->unresolved++;
+                    vfy_free(d);
+                    break;
+                case R_SAT:
+                    res->domains++;
+                    vfy_free(d);
+                    break;
+                case R_SKIPPED:
+                    timed_out = 1;
+                    vfy_free(d);
+                    break;
+                case R_NOMEM:
+                    vfy_free(d);
+                    for (int j = i - 1; j >= 0; j--)
+                        vfy_free(s.batch[j]);
+                    goto nomem;
+                case R_SPLIT: {
+                    res->domains++;
+                    domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active),
+                                     domain_new(nx, s.n_flat, r->n_active)};
+                    if (!ch[0] || !ch[1]) {
+                        vfy_free(ch[0]);
+                        vfy_free(ch[1]);
+                        vfy_free(d);
+                        for (int j = i - 1; j >= 0; j--)
+                            vfy_free(s.batch[j]);
+                        goto nomem;
+                    }
+                    double mid = 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
+                    for (int h = 0; h < 2; h++) {
+                        memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
+                        memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
+                        memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
+                        memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
+                        ch[h]->depth = d->depth + 1;
+                    }
+                    /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
+                    ch[0]->hi[r->dim] = mid;
+                    ch[1]->lo[r->dim] = mid;
+                    if (ch[0]->depth > res->max_depth)
+                        res->max_depth = ch[0]->depth;
+                    vfy_free(d);
+                    if (!stack_push(&stk, ch[1])) {
+                        vfy_free(ch[0]);
+                        vfy_free(ch[1]);
+                        goto nomem;
+                    }
+                    if (!stack_push(&stk, ch[0])) {
+                        vfy_free(ch[0]);
+                        goto nomem;
+                    }
+                    break;
+                }
+                }
+            }
+            for (int i = 0; i < s.n_batch; i++)
+                if (s.res[i].kind == R_SAT) {
+                    set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
+                    break;
+                }
+            if (timed_out && res->verdict != VFY_SAT) {
+                res->verdict = VFY_TIMEOUT;
+                snprintf(res->reason, sizeof res->reason, "deadline after %lld domains",
+                         (long long)res->domains);
+                goto done;
+            }
+        }
+    }
+    if (res->verdict != VFY_SAT) {
+        if (res->unresolved > 0) {
+            res->verdict = VFY_UNKNOWN;
+            snprintf(res->reason, sizeof res->reason,
+                     "%lld domains could be neither split further nor decided",
+                     (long long)res->unresolved);
+        } else {
+            res->verdict = VFY_UNSAT;
+        }
+    }
+    goto done;
+nomem:
+    st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory during the search");
+done:
+    if (st == VFY_OK && res->verdict == VFY_SAT) {
+        float *xf = (float *)s.workers[0].cand; /* n_in floats fit in n_in doubles */
+        float *scratch = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(float));
+        double *sd = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(double));
+        if (!scratch || !sd) {
+            st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory");
+        } else {
+            for (int64_t j = 0; j < nx; j++)
+                xf[j] = (float)res->x[j];
+            vfy_eval_f32(net, xf, res->y32, scratch);
+            vfy_eval_f64(net, res->x, res->y64, sd);
+        }
+        vfy_free(scratch);
+        vfy_free(sd);
+    }
+    for (int64_t i = 0; i < stk.n; i++)
+        vfy_free(stk.d[i]);
+    vfy_free(stk.d);
+    vfy_free(box_cases);
+    for (int i = 0; i < BATCH; i++) {
+        vfy_free(s.res[i].active);
+        vfy_free(s.res[i].x);
+        vfy_free(s.res[i].bounds);
+    }
+    if (s.workers)
+        for (int t = 0; t < s.n_workers; t++)
+            worker_free(&s.workers[t]);
+    vfy_free(s.workers);
+    vfy_bound_ctx_free(ctx);
+    res->time_s = vfy_now() - t0;
+    if (st != VFY_OK)
+        res->verdict = VFY_UNKNOWN;
+    return st;
+}

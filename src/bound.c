@@ -1,0 +1,618 @@
+/* bound: IBP and CROWN with a sound allowance for every rounding error. See include/vfy/bound.h.
+ *
+ * Error model (docs/soundness.md has the full argument):
+ *  - The network: v_{k+1} = W v_k + b + e_k for an affine layer, where e_k is the layer's perturbation:
+ *    the error of a float32 execution (|e| <= gamma32(fan_in) (|W||v| + |b|), any summation order)
+ *    plus the representation error of the stored weights (|W_real - W| <= w_relerr |W|). The real
+ *    network is the case e_k = 0. ReLU is exact in every semantics.
+ *  - Our own arithmetic: every BLAS product is round-to-nearest; its error is bounded a priori by
+ *    gamma(n) sum |a||b| (+ n 2^-1074 for underflow) and charged to a per-row slack that is subtracted
+ *    from the bound at the end. Scalars that decide (concretisation, slack sums) use directed
+ *    rounding (la.h).
+ * Per affine layer k and output j we precompute
+ *    q_k[j] = (gamma(n_in+n_out) + gamma32(fan_in) + w_relerr') * ((1+gamma) G_j + |b_j|) + tiny,
+ *    G = |W| H,  H = max(|lo(v_k)|, |hi(v_k)|)   (elementwise magnitude bound of the layer's input),
+ * which bounds, per unit of |coefficient| on output j, both the perturbation e_k and the rounding of
+ * our own products with W and b. IBP widens by q; the backward pass charges |Lambda| q. */
+#include "vfy/bound.h"
+#include "vfy/la.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define ETA64 0x1p-1074 /* smallest positive subnormal double: the absolute error of an underflow */
+#define ETA32 0x1p-149  /* the same for float32 */
+/* Float32 executions can overflow where the real network does not; beyond this no proof is claimed. */
+#define FLOAT_EXEC_LIMIT 1e38
+
+struct vfy_bound_ctx {
+    const vfy_net *net;
+    int float_semantics;
+    double **absw; /* DENSE layers: |W| */
+};
+
+typedef struct vfy_bound_scratch {
+    int64_t cap_rows;   /* rows the K-sized buffers hold */
+    int64_t width;      /* max layer width */
+    double *lam, *lam2, *absl; /* cap_rows x width */
+    double *beta, *slack, *t, *d, *lbtmp; /* cap_rows */
+    double *m, *r, *H, *G, *c, *R;        /* width */
+    double *s_up, *t_up;                  /* width: ReLU upper lines */
+    int64_t *idx;                         /* width */
+    double **q;        /* per layer: q_k (affine layers) */
+    double *hsum;      /* per layer: sum of H over the layer's input */
+} vfy_bound_scratch;
+
+vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
+                                vfy_error *err)
+{
+    *out = NULL;
+    vfy_bound_ctx *ctx = vfy_alloc(sizeof *ctx);
+    if (!ctx)
+        goto nomem;
+    ctx->net = net;
+    ctx->float_semantics = float_semantics;
+    ctx->absw = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->absw);
+    if (!ctx->absw)
+        goto nomem;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind != VFY_LAYER_DENSE)
+            continue;
+        int64_t nw = L->n_in * L->n_out;
+        ctx->absw[k] = vfy_alloc_array((size_t)nw, sizeof(double));
+        if (!ctx->absw[k])
+            goto nomem;
+        for (int64_t i = 0; i < nw; i++)
+            ctx->absw[k][i] = fabs(L->w[i]);
+    }
+    *out = ctx;
+    return VFY_OK;
+nomem:
+    vfy_bound_ctx_free(ctx);
+    return vfy_fail(err, VFY_ERR_NOMEM, "out of memory preparing bounds");
+}
+
+void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    if (ctx->absw)
+        for (int64_t k = 0; k < ctx->net->n_layers; k++)
+            vfy_free(ctx->absw[k]);
+    vfy_free(ctx->absw);
+    vfy_free(ctx);
+}
+
+static void scratch_free_rows(vfy_bound_scratch *s)
+{
+    vfy_free(s->lam);
+    vfy_free(s->lam2);
+    vfy_free(s->absl);
+    vfy_free(s->beta);
+    vfy_free(s->slack);
+    vfy_free(s->t);
+    vfy_free(s->d);
+    vfy_free(s->lbtmp);
+    s->lam = s->lam2 = s->absl = s->beta = s->slack = s->t = s->d = s->lbtmp = NULL;
+    s->cap_rows = 0;
+}
+
+/* Make room for K rows; returns 0 on allocation failure. */
+static int scratch_reserve(vfy_bound_scratch *s, int64_t K)
+{
+    if (K <= s->cap_rows)
+        return 1;
+    scratch_free_rows(s);
+    size_t n = (size_t)K * (size_t)s->width;
+    s->lam = vfy_alloc_array(n, sizeof(double));
+    s->lam2 = vfy_alloc_array(n, sizeof(double));
+    s->absl = vfy_alloc_array(n, sizeof(double));
+    s->beta = vfy_alloc_array((size_t)K, sizeof(double));
+    s->slack = vfy_alloc_array((size_t)K, sizeof(double));
+    s->t = vfy_alloc_array((size_t)K, sizeof(double));
+    s->d = vfy_alloc_array((size_t)K, sizeof(double));
+    s->lbtmp = vfy_alloc_array((size_t)K, sizeof(double));
+    if (!s->lam || !s->lam2 || !s->absl || !s->beta || !s->slack || !s->t || !s->d || !s->lbtmp) {
+        scratch_free_rows(s);
+        return 0;
+    }
+    s->cap_rows = K;
+    return 1;
+}
+
+void vfy_bounds_free(vfy_bounds *b)
+{
+    if (!b)
+        return;
+    for (int64_t k = 0; k < b->n_layers; k++) {
+        if (b->lo)
+            vfy_free(b->lo[k]);
+        if (b->hi)
+            vfy_free(b->hi[k]);
+    }
+    vfy_free(b->lo);
+    vfy_free(b->hi);
+    vfy_bound_scratch *s = b->scratch;
+    if (s) {
+        scratch_free_rows(s);
+        vfy_free(s->m);
+        vfy_free(s->r);
+        vfy_free(s->H);
+        vfy_free(s->G);
+        vfy_free(s->c);
+        vfy_free(s->R);
+        vfy_free(s->s_up);
+        vfy_free(s->t_up);
+        vfy_free(s->idx);
+        if (s->q)
+            for (int64_t k = 0; k < b->n_layers; k++)
+                vfy_free(s->q[k]);
+        vfy_free(s->q);
+        vfy_free(s->hsum);
+        vfy_free(s);
+    }
+    vfy_free(b);
+}
+
+vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
+{
+    const vfy_net *net = ctx->net;
+    vfy_bounds *b = vfy_alloc(sizeof *b);
+    if (!b)
+        return NULL;
+    b->n_layers = net->n_layers;
+    b->lo = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    b->hi = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    vfy_bound_scratch *s = b->scratch = vfy_alloc(sizeof *s);
+    if (!b->lo || !b->hi || !s)
+        goto fail;
+    s->width = vfy_net_max_width(net);
+    size_t w = (size_t)s->width;
+    s->m = vfy_alloc_array(w, sizeof(double));
+    s->r = vfy_alloc_array(w, sizeof(double));
+    s->H = vfy_alloc_array(w, sizeof(double));
+    s->G = vfy_alloc_array(w, sizeof(double));
+    s->c = vfy_alloc_array(w, sizeof(double));
+    s->R = vfy_alloc_array(w, sizeof(double));
+    s->s_up = vfy_alloc_array(w, sizeof(double));
+    s->t_up = vfy_alloc_array(w, sizeof(double));
+    s->idx = vfy_alloc_array(w, sizeof(int64_t));
+    s->q = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    s->hsum = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
+    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->idx ||
+        !s->q || !s->hsum)
+        goto fail;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        b->lo[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
+        b->hi[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
+        if (!b->lo[k] || !b->hi[k])
+            goto fail;
+        if (L->kind != VFY_LAYER_RELU) {
+            s->q[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
+            if (!s->q[k])
+                goto fail;
+        }
+    }
+    if (!scratch_reserve(s, 2 * s->width + 8))
+        goto fail;
+    return b;
+fail:
+    vfy_bounds_free(b);
+    return NULL;
+}
+
+void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, double *hi)
+{
+    if (!ctx->float_semantics)
+        return;
+    /* SOUND: |fl32(x) - x| <= 2^-24 |x| for x in the float32 range, so x and fl32(x) lie in
+     * [lo - 2^-24|lo|, hi + 2^-24|hi|] (a subnormal result is within 2^-150 absolute: covered by the
+     * extra 2^-149). */
+    for (int64_t j = 0; j < n; j++) {
+        lo[j] = vfy_sub_down(lo[j], vfy_add_up(vfy_mul_up(fabs(lo[j]), 0x1p-24), ETA32));
+        hi[j] = vfy_add_up(hi[j], vfy_add_up(vfy_mul_up(fabs(hi[j]), 0x1p-24), ETA32));
+    }
+}
+
+static const double *layer_in_lo(const vfy_bounds *b, int64_t k, const double *in_lo)
+{
+    return k == 0 ? in_lo : b->lo[k - 1];
+}
+static const double *layer_in_hi(const vfy_bounds *b, int64_t k, const double *in_hi)
+{
+    return k == 0 ? in_hi : b->hi[k - 1];
+}
+
+/* The perturbation/rounding coefficient of affine layer k (see the file comment), from the bounds
+ * of its input. Fills s->q[k] and s->hsum[k]; leaves the midpoint m, radius r (both such that
+ * [m - r, m + r] contains [lo, hi]) and H in the scratch for the IBP step. */
+static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, const double *lo,
+                           const double *hi)
+{
+    const vfy_layer *L = &ctx->net->layers[k];
+    vfy_bound_scratch *s = b->scratch;
+    int64_t n_in = L->n_in, n_out = L->n_out;
+    double hsum = 0.0;
+    for (int64_t j = 0; j < n_in; j++) {
+        double m = 0.5 * (lo[j] + hi[j]);
+        /* SOUND: r is rounded up, so [m - r, m + r] ⊇ [lo, hi] in real arithmetic. */
+        double r = fmax(vfy_sub_up(hi[j], m), vfy_sub_up(m, lo[j]));
+        s->m[j] = m;
+        s->r[j] = r;
+        s->H[j] = fmax(fmax(fabs(lo[j]), fabs(hi[j])), r);
+        hsum = vfy_add_up(hsum, s->H[j]);
+    }
+    s->hsum[k] = hsum;
+    double g = vfy_la_gamma(n_in + n_out);
+    double coef = g;
+    if (ctx->float_semantics)
+        coef += vfy_la_gamma32(L->fan_in);
+    if (L->w_relerr > 0)
+        coef += L->w_relerr * (1.0 + 0x1p-30);
+    coef = vfy_up(coef);
+    double tiny = (double)(n_in + 2) * ETA64;
+    if (ctx->float_semantics)
+        tiny += (double)(L->fan_in + 2) * ETA32;
+    tiny = vfy_up(tiny);
+    double *q = s->q[k];
+    if (L->kind == VFY_LAYER_DENSE) {
+        vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
+        for (int64_t j = 0; j < n_out; j++) {
+            double G = vfy_mul_up(s->G[j], 1.0 + g);
+            q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
+        }
+    } else {
+        for (int64_t j = 0; j < n_out; j++) {
+            double G = vfy_mul_up(fabs(L->w[j]), s->H[j]);
+            q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
+        }
+    }
+}
+
+/* IBP through affine layer k:  out ∈ W m + b ± (|W| r + q).
+ * SOUND: fl(W m + b) and fl(|W| r) each lie within gamma(n_in+1)(|W| H + |b|) of their exact values
+ * and q_k covers that as well as the layer's perturbation; the final +/- use directed rounding. */
+static void ibp_affine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
+{
+    const vfy_layer *L = &ctx->net->layers[k];
+    vfy_bound_scratch *s = b->scratch;
+    const double *q = s->q[k];
+    if (L->kind == VFY_LAYER_DENSE) {
+        vfy_la_gemv(L->n_out, L->n_in, L->w, s->m, s->c, 0);
+        vfy_la_gemv(L->n_out, L->n_in, ctx->absw[k], s->r, s->R, 0);
+    } else {
+        for (int64_t j = 0; j < L->n_out; j++) {
+            s->c[j] = L->w[j] * s->m[j];
+            s->R[j] = fabs(L->w[j]) * s->r[j];
+        }
+    }
+    for (int64_t j = 0; j < L->n_out; j++) {
+        double c = s->c[j] + L->b[j];
+        double rad = vfy_add_up(s->R[j], q[j]);
+        b->lo[k][j] = vfy_sub_down(c, rad);
+        b->hi[k][j] = vfy_add_up(c, rad);
+    }
+}
+
+/* ReLU's upper line over [l, u] with l < 0 < u:  relu(z) <= s z + t,  s = u/(u - l).
+ * SOUND for any computed s: relu is convex, so a line lies above it on [l, u] iff it lies above both
+ * end points: s l + t >= 0 and s u + t >= u, i.e. t >= max(-s l, u - s u); t is rounded up. */
+static void relu_upper_line(double l, double u, double *s_out, double *t_out)
+{
+    double s = u / (u - l);
+    if (!(s >= 0.0))
+        s = 0.0;
+    if (s > 1.0)
+        s = 1.0;
+    double t1 = vfy_mul_up(-s, l);                 /* >= -s l */
+    double t2 = vfy_sub_up(u, vfy_mul_down(s, u)); /* >= u - s u */
+    *s_out = s;
+    *t_out = fmax(fmax(t1, t2), 0.0);
+}
+
+/* CROWN's default lower slope for an unstable ReLU: 1 when u > -l, else 0 (both exact). */
+static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; }
+
+/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
+ * constant and error of each row, with the invariant (for every execution of the network)
+ *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
+ * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
+ * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
+static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
+                     const double *in_lo, const double *in_hi, const double *cx, double *lb,
+                     double *lam_in)
+{
+    const vfy_net *net = ctx->net;
+    vfy_bound_scratch *s = b->scratch;
+    for (int64_t k = k_end - 1; k >= 0; k--) {
+        const vfy_layer *L = &net->layers[k];
+        int64_t n_in = L->n_in, n_out = L->n_out;
+        double *lam = s->lam, *lam2 = s->lam2;
+        if (L->kind == VFY_LAYER_RELU) {
+            /* lam · relu(z) >= sum_j mu_j z_j + d, per coefficient sign:
+             *   stable active (l >= 0): mu = lam; stable inactive (u <= 0): mu = 0;
+             *   unstable, lam >= 0: relu(z) >= a z (a in [0,1]): mu = lam a;
+             *   unstable, lam < 0:  relu(z) <= s z + t:            mu = lam s, d += lam t.
+             * SOUND: fl(lam s) differs from lam s by at most u|mu| (+2^-1074), times |z| <= H; the
+             * sum d is a dot product charged gamma(n) sum |lam| t. */
+            const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+            for (int64_t j = 0; j < n_in; j++) {
+                s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
+                if (l[j] < 0 && u[j] > 0)
+                    relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+            }
+            double g = vfy_la_gamma(n_in);
+            double hsum = 0;
+            for (int64_t j = 0; j < n_in; j++)
+                hsum = vfy_add_up(hsum, s->H[j]);
+            double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
+            for (int64_t i = 0; i < K; i++) {
+                double *row = lam + i * n_in;
+                double d = 0, abst = 0, errmu = 0;
+                for (int64_t j = 0; j < n_in; j++) {
+                    double x = row[j];
+                    if (l[j] >= 0)
+                        continue;             /* exact: mu = lam */
+                    if (!(u[j] > 0)) {
+                        row[j] = 0.0;         /* exact: relu(z) = 0 */
+                        continue;
+                    }
+                    double mu;
+                    if (x >= 0) {
+                        mu = x * relu_lower_slope(l[j], u[j]);
+                    } else {
+                        mu = x * s->s_up[j];
+                        d += x * s->t_up[j];
+                        abst += -x * s->t_up[j];
+                    }
+                    errmu += fabs(mu) * s->H[j];
+                    row[j] = mu;
+                }
+                double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
+                s->beta[i] += d;
+                e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+                s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+            }
+            continue;
+        }
+        /* Affine: v_{k+1} = W v_k + b + e, |e| <= perturbation.
+         * lam · v_{k+1} = (lam W) v_k + lam·b + lam·e  >=  fl(lam W) v_k + fl(lam·b) - |lam| q_k.
+         * SOUND: |lam W - fl(lam W)| |v_k| <= gamma |lam| |W| H and |lam·b - fl(lam·b)| <=
+         * gamma |lam||b|, both inside |lam| q_k; the underflow of each entry of fl(lam W) adds at
+         * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. */
+        const double *q = s->q[k];
+        for (int64_t i = 0; i < K * n_out; i++)
+            s->absl[i] = fabs(lam[i]);
+        if (L->kind == VFY_LAYER_DENSE) {
+            vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
+            vfy_la_gemv(K, n_out, s->absl, q, s->t, 0);
+            vfy_la_gemv(K, n_out, lam, L->b, s->d, 0);
+        } else {
+            for (int64_t i = 0; i < K; i++) {
+                double t = 0, d = 0;
+                for (int64_t j = 0; j < n_out; j++) {
+                    lam2[i * n_in + j] = lam[i * n_out + j] * L->w[j];
+                    t += s->absl[i * n_out + j] * q[j];
+                    d += lam[i * n_out + j] * L->b[j];
+                }
+                s->t[i] = t;
+                s->d[i] = d;
+            }
+        }
+        double g = vfy_la_gamma(n_out);
+        double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(s->hsum[k], 1.0));
+        for (int64_t i = 0; i < K; i++) {
+            double e = vfy_mul_up(s->t[i], 1.0 + g); /* SOUND: the gemv of |lam| q rounded */
+            s->beta[i] += s->d[i];
+            e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52)); /* the += above */
+            s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+        }
+        s->lam = lam2;
+        s->lam2 = lam;
+    }
+    /* At the input: min over x in [in_lo, in_hi] of (lam + cx)·x, per coordinate the end point
+     * chosen by the sign, with products and sums rounded down. */
+    int64_t n = net->n_in;
+    for (int64_t i = 0; i < K; i++) {
+        double *row = s->lam + i * n;
+        double err = 0.0;
+        if (cx) {
+            for (int64_t j = 0; j < n; j++) {
+                row[j] += cx[i * n + j];
+                /* SOUND: the sum is rounded: |error| <= 2^-53 |row_j|, times |x_j| */
+                err += fabs(row[j]) * fmax(fabs(in_lo[j]), fabs(in_hi[j]));
+            }
+            err = vfy_add_up(vfy_mul_up(err, vfy_la_gamma(n)), (double)n * ETA64);
+        }
+        double sum = 0.0;
+        for (int64_t j = 0; j < n; j++) {
+            double p = row[j] >= 0 ? vfy_mul_down(row[j], in_lo[j]) : vfy_mul_down(row[j], in_hi[j]);
+            sum = vfy_add_down(sum, p);
+        }
+        double v = vfy_add_down(sum, s->beta[i]);
+        v = vfy_sub_down(v, vfy_add_up(s->slack[i], err));
+        lb[i] = isnan(v) ? -INFINITY : v;
+        if (lam_in)
+            memcpy(lam_in + i * n, row, (size_t)n * sizeof(double));
+    }
+}
+
+/* Start K backward rows on v_{k_end} (k_end >= 1). */
+static void rows_init(vfy_bound_scratch *s, int64_t K)
+{
+    for (int64_t i = 0; i < K; i++) {
+        s->beta[i] = 0.0;
+        s->slack[i] = 0.0;
+    }
+}
+
+static void check_overflow(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
+{
+    if (!ctx->float_semantics)
+        return;
+    const vfy_layer *L = &ctx->net->layers[k];
+    for (int64_t j = 0; j < L->n_out; j++)
+        if (!(b->lo[k][j] > -FLOAT_EXEC_LIMIT && b->hi[k][j] < FLOAT_EXEC_LIMIT))
+            b->overflow = 1;
+}
+
+/* CROWN refinement of the output of affine layer k, a pre-activation: for every neuron that the
+ * IBP step left unstable, lower-bound v_j and -v_j by a backward pass and intersect. */
+static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k,
+                               const double *in_lo, const double *in_hi)
+{
+    vfy_bound_scratch *s = b->scratch;
+    const vfy_layer *L = &ctx->net->layers[k];
+    int64_t n = L->n_out, nu = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (b->lo[k][j] < 0 && b->hi[k][j] > 0)
+            s->idx[nu++] = j;
+    if (nu == 0)
+        return VFY_OK;
+    int64_t K = 2 * nu;
+    if (!scratch_reserve(s, K))
+        return VFY_ERR_NOMEM;
+    memset(s->lam, 0, (size_t)(K * n) * sizeof(double));
+    for (int64_t a = 0; a < nu; a++) {
+        s->lam[(2 * a) * n + s->idx[a]] = 1.0;
+        s->lam[(2 * a + 1) * n + s->idx[a]] = -1.0;
+    }
+    rows_init(s, K);
+    double *lbv = s->lbtmp;
+    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL);
+    for (int64_t a = 0; a < nu; a++) {
+        int64_t j = s->idx[a];
+        double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
+        if (lo > b->lo[k][j])
+            b->lo[k][j] = lo;
+        if (hi < b->hi[k][j])
+            b->hi[k][j] = hi;
+    }
+    return VFY_OK;
+}
+
+int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx)
+{
+    int64_t n = 0;
+    for (int64_t k = 0; k < ctx->net->n_layers; k++)
+        n += ctx->net->layers[k].n_out;
+    return 2 * n;
+}
+
+void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *flat)
+{
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, off = 0;
+    for (int64_t k = 0; k < ctx->net->n_layers; k++) {
+        int64_t n = ctx->net->layers[k].n_out;
+        memcpy(flat + off, b->lo[k], (size_t)n * sizeof(double));
+        memcpy(flat + half + off, b->hi[k], (size_t)n * sizeof(double));
+        off += n;
+    }
+}
+
+/* SOUND: prior bounds hold on a superset of the box, so they hold here; the intersection of two
+ * sound enclosures is sound. */
+static void intersect_prior(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, const double *prior,
+                            int64_t off, int64_t half)
+{
+    const double *plo = prior + off, *phi = prior + half + off;
+    for (int64_t j = 0; j < ctx->net->layers[k].n_out; j++) {
+        if (plo[j] > b->lo[k][j])
+            b->lo[k][j] = plo[j];
+        if (phi[j] < b->hi[k][j])
+            b->hi[k][j] = phi[j];
+    }
+}
+
+vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
+                            const double *in_hi, const double *prior, vfy_bounds *b)
+{
+    const vfy_net *net = ctx->net;
+    int64_t half = prior ? vfy_bounds_flat_size(ctx) / 2 : 0, off = 0;
+    b->overflow = 0;
+    for (int64_t k = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
+        const vfy_layer *L = &net->layers[k];
+        const double *lo = layer_in_lo(b, k, in_lo), *hi = layer_in_hi(b, k, in_hi);
+        if (L->kind == VFY_LAYER_RELU) {
+            for (int64_t j = 0; j < L->n_out; j++) {
+                b->lo[k][j] = lo[j] > 0 ? lo[j] : 0.0;
+                b->hi[k][j] = hi[j] > 0 ? hi[j] : 0.0;
+                if (isnan(lo[j]) || isnan(hi[j])) {
+                    b->lo[k][j] = 0.0;
+                    b->hi[k][j] = INFINITY;
+                }
+            }
+            continue;
+        }
+        affine_prepare(ctx, b, k, lo, hi);
+        ibp_affine(ctx, b, k);
+        if (prior)
+            intersect_prior(ctx, b, k, prior, off, half);
+        int feeds_relu = k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU;
+        if (method == VFY_BOUND_CROWN && feeds_relu && k > 0) {
+            vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
+            if (st != VFY_OK)
+                return st;
+        }
+        for (int64_t j = 0; j < L->n_out; j++) {
+            if (isnan(b->lo[k][j]))
+                b->lo[k][j] = -INFINITY;
+            if (isnan(b->hi[k][j]))
+                b->hi[k][j] = INFINITY;
+        }
+        check_overflow(ctx, b, k);
+    }
+    return VFY_OK;
+}
+
+/* min over y in [ylo, yhi], x in the box of cy·y + cx·x, directed rounding throughout. */
+static double interval_row(int64_t ny, const double *cy, const double *ylo, const double *yhi,
+                           int64_t nx, const double *cx, const double *xlo, const double *xhi)
+{
+    double sum = 0.0;
+    for (int64_t j = 0; j < ny; j++) {
+        if (cy[j] == 0)
+            continue;
+        sum = vfy_add_down(sum, cy[j] > 0 ? vfy_mul_down(cy[j], ylo[j]) : vfy_mul_down(cy[j], yhi[j]));
+    }
+    if (cx)
+        for (int64_t j = 0; j < nx; j++) {
+            if (cx[j] == 0)
+                continue;
+            sum = vfy_add_down(sum, cx[j] > 0 ? vfy_mul_down(cx[j], xlo[j]) : vfy_mul_down(cx[j], xhi[j]));
+        }
+    return isnan(sum) ? -INFINITY : sum;
+}
+
+vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
+                          const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
+                          const double *cx, double *lb, double *lam_in)
+{
+    const vfy_net *net = ctx->net;
+    int64_t L = net->n_layers, ny = net->n_out, nx = net->n_in;
+    const double *ylo = L ? b->lo[L - 1] : in_lo, *yhi = L ? b->hi[L - 1] : in_hi;
+    for (int64_t i = 0; i < K; i++)
+        lb[i] = interval_row(ny, cy + i * ny, ylo, yhi, nx, cx ? cx + i * nx : NULL, in_lo, in_hi);
+    if (lam_in && method != VFY_BOUND_CROWN)
+        memset(lam_in, 0, (size_t)(K * nx) * sizeof(double));
+    if (method == VFY_BOUND_CROWN) {
+        vfy_bound_scratch *s = b->scratch;
+        if (!scratch_reserve(s, K))
+            return VFY_ERR_NOMEM;
+        memcpy(s->lam, cy, (size_t)(K * ny) * sizeof(double));
+        rows_init(s, K);
+        double *lbc = s->lbtmp;
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lam_in);
+        /* Both bounds are sound: keep the better, so CROWN is never looser than IBP. */
+        for (int64_t i = 0; i < K; i++)
+            if (lbc[i] > lb[i])
+                lb[i] = lbc[i];
+    }
+    if (b->overflow)
+        for (int64_t i = 0; i < K; i++)
+            lb[i] = -INFINITY;
+    return VFY_OK;
+}

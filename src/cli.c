@@ -1,0 +1,202 @@
+/* cli: the verify command. The only place that decides the process exit code.
+ *
+ * Exit codes: 0 unsat (the property holds), 1 sat (counterexample), 2 unknown, 3 timeout,
+ *             4 usage error, 5 bad input (file, ONNX, VNNLIB, mismatch), 6 internal error/out of memory. */
+#include "vfy/core.h"
+#include "vfy/onnx.h"
+#include "vfy/result.h"
+#include "vfy/spec.h"
+#include "vfy/verify.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_UNSAT = 0, EXIT_SAT = 1, EXIT_UNKNOWN = 2, EXIT_TIMEOUT = 3, EXIT_USAGE = 4,
+       EXIT_BAD_INPUT = 5, EXIT_INTERNAL = 6 };
+
+#define VFY_VERSION "0.1.0"
+
+static const char usage_text[] =
+    "usage: verify MODEL.onnx SPEC.vnnlib [options]\n"
+    "\n"
+    "Decides whether some input of the VNNLIB spec's region drives the network's output into the\n"
+    "spec's unsafe set. Prints one line: unsat (the property holds, proved), sat (a counterexample,\n"
+    "confirmed), unknown, or timeout.\n"
+    "\n"
+    "options:\n"
+    "  --timeout S        give up after S seconds (default: no limit)\n"
+    "  --result FILE      write a VNN-COMP result file (sat is followed by the counterexample)\n"
+    "  --seed N           seed of the counterexample search (default 0)\n"
+    "  --threads N        worker threads (default: the number of cores)\n"
+    "  --bounds M         bounding method of each domain: ibp or crown (default crown)\n"
+    "  --real-only        prove for the real-valued network only, without the allowance for its\n"
+    "                     float32 execution (for measuring that allowance's cost)\n"
+    "  -v, -vv            progress and statistics on stderr\n"
+    "  -h, --help         this text;  --version  the version\n"
+    "\n"
+    "exit codes: 0 unsat, 1 sat, 2 unknown, 3 timeout, 4 usage error, 5 bad input, 6 internal error\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "verify: error: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see verify --help)\n");
+    return EXIT_USAGE;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno != 0)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno != 0 || v < lo || v > hi)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int exit_for_status(vfy_status st)
+{
+    switch (st) {
+    case VFY_ERR_IO:
+    case VFY_ERR_PARSE:
+    case VFY_ERR_UNSUPPORTED:
+    case VFY_ERR_INVALID:
+        return EXIT_BAD_INPUT;
+    default:
+        return EXIT_INTERNAL;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const char *model_path = NULL, *spec_path = NULL, *result_path = NULL;
+    vfy_verify_opts opts;
+    vfy_verify_opts_default(&opts);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    opts.threads = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("verify %s\n", VFY_VERSION);
+            return 0;
+        } else if (!strcmp(a, "-v")) {
+            vfy_log_level = vfy_log_level < 1 ? 1 : vfy_log_level;
+        } else if (!strcmp(a, "-vv")) {
+            vfy_log_level = 2;
+        } else if (!strcmp(a, "--real-only")) {
+            opts.float_semantics = 0;
+        } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
+                   !strcmp(a, "--threads") || !strcmp(a, "--bounds")) {
+            if (!val)
+                return usage_error("%s needs a value", a);
+            i++;
+            long long n;
+            if (!strcmp(a, "--timeout")) {
+                if (!parse_double(val, &opts.timeout_s) || !(opts.timeout_s > 0))
+                    return usage_error("--timeout needs a positive number of seconds, not '%s'", val);
+            } else if (!strcmp(a, "--result")) {
+                result_path = val;
+            } else if (!strcmp(a, "--seed")) {
+                if (!parse_int(val, 0, INT64_MAX, &n))
+                    return usage_error("--seed needs a non-negative integer, not '%s'", val);
+                opts.seed = (uint64_t)n;
+            } else if (!strcmp(a, "--threads")) {
+                if (!parse_int(val, 1, 64, &n))
+                    return usage_error("--threads needs an integer from 1 to 64, not '%s'", val);
+                opts.threads = (int)n;
+            } else {
+                if (!strcmp(val, "ibp"))
+                    opts.method = VFY_BOUND_IBP;
+                else if (!strcmp(val, "crown"))
+                    opts.method = VFY_BOUND_CROWN;
+                else
+                    return usage_error("--bounds takes ibp or crown, not '%s'", val);
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (!model_path) {
+            model_path = a;
+        } else if (!spec_path) {
+            spec_path = a;
+        } else {
+            return usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (!model_path || !spec_path)
+        return usage_error("%s", "expected a model and a spec: verify MODEL.onnx SPEC.vnnlib");
+
+    double t0 = vfy_now();
+    vfy_error err;
+    vfy_error_clear(&err);
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    vfy_verify_result res;
+    memset(&res, 0, sizeof res);
+    int code;
+    vfy_status st = vfy_onnx_load(model_path, &net, &err);
+    if (st == VFY_OK)
+        st = vfy_spec_load(spec_path, &spec, &err);
+    if (st == VFY_OK) {
+        vfy_log(1, "loaded %s (%lld inputs, %lld outputs, %lld layers) and %s (%lld boxes, %lld cases) in %.3f s",
+                model_path, (long long)net->n_in, (long long)net->n_out, (long long)net->n_layers,
+                spec_path, (long long)spec->n_boxes, (long long)spec->n_cases, vfy_now() - t0);
+        if (isfinite(opts.timeout_s))
+            opts.timeout_s -= vfy_now() - t0;
+        if (!(opts.timeout_s > 0))
+            opts.timeout_s = 1e-3;
+        st = vfy_verify(net, spec, &opts, &res, &err);
+    }
+    if (st != VFY_OK) {
+        fprintf(stderr, "verify: error: %s\n", err.msg);
+        if (result_path) {
+            vfy_error e2;
+            if (vfy_result_write_error(result_path, &e2) != VFY_OK)
+                fprintf(stderr, "verify: error: %s\n", e2.msg);
+        }
+        code = exit_for_status(st);
+        goto out;
+    }
+    vfy_log(1, "%s after %.3f s: %lld domains, depth %lld%s%s", vfy_verdict_name(res.verdict),
+            res.time_s, (long long)res.domains, (long long)res.max_depth,
+            res.reason[0] ? "; " : "", res.reason);
+    if (result_path) {
+        st = vfy_result_write(result_path, &res, net->n_in, net->n_out, &err);
+        if (st != VFY_OK) {
+            fprintf(stderr, "verify: error: %s\n", err.msg);
+            code = EXIT_INTERNAL;
+            goto out;
+        }
+    }
+    printf("%s\n", vfy_verdict_name(res.verdict));
+    switch (res.verdict) {
+    case VFY_UNSAT: code = EXIT_UNSAT; break;
+    case VFY_SAT: code = EXIT_SAT; break;
+    case VFY_TIMEOUT: code = EXIT_TIMEOUT; break;
+    default: code = EXIT_UNKNOWN; break;
+    }
+out:
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+    return code;
+}

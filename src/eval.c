@@ -1,0 +1,129 @@
+/* eval: forward passes and the input gradient. See include/vfy/eval.h. */
+#include "vfy/eval.h"
+#include "vfy/la.h"
+
+#include <string.h>
+
+void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch)
+{
+    int64_t w = vfy_net_max_width(net);
+    double *a = scratch, *b = scratch + w;
+    memcpy(a, x, (size_t)net->n_in * sizeof(double));
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+            vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] += L->b[j];
+            break;
+        case VFY_LAYER_SCALE:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = L->w[j] * a[j] + L->b[j];
+            break;
+        case VFY_LAYER_RELU:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = a[j] > 0 ? a[j] : 0.0;
+            break;
+        default:
+            VFY_ASSERT(0);
+        }
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    memcpy(y, a, (size_t)net->n_out * sizeof(double));
+}
+
+void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
+{
+    int64_t w = vfy_net_max_width(net);
+    float *a = scratch, *b = scratch + w;
+    memcpy(a, x, (size_t)net->n_in * sizeof(float));
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+            for (int64_t j = 0; j < L->n_out; j++) {
+                const double *row = L->w + j * L->n_in;
+                float acc = 0.0f;
+                for (int64_t i = 0; i < L->n_in; i++)
+                    acc += (float)row[i] * a[i];
+                b[j] = acc + (float)L->b[j];
+            }
+            break;
+        case VFY_LAYER_SCALE:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = (float)L->w[j] * a[j] + (float)L->b[j];
+            break;
+        case VFY_LAYER_RELU:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = a[j] > 0 ? a[j] : 0.0f;
+            break;
+        default:
+            VFY_ASSERT(0);
+        }
+        float *t = a;
+        a = b;
+        b = t;
+    }
+    memcpy(y, a, (size_t)net->n_out * sizeof(float));
+}
+
+void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts)
+{
+    const double *a = x;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        double *b = acts[k];
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+            vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] += L->b[j];
+            break;
+        case VFY_LAYER_SCALE:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = L->w[j] * a[j] + L->b[j];
+            break;
+        case VFY_LAYER_RELU:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = a[j] > 0 ? a[j] : 0.0;
+            break;
+        default:
+            VFY_ASSERT(0);
+        }
+        a = b;
+    }
+}
+
+void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, const double *g,
+                   double *grad_x, double *tmp)
+{
+    int64_t w = vfy_net_max_width(net);
+    double *cur = tmp, *nxt = tmp + w;
+    memcpy(cur, g, (size_t)net->n_out * sizeof(double));
+    for (int64_t k = net->n_layers - 1; k >= 0; k--) {
+        const vfy_layer *L = &net->layers[k];
+        const double *in = k > 0 ? acts[k - 1] : x;
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+            vfy_la_gemv(L->n_out, L->n_in, L->w, cur, nxt, 1);
+            break;
+        case VFY_LAYER_SCALE:
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = cur[j] * L->w[j];
+            break;
+        case VFY_LAYER_RELU:
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = in[j] > 0 ? cur[j] : 0.0;
+            break;
+        default:
+            VFY_ASSERT(0);
+        }
+        double *t = cur;
+        cur = nxt;
+        nxt = t;
+    }
+    memcpy(grad_x, cur, (size_t)net->n_in * sizeof(double));
+}

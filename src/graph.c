@@ -1,0 +1,1691 @@
+/* graph: values and nodes, topological order, shape inference, constant folding, and the lowering
+ * to a vfy_net. See include/vfy/graph.h. */
+#include "vfy/graph.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Per-op facts: the ONNX op type, the attributes we understand (space separated: any other is
+ * refused, since ignoring it could change the semantics), and the input count. */
+static const struct op_info {
+    const char *name;
+    const char *attrs;
+    int min_in, max_in;
+} op_info[] = {
+    {"?", "", 0, 0},
+    {"Identity", "", 1, 1},
+    {"Constant", "value value_float value_floats value_int value_ints", 0, 0},
+    {"ConstantOfShape", "value", 1, 1},
+    {"Shape", "start end", 1, 1},
+    {"Gather", "axis", 2, 2},
+    {"Concat", "axis", 1, 1 << 20},
+    {"Cast", "to saturate", 1, 1},
+    {"Unsqueeze", "axes", 1, 2},
+    {"Squeeze", "axes", 1, 2},
+    {"Slice", "starts ends axes", 1, 5},
+    {"Reshape", "allowzero", 2, 2},
+    {"Flatten", "axis", 1, 1},
+    {"Transpose", "perm", 1, 1},
+    {"Gemm", "alpha beta transA transB", 2, 3},
+    {"MatMul", "", 2, 2},
+    {"Add", "", 2, 2},
+    {"Sub", "", 2, 2},
+    {"Mul", "", 2, 2},
+    {"Div", "", 2, 2},
+    {"Neg", "", 1, 1},
+    {"Relu", "", 1, 1},
+};
+_Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
+
+static const char *const dtype_names[] = {"FLOAT", "DOUBLE", "INT64", "INT32"};
+_Static_assert(sizeof dtype_names / sizeof dtype_names[0] == VFY_DT_COUNT, "one name per dtype");
+
+vfy_op vfy_op_from_name(const char *op_type)
+{
+    for (int k = 1; k < VFY_OP_COUNT; k++)
+        if (strcmp(op_info[k].name, op_type) == 0)
+            return (vfy_op)k;
+    return VFY_OP_OTHER;
+}
+
+const char *vfy_op_name(vfy_op op)
+{
+    return (op >= 0 && op < VFY_OP_COUNT) ? op_info[op].name : "?";
+}
+
+const char *vfy_dtype_name(vfy_dtype dt)
+{
+    return (dt >= 0 && dt < VFY_DT_COUNT) ? dtype_names[dt] : "?";
+}
+
+/* ---- construction and destruction ---- */
+
+void vfy_tensor_clear(vfy_tensor *t)
+{
+    if (!t)
+        return;
+    vfy_free(t->f);
+    vfy_free(t->i);
+    t->f = NULL;
+    t->i = NULL;
+}
+
+vfy_graph *vfy_graph_new(const char *file)
+{
+    vfy_graph *g = vfy_alloc(sizeof *g);
+    if (!g)
+        return NULL;
+    g->file = vfy_strdup(file ? file : "model");
+    if (!g->file) {
+        vfy_free(g);
+        return NULL;
+    }
+    g->input = g->output = -1;
+    return g;
+}
+
+static void attr_clear(vfy_attr *a)
+{
+    vfy_free(a->name);
+    vfy_free(a->ints);
+    vfy_free(a->floats);
+    vfy_free(a->s);
+    vfy_tensor_clear(&a->t);
+}
+
+void vfy_graph_free(vfy_graph *g)
+{
+    if (!g)
+        return;
+    for (int64_t k = 0; k < g->n_values; k++) {
+        vfy_free(g->values[k].name);
+        vfy_tensor_clear(&g->values[k].t);
+    }
+    for (int64_t k = 0; k < g->n_nodes; k++) {
+        vfy_node *n = &g->nodes[k];
+        vfy_free(n->name);
+        vfy_free(n->op_type);
+        vfy_free(n->in);
+        vfy_free(n->out);
+        for (int64_t a = 0; a < n->n_attr; a++)
+            attr_clear(&n->attr[a]);
+        vfy_free(n->attr);
+    }
+    vfy_free(g->values);
+    vfy_free(g->nodes);
+    vfy_free(g->file);
+    vfy_free(g);
+}
+
+int64_t vfy_graph_find_value(const vfy_graph *g, const char *name)
+{
+    for (int64_t k = 0; k < g->n_values; k++)
+        if (strcmp(g->values[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+/* Grow an array of elem-sized items to hold at least need items. */
+static int grow(void **arr, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int64_t nc = *cap ? *cap * 2 : 16;
+    while (nc < need)
+        nc *= 2;
+    void *p = vfy_realloc(*arr, (size_t)nc * elem);
+    if (!p)
+        return -1;
+    memset((char *)p + (size_t)*cap * elem, 0, (size_t)(nc - *cap) * elem);
+    *arr = p;
+    *cap = nc;
+    return 0;
+}
+
+vfy_status vfy_graph_add_value(vfy_graph *g, const char *name, int64_t *idx, vfy_error *err)
+{
+    if (vfy_graph_find_value(g, name) >= 0)
+        return vfy_fail(err, VFY_ERR_INVALID, "%s: tensor '%s' is defined twice", g->file, name);
+    if (grow((void **)&g->values, &g->cap_values, g->n_values + 1, sizeof *g->values))
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    vfy_value *v = &g->values[g->n_values];
+    memset(v, 0, sizeof *v);
+    v->name = vfy_strdup(name);
+    if (!v->name)
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    v->producer = -1;
+    *idx = g->n_values++;
+    return VFY_OK;
+}
+
+vfy_status vfy_graph_add_node(vfy_graph *g, const char *name, const char *op_type, int64_t n_in,
+                              int64_t n_out, int64_t n_attr, int64_t *idx, vfy_error *err)
+{
+    if (grow((void **)&g->nodes, &g->cap_nodes, g->n_nodes + 1, sizeof *g->nodes))
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    vfy_node *n = &g->nodes[g->n_nodes];
+    memset(n, 0, sizeof *n);
+    char nm[32];
+    if (!name || !*name) {
+        snprintf(nm, sizeof nm, "#%lld", (long long)g->n_nodes);
+        name = nm;
+    }
+    /* The node counts as added from here on, so vfy_graph_free releases whatever got allocated. */
+    g->n_nodes++;
+    n->op = vfy_op_from_name(op_type);
+    n->name = vfy_strdup(name);
+    n->op_type = vfy_strdup(op_type);
+    n->in = vfy_alloc_array((size_t)n_in, sizeof *n->in);
+    n->out = vfy_alloc_array((size_t)n_out, sizeof *n->out);
+    n->attr = vfy_alloc_array((size_t)n_attr, sizeof *n->attr);
+    if (!n->name || !n->op_type || !n->in || !n->out || !n->attr)
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    n->n_in = n_in;
+    n->n_out = n_out;
+    for (int64_t k = 0; k < n_in; k++)
+        n->in[k] = -1;
+    for (int64_t k = 0; k < n_out; k++)
+        n->out[k] = -1;
+    *idx = g->n_nodes - 1;
+    return VFY_OK;
+}
+
+/* ---- topological order ---- */
+
+vfy_status vfy_graph_sort(vfy_graph *g, vfy_error *err)
+{
+    vfy_status st = VFY_OK;
+    int64_t n = g->n_nodes;
+    char *done = vfy_alloc((size_t)n + 1);
+    int64_t *order = vfy_alloc_array((size_t)n + 1, sizeof *order);
+    vfy_node *sorted = vfy_alloc_array((size_t)n + 1, sizeof *sorted);
+    if (!done || !order || !sorted) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        goto fail;
+    }
+    /* Repeated stable passes: one pass for a graph that is already in order (the usual case). */
+    int64_t n_done = 0;
+    while (n_done < n) {
+        int64_t before = n_done;
+        for (int64_t k = 0; k < n; k++) {
+            if (done[k])
+                continue;
+            const vfy_node *nd = &g->nodes[k];
+            int ready = 1;
+            for (int64_t j = 0; j < nd->n_in && ready; j++) {
+                if (nd->in[j] < 0)
+                    continue;
+                int64_t p = g->values[nd->in[j]].producer;
+                if (p >= 0 && !done[p])
+                    ready = 0;
+            }
+            if (ready) {
+                done[k] = 1;
+                order[n_done++] = k;
+            }
+        }
+        if (n_done == before) {
+            for (int64_t k = 0; k < n; k++)
+                if (!done[k]) {
+                    st = vfy_fail(err, VFY_ERR_INVALID, "%s: node '%s' (%s): the graph has a cycle",
+                                  g->file, g->nodes[k].name, g->nodes[k].op_type);
+                    goto fail;
+                }
+        }
+    }
+    for (int64_t k = 0; k < n; k++)
+        sorted[k] = g->nodes[order[k]];
+    for (int64_t k = 0; k < n; k++)
+        g->nodes[k] = sorted[k];
+    for (int64_t k = 0; k < n; k++)
+        for (int64_t j = 0; j < g->nodes[k].n_out; j++)
+            if (g->nodes[k].out[j] >= 0)
+                g->values[g->nodes[k].out[j]].producer = k;
+fail:
+    vfy_free(done);
+    vfy_free(order);
+    vfy_free(sorted);
+    return st;
+}
+
+/* live[k] = 1 when node k contributes to the output (g sorted). Caller frees; NULL on no memory. */
+static char *live_nodes(const vfy_graph *g)
+{
+    char *live = vfy_alloc((size_t)g->n_nodes + 1);
+    if (!live)
+        return NULL;
+    if (g->output >= 0 && g->values[g->output].producer >= 0)
+        live[g->values[g->output].producer] = 1;
+    for (int64_t k = g->n_nodes - 1; k >= 0; k--) {
+        if (!live[k])
+            continue;
+        const vfy_node *n = &g->nodes[k];
+        for (int64_t j = 0; j < n->n_in; j++)
+            if (n->in[j] >= 0 && g->values[n->in[j]].producer >= 0)
+                live[g->values[n->in[j]].producer] = 1;
+    }
+    return live;
+}
+
+/* ---- shape inference and folding: helpers ---- */
+
+static vfy_status nfail(const vfy_graph *g, const vfy_node *n, vfy_error *err, vfy_status st,
+                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static vfy_status nfail(const vfy_graph *g, const vfy_node *n, vfy_error *err, vfy_status st,
+                        const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return vfy_fail(err, st, "%s: node '%s' (%s): %s", g->file, n->name, n->op_type, msg);
+}
+
+#define NOMEM(g, n, err) nfail(g, n, err, VFY_ERR_NOMEM, "out of memory")
+
+static int dt_float(vfy_dtype dt) { return dt == VFY_DT_FLOAT || dt == VFY_DT_DOUBLE; }
+
+/* Set t's shape; 0, or -1 when the element count overflows or exceeds VFY_MAX_ELEMS. */
+static int set_shape(vfy_tensor *t, int rank, const int64_t *shape)
+{
+    if (rank < 0 || rank > VFY_MAX_RANK)
+        return -1;
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] < 0 || __builtin_mul_overflow(n, shape[d], &n) || n > VFY_MAX_ELEMS)
+            return -1;
+    }
+    int64_t tmp[VFY_MAX_RANK];
+    for (int d = 0; d < rank; d++) /* shape may alias t->shape */
+        tmp[d] = shape[d];
+    t->rank = rank;
+    for (int d = 0; d < rank; d++)
+        t->shape[d] = tmp[d];
+    t->numel = n;
+    return 0;
+}
+
+/* Allocate t's data for its dtype and numel (zeroed); -1 when out of memory. */
+static int tensor_alloc(vfy_tensor *t)
+{
+    vfy_tensor_clear(t);
+    if (dt_float(t->dtype))
+        t->f = vfy_alloc_array((size_t)t->numel + 1, sizeof *t->f);
+    else
+        t->i = vfy_alloc_array((size_t)t->numel + 1, sizeof *t->i);
+    return (t->f || t->i) ? 0 : -1;
+}
+
+/* dst[a] = src[b]; same dtype family. */
+static void elem_copy(vfy_tensor *dst, int64_t a, const vfy_tensor *src, int64_t b)
+{
+    if (dst->f)
+        dst->f[a] = src->f[b];
+    else
+        dst->i[a] = src->i[b];
+}
+
+static const vfy_attr *attr_get(const vfy_node *n, const char *name)
+{
+    for (int64_t k = 0; k < n->n_attr; k++)
+        if (strcmp(n->attr[k].name, name) == 0)
+            return &n->attr[k];
+    return NULL;
+}
+
+static vfy_status attr_int(const vfy_graph *g, const vfy_node *n, const char *name, int64_t def,
+                           int64_t *out, vfy_error *err)
+{
+    const vfy_attr *a = attr_get(n, name);
+    *out = def;
+    if (!a)
+        return VFY_OK;
+    if (a->kind != VFY_ATTR_INT)
+        return nfail(g, n, err, VFY_ERR_INVALID, "attribute '%s' must be an int", name);
+    *out = a->i;
+    return VFY_OK;
+}
+
+static vfy_status attr_float(const vfy_graph *g, const vfy_node *n, const char *name, double def,
+                             double *out, vfy_error *err)
+{
+    const vfy_attr *a = attr_get(n, name);
+    *out = def;
+    if (!a)
+        return VFY_OK;
+    if (a->kind != VFY_ATTR_FLOAT)
+        return nfail(g, n, err, VFY_ERR_INVALID, "attribute '%s' must be a float", name);
+    *out = a->f;
+    return VFY_OK;
+}
+
+/* A list of ints from input k when present (a constant integer tensor of rank <= 1), else from the
+ * attribute `name`; *present = 0 when neither is given. The list points into the graph. */
+static vfy_status int_list(const vfy_graph *g, const vfy_node *n, int64_t k, const char *name,
+                           const int64_t **vals, int64_t *count, int *present, vfy_error *err)
+{
+    *vals = NULL;
+    *count = 0;
+    *present = 0;
+    if (k < n->n_in && n->in[k] >= 0) {
+        const vfy_value *v = &g->values[n->in[k]];
+        if (!v->is_const)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED,
+                         "input '%s' must be a constant (unsupported)", v->name);
+        if (dt_float(v->t.dtype) || v->t.rank > 1)
+            return nfail(g, n, err, VFY_ERR_INVALID, "input '%s' must be a 1-D integer tensor",
+                         v->name);
+        *vals = v->t.i;
+        *count = v->t.numel;
+        *present = 1;
+        return VFY_OK;
+    }
+    const vfy_attr *a = attr_get(n, name);
+    if (!a)
+        return VFY_OK;
+    if (a->kind != VFY_ATTR_INTS && a->kind != VFY_ATTR_INT)
+        return nfail(g, n, err, VFY_ERR_INVALID, "attribute '%s' must be a list of ints", name);
+    *vals = a->kind == VFY_ATTR_INTS ? a->ints : &a->i;
+    *count = a->kind == VFY_ATTR_INTS ? a->n : 1;
+    *present = 1;
+    return VFY_OK;
+}
+
+/* Normalise an axis in [-rank, rank) to [0, rank); -1 when out of range. */
+static int64_t norm_axis(int64_t axis, int64_t rank)
+{
+    if (axis < -rank || axis >= rank)
+        return -1;
+    return axis < 0 ? axis + rank : axis;
+}
+
+/* Multidirectional (numpy) broadcast of shapes a and b into (rank, shape); -1 if incompatible. */
+static int bcast_shape(const vfy_tensor *a, const vfy_tensor *b, int *rank, int64_t *shape)
+{
+    int r = a->rank > b->rank ? a->rank : b->rank;
+    for (int d = 0; d < r; d++) {
+        int da = d - (r - a->rank), db = d - (r - b->rank);
+        int64_t x = da >= 0 ? a->shape[da] : 1, y = db >= 0 ? b->shape[db] : 1;
+        if (x != y && x != 1 && y != 1)
+            return -1;
+        shape[d] = x == 1 ? y : x;
+    }
+    *rank = r;
+    return 0;
+}
+
+/* Flat index into t (right-aligned against oshape, size-1 dims broadcast) of the element at flat
+ * index idx of oshape. */
+static int64_t bcast_src(const int64_t *oshape, int orank, const vfy_tensor *t, int64_t idx)
+{
+    int64_t src = 0, stride = 1;
+    for (int d = orank - 1; d >= 0; d--) {
+        int64_t c = idx % oshape[d];
+        idx /= oshape[d];
+        int td = d - (orank - t->rank);
+        if (td >= 0) {
+            if (t->shape[td] != 1)
+                src += c * stride;
+            stride *= t->shape[td];
+        }
+    }
+    return src;
+}
+
+/* Elementwise arithmetic in the tensor's own type: float32 for FLOAT (what onnxruntime computes),
+ * double for DOUBLE. */
+static double farith(vfy_dtype dt, vfy_op op, double a, double b)
+{
+    if (dt == VFY_DT_FLOAT) {
+        float x = (float)a, y = (float)b, r = 0;
+        switch (op) {
+        case VFY_OP_ADD: r = x + y; break;
+        case VFY_OP_SUB: r = x - y; break;
+        case VFY_OP_MUL: r = x * y; break;
+        case VFY_OP_DIV: r = x / y; break;
+        case VFY_OP_NEG: r = -x; break;
+        case VFY_OP_RELU: r = x > 0 ? x : 0.0f; break;
+        default: VFY_ASSERT(0);
+        }
+        return r;
+    }
+    switch (op) {
+    case VFY_OP_ADD: return a + b;
+    case VFY_OP_SUB: return a - b;
+    case VFY_OP_MUL: return a * b;
+    case VFY_OP_DIV: return a / b;
+    case VFY_OP_NEG: return -a;
+    case VFY_OP_RELU: return a > 0 ? a : 0.0;
+    default: VFY_ASSERT(0);
+    }
+    return 0;
+}
+
+/* Integer arithmetic in int64 (C truncating division); -1 on overflow or division by zero, and for
+ * INT32 when the result leaves the int32 range. */
+static int iarith(vfy_dtype dt, vfy_op op, int64_t a, int64_t b, int64_t *r)
+{
+    int bad = 0;
+    switch (op) {
+    case VFY_OP_ADD: bad = __builtin_add_overflow(a, b, r); break;
+    case VFY_OP_SUB: bad = __builtin_sub_overflow(a, b, r); break;
+    case VFY_OP_MUL: bad = __builtin_mul_overflow(a, b, r); break;
+    case VFY_OP_DIV:
+        bad = b == 0 || (a == INT64_MIN && b == -1);
+        *r = bad ? 0 : a / b;
+        break;
+    case VFY_OP_NEG: bad = __builtin_sub_overflow((int64_t)0, a, r); break;
+    case VFY_OP_RELU: *r = a > 0 ? a : 0; break;
+    default: VFY_ASSERT(0);
+    }
+    if (!bad && dt == VFY_DT_INT32 && (*r < INT32_MIN || *r > INT32_MAX))
+        bad = 1;
+    return bad ? -1 : 0;
+}
+
+/* ---- shape inference and folding: one function per op family ---- */
+
+/* Context of the node being inferred. */
+typedef struct ictx {
+    vfy_graph *g;
+    vfy_node *n;
+    vfy_value *in[8];   /* first inputs (NULL when omitted) */
+    vfy_value *o;       /* the output */
+    int all_const;
+    vfy_error *err;
+} ictx;
+
+static vfy_status bad_shape(ictx *c)
+{
+    return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                 "output shape has rank > %d or more than %lld elements (unsupported)",
+                 VFY_MAX_RANK, (long long)VFY_MAX_ELEMS);
+}
+
+/* Output = input 0 with another shape and the same data (Identity, Reshape, Flatten, Squeeze,
+ * Unsqueeze: row-major order is unchanged). */
+static vfy_status out_view(ictx *c, int rank, const int64_t *shape)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, rank, shape))
+        return bad_shape(c);
+    if (t->numel != x->numel)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
+                     "cannot reshape %lld elements into %lld", (long long)x->numel,
+                     (long long)t->numel);
+    if (c->in[0]->is_const) {
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        for (int64_t k = 0; k < t->numel; k++)
+            elem_copy(t, k, x, k);
+        c->o->is_const = 1;
+    }
+    return VFY_OK;
+}
+
+static vfy_status need_const(ictx *c, int k)
+{
+    if (c->in[k] && !c->in[k]->is_const)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                     "unsupported operator on the computed path (input '%s' is not a constant)",
+                     c->in[k]->name);
+    return VFY_OK;
+}
+
+static vfy_status infer_constant(ictx *c)
+{
+    vfy_tensor *t = &c->o->t;
+    if (c->n->n_attr != 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "needs exactly one value attribute");
+    const vfy_attr *a = &c->n->attr[0];
+    if (strcmp(a->name, "value") == 0 && a->kind == VFY_ATTR_TENSOR) {
+        t->dtype = a->t.dtype;
+        if (set_shape(t, a->t.rank, a->t.shape))
+            return bad_shape(c);
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        for (int64_t k = 0; k < t->numel; k++)
+            elem_copy(t, k, &a->t, k);
+    } else if (strcmp(a->name, "value_float") == 0 && a->kind == VFY_ATTR_FLOAT) {
+        t->dtype = VFY_DT_FLOAT;
+        set_shape(t, 0, NULL);
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        t->f[0] = a->f;
+    } else if (strcmp(a->name, "value_int") == 0 && a->kind == VFY_ATTR_INT) {
+        t->dtype = VFY_DT_INT64;
+        set_shape(t, 0, NULL);
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        t->i[0] = a->i;
+    } else if (strcmp(a->name, "value_floats") == 0 && a->kind == VFY_ATTR_FLOATS) {
+        t->dtype = VFY_DT_FLOAT;
+        if (set_shape(t, 1, &a->n))
+            return bad_shape(c);
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        memcpy(t->f, a->floats, (size_t)a->n * sizeof *t->f);
+    } else if (strcmp(a->name, "value_ints") == 0 && a->kind == VFY_ATTR_INTS) {
+        t->dtype = VFY_DT_INT64;
+        if (set_shape(t, 1, &a->n))
+            return bad_shape(c);
+        if (tensor_alloc(t))
+            return NOMEM(c->g, c->n, c->err);
+        memcpy(t->i, a->ints, (size_t)a->n * sizeof *t->i);
+    } else {
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "unsupported attribute '%s'", a->name);
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_constant_of_shape(ictx *c)
+{
+    vfy_status st = need_const(c, 0);
+    if (st)
+        return st;
+    const vfy_tensor *s = &c->in[0]->t;
+    if (dt_float(s->dtype) || s->rank != 1 || s->numel > VFY_MAX_RANK)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "the shape must be a 1-D int64 tensor");
+    const vfy_attr *a = attr_get(c->n, "value");
+    vfy_tensor *t = &c->o->t;
+    t->dtype = VFY_DT_FLOAT;
+    if (a) {
+        if (a->kind != VFY_ATTR_TENSOR || a->t.numel != 1)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "'value' must be a one-element tensor");
+        t->dtype = a->t.dtype;
+    }
+    if (set_shape(t, (int)s->numel, s->i))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; a && k < t->numel; k++)
+        elem_copy(t, k, &a->t, 0);
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_shape(ictx *c)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t start, end;
+    vfy_status st = attr_int(c->g, c->n, "start", 0, &start, c->err);
+    if (!st)
+        st = attr_int(c->g, c->n, "end", x->rank, &end, c->err);
+    if (st)
+        return st;
+    /* ONNX clamps start and end to [0, rank] after adding rank to negative values. */
+    if (start < 0)
+        start += x->rank;
+    if (end < 0)
+        end += x->rank;
+    start = start < 0 ? 0 : start > x->rank ? x->rank : start;
+    end = end < 0 ? 0 : end > x->rank ? x->rank : end;
+    int64_t len = end > start ? end - start : 0;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = VFY_DT_INT64;
+    set_shape(t, 1, &len);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < len; k++)
+        t->i[k] = x->shape[start + k];
+    c->o->is_const = 1; /* SOUND: shapes are static, so Shape is constant even on computed data */
+    return VFY_OK;
+}
+
+static vfy_status infer_gather(ictx *c)
+{
+    vfy_status st = need_const(c, 0);
+    if (!st)
+        st = need_const(c, 1);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t, *ix = &c->in[1]->t;
+    int64_t axis;
+    if ((st = attr_int(c->g, c->n, "axis", 0, &axis, c->err)))
+        return st;
+    if ((axis = norm_axis(axis, x->rank)) < 0)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "axis out of range");
+    if (dt_float(ix->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "indices must be integers");
+    int64_t shape[2 * VFY_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < axis; d++)
+        shape[r++] = x->shape[d];
+    for (int d = 0; d < ix->rank; d++)
+        shape[r++] = ix->shape[d];
+    for (int d = (int)axis + 1; d < x->rank; d++)
+        shape[r++] = x->shape[d];
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    int64_t outer = 1, inner = 1, dim = x->shape[axis];
+    for (int d = 0; d < axis; d++)
+        outer *= x->shape[d];
+    for (int d = (int)axis + 1; d < x->rank; d++)
+        inner *= x->shape[d];
+    int64_t k = 0;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t j = 0; j < ix->numel; j++) {
+            int64_t id = ix->i[j];
+            if (id < -dim || id >= dim)
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "index %lld out of range",
+                             (long long)id);
+            if (id < 0)
+                id += dim;
+            for (int64_t q = 0; q < inner; q++)
+                elem_copy(t, k++, x, (o * dim + id) * inner + q);
+        }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_concat(ictx *c)
+{
+    vfy_node *n = c->n;
+    const vfy_graph *g = c->g;
+    for (int64_t k = 0; k < n->n_in; k++)
+        if (n->in[k] < 0 || !g->values[n->in[k]].is_const)
+            return nfail(c->g, n, c->err, VFY_ERR_UNSUPPORTED,
+                         "unsupported operator on the computed path (an input is not a constant)");
+    const vfy_tensor *x0 = &g->values[n->in[0]].t;
+    int64_t axis;
+    vfy_status st = attr_int(c->g, n, "axis", INT64_MIN, &axis, c->err);
+    if (st)
+        return st;
+    if ((axis = norm_axis(axis, x0->rank)) < 0)
+        return nfail(c->g, n, c->err, VFY_ERR_INVALID, "missing or out-of-range axis");
+    int64_t shape[VFY_MAX_RANK];
+    memcpy(shape, x0->shape, sizeof shape);
+    shape[axis] = 0;
+    for (int64_t k = 0; k < n->n_in; k++) {
+        const vfy_tensor *x = &g->values[n->in[k]].t;
+        int ok = x->rank == x0->rank && x->dtype == x0->dtype;
+        for (int d = 0; ok && d < x->rank; d++)
+            ok = d == axis || x->shape[d] == x0->shape[d];
+        if (!ok)
+            return nfail(c->g, n, c->err, VFY_ERR_INVALID, "inputs differ in type or shape");
+        if (__builtin_add_overflow(shape[axis], x->shape[axis], &shape[axis]))
+            return bad_shape(c);
+    }
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x0->dtype;
+    if (set_shape(t, x0->rank, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, n, c->err);
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; d++)
+        outer *= shape[d];
+    for (int d = (int)axis + 1; d < x0->rank; d++)
+        inner *= shape[d];
+    int64_t w = 0;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t k = 0; k < n->n_in; k++) {
+            const vfy_tensor *x = &g->values[n->in[k]].t;
+            int64_t len = x->shape[axis] * inner;
+            for (int64_t q = 0; q < len; q++)
+                elem_copy(t, w++, x, o * len + q);
+        }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_cast(ictx *c)
+{
+    int64_t to;
+    vfy_status st = attr_int(c->g, c->n, "to", -1, &to, c->err);
+    if (st)
+        return st;
+    vfy_dtype dt;
+    switch (to) {
+    case 1: dt = VFY_DT_FLOAT; break;
+    case 11: dt = VFY_DT_DOUBLE; break;
+    case 7: dt = VFY_DT_INT64; break;
+    case 6: dt = VFY_DT_INT32; break;
+    default:
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "cast to data type %lld (unsupported)",
+                     (long long)to);
+    }
+    const vfy_tensor *x = &c->in[0]->t;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = dt;
+    set_shape(t, x->rank, x->shape);
+    if (!c->in[0]->is_const) {
+        /* SOUND: on computed data only casts that are the identity on reals are accepted. */
+        if (!(dt == x->dtype || (x->dtype == VFY_DT_FLOAT && dt == VFY_DT_DOUBLE)))
+            return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                         "cast of a computed %s tensor to %s (unsupported)", vfy_dtype_name(x->dtype),
+                         vfy_dtype_name(dt));
+        return VFY_OK;
+    }
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        if (dt_float(dt)) {
+            double v = x->f ? x->f[k] : (double)x->i[k];
+            t->f[k] = dt == VFY_DT_FLOAT ? (double)(float)v : v;
+        } else if (x->i) {
+            t->i[k] = x->i[k];
+        } else {
+            double v = trunc(x->f[k]);
+            if (!(v >= -0x1p63 && v < 0x1p63))
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "value %g out of integer range",
+                             x->f[k]);
+            t->i[k] = (int64_t)v;
+        }
+        if (dt == VFY_DT_INT32 && (t->i[k] < INT32_MIN || t->i[k] > INT32_MAX))
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "value out of int32 range");
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_unsqueeze(ictx *c)
+{
+    const int64_t *axes;
+    int64_t na;
+    int present;
+    vfy_status st = int_list(c->g, c->n, 1, "axes", &axes, &na, &present, c->err);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t r = x->rank + na;
+    if (!present || r > VFY_MAX_RANK)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "missing axes or rank above %d",
+                     VFY_MAX_RANK);
+    char mark[VFY_MAX_RANK] = {0};
+    for (int64_t k = 0; k < na; k++) {
+        int64_t a = norm_axis(axes[k], r);
+        if (a < 0 || mark[a])
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "bad axis %lld", (long long)axes[k]);
+        mark[a] = 1;
+    }
+    int64_t shape[VFY_MAX_RANK];
+    for (int d = 0, j = 0; d < r; d++)
+        shape[d] = mark[d] ? 1 : x->shape[j++];
+    return out_view(c, (int)r, shape);
+}
+
+static vfy_status infer_squeeze(ictx *c)
+{
+    const int64_t *axes;
+    int64_t na;
+    int present;
+    vfy_status st = int_list(c->g, c->n, 1, "axes", &axes, &na, &present, c->err);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t;
+    char mark[VFY_MAX_RANK] = {0};
+    for (int64_t k = 0; present && k < na; k++) {
+        int64_t a = norm_axis(axes[k], x->rank);
+        if (a < 0 || x->shape[a] != 1)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "cannot squeeze axis %lld",
+                         (long long)axes[k]);
+        mark[a] = 1;
+    }
+    int64_t shape[VFY_MAX_RANK];
+    int r = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (!(present ? mark[d] : x->shape[d] == 1))
+            shape[r++] = x->shape[d];
+    return out_view(c, r, shape);
+}
+
+static vfy_status infer_slice(ictx *c)
+{
+    vfy_status st = need_const(c, 0);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t;
+    const int64_t *starts, *ends, *axes, *steps;
+    int64_t ns, ne, na, nt;
+    int ps, pe, pa, pt;
+    if ((st = int_list(c->g, c->n, 1, "starts", &starts, &ns, &ps, c->err)) ||
+        (st = int_list(c->g, c->n, 2, "ends", &ends, &ne, &pe, c->err)) ||
+        (st = int_list(c->g, c->n, 3, "axes", &axes, &na, &pa, c->err)) ||
+        (st = int_list(c->g, c->n, 4, "", &steps, &nt, &pt, c->err)))
+        return st;
+    if (!ps || !pe || ns != ne || (pa && na != ns) || (pt && nt != ns))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "inconsistent starts/ends/axes/steps");
+    int64_t lo[VFY_MAX_RANK], step[VFY_MAX_RANK], shape[VFY_MAX_RANK];
+    char mark[VFY_MAX_RANK] = {0};
+    for (int d = 0; d < x->rank; d++) {
+        lo[d] = 0;
+        step[d] = 1;
+        shape[d] = x->shape[d];
+    }
+    for (int64_t k = 0; k < ns; k++) {
+        int64_t a = norm_axis(pa ? axes[k] : k, x->rank);
+        int64_t s = pt ? steps[k] : 1, dim = a >= 0 ? x->shape[a] : 0;
+        if (a < 0 || mark[a] || s == 0)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "bad axis or step");
+        mark[a] = 1;
+        int64_t b = starts[k], e = ends[k];
+        if (b < 0)
+            b += dim;
+        if (e < 0)
+            e += dim;
+        /* ONNX clamping: [0, dim] for positive steps, [-1, dim-1] for negative ones. */
+        if (s > 0) {
+            b = b < 0 ? 0 : b > dim ? dim : b;
+            e = e < 0 ? 0 : e > dim ? dim : e;
+        } else {
+            b = b < 0 ? -1 : b > dim - 1 ? dim - 1 : b;
+            e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;
+        }
+        int64_t span = s > 0 ? e - b : b - e, as = s > 0 ? s : -s;
+        lo[a] = b;
+        step[a] = s;
+        shape[a] = span > 0 ? (span + as - 1) / as : 0;
+    }
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, x->rank, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t idx = k, src = 0, stride = 1;
+        for (int d = x->rank - 1; d >= 0; d--) {
+            int64_t q = idx % shape[d];
+            idx /= shape[d];
+            src += (lo[d] + q * step[d]) * stride;
+            stride *= x->shape[d];
+        }
+        elem_copy(t, k, x, src);
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_reshape(ictx *c)
+{
+    vfy_status st = need_const(c, 1);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t, *s = &c->in[1]->t;
+    int64_t allowzero;
+    if ((st = attr_int(c->g, c->n, "allowzero", 0, &allowzero, c->err)))
+        return st;
+    if (dt_float(s->dtype) || s->rank != 1 || s->numel > VFY_MAX_RANK)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
+                     "the shape must be a 1-D integer tensor of at most %d values", VFY_MAX_RANK);
+    int64_t shape[VFY_MAX_RANK], known = 1;
+    int neg = -1;
+    for (int d = 0; d < s->numel; d++) {
+        int64_t v = s->i[d];
+        if (v == 0 && !allowzero) {
+            if (d >= x->rank)
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "0 refers to a missing dim");
+            v = x->shape[d];
+        }
+        if (v == -1) {
+            if (neg >= 0)
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "more than one -1 in the shape");
+            neg = d;
+            v = 1;
+        } else if (v < 0) {
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "negative dim %lld", (long long)v);
+        }
+        shape[d] = v;
+        if (__builtin_mul_overflow(known, v, &known))
+            return bad_shape(c);
+    }
+    if (neg >= 0) {
+        if (known == 0 || x->numel % known != 0)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "cannot infer the -1 dim");
+        shape[neg] = x->numel / known;
+    }
+    return out_view(c, (int)s->numel, shape);
+}
+
+static vfy_status infer_flatten(ictx *c)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t axis;
+    vfy_status st = attr_int(c->g, c->n, "axis", 1, &axis, c->err);
+    if (st)
+        return st;
+    if (axis < 0)
+        axis += x->rank;
+    if (axis < 0 || axis > x->rank)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "axis out of range");
+    int64_t shape[2] = {1, 1};
+    for (int d = 0; d < x->rank; d++)
+        shape[d >= axis] *= x->shape[d];
+    return out_view(c, 2, shape);
+}
+
+/* perm of a Transpose node (default: reversed axes); -1 when not a permutation of 0..rank-1. */
+static int transpose_perm(const vfy_node *n, int rank, int64_t *perm)
+{
+    const vfy_attr *a = attr_get(n, "perm");
+    char seen[VFY_MAX_RANK] = {0};
+    if (a && (a->kind != VFY_ATTR_INTS || a->n != rank))
+        return -1;
+    for (int d = 0; d < rank; d++) {
+        perm[d] = a ? a->ints[d] : rank - 1 - d;
+        if (perm[d] < 0 || perm[d] >= rank || seen[perm[d]])
+            return -1;
+        seen[perm[d]] = 1;
+    }
+    return 0;
+}
+
+/* Source flat index of output element k of transposing x by perm. */
+static int64_t transpose_src(const vfy_tensor *x, const int64_t *perm, int64_t k)
+{
+    int64_t stride[VFY_MAX_RANK], src = 0;
+    int64_t s = 1;
+    for (int d = x->rank - 1; d >= 0; d--) {
+        stride[d] = s;
+        s *= x->shape[d];
+    }
+    for (int d = x->rank - 1; d >= 0; d--) {
+        int64_t od = x->shape[perm[d]];
+        src += (k % od) * stride[perm[d]];
+        k /= od;
+    }
+    return src;
+}
+
+static vfy_status infer_transpose(ictx *c)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t perm[VFY_MAX_RANK], shape[VFY_MAX_RANK];
+    if (transpose_perm(c->n, x->rank, perm))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "bad perm");
+    for (int d = 0; d < x->rank; d++)
+        shape[d] = x->shape[perm[d]];
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    set_shape(t, x->rank, shape);
+    if (!c->in[0]->is_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++)
+        elem_copy(t, k, x, transpose_src(x, perm, k));
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_elementwise(ictx *c)
+{
+    vfy_op op = c->n->op;
+    const vfy_tensor *a = &c->in[0]->t, *b = c->in[1] ? &c->in[1]->t : a;
+    if (a->dtype != b->dtype)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ (%s, %s)",
+                     vfy_dtype_name(a->dtype), vfy_dtype_name(b->dtype));
+    int64_t shape[VFY_MAX_RANK];
+    int r;
+    if (bcast_shape(a, b, &r, shape))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand shapes do not broadcast");
+    vfy_tensor *t = &c->o->t;
+    t->dtype = a->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (!c->all_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t ia = bcast_src(shape, r, a, k), ib = bcast_src(shape, r, b, k);
+        if (t->f) {
+            t->f[k] = farith(t->dtype, op, a->f[ia], b->f[ib]);
+        } else if (iarith(t->dtype, op, a->i[ia], b->i[ib], &t->i[k])) {
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
+                         "integer overflow or division by zero");
+        }
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+static vfy_status infer_matmul(ictx *c)
+{
+    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t;
+    if (a->dtype != b->dtype || !dt_float(a->dtype) || a->rank < 1 || b->rank < 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "needs two float tensors of rank >= 1");
+    /* numpy: a rank-1 a is [1,k] (the 1 dropped after), a rank-1 b is [k,1]. */
+    vfy_tensor A = *a, B = *b;
+    if (a->rank == 1) {
+        A.rank = 2;
+        A.shape[0] = 1;
+        A.shape[1] = a->shape[0];
+    }
+    if (b->rank == 1) {
+        B.rank = 2;
+        B.shape[0] = b->shape[0];
+        B.shape[1] = 1;
+    }
+    int64_t m = A.shape[A.rank - 2], k = A.shape[A.rank - 1], n = B.shape[B.rank - 1];
+    if (B.shape[B.rank - 2] != k)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "inner dimensions differ (%lld, %lld)",
+                     (long long)k, (long long)B.shape[B.rank - 2]);
+    vfy_tensor Ab = A, Bb = B; /* batch parts */
+    Ab.rank -= 2;
+    Bb.rank -= 2;
+    int64_t shape[VFY_MAX_RANK + 2];
+    int r;
+    if (bcast_shape(&Ab, &Bb, &r, shape))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "batch dimensions do not broadcast");
+    int64_t nbatch = 1;
+    for (int d = 0; d < r; d++)
+        nbatch *= shape[d];
+    int rb = r;
+    if (a->rank != 1)
+        shape[r++] = m;
+    if (b->rank != 1)
+        shape[r++] = n;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = a->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (!c->all_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t q = 0; q < nbatch; q++) {
+        int64_t ia = bcast_src(shape, rb, &Ab, q) * m * k, ib = bcast_src(shape, rb, &Bb, q) * k * n;
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                /* Sequential sum in the tensor's type (float32 for FLOAT). */
+                float sf = 0;
+                double sd = 0;
+                for (int64_t l = 0; l < k; l++) {
+                    double x = a->f[ia + i * k + l], y = b->f[ib + l * n + j];
+                    sf = sf + (float)x * (float)y;
+                    sd = sd + x * y;
+                }
+                t->f[(q * m + i) * n + j] = t->dtype == VFY_DT_FLOAT ? (double)sf : sd;
+            }
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Gemm's attributes and the shapes of A' and B' (after transposition): A' is m x k, B' is k x n. */
+typedef struct gemm_info {
+    double alpha, beta;
+    int64_t ta, tb, m, k, n;
+} gemm_info;
+
+static vfy_status gemm_get(const vfy_graph *g, const vfy_node *n, gemm_info *gi, vfy_error *err)
+{
+    vfy_status st;
+    if ((st = attr_float(g, n, "alpha", 1.0, &gi->alpha, err)) ||
+        (st = attr_float(g, n, "beta", 1.0, &gi->beta, err)) ||
+        (st = attr_int(g, n, "transA", 0, &gi->ta, err)) ||
+        (st = attr_int(g, n, "transB", 0, &gi->tb, err)))
+        return st;
+    const vfy_tensor *a = &g->values[n->in[0]].t, *b = &g->values[n->in[1]].t;
+    if (a->rank != 2 || b->rank != 2 || a->dtype != b->dtype || !dt_float(a->dtype))
+        return nfail(g, n, err, VFY_ERR_INVALID, "A and B must be float matrices of one type");
+    gi->m = a->shape[gi->ta ? 1 : 0];
+    gi->k = a->shape[gi->ta ? 0 : 1];
+    gi->n = b->shape[gi->tb ? 0 : 1];
+    if (b->shape[gi->tb ? 1 : 0] != gi->k)
+        return nfail(g, n, err, VFY_ERR_INVALID, "inner dimensions differ");
+    if (n->n_in > 2 && n->in[2] >= 0) {
+        const vfy_tensor *cc = &g->values[n->in[2]].t;
+        int ok = cc->rank <= 2 && cc->dtype == a->dtype;
+        int64_t want[2] = {gi->m, gi->n};
+        for (int d = 0; ok && d < cc->rank; d++) /* unidirectional broadcast to [m, n] */
+            ok = cc->shape[d] == 1 || cc->shape[d] == want[2 - cc->rank + d];
+        if (!ok)
+            return nfail(g, n, err, VFY_ERR_INVALID, "C does not broadcast to [%lld, %lld]",
+                         (long long)gi->m, (long long)gi->n);
+    }
+    return VFY_OK;
+}
+
+static vfy_status infer_gemm(ictx *c)
+{
+    gemm_info gi;
+    vfy_status st = gemm_get(c->g, c->n, &gi, c->err);
+    if (st)
+        return st;
+    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t, *cc = c->in[2] ? &c->in[2]->t : NULL;
+    vfy_tensor *t = &c->o->t;
+    int64_t shape[2] = {gi.m, gi.n};
+    t->dtype = a->dtype;
+    if (set_shape(t, 2, shape))
+        return bad_shape(c);
+    if (!c->all_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    int fl = t->dtype == VFY_DT_FLOAT;
+    for (int64_t i = 0; i < gi.m; i++)
+        for (int64_t j = 0; j < gi.n; j++) {
+            float sf = 0;
+            double sd = 0;
+            for (int64_t l = 0; l < gi.k; l++) {
+                double x = a->f[gi.ta ? l * gi.m + i : i * gi.k + l];
+                double y = b->f[gi.tb ? j * gi.k + l : l * gi.n + j];
+                sf = sf + (float)x * (float)y;
+                sd = sd + x * y;
+            }
+            double cv = cc ? cc->f[bcast_src(shape, 2, cc, i * gi.n + j)] : 0;
+            double r;
+            if (fl) {
+                float rf = (float)gi.alpha * sf;
+                if (cc && gi.beta != 0)
+                    rf = rf + (float)gi.beta * (float)cv;
+                r = rf;
+            } else {
+                r = gi.alpha * sd;
+                if (cc && gi.beta != 0)
+                    r = r + gi.beta * cv;
+            }
+            t->f[i * gi.n + j] = r;
+        }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Check the node's attributes against the op's list: an attribute we do not understand could change
+ * the semantics, so it is refused. */
+static vfy_status check_attrs(const vfy_graph *g, const vfy_node *n, vfy_error *err)
+{
+    const char *list = op_info[n->op].attrs;
+    for (int64_t k = 0; k < n->n_attr; k++) {
+        const char *nm = n->attr[k].name;
+        size_t len = strlen(nm);
+        const char *p = list;
+        int found = 0;
+        while (!found && len && (p = strstr(p, nm)) != NULL) {
+            found = (p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0');
+            p++;
+        }
+        if (!found)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "unsupported attribute '%s'", nm);
+    }
+    return VFY_OK;
+}
+
+static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[idx];
+    ictx c = {.g = g, .n = n, .err = err, .all_const = 1};
+    if (n->op == VFY_OP_OTHER)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "unsupported operator");
+    const struct op_info *oi = &op_info[n->op];
+    if (n->n_in < oi->min_in || n->n_in > oi->max_in)
+        return nfail(g, n, err, VFY_ERR_INVALID, "has %lld inputs, expected %d to %d",
+                     (long long)n->n_in, oi->min_in, oi->max_in);
+    if (n->n_out < 1 || n->out[0] < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "has no output");
+    for (int64_t k = 1; k < n->n_out; k++)
+        if (n->out[k] >= 0)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "second output '%s' (unsupported)",
+                         g->values[n->out[k]].name);
+    for (int64_t k = 0; k < n->n_in; k++) {
+        if (n->in[k] < 0) {
+            if (k < oi->min_in)
+                return nfail(g, n, err, VFY_ERR_INVALID, "required input %lld is missing",
+                             (long long)k);
+            continue;
+        }
+        vfy_value *v = &g->values[n->in[k]];
+        if (!v->is_shaped)
+            return nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has no known shape", v->name);
+        if (!v->is_const)
+            c.all_const = 0;
+        if (k < 8)
+            c.in[k] = v;
+    }
+    vfy_status st = check_attrs(g, n, err);
+    if (st)
+        return st;
+    c.o = &g->values[n->out[0]];
+    switch (n->op) {
+    case VFY_OP_IDENTITY: st = out_view(&c, c.in[0]->t.rank, c.in[0]->t.shape); break;
+    case VFY_OP_CONSTANT: st = infer_constant(&c); break;
+    case VFY_OP_CONSTANT_OF_SHAPE: st = infer_constant_of_shape(&c); break;
+    case VFY_OP_SHAPE: st = infer_shape(&c); break;
+    case VFY_OP_GATHER: st = infer_gather(&c); break;
+    case VFY_OP_CONCAT: st = infer_concat(&c); break;
+    case VFY_OP_CAST: st = infer_cast(&c); break;
+    case VFY_OP_UNSQUEEZE: st = infer_unsqueeze(&c); break;
+    case VFY_OP_SQUEEZE: st = infer_squeeze(&c); break;
+    case VFY_OP_SLICE: st = infer_slice(&c); break;
+    case VFY_OP_RESHAPE: st = infer_reshape(&c); break;
+    case VFY_OP_FLATTEN: st = infer_flatten(&c); break;
+    case VFY_OP_TRANSPOSE: st = infer_transpose(&c); break;
+    case VFY_OP_GEMM: st = infer_gemm(&c); break;
+    case VFY_OP_MATMUL: st = infer_matmul(&c); break;
+    case VFY_OP_ADD:
+    case VFY_OP_SUB:
+    case VFY_OP_MUL:
+    case VFY_OP_DIV:
+    case VFY_OP_NEG:
+    case VFY_OP_RELU: st = infer_elementwise(&c); break;
+    case VFY_OP_OTHER:
+    case VFY_OP_COUNT: VFY_ASSERT(0);
+    }
+    if (st == VFY_OK)
+        c.o->is_shaped = 1;
+    return st;
+}
+
+vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
+{
+    vfy_status st = VFY_OK;
+    char *live = live_nodes(g);
+    if (!live)
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    for (int64_t k = 0; k < g->n_nodes; k++) {
+        if (!live[k]) /* dead branches need not be understood */
+            continue;
+        if ((st = infer_node(g, k, err)) != VFY_OK)
+            goto fail;
+    }
+fail:
+    vfy_free(live);
+    return st;
+}
+
+/* ---- lowering to vfy_net ----
+ *
+ * The computed path (values depending on the input) is walked in topological order; v is the current
+ * vector, the flattened row-major elements of the current tensor. Reshape, Flatten, Squeeze,
+ * Unsqueeze, Identity and widening Casts keep v and create no layer. Every layer stores the node's
+ * real-valued map exactly (w_relerr = 0) except a Div by c whose 1/c is not a double, which says so
+ * in w_relerr. Folding into the previous layer happens only when every resulting coefficient is the
+ * exact real value (products checked with fma, sums with TwoSum). */
+
+typedef struct lctx {
+    const vfy_graph *g;
+    vfy_net *net;
+    vfy_error *err;
+} lctx;
+
+/* *p = a*b; 1 when the double product is the exact real product. */
+static int prod_exact(double a, double b, double *p)
+{
+    *p = a * b;
+    if (!isfinite(*p))
+        return 0;
+    if (*p == 0)
+        return a == 0 || b == 0;
+    /* SOUND: above 2^-969 the residual a*b - p is a double, so fma returns it exactly. */
+    return fabs(*p) >= 0x1p-969 && fma(a, b, -*p) == 0;
+}
+
+/* *s = a+b; 1 when exact (TwoSum residual zero; TwoSum is error-free even with underflow). */
+static int sum_exact(double a, double b, double *s)
+{
+    *s = a + b;
+    if (!isfinite(*s))
+        return 0;
+    double bb = *s - a;
+    double e = (a - (*s - bb)) + (b - bb);
+    return e == 0;
+}
+
+static void name_append(vfy_layer *L, const char *name)
+{
+    size_t len = strlen(L->name);
+    if (len + 2 < sizeof L->name)
+        snprintf(L->name + len, sizeof L->name - len, "+%s", name);
+}
+
+/* W (n_out x n_in) and b (n_out), zeroed; refuses matrices above VFY_MAX_ELEMS entries. */
+static vfy_status dense_alloc(lctx *lc, const vfy_node *n, int64_t n_out, int64_t n_in, double **w,
+                              double **b)
+{
+    int64_t sz;
+    *w = *b = NULL;
+    if (__builtin_mul_overflow(n_out, n_in, &sz) || sz > VFY_MAX_ELEMS)
+        return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                     "the lowered %lld x %lld matrix is too large (unsupported)", (long long)n_out,
+                     (long long)n_in);
+    *w = vfy_alloc_array((size_t)sz, sizeof **w);
+    *b = vfy_alloc_array((size_t)n_out, sizeof **b);
+    if (!*w || !*b) {
+        vfy_free(*w);
+        vfy_free(*b);
+        *w = *b = NULL;
+        return NOMEM(lc->g, n, lc->err);
+    }
+    return VFY_OK;
+}
+
+static vfy_status push(lctx *lc, const vfy_node *n, vfy_layer_kind kind, int64_t n_in,
+                       int64_t n_out, double *w, double *b, double relerr, int64_t fan_in)
+{
+    vfy_status st = vfy_net_push(lc->net, kind, n_in, n_out, w, b, relerr, fan_in, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(lc->g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "cannot add layer");
+    return st;
+}
+
+/* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when that is exact,
+ * else a SCALE layer. An inexact multiplier (relerr > 0) is never folded. */
+static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t, int64_t len,
+                              double relerr)
+{
+    vfy_net *net = lc->net;
+    vfy_layer *L = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
+    if (L && L->kind != VFY_LAYER_RELU && relerr == 0 && L->n_out == len) {
+        int64_t nin = L->kind == VFY_LAYER_DENSE ? L->n_in : 1;
+        int ok = 1;
+        double p, q;
+        for (int64_t o = 0; ok && o < len; o++) {
+            for (int64_t j = 0; ok && j < nin; j++)
+                ok = prod_exact(s[o], L->w[o * nin + j], &p);
+            ok = ok && prod_exact(s[o], L->b[o], &p) && sum_exact(p, t[o], &q);
+        }
+        if (ok) {
+            /* SOUND: every coefficient below is the exact real value (checked above); scaling an
+             * inexact layer by an exact s keeps its relative error bound. */
+            for (int64_t o = 0; o < len; o++) {
+                for (int64_t j = 0; j < nin; j++)
+                    L->w[o * nin + j] *= s[o];
+                L->b[o] = s[o] * L->b[o] + t[o];
+            }
+            name_append(L, n->name);
+            vfy_free(s);
+            vfy_free(t);
+            return VFY_OK;
+        }
+    }
+    return push(lc, n, VFY_LAYER_SCALE, len, len, s, t, relerr, 1);
+}
+
+/* Add, Sub, Mul, Div with one constant operand (broadcast either way), Neg. */
+static vfy_status lower_elementwise(lctx *lc, const vfy_node *n, int ci)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[ci]].t, *o = &g->values[n->out[0]].t;
+    const vfy_tensor *ct = n->n_in > 1 ? &g->values[n->in[1 - ci]].t : NULL;
+    int64_t len = o->numel;
+    double *s = NULL, *t = NULL, relerr = 0;
+    vfy_status st = VFY_OK;
+    if (len != x->numel) {
+        /* The constant broadcasts x to a larger shape: a 0/1 selection first. */
+        if ((st = dense_alloc(lc, n, len, x->numel, &s, &t)))
+            goto fail;
+        for (int64_t k = 0; k < len; k++)
+            s[k * x->numel + bcast_src(o->shape, o->rank, x, k)] = 1;
+        st = push(lc, n, VFY_LAYER_DENSE, x->numel, len, s, t, 0, 1);
+        s = t = NULL;
+        if (st)
+            goto fail;
+    }
+    s = vfy_alloc_array((size_t)len, sizeof *s);
+    t = vfy_alloc_array((size_t)len, sizeof *t);
+    if (!s || !t) {
+        st = NOMEM(g, n, lc->err);
+        goto fail;
+    }
+    for (int64_t k = 0; k < len; k++) {
+        double c = ct ? ct->f[bcast_src(o->shape, o->rank, ct, k)] : 0;
+        switch (n->op) {
+        case VFY_OP_ADD: s[k] = 1; t[k] = c; break;
+        case VFY_OP_SUB: s[k] = ci == 0 ? 1 : -1; t[k] = ci == 0 ? -c : c; break;
+        case VFY_OP_MUL: s[k] = c; t[k] = 0; break;
+        case VFY_OP_NEG: s[k] = -1; t[k] = 0; break;
+        case VFY_OP_DIV:
+            if (ci != 0) {
+                st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                           "division by a computed tensor (unsupported)");
+                goto fail;
+            }
+            s[k] = 1.0 / c;
+            t[k] = 0;
+            if (!isfinite(s[k]) || fabs(s[k]) < 0x1p-1022) {
+                st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "division by %g (unsupported)", c);
+                goto fail;
+            }
+            /* SOUND: s = RN(1/c) satisfies |1/c - s| <= 2^-53 |s|; fma gives w*c - 1 exactly. */
+            if (fma(s[k], c, -1.0) != 0)
+                relerr = 0x1p-53;
+            break;
+        default: VFY_ASSERT(0);
+        }
+    }
+    st = emit_affine(lc, n, s, t, len, relerr);
+    return st;
+fail:
+    vfy_free(s);
+    vfy_free(t);
+    return st;
+}
+
+/* MatMul of the computed x with a constant matrix on either side; leading (batch) dims of x give a
+ * block-diagonal matrix. */
+static vfy_status lower_matmul(lctx *lc, const vfy_node *n, int ci)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[ci]].t, *C = &g->values[n->in[1 - ci]].t;
+    int64_t n_out = g->values[n->out[0]].t.numel, n_in = x->numel;
+    for (int d = 0; d + 2 < C->rank; d++)
+        if (C->shape[d] != 1)
+            return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                         "batched constant operand (unsupported)");
+    double *w, *b;
+    int64_t k;
+    vfy_status st = VFY_OK;
+    if (ci == 0) {
+        /* x [.., r, k] @ C [k, m]:  y[r, j] = sum_l x[r, l] C[l, j] */
+        k = x->shape[x->rank - 1];
+        int64_t m = C->rank == 1 ? 1 : C->shape[C->rank - 1], rows = k ? n_in / k : 0;
+        VFY_ASSERT(rows * m == n_out);
+        if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+            return st;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < m; j++)
+                for (int64_t l = 0; l < k; l++)
+                    w[(r * m + j) * n_in + r * k + l] = C->f[l * m + j];
+    } else {
+        /* C [p, k] @ x [.., k, m]:  y[q, i, j] = sum_l C[i, l] x[q, l, j] */
+        k = C->shape[C->rank - 1];
+        int64_t p = C->rank == 1 ? 1 : C->shape[C->rank - 2];
+        int64_t m = x->rank == 1 ? 1 : x->shape[x->rank - 1];
+        int64_t nb = (k && m) ? n_in / (k * m) : 0;
+        VFY_ASSERT(nb * p * m == n_out);
+        if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+            return st;
+        for (int64_t q = 0; q < nb; q++)
+            for (int64_t i = 0; i < p; i++)
+                for (int64_t j = 0; j < m; j++)
+                    for (int64_t l = 0; l < k; l++)
+                        w[((q * p + i) * m + j) * n_in + (q * k + l) * m + j] = C->f[i * k + l];
+    }
+    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, k);
+}
+
+/* Gemm: y = alpha A'B' + beta C with A or B computed. alpha goes into W when every product is exact,
+ * else into a following SCALE. */
+static vfy_status lower_gemm(lctx *lc, const vfy_node *n, int ci)
+{
+    const vfy_graph *g = lc->g;
+    gemm_info gi;
+    vfy_status st = gemm_get(g, n, &gi, lc->err);
+    if (st)
+        return st;
+    if (ci == 2) /* alpha A'B' would have to be rounded into a bias */
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                     "computed C with constant A and B (unsupported)");
+    const vfy_tensor *a = &g->values[n->in[0]].t, *bm = &g->values[n->in[1]].t;
+    const vfy_tensor *cc = n->n_in > 2 && n->in[2] >= 0 ? &g->values[n->in[2]].t : NULL;
+    int64_t n_out = gi.m * gi.n, n_in = ci == 0 ? a->numel : bm->numel;
+    double *w = NULL, *b = NULL, *s = NULL, *t = NULL, p;
+    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+        return st;
+    int alpha_ok = 1;
+    for (int64_t i = 0; i < gi.m; i++)
+        for (int64_t j = 0; j < gi.n; j++)
+            for (int64_t l = 0; l < gi.k; l++) {
+                int64_t ia = gi.ta ? l * gi.m + i : i * gi.k + l;
+                int64_t ib = gi.tb ? j * gi.k + l : l * gi.n + j;
+                double cv = ci == 0 ? bm->f[ib] : a->f[ia];
+                w[(i * gi.n + j) * n_in + (ci == 0 ? ia : ib)] = cv;
+                alpha_ok = alpha_ok && prod_exact(gi.alpha, cv, &p);
+            }
+    for (int64_t o = 0; cc && gi.beta != 0 && o < n_out; o++) {
+        if (!prod_exact(gi.beta, cc->f[bcast_src((int64_t[]){gi.m, gi.n}, 2, cc, o)], &b[o])) {
+            st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                       "beta * C is not exact in double (unsupported)");
+            goto fail;
+        }
+    }
+    if (alpha_ok) {
+        for (int64_t q = 0; q < n_out * n_in; q++)
+            w[q] *= gi.alpha;
+        return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, gi.k);
+    }
+    /* SOUND: alpha (A'B') + beta C as DENSE(A'B') then SCALE(alpha, beta C): no product rounded. */
+    s = vfy_alloc_array((size_t)n_out, sizeof *s);
+    if (!s) {
+        st = NOMEM(g, n, lc->err);
+        goto fail;
+    }
+    for (int64_t o = 0; o < n_out; o++)
+        s[o] = gi.alpha;
+    t = b;
+    b = vfy_alloc_array((size_t)n_out, sizeof *b);
+    if (!b) {
+        st = NOMEM(g, n, lc->err);
+        goto fail;
+    }
+    st = push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, gi.k);
+    w = b = NULL;
+    if (st)
+        goto fail;
+    st = push(lc, n, VFY_LAYER_SCALE, n_out, n_out, s, t, 0, 1);
+    return st;
+fail:
+    vfy_free(w);
+    vfy_free(b);
+    vfy_free(s);
+    vfy_free(t);
+    return st;
+}
+
+static vfy_status lower_transpose(lctx *lc, const vfy_node *n)
+{
+    const vfy_tensor *x = &lc->g->values[n->in[0]].t;
+    int64_t perm[VFY_MAX_RANK], len = x->numel;
+    if (transpose_perm(n, x->rank, perm))
+        return nfail(lc->g, n, lc->err, VFY_ERR_INVALID, "bad perm");
+    int ident = 1;
+    for (int64_t k = 0; ident && k < len; k++)
+        ident = transpose_src(x, perm, k) == k;
+    if (ident) /* only size-1 axes move: the flattened order is unchanged */
+        return VFY_OK;
+    double *w, *b;
+    vfy_status st = dense_alloc(lc, n, len, len, &w, &b);
+    if (st)
+        return st;
+    for (int64_t k = 0; k < len; k++)
+        w[k * len + transpose_src(x, perm, k)] = 1;
+    return push(lc, n, VFY_LAYER_DENSE, len, len, w, b, 0, 1);
+}
+
+static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
+{
+    int64_t len = lc->g->values[n->out[0]].t.numel;
+    switch (n->op) {
+    case VFY_OP_IDENTITY:
+    case VFY_OP_RESHAPE:
+    case VFY_OP_FLATTEN:
+    case VFY_OP_SQUEEZE:
+    case VFY_OP_UNSQUEEZE:
+    case VFY_OP_CAST: /* only widening casts reach here (vfy_graph_infer) */
+        return VFY_OK;
+    case VFY_OP_RELU: return push(lc, n, VFY_LAYER_RELU, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_TRANSPOSE: return lower_transpose(lc, n);
+    case VFY_OP_MATMUL: return lower_matmul(lc, n, ci);
+    case VFY_OP_GEMM: return lower_gemm(lc, n, ci);
+    case VFY_OP_ADD:
+    case VFY_OP_SUB:
+    case VFY_OP_MUL:
+    case VFY_OP_DIV:
+    case VFY_OP_NEG: return lower_elementwise(lc, n, ci);
+    default:
+        return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "unsupported operator");
+    }
+}
+
+vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
+{
+    vfy_status st = VFY_OK;
+    char *live = NULL;
+    *out = NULL;
+    vfy_net *net = vfy_alloc(sizeof *net);
+    if (!net)
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    lctx lc = {.g = g, .net = net, .err = err};
+    VFY_ASSERT(g->input >= 0 && g->output >= 0);
+    const vfy_value *iv = &g->values[g->input], *ov = &g->values[g->output];
+    if (!ov->is_shaped || iv->is_const || ov->is_const) {
+        st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: output '%s' does not depend on input '%s'",
+                      g->file, ov->name, iv->name);
+        goto fail;
+    }
+    net->n_in = iv->t.numel;
+    net->n_out = ov->t.numel;
+    net->in_rank = iv->t.rank;
+    memcpy(net->in_shape, iv->t.shape, sizeof net->in_shape);
+    net->out_rank = ov->t.rank;
+    memcpy(net->out_shape, ov->t.shape, sizeof net->out_shape);
+    if (!(live = live_nodes(g))) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        goto fail;
+    }
+    int64_t cur = g->input;
+    for (int64_t k = 0; k < g->n_nodes; k++) {
+        const vfy_node *n = &g->nodes[k];
+        if (!live[k] || g->values[n->out[0]].is_const)
+            continue;
+        int ci = -1, n_comp = 0;
+        for (int64_t j = 0; j < n->n_in; j++)
+            if (n->in[j] >= 0 && !g->values[n->in[j]].is_const) {
+                n_comp++;
+                if (ci < 0)
+                    ci = (int)j;
+            }
+        VFY_ASSERT(n_comp >= 1);
+        if (n_comp > 1) {
+            st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
+                       "combines two computed tensors (unsupported: only constants may be combined "
+                       "with the network's values)");
+            goto fail;
+        }
+        if (n->in[ci] != cur) {
+            st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
+                       "the computed path branches at '%s' (unsupported)", g->values[n->in[ci]].name);
+            goto fail;
+        }
+        if ((st = lower_node(&lc, n, ci)) != VFY_OK)
+            goto fail;
+        cur = n->out[0];
+    }
+    VFY_ASSERT(cur == g->output);
+    if ((st = vfy_net_validate(net, err)) != VFY_OK) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
+        st = vfy_fail(err, st, "%s: %s", g->file, msg);
+        goto fail;
+    }
+    vfy_free(live);
+    *out = net;
+    return VFY_OK;
+fail:
+    vfy_free(live);
+    vfy_net_free(net);
+    return st;
+}

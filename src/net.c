@@ -1,0 +1,106 @@
+/* net: the layer chain. See include/vfy/net.h. */
+#include "vfy/net.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void vfy_net_free(vfy_net *net)
+{
+    if (!net)
+        return;
+    for (int64_t i = 0; i < net->n_layers; i++) {
+        vfy_free(net->layers[i].w);
+        vfy_free(net->layers[i].b);
+    }
+    vfy_free(net->layers);
+    vfy_free(net);
+}
+
+static const char *const kind_names[] = {"dense", "scale", "relu"};
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
+
+vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
+                        double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
+                        vfy_error *err)
+{
+    int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
+    vfy_status st = VFY_OK;
+    if (kind < 0 || kind >= VFY_LAYER_KIND_COUNT) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "net: bad layer kind %d", (int)kind);
+        goto fail;
+    }
+    if (n_in != prev || n_in <= 0 || n_out <= 0 || (kind != VFY_LAYER_DENSE && n_in != n_out)) {
+        st = vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): size %lld -> %lld does not follow %lld",
+                      name ? name : "?", kind_names[kind], (long long)n_in, (long long)n_out,
+                      (long long)prev);
+        goto fail;
+    }
+    if (kind != VFY_LAYER_RELU && (!w || !b)) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': missing weights", name ? name : "?");
+        goto fail;
+    }
+    vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
+    if (!nl) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+        goto fail;
+    }
+    net->layers = nl;
+    vfy_layer *L = &net->layers[net->n_layers++];
+    memset(L, 0, sizeof *L);
+    L->kind = kind;
+    L->n_in = n_in;
+    L->n_out = n_out;
+    L->w = w;
+    L->b = b;
+    L->w_relerr = w_relerr;
+    L->fan_in = fan_in > 0 ? fan_in : (kind == VFY_LAYER_DENSE ? n_in : 1);
+    snprintf(L->name, sizeof L->name, "%s", name ? name : kind_names[kind]);
+    return VFY_OK;
+fail:
+    vfy_free(w);
+    vfy_free(b);
+    return st;
+}
+
+vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
+{
+    if (net->n_in <= 0 || net->n_out <= 0)
+        return vfy_fail(err, VFY_ERR_INVALID, "network has an empty input or output");
+    int64_t prev = net->n_in;
+    for (int64_t i = 0; i < net->n_layers; i++) {
+        const vfy_layer *L = &net->layers[i];
+        if (L->n_in != prev)
+            return vfy_fail(err, VFY_ERR_INVALID, "layer %lld '%s' takes %lld values, gets %lld",
+                            (long long)i, L->name, (long long)L->n_in, (long long)prev);
+        int64_t nw = L->kind == VFY_LAYER_DENSE ? L->n_in * L->n_out
+                   : L->kind == VFY_LAYER_SCALE ? L->n_out : 0;
+        for (int64_t k = 0; k < nw; k++)
+            if (!isfinite(L->w[k]))
+                return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': weight %lld is not finite",
+                                L->name, (long long)k);
+        if (L->kind != VFY_LAYER_RELU)
+            for (int64_t k = 0; k < L->n_out; k++)
+                if (!isfinite(L->b[k]))
+                    return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': bias %lld is not finite",
+                                    L->name, (long long)k);
+        if (!(L->w_relerr >= 0 && L->w_relerr < 1e-3))
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': weight error bound %g out of range",
+                            L->name, L->w_relerr);
+        prev = L->n_out;
+    }
+    if (prev != net->n_out)
+        return vfy_fail(err, VFY_ERR_INVALID, "network output has %lld values, expected %lld",
+                        (long long)prev, (long long)net->n_out);
+    return VFY_OK;
+}
+
+int64_t vfy_net_max_width(const vfy_net *net)
+{
+    int64_t m = net->n_in;
+    for (int64_t i = 0; i < net->n_layers; i++) {
+        if (net->layers[i].n_out > m)
+            m = net->layers[i].n_out;
+    }
+    return m;
+}

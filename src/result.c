@@ -1,0 +1,41 @@
+/* result: the VNN-COMP result file. See include/vfy/result.h. */
+#include "vfy/result.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static vfy_status finish(FILE *f, const char *path, vfy_error *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return vfy_fail(err, VFY_ERR_IO, "%s: cannot write the result file: %s", path, strerror(errno));
+    return VFY_OK;
+}
+
+vfy_status vfy_result_write(const char *path, const vfy_verify_result *res, int64_t n_in,
+                            int64_t n_out, vfy_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vfy_fail(err, VFY_ERR_IO, "%s: cannot open the result file: %s", path, strerror(errno));
+    fprintf(f, "%s\n", vfy_verdict_name(res->verdict));
+    if (res->verdict == VFY_SAT) {
+        fputc('(', f);
+        for (int64_t j = 0; j < n_in; j++)
+            fprintf(f, "%s(X_%lld %.17g)\n", j ? " " : "", (long long)j, res->x[j]);
+        for (int64_t j = 0; j < n_out; j++)
+            fprintf(f, " (Y_%lld %.17g)%s\n", (long long)j, (double)res->y32[j],
+                    j + 1 == n_out ? ")" : "");
+    }
+    return finish(f, path, err);
+}
+
+vfy_status vfy_result_write_error(const char *path, vfy_error *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return vfy_fail(err, VFY_ERR_IO, "%s: cannot open the result file: %s", path, strerror(errno));
+    fputs("error\n", f);
+    return finish(f, path, err);
+}

@@ -1,0 +1,1669 @@
+/* spec: the VNNLIB parser. See include/vfy/spec.h for the normalised form it produces.
+ *
+ * Pipeline (every stage linear in the input, none recursive, so deep nesting cannot overflow the
+ * C stack):
+ *   1. lex + build a flat S-expression tree in pre-order (nodes[], each with its subtree size);
+ *   2. collect declarations (X_i / Y_i, any order, indices must be exactly 0..n-1);
+ *   3. per assert: a forward pass gives every node its role (formula / term / operator head) and
+ *      checks names, arities and literals in document order; a reverse pass (reverse pre-order is
+ *      a post-order of the mirrored tree) evaluates bottom-up with an explicit value stack:
+ *      terms become sparse linear expressions with an interval constant, comparisons become
+ *      atoms, and/or become DNFs whose conjunctions are ropes (shared binary concatenation trees),
+ *      so a product of DNFs costs O(number of result conjunctions), not O(their total length);
+ *   4. the DNF of all asserts (their product) is flattened case by case: bounds on a single X_i
+ *      form the case's box, everything else becomes a row; equal boxes are shared.
+ *
+ * Soundness of constants: a literal is converted with strtod and compared EXACTLY with its decimal
+ * value, so each constant is a tight enclosure [lo, hi] (lo == hi when exact, else the two doubles
+ * around the real value). All constant arithmetic is interval arithmetic with outward rounding
+ * obtained from error-free transformations (TwoSum, fma), never from the FPU rounding mode. */
+#include "vfy/spec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPEC_MAX_DEPTH 10000          /* parenthesis nesting */
+#define SPEC_MAX_CASES 100000         /* conjunctions of the DNF, after every product */
+#define SPEC_MAX_ITEMS 50000000.0     /* atom references summed over the DNF's conjunctions */
+#define SPEC_MAX_DOUBLES ((int64_t)1 << 27) /* doubles stored in the output spec (1 GiB) */
+#define SPEC_MAX_INDEX ((int64_t)1 << 30)   /* largest accepted X_i / Y_i index */
+#define SPEC_MAX_TOKEN 0x40000000u    /* longest token in bytes */
+
+/* ---- nodes of the S-expression tree ---------------------------------------------------------- */
+
+enum {
+    OP_NONE,
+    OP_FORMULA, OP_TERM, /* role placeholders set by the parent in the forward pass */
+    OP_HEAD,             /* the operator symbol of a list */
+    OP_AND, OP_OR, OP_LE, OP_GE, OP_EQ, OP_TRUE, OP_FALSE,
+    OP_ADD, OP_SUB, OP_MUL, OP_VAR, OP_NUM,
+};
+
+typedef struct node {
+    int64_t off;  /* byte offset of the token or of the '(' */
+    int64_t size; /* nodes in the subtree, this one included */
+    union {
+        int64_t n_kids;  /* lists: number of children (operator head included) */
+        int64_t var;     /* OP_VAR: 2*i for X_i, 2*i+1 for Y_i */
+        double num[2];   /* OP_NUM: enclosure of the literal */
+    } u;
+    uint32_t len;        /* atoms: token length */
+    uint32_t line, col;  /* 1-based; col counts bytes */
+    uint8_t is_list, op;
+} node;
+
+typedef struct decl {
+    int64_t index, node;
+} decl;
+
+/* ---- values of the reverse pass ------------------------------------------------------------- */
+
+typedef struct lin {
+    int64_t v; /* 2*i for X_i, 2*i+1 for Y_i */
+    double c;  /* exact coefficient */
+} lin;
+
+/* A term (sum_k lins[k].c * var + [lo, hi]) or a DNF (n conjunctions, rope ids). Small values are
+ * stored inline (cap == 0: `one` / `id1`) so that the common leaf costs no allocation. */
+typedef struct val {
+    int is_dnf;
+    int64_t n, cap;
+    lin *lins;
+    lin one;
+    int64_t *ids;
+    int64_t id1;
+    double lo, hi;
+} val;
+
+#define VAL_LINS(x) ((x)->cap ? (x)->lins : &(x)->one)
+#define VAL_IDS(x) ((x)->cap ? (x)->ids : &(x)->id1)
+
+enum { ATOM_UP, ATOM_LO, ATOM_ROW };
+
+/* A normalised comparison. ATOM_UP: X_x <= [lo,hi]; ATOM_LO: X_x >= [lo,hi]; ATOM_ROW:
+ * sum pool[off..off+n) <= [lo,hi]. */
+typedef struct atom {
+    int kind;
+    int64_t x;
+    double lo, hi;
+    int64_t off, n;
+    int64_t node;
+} atom;
+
+/* Rope: a conjunction as a binary tree of atoms. b == -1: leaf for atom a; otherwise the
+ * concatenation of ropes a and b. Rope 0 is the empty conjunction. */
+typedef struct rope {
+    int64_t a, b, count;
+} rope;
+
+typedef struct parser {
+    const char *text;
+    size_t len;
+    const char *name;
+    vfy_error *err;
+
+    node *nodes;
+    int64_t n_nodes, cap_nodes;
+    uint32_t eof_line, eof_col;
+
+    decl *dx, *dy;
+    int64_t n_dx, cap_dx, n_dy, cap_dy;
+    int64_t n_x, n_y;
+    int64_t *x_decl; /* n_x: node of X_i's declaration */
+
+    val *vals;
+    int64_t n_vals, cap_vals;
+    atom *atoms;
+    int64_t n_atoms, cap_atoms;
+    lin *pool;
+    int64_t n_pool, cap_pool;
+    rope *ropes;
+    int64_t n_ropes, cap_ropes;
+    int64_t *stack, n_stack, cap_stack; /* scratch: open lists, rope flattening */
+    int64_t *items, n_items, cap_items; /* scratch: flattened conjunction */
+    int64_t first_assert;               /* node of the first assert, -1 if none */
+} parser;
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+static vfy_status perr_at(parser *p, uint32_t line, uint32_t col, vfy_status st, const char *fmt,
+                          ...) __attribute__((format(printf, 5, 6)));
+static vfy_status perr_at(parser *p, uint32_t line, uint32_t col, vfy_status st, const char *fmt,
+                          ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return vfy_fail(p->err, st, "%s:%u:%u: %s", p->name, (unsigned)line, (unsigned)col, msg);
+}
+
+#define PERR(p, nd, st, ...) perr_at((p), (p)->nodes[nd].line, (p)->nodes[nd].col, (st), __VA_ARGS__)
+
+static vfy_status nomem(parser *p)
+{
+    return vfy_fail(p->err, VFY_ERR_NOMEM, "%s: out of memory while parsing the spec", p->name);
+}
+
+/* Printable excerpt of an atom's text for messages (at most 40 bytes, controls replaced). */
+static const char *tok(const parser *p, int64_t nd, char *buf, size_t cap)
+{
+    const node *n = &p->nodes[nd];
+    size_t k = n->len < cap - 4 ? n->len : cap - 4, i;
+    for (i = 0; i < k; i++) {
+        unsigned char ch = (unsigned char)p->text[n->off + (int64_t)i];
+        buf[i] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
+    }
+    if (k < n->len)
+        buf[i++] = '.', buf[i++] = '.', buf[i++] = '.';
+    buf[i] = '\0';
+    return buf;
+}
+
+#define TOKBUF 44
+
+static int tok_is(const parser *p, int64_t nd, const char *s)
+{
+    const node *n = &p->nodes[nd];
+    size_t k = strlen(s);
+    return !n->is_list && n->len == k && memcmp(p->text + n->off, s, k) == 0;
+}
+
+/* Grow the array *pp (elements of elem bytes, capacity *cap) to hold need elements. 0 or -1. */
+static int grow(void *pp, int64_t *cap, int64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    int64_t nc = *cap ? *cap : 16;
+    while (nc < need)
+        nc *= 2;
+    if ((uint64_t)nc > SIZE_MAX / elem)
+        return -1;
+    void *arr;
+    memcpy(&arr, pp, sizeof arr);
+    void *q = vfy_realloc(arr, (size_t)nc * elem);
+    if (!q)
+        return -1;
+    memcpy(pp, &q, sizeof q);
+    *cap = nc;
+    return 0;
+}
+
+#define GROW(p, arr, cap, need) grow(&(arr), &(cap), (need), sizeof *(arr))
+
+/* ---- exact decimal literals ------------------------------------------------------------------ */
+
+static int digits_cmp(const char *a, int64_t na, int64_t ea, const char *b, int64_t nb, int64_t eb)
+{
+    /* Compare a = int(a[0..na)) * 10^ea with b likewise; both have no leading or trailing zeros
+     * and na, nb >= 1, so the value of a lies in [10^(ea+na-1), 10^(ea+na)). */
+    int64_t sa = ea + na, sb = eb + nb;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    int64_t m = na < nb ? na : nb;
+    int c = memcmp(a, b, (size_t)m);
+    if (c != 0)
+        return c < 0 ? -1 : 1;
+    return na == nb ? 0 : (na < nb ? -1 : 1);
+}
+
+static int bitlen128(unsigned __int128 x)
+{
+    int n = 0;
+    while (x) {
+        x >>= 1;
+        n++;
+    }
+    return n;
+}
+
+/* Sign of v - r, where v > 0 is a finite double and r = int(d[0..nd)) * 10^e > 0 (d has no
+ * leading or trailing zeros). Exact: 128-bit integer arithmetic when the literal is short, else
+ * glibc's exact decimal expansion of v (printf prints every digit of a double exactly). */
+static int cmp_double_decimal(double v, const char *d, int64_t nd, int64_t e)
+{
+    if (nd <= 19) {
+        uint64_t M = 0;
+        for (int64_t i = 0; i < nd; i++)
+            M = M * 10 + (uint64_t)(d[i] - '0');
+        if (e >= 0 && e <= 19) {
+            unsigned __int128 R = M, V;
+            for (int64_t i = 0; i < e; i++)
+                R *= 10;
+            /* v is an integer here: r >= 1 is an integer, so v = round(r) >= 1 is one too, and
+             * v < 2^128 because r < 2^127.2. */
+            V = (unsigned __int128)v;
+            return V == R ? 0 : (V < R ? -1 : 1);
+        }
+        if (e < 0 && e >= -27) {
+            int q = (int)-e, x;
+            double f = frexp(v, &x);
+            uint64_t m = (uint64_t)ldexp(f, 53);
+            int s = x - 53 + q; /* v = m 2^(x-53); compare m 5^q 2^s with M (both sides * 10^q) */
+            unsigned __int128 L = m, R = M;
+            for (int i = 0; i < q; i++)
+                L *= 5; /* < 2^53 * 5^27 < 2^116 */
+            if (s >= 0) {
+                if (bitlen128(L) + s > 127)
+                    return 1; /* L 2^s >= 2^127 > M */
+                L <<= s;
+            } else {
+                if (bitlen128(R) - s > 127)
+                    return -1; /* M 2^-s >= 2^127 > L */
+                R <<= -s;
+            }
+            return L == R ? 0 : (L < R ? -1 : 1);
+        }
+    }
+    char buf[832];
+    int w = snprintf(buf, sizeof buf, "%.800e", v); /* 801 significant digits >= 767: exact */
+    if (w <= 0 || (size_t)w >= sizeof buf)
+        VFY_ASSERT(!"exact expansion fits");
+    char dig[801];
+    int64_t nv = 0;
+    const char *q = buf;
+    for (; *q && *q != 'e'; q++)
+        if (*q >= '0' && *q <= '9')
+            dig[nv++] = *q;
+    VFY_ASSERT(*q == 'e' && nv == 801 && dig[0] != '0');
+    long ex = strtol(q + 1, NULL, 10);
+    int64_t ev = (int64_t)ex - 800;
+    while (nv > 1 && dig[nv - 1] == '0')
+        nv--, ev++;
+    return digits_cmp(dig, nv, ev, d, nd, e);
+}
+
+/* Parse a numeric literal (decimal, optional sign, fraction, exponent) into a tight enclosure.
+ * Returns 0, or -1 on bad syntax, -2 on out of range, -3 on out of memory. */
+static int parse_number(const char *s, size_t n, double *lo, double *hi)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+        neg = s[i++] == '-';
+    size_t i0 = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+        i++;
+    size_t n_int = i - i0, f0 = i, n_frac = 0;
+    if (i < n && s[i] == '.') {
+        i++;
+        f0 = i;
+        while (i < n && s[i] >= '0' && s[i] <= '9')
+            i++;
+        n_frac = i - f0;
+    }
+    if (n_int + n_frac == 0)
+        return -1;
+    int64_t ex = 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        i++;
+        int eneg = 0;
+        if (i < n && (s[i] == '+' || s[i] == '-'))
+            eneg = s[i++] == '-';
+        size_t e0 = i;
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            if (ex < 1000000000000LL)
+                ex = ex * 10 + (s[i] - '0'); /* saturates: strtod sees 0 or inf anyway */
+        if (i == e0)
+            return -1;
+        if (eneg)
+            ex = -ex;
+    }
+    if (i != n)
+        return -1;
+
+    /* digits without the point, then value = int(digits) * 10^e */
+    char small[256], *buf = small;
+    size_t nd_all = n_int + n_frac;
+    if (nd_all + 32 > sizeof small) {
+        buf = vfy_alloc(nd_all + 32);
+        if (!buf)
+            return -3;
+    }
+    memcpy(buf, s + i0, n_int);
+    memcpy(buf + n_int, s + f0, n_frac);
+    int64_t e = ex - (int64_t)n_frac;
+    size_t a = 0, b = nd_all;
+    while (a < b && buf[a] == '0')
+        a++;
+    while (b > a && buf[b - 1] == '0')
+        b--, e++;
+    int rc = 0;
+    if (a == b) {
+        *lo = *hi = 0.0;
+        goto done;
+    }
+    /* canonical text "DDDe<E>" has no decimal point, so strtod is locale-independent here */
+    int64_t nd = (int64_t)(b - a);
+    memmove(buf, buf + a, (size_t)nd);
+    snprintf(buf + nd, 24, "e%lld", (long long)e);
+    double v = strtod(buf, NULL);
+    if (isinf(v)) {
+        rc = -2;
+        goto done;
+    }
+    if (v == 0.0) {
+        *lo = 0.0; /* underflow: 0 < r < smallest subnormal */
+        *hi = nextafter(0.0, INFINITY);
+    } else {
+        int c = cmp_double_decimal(v, buf, nd, e);
+        /* SOUND: c is the exact sign of v - r, so [lo, hi] contains r and is one ulp wide. */
+        *lo = c > 0 ? nextafter(v, -INFINITY) : v;
+        *hi = c < 0 ? nextafter(v, INFINITY) : v;
+    }
+    if (neg) {
+        double t = *lo;
+        *lo = -*hi;
+        *hi = -t;
+    }
+done:
+    if (buf != small)
+        vfy_free(buf);
+    return rc;
+}
+
+/* ---- directed rounding by error-free transformations ----------------------------------------- */
+
+/* The exact a+b lies in [*dn, *up]. SOUND: TwoSum gives the exact rounding error of a finite sum;
+ * non-finite results are rejected by the callers. */
+static void add_dir(double a, double b, double *dn, double *up)
+{
+    double s = a + b;
+    if (!isfinite(s)) {
+        *dn = *up = s;
+        return;
+    }
+    double bb = s - a;
+    double err = (a - (s - bb)) + (b - bb);
+    *dn = err < 0 ? nextafter(s, -INFINITY) : s;
+    *up = err > 0 ? nextafter(s, INFINITY) : s;
+}
+
+/* The exact a*b lies in [*dn, *up]. SOUND: fma gives the exact error of a product unless the
+ * product is tiny (error below the subnormal range), where we widen unconditionally. */
+static void mul_dir(double a, double b, double *dn, double *up)
+{
+    double p = a * b;
+    if (a == 0 || b == 0) {
+        *dn = *up = 0.0;
+        return;
+    }
+    if (fabs(a) == 1 || fabs(b) == 1) {
+        *dn = *up = p;
+        return;
+    }
+    if (!isfinite(p) || fabs(p) < 0x1p-960) {
+        *dn = isfinite(p) ? nextafter(p, -INFINITY) : p;
+        *up = isfinite(p) ? nextafter(p, INFINITY) : p;
+        return;
+    }
+    double err = fma(a, b, -p);
+    *dn = err < 0 ? nextafter(p, -INFINITY) : p;
+    *up = err > 0 ? nextafter(p, INFINITY) : p;
+}
+
+/* The exact a/b (b != 0) lies in [*dn, *up]. SOUND: r = a - q b is exact by fma away from
+ * underflow, and a/b - q = r/b has the sign of r*b. */
+static void div_dir(double a, double b, double *dn, double *up)
+{
+    double q = a / b;
+    if (a == 0 || fabs(b) == 1) {
+        *dn = *up = q + 0.0;
+        return;
+    }
+    if (!isfinite(q) || fabs(q) < 0x1p-960 || fabs(a) < 0x1p-900) {
+        *dn = isfinite(q) ? nextafter(q, -INFINITY) : q;
+        *up = isfinite(q) ? nextafter(q, INFINITY) : q;
+        return;
+    }
+    double r = fma(-q, b, a);
+    int sgn = (r > 0) - (r < 0);
+    if (b < 0)
+        sgn = -sgn;
+    *dn = sgn < 0 ? nextafter(q, -INFINITY) : q;
+    *up = sgn > 0 ? nextafter(q, INFINITY) : q;
+}
+
+/* [a] * [b] with outward rounding. */
+static void imul(double alo, double ahi, double blo, double bhi, double *lo, double *hi)
+{
+    double d[4], u[4];
+    mul_dir(alo, blo, &d[0], &u[0]);
+    mul_dir(alo, bhi, &d[1], &u[1]);
+    mul_dir(ahi, blo, &d[2], &u[2]);
+    mul_dir(ahi, bhi, &d[3], &u[3]);
+    *lo = d[0];
+    *hi = u[0];
+    for (int k = 1; k < 4; k++) {
+        if (d[k] < *lo)
+            *lo = d[k];
+        if (u[k] > *hi)
+            *hi = u[k];
+    }
+}
+
+/* ---- stage 1: lexer and tree ----------------------------------------------------------------- */
+
+static int is_space(unsigned char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
+}
+
+static vfy_status new_node(parser *p, int64_t off, uint32_t line, uint32_t col, int is_list,
+                           int64_t *open, int64_t depth)
+{
+    if (GROW(p, p->nodes, p->cap_nodes, p->n_nodes + 1))
+        return nomem(p);
+    node *n = &p->nodes[p->n_nodes];
+    memset(n, 0, sizeof *n);
+    n->off = off;
+    n->size = 1;
+    n->line = line;
+    n->col = col;
+    n->is_list = (uint8_t)is_list;
+    if (depth > 0)
+        p->nodes[open[depth - 1]].u.n_kids++;
+    p->n_nodes++;
+    return VFY_OK;
+}
+
+static vfy_status build_tree(parser *p)
+{
+    const unsigned char *s = (const unsigned char *)p->text;
+    size_t n = p->len, i = 0;
+    uint32_t line = 1, col = 1;
+    int64_t depth = 0;
+    vfy_status st;
+    if (GROW(p, p->stack, p->cap_stack, SPEC_MAX_DEPTH))
+        return nomem(p);
+    int64_t *open = p->stack;
+#define ADV()                                                                 \
+    do {                                                                      \
+        if (s[i] == '\n') {                                                   \
+            if (line < UINT32_MAX)                                            \
+                line++;                                                       \
+            col = 1;                                                          \
+        } else if (col < UINT32_MAX) {                                        \
+            col++;                                                            \
+        }                                                                     \
+        i++;                                                                  \
+    } while (0)
+    while (i < n) {
+        unsigned char ch = s[i];
+        if (is_space(ch)) {
+            ADV();
+        } else if (ch == ';') {
+            while (i < n && s[i] != '\n')
+                ADV();
+        } else if (ch == '(') {
+            if (depth == SPEC_MAX_DEPTH)
+                return perr_at(p, line, col, VFY_ERR_PARSE, "nesting deeper than %d",
+                               SPEC_MAX_DEPTH);
+            if ((st = new_node(p, (int64_t)i, line, col, 1, open, depth)) != VFY_OK)
+                return st;
+            open[depth++] = p->n_nodes - 1;
+            ADV();
+        } else if (ch == ')') {
+            if (depth == 0)
+                return perr_at(p, line, col, VFY_ERR_PARSE, "unexpected ')'");
+            int64_t k = open[--depth];
+            p->nodes[k].size = p->n_nodes - k;
+            ADV();
+        } else if (ch < 0x20 || ch == 0x7f) {
+            return perr_at(p, line, col, VFY_ERR_PARSE, "unexpected character 0x%02x", ch);
+        } else {
+            size_t i0 = i;
+            uint32_t l0 = line, c0 = col;
+            if (ch == '"' || ch == '|') { /* string or quoted symbol; "" escapes a quote */
+                ADV();
+                for (;;) {
+                    if (i >= n)
+                        return perr_at(p, l0, c0, VFY_ERR_PARSE, "unterminated %s",
+                                       ch == '"' ? "string" : "quoted symbol");
+                    if (s[i] == ch) {
+                        ADV();
+                        if (ch == '"' && i < n && s[i] == '"') {
+                            ADV();
+                            continue;
+                        }
+                        break;
+                    }
+                    ADV();
+                }
+            } else {
+                while (i < n && !is_space(s[i]) && s[i] != '(' && s[i] != ')' && s[i] != ';' &&
+                       s[i] != '"' && s[i] != '|' && s[i] >= 0x20 && s[i] != 0x7f)
+                    ADV();
+            }
+            if (i - i0 > SPEC_MAX_TOKEN)
+                return perr_at(p, l0, c0, VFY_ERR_PARSE, "token too long");
+            if (depth == 0) {
+                char b[TOKBUF];
+                size_t k = i - i0 < 40 ? i - i0 : 40;
+                for (size_t j = 0; j < k; j++)
+                    b[j] = (s[i0 + j] >= 0x20 && s[i0 + j] < 0x7f) ? (char)s[i0 + j] : '?';
+                b[k] = '\0';
+                return perr_at(p, l0, c0, VFY_ERR_PARSE, "unexpected '%s' outside parentheses",
+                               b);
+            }
+            if ((st = new_node(p, (int64_t)i0, l0, c0, 0, open, depth)) != VFY_OK)
+                return st;
+            p->nodes[p->n_nodes - 1].len = (uint32_t)(i - i0);
+        }
+    }
+#undef ADV
+    p->eof_line = line;
+    p->eof_col = col;
+    if (depth > 0)
+        return PERR(p, open[0], VFY_ERR_PARSE, "'(' is never closed (missing ')' at end of file)");
+    return VFY_OK;
+}
+
+/* ---- stage 2: declarations ------------------------------------------------------------------- */
+
+/* X_<i> / Y_<i> with a canonical decimal index: sets *is_y and *index; 0 if not such a name. */
+static int var_name(const parser *p, int64_t nd, int *is_y, int64_t *index)
+{
+    const node *n = &p->nodes[nd];
+    const char *s = p->text + n->off;
+    if (n->is_list || n->len < 3 || (s[0] != 'X' && s[0] != 'Y') || s[1] != '_')
+        return 0;
+    if (s[2] == '0' && n->len > 3)
+        return 0;
+    int64_t v = 0;
+    for (uint32_t k = 2; k < n->len; k++) {
+        if (s[k] < '0' || s[k] > '9' || v > SPEC_MAX_INDEX)
+            return 0;
+        v = v * 10 + (s[k] - '0');
+    }
+    if (v > SPEC_MAX_INDEX)
+        return 0;
+    *is_y = s[0] == 'Y';
+    *index = v;
+    return 1;
+}
+
+static int decl_cmp(const void *a, const void *b)
+{
+    const decl *x = a, *y = b;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    return x->node < y->node ? -1 : (x->node > y->node);
+}
+
+/* Sort the declarations of one kind; check for duplicates and gaps; *n = count. */
+static vfy_status check_decls(parser *p, decl *d, int64_t nd, char kind, int64_t *n)
+{
+    if (nd > 1)
+        qsort(d, (size_t)nd, sizeof *d, decl_cmp);
+    for (int64_t k = 0; k < nd; k++) {
+        if (k > 0 && d[k].index == d[k - 1].index)
+            return PERR(p, d[k].node, VFY_ERR_INVALID, "%c_%lld is declared twice", kind,
+                        (long long)d[k].index);
+        if (d[k].index != k)
+            return PERR(p, d[k].node, VFY_ERR_INVALID,
+                        "%c_%lld is declared but %c_%lld is not (indices must be 0..n-1)", kind,
+                        (long long)d[k].index, kind, (long long)k);
+    }
+    *n = nd;
+    return VFY_OK;
+}
+
+static vfy_status collect_decls(parser *p)
+{
+    char b[TOKBUF];
+    for (int64_t i = 0; i < p->n_nodes; i += p->nodes[i].size) {
+        node *n = &p->nodes[i];
+        VFY_ASSERT(n->is_list);
+        if (n->u.n_kids == 0)
+            return PERR(p, i, VFY_ERR_PARSE, "empty command '()'");
+        int64_t h = i + 1;
+        if (p->nodes[h].is_list)
+            return PERR(p, h, VFY_ERR_PARSE, "expected a command name");
+        int is_fun = tok_is(p, h, "declare-fun");
+        if (tok_is(p, h, "declare-const") || is_fun) {
+            int64_t want = is_fun ? 4 : 3;
+            if (n->u.n_kids != want)
+                return PERR(p, i, VFY_ERR_PARSE, "%s expects a name and a sort",
+                            is_fun ? "declare-fun" : "declare-const");
+            int64_t nm = h + 1, sort = nm + 1;
+            if (is_fun) {
+                if (!p->nodes[sort].is_list || p->nodes[sort].u.n_kids != 0)
+                    return PERR(p, sort, VFY_ERR_UNSUPPORTED,
+                                "declare-fun with arguments is not supported");
+                sort++;
+            }
+            if (p->nodes[nm].is_list)
+                return PERR(p, nm, VFY_ERR_PARSE, "expected a variable name");
+            if (!tok_is(p, sort, "Real"))
+                return PERR(p, sort, VFY_ERR_UNSUPPORTED, "variable sort must be Real");
+            int is_y;
+            int64_t index;
+            if (!var_name(p, nm, &is_y, &index))
+                return PERR(p, nm, VFY_ERR_INVALID,
+                            "unsupported variable name '%s' (expected X_<i> or Y_<i>)",
+                            tok(p, nm, b, sizeof b));
+            if (is_y) {
+                if (GROW(p, p->dy, p->cap_dy, p->n_dy + 1))
+                    return nomem(p);
+                p->dy[p->n_dy++] = (decl){index, nm};
+            } else {
+                if (GROW(p, p->dx, p->cap_dx, p->n_dx + 1))
+                    return nomem(p);
+                p->dx[p->n_dx++] = (decl){index, nm};
+            }
+        } else if (tok_is(p, h, "assert")) {
+            if (n->u.n_kids != 2)
+                return PERR(p, i, VFY_ERR_PARSE, "assert expects exactly one formula");
+            if (p->first_assert < 0)
+                p->first_assert = i;
+        } else if (tok_is(p, h, "set-logic") || tok_is(p, h, "set-info") ||
+                   tok_is(p, h, "set-option") || tok_is(p, h, "check-sat") ||
+                   tok_is(p, h, "get-model") || tok_is(p, h, "exit")) {
+            /* SMT-LIB commands without meaning for the property: ignored */
+        } else {
+            return PERR(p, h, VFY_ERR_PARSE, "unknown command '%s'", tok(p, h, b, sizeof b));
+        }
+    }
+    vfy_status st;
+    if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
+        (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK)
+        return st;
+    if (p->n_x == 0)
+        return perr_at(p, p->eof_line, p->eof_col, VFY_ERR_INVALID,
+                       "no input variable declared (expected X_0 ...)");
+    if (p->n_y == 0)
+        return perr_at(p, p->eof_line, p->eof_col, VFY_ERR_INVALID,
+                       "no output variable declared (expected Y_0 ...)");
+    p->x_decl = vfy_alloc_array((size_t)p->n_x, sizeof *p->x_decl);
+    if (!p->x_decl)
+        return nomem(p);
+    for (int64_t k = 0; k < p->n_x; k++)
+        p->x_decl[k] = p->dx[k].node;
+    return VFY_OK;
+}
+
+/* ---- stage 3a: forward pass (roles, names, literals) ----------------------------------------- */
+
+static vfy_status forward(parser *p, int64_t root)
+{
+    char b[TOKBUF];
+    p->nodes[root].op = OP_FORMULA;
+    for (int64_t i = root, end = root + p->nodes[root].size; i < end; i++) {
+        node *n = &p->nodes[i];
+        if (n->op == OP_HEAD)
+            continue;
+        VFY_ASSERT(n->op == OP_FORMULA || n->op == OP_TERM);
+        if (!n->is_list) {
+            if (n->op == OP_FORMULA) {
+                if (tok_is(p, i, "true"))
+                    n->op = OP_TRUE;
+                else if (tok_is(p, i, "false"))
+                    n->op = OP_FALSE;
+                else
+                    return PERR(p, i, VFY_ERR_PARSE, "expected a formula, found '%s'",
+                                tok(p, i, b, sizeof b));
+                continue;
+            }
+            const char *s = p->text + n->off;
+            int is_y;
+            int64_t index;
+            if (var_name(p, i, &is_y, &index)) {
+                if (index >= (is_y ? p->n_y : p->n_x))
+                    return PERR(p, i, VFY_ERR_INVALID, "undeclared variable '%s'",
+                                tok(p, i, b, sizeof b));
+                n->op = OP_VAR;
+                n->u.var = 2 * index + is_y;
+            } else if ((s[0] >= '0' && s[0] <= '9') || s[0] == '-' || s[0] == '+' || s[0] == '.') {
+                double lo, hi;
+                int rc = parse_number(s, n->len, &lo, &hi);
+                if (rc == -3)
+                    return nomem(p);
+                if (rc == -1)
+                    return PERR(p, i, VFY_ERR_PARSE, "bad number '%s'", tok(p, i, b, sizeof b));
+                if (rc == -2)
+                    return PERR(p, i, VFY_ERR_UNSUPPORTED, "number out of range '%s'",
+                                tok(p, i, b, sizeof b));
+                n->op = OP_NUM;
+                n->u.num[0] = lo;
+                n->u.num[1] = hi;
+            } else if (s[0] == 'X' || s[0] == 'Y') {
+                return PERR(p, i, VFY_ERR_INVALID, "undeclared variable '%s'",
+                            tok(p, i, b, sizeof b));
+            } else {
+                return PERR(p, i, VFY_ERR_PARSE, "expected a number or a variable, found '%s'",
+                            tok(p, i, b, sizeof b));
+            }
+            continue;
+        }
+        if (n->u.n_kids == 0)
+            return PERR(p, i, VFY_ERR_PARSE, "empty list '()'");
+        int64_t h = i + 1;
+        if (p->nodes[h].is_list)
+            return PERR(p, h, VFY_ERR_PARSE, "expected an operator name");
+        int op = OP_NONE, kid_role, min_args;
+        if (n->op == OP_FORMULA) {
+            /* Strict comparisons are read as non-strict. SOUND for proofs: VNNLIB states the
+             * unsafe set, which only grows. The spec API has no strict flag, so a counterexample
+             * exactly on the boundary of a strict comparison satisfies only the non-strict one
+             * (VNN-COMP's checker compares with a tolerance and accepts it). */
+            if (tok_is(p, h, "and"))
+                op = OP_AND;
+            else if (tok_is(p, h, "or"))
+                op = OP_OR;
+            else if (tok_is(p, h, "<=") || tok_is(p, h, "<"))
+                op = OP_LE;
+            else if (tok_is(p, h, ">=") || tok_is(p, h, ">"))
+                op = OP_GE;
+            else if (tok_is(p, h, "="))
+                op = OP_EQ;
+            kid_role = (op == OP_AND || op == OP_OR) ? OP_FORMULA : OP_TERM;
+            min_args = (op == OP_AND || op == OP_OR) ? 1 : 2;
+        } else {
+            if (tok_is(p, h, "+"))
+                op = OP_ADD;
+            else if (tok_is(p, h, "-"))
+                op = OP_SUB;
+            else if (tok_is(p, h, "*"))
+                op = OP_MUL;
+            kid_role = OP_TERM;
+            min_args = 1;
+        }
+        if (op == OP_NONE)
+            return PERR(p, h, VFY_ERR_PARSE, "unknown function '%s'", tok(p, h, b, sizeof b));
+        if (n->u.n_kids - 1 < min_args)
+            return PERR(p, i, VFY_ERR_PARSE, "'%s' expects at least %d argument%s",
+                        tok(p, h, b, sizeof b), min_args, min_args > 1 ? "s" : "");
+        n->op = (uint8_t)op;
+        p->nodes[h].op = OP_HEAD;
+        for (int64_t k = h + p->nodes[h].size; k < i + n->size; k += p->nodes[k].size)
+            p->nodes[k].op = (uint8_t)kid_role;
+    }
+    return VFY_OK;
+}
+
+/* ---- stage 3b: values ------------------------------------------------------------------------ */
+
+static void val_free(val *x)
+{
+    vfy_free(x->lins);
+    vfy_free(x->ids);
+    x->lins = NULL;
+    x->ids = NULL;
+}
+
+static vfy_status push(parser *p, const val *x)
+{
+    if (GROW(p, p->vals, p->cap_vals, p->n_vals + 1))
+        return nomem(p);
+    p->vals[p->n_vals++] = *x;
+    return VFY_OK;
+}
+
+/* Pop m values (they are owned by the caller's result or freed). */
+static void drop(parser *p, int64_t m)
+{
+    for (int64_t k = 0; k < m; k++)
+        val_free(&p->vals[p->n_vals - 1 - k]);
+    p->n_vals -= m;
+}
+
+static int lin_cmp(const void *a, const void *b)
+{
+    const lin *x = a, *y = b;
+    return x->v < y->v ? -1 : (x->v > y->v);
+}
+
+/* Sort the lins of t by variable, add equal ones (exactly) and drop zeros. */
+static vfy_status normalise(parser *p, int64_t nd, val *t)
+{
+    if (t->n <= 1) {
+        if (t->n == 1 && VAL_LINS(t)[0].c == 0)
+            t->n = 0;
+        return VFY_OK;
+    }
+    lin *l = t->lins;
+    qsort(l, (size_t)t->n, sizeof *l, lin_cmp);
+    int64_t k = 0;
+    for (int64_t j = 0; j < t->n; j++) {
+        if (k > 0 && l[k - 1].v == l[j].v) {
+            double dn, up;
+            add_dir(l[k - 1].c, l[j].c, &dn, &up);
+            if (dn != up || !isfinite(dn))
+                return PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                            "a coefficient of this term is not exactly representable");
+            l[k - 1].c = dn;
+        } else {
+            l[k++] = l[j];
+        }
+    }
+    int64_t m = 0;
+    for (int64_t j = 0; j < k; j++)
+        if (l[j].c != 0)
+            l[m++] = l[j];
+    t->n = m;
+    return VFY_OK;
+}
+
+static vfy_status check_finite(parser *p, int64_t nd, double lo, double hi)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        return PERR(p, nd, VFY_ERR_UNSUPPORTED, "constant out of range");
+    return VFY_OK;
+}
+
+/* Sum of terms with signs: out = sum_k sg[k] * args[k]. args are not consumed. */
+static vfy_status term_sum(parser *p, int64_t nd, val *const *args, const int *sg, int64_t m,
+                           val *out)
+{
+    memset(out, 0, sizeof *out);
+    int64_t total = 0;
+    for (int64_t k = 0; k < m; k++)
+        total += args[k]->n;
+    lin *dst = &out->one;
+    if (total > 1) {
+        out->lins = vfy_alloc_array((size_t)total, sizeof *out->lins);
+        if (!out->lins)
+            return nomem(p);
+        out->cap = total;
+        dst = out->lins;
+    }
+    double lo = 0, hi = 0;
+    int64_t j = 0;
+    for (int64_t k = 0; k < m; k++) {
+        const lin *l = VAL_LINS(args[k]);
+        for (int64_t q = 0; q < args[k]->n; q++)
+            dst[j++] = (lin){l[q].v, sg[k] > 0 ? l[q].c : -l[q].c};
+        double alo = sg[k] > 0 ? args[k]->lo : -args[k]->hi;
+        double ahi = sg[k] > 0 ? args[k]->hi : -args[k]->lo;
+        double t;
+        add_dir(lo, alo, &lo, &t);
+        add_dir(hi, ahi, &t, &hi);
+    }
+    out->n = total;
+    out->lo = lo + 0.0;
+    out->hi = hi + 0.0;
+    vfy_status st = check_finite(p, nd, out->lo, out->hi);
+    if (st == VFY_OK)
+        st = normalise(p, nd, out);
+    if (st != VFY_OK)
+        val_free(out);
+    return st;
+}
+
+static vfy_status eval_arith(parser *p, int64_t nd)
+{
+    node *n = &p->nodes[nd];
+    int64_t m = n->u.n_kids - 1;
+    val *args[2], **a = args, res;
+    int *sg = NULL, sg2[2];
+    vfy_status st = VFY_OK;
+    if (m > 2) {
+        a = vfy_alloc_array((size_t)m, sizeof *a);
+        sg = vfy_alloc_array((size_t)m, sizeof *sg);
+        if (!a || !sg) {
+            st = nomem(p);
+            goto fail;
+        }
+    } else {
+        sg = sg2;
+    }
+    for (int64_t k = 0; k < m; k++) {
+        a[k] = &p->vals[p->n_vals - 1 - k];
+        VFY_ASSERT(!a[k]->is_dnf);
+    }
+    if (n->op == OP_ADD || n->op == OP_SUB) {
+        for (int64_t k = 0; k < m; k++)
+            sg[k] = (n->op == OP_SUB && (k > 0 || m == 1)) ? -1 : 1;
+        if ((st = term_sum(p, nd, a, sg, m, &res)) != VFY_OK)
+            goto fail;
+    } else {
+        int64_t var_arg = -1;
+        double klo = 1, khi = 1;
+        for (int64_t k = 0; k < m; k++) {
+            if (a[k]->n > 0) {
+                if (var_arg >= 0) {
+                    st = PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                              "non-linear product (only constant * term is supported)");
+                    goto fail;
+                }
+                var_arg = k;
+            } else {
+                imul(klo, khi, a[k]->lo, a[k]->hi, &klo, &khi);
+            }
+        }
+        if ((st = check_finite(p, nd, klo, khi)) != VFY_OK)
+            goto fail;
+        if (var_arg < 0) {
+            memset(&res, 0, sizeof res);
+            res.lo = klo + 0.0;
+            res.hi = khi + 0.0;
+        } else {
+            if (klo != khi) {
+                st = PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                          "the coefficient of a variable must be exactly representable");
+                goto fail;
+            }
+            int one = 1;
+            val *t = a[var_arg];
+            if ((st = term_sum(p, nd, &t, &one, 1, &res)) != VFY_OK)
+                goto fail;
+            lin *l = VAL_LINS(&res);
+            for (int64_t q = 0; q < res.n; q++) {
+                double dn, up;
+                mul_dir(l[q].c, klo, &dn, &up);
+                if (dn != up || !isfinite(dn)) {
+                    val_free(&res);
+                    st = PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                              "a coefficient of this term is not exactly representable");
+                    goto fail;
+                }
+                l[q].c = dn;
+            }
+            imul(res.lo, res.hi, klo, klo, &res.lo, &res.hi);
+            res.lo += 0.0;
+            res.hi += 0.0;
+            if ((st = check_finite(p, nd, res.lo, res.hi)) != VFY_OK ||
+                (st = normalise(p, nd, &res)) != VFY_OK) {
+                val_free(&res);
+                goto fail;
+            }
+        }
+    }
+    drop(p, m);
+    st = push(p, &res);
+    if (st != VFY_OK)
+        val_free(&res);
+fail:
+    if (a != args)
+        vfy_free(a);
+    if (sg != sg2)
+        vfy_free(sg);
+    return st;
+}
+
+/* ---- ropes ----------------------------------------------------------------------------------- */
+
+static vfy_status rope_new(parser *p, int64_t a, int64_t b, int64_t count, int64_t *out)
+{
+    if (GROW(p, p->ropes, p->cap_ropes, p->n_ropes + 1))
+        return nomem(p);
+    p->ropes[p->n_ropes] = (rope){a, b, count};
+    *out = p->n_ropes++;
+    return VFY_OK;
+}
+
+static vfy_status rope_cat(parser *p, int64_t a, int64_t b, int64_t *out)
+{
+    if (p->ropes[a].count == 0) {
+        *out = b;
+        return VFY_OK;
+    }
+    if (p->ropes[b].count == 0) {
+        *out = a;
+        return VFY_OK;
+    }
+    return rope_new(p, a, b, p->ropes[a].count + p->ropes[b].count, out);
+}
+
+/* Flatten rope r into p->items (atom indices, left to right). */
+static vfy_status rope_flatten(parser *p, int64_t r)
+{
+    p->n_items = 0;
+    p->n_stack = 0;
+    if (GROW(p, p->stack, p->cap_stack, 1))
+        return nomem(p);
+    p->stack[p->n_stack++] = r;
+    while (p->n_stack > 0) {
+        rope *x = &p->ropes[p->stack[--p->n_stack]];
+        if (x->count == 0)
+            continue;
+        if (x->b == -1) {
+            if (GROW(p, p->items, p->cap_items, p->n_items + 1))
+                return nomem(p);
+            p->items[p->n_items++] = x->a;
+            continue;
+        }
+        int64_t a = x->a, b = x->b;
+        if (GROW(p, p->stack, p->cap_stack, p->n_stack + 2))
+            return nomem(p);
+        p->stack[p->n_stack++] = b;
+        p->stack[p->n_stack++] = a;
+    }
+    return VFY_OK;
+}
+
+/* ---- comparisons ----------------------------------------------------------------------------- */
+
+enum { MADE_TRUE, MADE_FALSE, MADE_ATOM };
+
+/* Turn d (normalised; meaning sum lins + [lo,hi] <= 0) into an atom. */
+static vfy_status make_atom(parser *p, int64_t nd, const val *d, int *made, int64_t *atom_id)
+{
+    /* SOUND: sum lins <= -c for the real c in [lo, hi], so the real rhs is in [-hi, -lo]. */
+    double rlo = -d->hi + 0.0, rhi = -d->lo + 0.0;
+    const lin *l = VAL_LINS(d);
+    atom at = {ATOM_ROW, -1, rlo, rhi, 0, d->n, nd};
+    if (d->n == 0) {
+        if (rlo >= 0) { /* 0 <= rhs for every rhs in the enclosure */
+            *made = MADE_TRUE;
+            return VFY_OK;
+        }
+        if (rhi < 0) {
+            *made = MADE_FALSE;
+            return VFY_OK;
+        }
+        /* undecidable with this enclosure: kept as a row with no variable, 0 <= rhs */
+    } else if (d->n == 1 && l[0].v % 2 == 0) {
+        double a = l[0].c, dn, up, t;
+        at.x = l[0].v / 2;
+        if (a > 0) { /* X <= rhs / a */
+            at.kind = ATOM_UP;
+            div_dir(rlo, a, &dn, &t);
+            div_dir(rhi, a, &t, &up);
+        } else { /* X >= rhs / a */
+            at.kind = ATOM_LO;
+            div_dir(rhi, a, &dn, &t);
+            div_dir(rlo, a, &t, &up);
+        }
+        vfy_status st = check_finite(p, nd, dn, up);
+        if (st != VFY_OK)
+            return st;
+        at.lo = dn + 0.0;
+        at.hi = up + 0.0;
+        at.n = 0;
+    }
+    if (at.kind == ATOM_ROW) {
+        if (GROW(p, p->pool, p->cap_pool, p->n_pool + d->n))
+            return nomem(p);
+        at.off = p->n_pool;
+        if (d->n > 0)
+            memcpy(p->pool + p->n_pool, l, (size_t)d->n * sizeof *l);
+        p->n_pool += d->n;
+    }
+    if (GROW(p, p->atoms, p->cap_atoms, p->n_atoms + 1))
+        return nomem(p);
+    p->atoms[p->n_atoms] = at;
+    *atom_id = p->n_atoms++;
+    *made = MADE_ATOM;
+    return VFY_OK;
+}
+
+static vfy_status eval_cmp(parser *p, int64_t nd)
+{
+    node *n = &p->nodes[nd];
+    int64_t m = n->u.n_kids - 1;
+    int64_t conj = 0; /* rope of the atoms so far */
+    int is_false = 0;
+    vfy_status st = VFY_OK;
+    /* chainable: (<= a b c) means a <= b and b <= c */
+    for (int64_t k = 0; k + 1 < m && !is_false; k++) {
+        val *a = &p->vals[p->n_vals - 1 - k], *b = &p->vals[p->n_vals - 2 - k];
+        for (int dir = 0; dir < 2; dir++) {
+            /* dir 0: a <= b, i.e. a - b <= 0; dir 1: b - a <= 0 */
+            if ((dir == 0 && n->op == OP_GE) || (dir == 1 && n->op == OP_LE))
+                continue;
+            val *ab[2] = {a, b}, d;
+            int sg[2] = {dir == 0 ? 1 : -1, dir == 0 ? -1 : 1};
+            if ((st = term_sum(p, nd, ab, sg, 2, &d)) != VFY_OK)
+                return st;
+            int made = MADE_TRUE;
+            int64_t id = 0, leaf = 0;
+            st = make_atom(p, nd, &d, &made, &id);
+            val_free(&d);
+            if (st != VFY_OK)
+                return st;
+            if (made == MADE_FALSE) {
+                is_false = 1;
+                break;
+            }
+            if (made == MADE_ATOM) {
+                if ((st = rope_new(p, id, -1, 1, &leaf)) != VFY_OK ||
+                    (st = rope_cat(p, conj, leaf, &conj)) != VFY_OK)
+                    return st;
+            }
+        }
+    }
+    drop(p, m);
+    val res;
+    memset(&res, 0, sizeof res);
+    res.is_dnf = 1;
+    res.n = is_false ? 0 : 1;
+    res.id1 = conj;
+    return push(p, &res);
+}
+
+/* ---- and / or -------------------------------------------------------------------------------- */
+
+static vfy_status eval_or(parser *p, int64_t nd, int64_t m)
+{
+    val *base = &p->vals[p->n_vals - m];
+    int64_t total = 0, big = 0;
+    for (int64_t k = 0; k < m; k++) {
+        total += base[k].n;
+        if (base[k].n > base[big].n)
+            big = k;
+    }
+    if (total > SPEC_MAX_CASES)
+        return PERR(p, nd, VFY_ERR_UNSUPPORTED, "the property has more than %d cases",
+                    SPEC_MAX_CASES);
+    /* append every other disjunction into the biggest one (keeps document order) */
+    val res = base[big];
+    if (total > 1 && res.cap < total) {
+        /* geometric growth: a chain of ors appending to its first argument stays linear */
+        int64_t cap = res.cap, was_inline = res.cap == 0;
+        int64_t *ids = was_inline ? NULL : res.ids;
+        if (GROW(p, ids, cap, total))
+            return nomem(p);
+        if (was_inline && res.n == 1)
+            ids[0] = res.id1;
+        res.ids = ids;
+        res.cap = cap;
+    }
+    /* rebuild in order: the arguments are stored last-first on the stack */
+    int64_t *dst = VAL_IDS(&res), j = total;
+    for (int64_t k = 0; k < m; k++) { /* k = 0 is the last argument */
+        if (k == big) {
+            memmove(dst + j - res.n, dst, (size_t)res.n * sizeof *dst);
+            j -= res.n;
+            continue;
+        }
+        const int64_t *src = VAL_IDS(&base[k]);
+        j -= base[k].n;
+        memcpy(dst + j, src, (size_t)base[k].n * sizeof *dst);
+    }
+    VFY_ASSERT(j == 0);
+    res.n = total;
+    base[big].ids = NULL; /* moved into res (a realloc may have freed the old block) */
+    drop(p, m);
+    return push(p, &res);
+}
+
+/* Product of the last m DNFs on the stack (the first argument is the top). Case order: the last
+ * argument varies fastest. */
+static vfy_status eval_and(parser *p, int64_t nd, int64_t m)
+{
+    val *base = &p->vals[p->n_vals - m];
+    vfy_status st = VFY_OK;
+    double n_res = 1, items = 0;
+    int64_t single = 0, n_multi = 0;
+    for (int64_t k = 0; k < m; k++)
+        n_res *= (double)base[k].n;
+    val res;
+    memset(&res, 0, sizeof res);
+    res.is_dnf = 1;
+    int64_t *idx = NULL, *multi = NULL;
+    if (n_res == 0) {
+        drop(p, m);
+        return push(p, &res);
+    }
+    if (n_res > SPEC_MAX_CASES)
+        return PERR(p, nd, VFY_ERR_UNSUPPORTED, "the property has more than %d cases",
+                    SPEC_MAX_CASES);
+    for (int64_t k = 0; k < m; k++) {
+        double len = 0;
+        const int64_t *ids = VAL_IDS(&base[k]);
+        for (int64_t q = 0; q < base[k].n; q++)
+            len += (double)p->ropes[ids[q]].count;
+        items += len * (n_res / (double)base[k].n);
+    }
+    if (items > SPEC_MAX_ITEMS)
+        return PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                    "the property is too large (more than %.0f constraints over all cases)",
+                    SPEC_MAX_ITEMS);
+    /* conjunction of the single-case arguments, in document order (top of stack first) */
+    for (int64_t k = m - 1; k >= 0; k--)
+        if (base[k].n == 1 && (st = rope_cat(p, single, VAL_IDS(&base[k])[0], &single)) != VFY_OK)
+            return st;
+    for (int64_t k = 0; k < m; k++)
+        n_multi += base[k].n > 1;
+    if (n_multi == 0) {
+        res.n = 1;
+        res.id1 = single;
+        drop(p, m);
+        return push(p, &res);
+    }
+    int64_t n_out = (int64_t)n_res;
+    idx = vfy_alloc_array((size_t)n_multi, sizeof *idx);
+    multi = vfy_alloc_array((size_t)n_multi, sizeof *multi);
+    res.ids = vfy_alloc_array((size_t)n_out, sizeof *res.ids);
+    if (!idx || !multi || !res.ids) {
+        st = nomem(p);
+        goto fail;
+    }
+    res.cap = n_out;
+    for (int64_t k = m - 1, q = 0; k >= 0; k--)
+        if (base[k].n > 1)
+            multi[q++] = k; /* document order */
+    for (int64_t r = 0; r < n_out; r++) {
+        int64_t c = single;
+        for (int64_t q = 0; q < n_multi; q++)
+            if ((st = rope_cat(p, c, base[multi[q]].ids[idx[q]], &c)) != VFY_OK)
+                goto fail;
+        res.ids[r] = c;
+        for (int64_t q = n_multi - 1; q >= 0; q--) { /* odometer, last digit fastest */
+            if (++idx[q] < base[multi[q]].n)
+                break;
+            idx[q] = 0;
+        }
+    }
+    res.n = n_out;
+    drop(p, m);
+    st = push(p, &res);
+    if (st == VFY_OK)
+        res.ids = NULL;
+fail:
+    vfy_free(idx);
+    vfy_free(multi);
+    vfy_free(res.ids);
+    return st;
+}
+
+/* Evaluate the formula rooted at `root`; leaves its DNF on the value stack. */
+static vfy_status eval_formula(parser *p, int64_t root)
+{
+    vfy_status st = forward(p, root);
+    if (st != VFY_OK)
+        return st;
+    for (int64_t i = root + p->nodes[root].size - 1; i >= root; i--) {
+        node *n = &p->nodes[i];
+        val x;
+        memset(&x, 0, sizeof x);
+        switch (n->op) {
+        case OP_HEAD:
+            break;
+        case OP_VAR:
+            x.n = 1;
+            x.one = (lin){n->u.var, 1.0};
+            st = push(p, &x);
+            break;
+        case OP_NUM:
+            x.lo = n->u.num[0];
+            x.hi = n->u.num[1];
+            st = push(p, &x);
+            break;
+        case OP_TRUE:
+        case OP_FALSE:
+            x.is_dnf = 1;
+            x.n = n->op == OP_TRUE;
+            x.id1 = 0;
+            st = push(p, &x);
+            break;
+        case OP_ADD:
+        case OP_SUB:
+        case OP_MUL:
+            st = eval_arith(p, i);
+            break;
+        case OP_LE:
+        case OP_GE:
+        case OP_EQ:
+            st = eval_cmp(p, i);
+            break;
+        case OP_AND:
+            st = eval_and(p, i, n->u.n_kids - 1);
+            break;
+        case OP_OR:
+            st = eval_or(p, i, n->u.n_kids - 1);
+            break;
+        default:
+            VFY_ASSERT(!"every node has a role after the forward pass");
+        }
+        if (st != VFY_OK)
+            return st;
+    }
+    return VFY_OK;
+}
+
+/* ---- stage 4: cases, boxes, rows ------------------------------------------------------------- */
+
+typedef struct builder {
+    double *lo, *hi, *in_lo, *in_hi; /* n_x scratch box */
+    int64_t *lo_at, *hi_at;          /* atom that set lo / hi, -1 if none */
+    int64_t *ht;                     /* hash table of box indices, -1 empty */
+    uint64_t ht_mask;
+    int64_t cap_boxes, n_doubles;
+    /* the first case dropped as empty: variable, bounds, atom */
+    int64_t empty_x, empty_atom;
+    double empty_lo, empty_hi;
+} builder;
+
+static uint64_t box_hash(const builder *b, int64_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    const double *arr[4] = {b->lo, b->hi, b->in_lo, b->in_hi};
+    for (int a = 0; a < 4; a++)
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t u;
+            memcpy(&u, &arr[a][i], sizeof u);
+            h = (h ^ u) * 1099511628211ULL;
+            h ^= h >> 29;
+        }
+    return h;
+}
+
+static int box_equal(const builder *b, const vfy_box *x, int64_t n)
+{
+    size_t sz = (size_t)n * sizeof(double);
+    return !memcmp(x->lo, b->lo, sz) && !memcmp(x->hi, b->hi, sz) &&
+           !memcmp(x->in_lo, b->in_lo, sz) && !memcmp(x->in_hi, b->in_hi, sz);
+}
+
+static vfy_status add_doubles(parser *p, builder *b, int64_t n)
+{
+    b->n_doubles += n;
+    if (b->n_doubles > SPEC_MAX_DOUBLES)
+        return vfy_fail(p->err, VFY_ERR_UNSUPPORTED,
+                        "%s: the normalised property is too large (over %lld numbers)", p->name,
+                        (long long)SPEC_MAX_DOUBLES);
+    return VFY_OK;
+}
+
+/* Index of the scratch box in spec->boxes, adding it when new. */
+static vfy_status intern_box(parser *p, builder *b, vfy_spec *spec, int64_t *out)
+{
+    int64_t n = p->n_x;
+    uint64_t h = box_hash(b, n) & b->ht_mask;
+    for (; b->ht[h] >= 0; h = (h + 1) & b->ht_mask)
+        if (box_equal(b, &spec->boxes[b->ht[h]], n)) {
+            *out = b->ht[h];
+            return VFY_OK;
+        }
+    vfy_status st = add_doubles(p, b, 4 * n);
+    if (st != VFY_OK)
+        return st;
+    if (GROW(p, spec->boxes, b->cap_boxes, spec->n_boxes + 1))
+        return nomem(p);
+    vfy_box *x = &spec->boxes[spec->n_boxes++];
+    memset(x, 0, sizeof *x);
+    x->lo = vfy_alloc_array((size_t)n, sizeof(double));
+    x->hi = vfy_alloc_array((size_t)n, sizeof(double));
+    x->in_lo = vfy_alloc_array((size_t)n, sizeof(double));
+    x->in_hi = vfy_alloc_array((size_t)n, sizeof(double));
+    if (!x->lo || !x->hi || !x->in_lo || !x->in_hi)
+        return nomem(p);
+    size_t sz = (size_t)n * sizeof(double);
+    memcpy(x->lo, b->lo, sz);
+    memcpy(x->hi, b->hi, sz);
+    memcpy(x->in_lo, b->in_lo, sz);
+    memcpy(x->in_hi, b->in_hi, sz);
+    b->ht[h] = spec->n_boxes - 1;
+    *out = spec->n_boxes - 1;
+    return VFY_OK;
+}
+
+/* Build case k from rope r. Sets *dropped when the case's real input region is empty. */
+static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, int64_t k,
+                             int64_t n_conj, int *dropped)
+{
+    vfy_status st = rope_flatten(p, r);
+    if (st != VFY_OK)
+        return st;
+    int64_t n = p->n_x, n_rows = 0;
+    for (int64_t i = 0; i < n; i++) {
+        b->lo[i] = b->in_lo[i] = -INFINITY;
+        b->hi[i] = b->in_hi[i] = INFINITY;
+        b->lo_at[i] = b->hi_at[i] = -1;
+    }
+    for (int64_t q = 0; q < p->n_items; q++) {
+        const atom *a = &p->atoms[p->items[q]];
+        /* SOUND: outer bounds take the outward end of each enclosure, inner the inward end; the
+         * box is the intersection, so outer contains and inner is contained in the real box. */
+        if (a->kind == ATOM_UP) {
+            if (a->hi < b->hi[a->x] || b->hi_at[a->x] < 0)
+                b->hi[a->x] = a->hi, b->hi_at[a->x] = p->items[q];
+            if (a->lo < b->in_hi[a->x])
+                b->in_hi[a->x] = a->lo;
+        } else if (a->kind == ATOM_LO) {
+            if (a->lo > b->lo[a->x] || b->lo_at[a->x] < 0)
+                b->lo[a->x] = a->lo, b->lo_at[a->x] = p->items[q];
+            if (a->hi > b->in_lo[a->x])
+                b->in_lo[a->x] = a->hi;
+        } else {
+            n_rows++;
+        }
+    }
+    *dropped = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (b->lo[i] > b->hi[i]) { /* SOUND: the outer box contains the real one, so it is empty */
+            if (b->empty_x < 0) {
+                b->empty_x = i;
+                b->empty_lo = b->lo[i];
+                b->empty_hi = b->hi[i];
+                b->empty_atom = p->atoms[b->lo_at[i] > b->hi_at[i] ? b->lo_at[i] : b->hi_at[i]].node;
+            }
+            *dropped = 1;
+            return VFY_OK;
+        }
+    char where[64] = "";
+    if (n_conj > 1)
+        snprintf(where, sizeof where, " in case %lld of %lld", (long long)k + 1,
+                 (long long)n_conj);
+    for (int64_t i = 0; i < n; i++) {
+        if (b->lo_at[i] < 0)
+            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "X_%lld has no lower bound%s",
+                        (long long)i, where);
+        if (b->hi_at[i] < 0)
+            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "X_%lld has no upper bound%s",
+                        (long long)i, where);
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (b->in_lo[i] > b->in_hi[i])
+            /* The real interval is not empty but holds no double: no counterexample can be
+             * printed, and dropping the case would be unsound for proofs. */
+            return PERR(p, p->atoms[b->hi_at[i]].node, VFY_ERR_UNSUPPORTED,
+                        "the input region%s contains no floating-point number "
+                        "(X_%lld in [%.17g, %.17g])",
+                        where, (long long)i, b->lo[i], b->hi[i]);
+    int64_t box = 0;
+    if ((st = intern_box(p, b, spec, &box)) != VFY_OK)
+        return st;
+    vfy_case *c = &spec->cases[spec->n_cases++];
+    c->box = box;
+    c->n_rows = 0;
+    c->rows = NULL;
+    if (n_rows == 0)
+        return VFY_OK;
+    c->rows = vfy_alloc_array((size_t)n_rows, sizeof *c->rows);
+    if (!c->rows)
+        return nomem(p);
+    c->n_rows = n_rows;
+    int64_t j = 0;
+    for (int64_t q = 0; q < p->n_items; q++) {
+        const atom *a = &p->atoms[p->items[q]];
+        if (a->kind != ATOM_ROW)
+            continue;
+        vfy_row *row = &c->rows[j++];
+        const lin *l = p->pool + a->off;
+        int has_x = 0;
+        for (int64_t t = 0; t < a->n; t++)
+            has_x |= l[t].v % 2 == 0;
+        if ((st = add_doubles(p, b, spec->n_y + (has_x ? n : 0))) != VFY_OK)
+            return st;
+        row->rhs_lo = a->lo;
+        row->rhs_hi = a->hi;
+        row->cy = vfy_alloc_array((size_t)spec->n_y, sizeof(double));
+        if (!row->cy)
+            return nomem(p);
+        if (has_x && !(row->cx = vfy_alloc_array((size_t)n, sizeof(double))))
+            return nomem(p);
+        for (int64_t t = 0; t < a->n; t++) {
+            if (l[t].v % 2)
+                row->cy[l[t].v / 2] = l[t].c;
+            else
+                row->cx[l[t].v / 2] = l[t].c;
+        }
+    }
+    return VFY_OK;
+}
+
+static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
+{
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.empty_x = -1;
+    vfy_status st = VFY_OK;
+    vfy_spec *spec = vfy_alloc(sizeof *spec);
+    if (!spec)
+        return nomem(p);
+    spec->n_x = p->n_x;
+    spec->n_y = p->n_y;
+    int64_t n = p->n_x;
+    if (d->n == 0) {
+        st = perr_at(p, p->nodes[p->first_assert].line, p->nodes[p->first_assert].col,
+                     VFY_ERR_INVALID, "contradictory spec: every case contains a false comparison");
+        goto fail;
+    }
+    uint64_t hsz = 16;
+    while (hsz < 2 * (uint64_t)d->n)
+        hsz *= 2;
+    b.ht_mask = hsz - 1;
+    b.lo = vfy_alloc_array((size_t)n, sizeof(double));
+    b.hi = vfy_alloc_array((size_t)n, sizeof(double));
+    b.in_lo = vfy_alloc_array((size_t)n, sizeof(double));
+    b.in_hi = vfy_alloc_array((size_t)n, sizeof(double));
+    b.lo_at = vfy_alloc_array((size_t)n, sizeof(int64_t));
+    b.hi_at = vfy_alloc_array((size_t)n, sizeof(int64_t));
+    b.ht = vfy_alloc_array(hsz, sizeof(int64_t));
+    spec->cases = vfy_alloc_array((size_t)d->n, sizeof *spec->cases);
+    if (!b.lo || !b.hi || !b.in_lo || !b.in_hi || !b.lo_at || !b.hi_at || !b.ht || !spec->cases) {
+        st = nomem(p);
+        goto fail;
+    }
+    for (uint64_t h = 0; h < hsz; h++)
+        b.ht[h] = -1;
+    const int64_t *ids = VAL_IDS(d);
+    for (int64_t k = 0; k < d->n; k++) {
+        int dropped;
+        if ((st = build_case(p, &b, spec, ids[k], k, d->n, &dropped)) != VFY_OK)
+            goto fail;
+    }
+    if (spec->n_cases == 0) {
+        const node *e = &p->nodes[b.empty_atom];
+        st = perr_at(p, e->line, e->col, VFY_ERR_INVALID,
+                     "contradictory spec: the input region is empty (X_%lld in [%.17g, %.17g])",
+                     (long long)b.empty_x, b.empty_lo, b.empty_hi);
+        goto fail;
+    }
+    *out = spec;
+    spec = NULL;
+fail:
+    vfy_spec_free(spec);
+    vfy_free(b.lo);
+    vfy_free(b.hi);
+    vfy_free(b.in_lo);
+    vfy_free(b.in_hi);
+    vfy_free(b.lo_at);
+    vfy_free(b.hi_at);
+    vfy_free(b.ht);
+    return st;
+}
+
+/* ---- public API ------------------------------------------------------------------------------ */
+
+static void parser_free(parser *p)
+{
+    vfy_free(p->nodes);
+    vfy_free(p->dx);
+    vfy_free(p->dy);
+    vfy_free(p->x_decl);
+    for (int64_t k = 0; k < p->n_vals; k++)
+        val_free(&p->vals[k]);
+    vfy_free(p->vals);
+    vfy_free(p->atoms);
+    vfy_free(p->pool);
+    vfy_free(p->ropes);
+    vfy_free(p->stack);
+    vfy_free(p->items);
+}
+
+vfy_status vfy_spec_parse(const char *text, size_t len, const char *name, vfy_spec **out,
+                          vfy_error *err)
+{
+    parser P, *p = &P;
+    memset(p, 0, sizeof *p);
+    p->text = text;
+    p->len = len;
+    p->name = name ? name : "<spec>";
+    p->err = err;
+    p->first_assert = -1;
+    vfy_status st;
+    int64_t empty;
+    *out = NULL;
+    vfy_error_clear(err);
+    if ((st = build_tree(p)) != VFY_OK)
+        goto fail;
+    if (p->n_nodes == 0) {
+        st = perr_at(p, 1, 1, VFY_ERR_PARSE, "the spec is empty");
+        goto fail;
+    }
+    if ((st = collect_decls(p)) != VFY_OK)
+        goto fail;
+    if ((st = rope_new(p, 0, -2, 0, &empty)) != VFY_OK) /* rope 0: the empty conjunction */
+        goto fail;
+    for (int64_t i = 0; i < p->n_nodes; i += p->nodes[i].size)
+        if (tok_is(p, i + 1, "assert") && (st = eval_formula(p, i + 2)) != VFY_OK)
+            goto fail;
+    /* the asserts are conjoined */
+    if (p->n_vals == 0) {
+        val t;
+        memset(&t, 0, sizeof t);
+        t.is_dnf = 1;
+        t.n = 1;
+        if ((st = push(p, &t)) != VFY_OK)
+            goto fail;
+    } else if (p->n_vals > 1) {
+        /* eval_and takes its first argument from the top: reverse to keep document order */
+        for (int64_t a = 0, z = p->n_vals - 1; a < z; a++, z--) {
+            val t = p->vals[a];
+            p->vals[a] = p->vals[z];
+            p->vals[z] = t;
+        }
+        if ((st = eval_and(p, p->first_assert, p->n_vals)) != VFY_OK)
+            goto fail;
+    }
+    VFY_ASSERT(p->n_vals == 1 && p->vals[0].is_dnf);
+    st = build_spec(p, &p->vals[0], out);
+fail:
+    parser_free(p);
+    return st;
+}
+
+vfy_status vfy_spec_load(const char *path, vfy_spec **out, vfy_error *err)
+{
+    uint8_t *data;
+    size_t len;
+    *out = NULL;
+    vfy_status st = vfy_read_file(path, &data, &len, err);
+    if (st != VFY_OK)
+        return st;
+    st = vfy_spec_parse((const char *)data, len, path, out, err);
+    vfy_free(data);
+    return st;
+}
+
+void vfy_spec_free(vfy_spec *spec)
+{
+    if (!spec)
+        return;
+    for (int64_t k = 0; k < spec->n_boxes; k++) {
+        vfy_free(spec->boxes[k].lo);
+        vfy_free(spec->boxes[k].hi);
+        vfy_free(spec->boxes[k].in_lo);
+        vfy_free(spec->boxes[k].in_hi);
+    }
+    vfy_free(spec->boxes);
+    for (int64_t k = 0; k < spec->n_cases; k++) {
+        for (int64_t r = 0; r < spec->cases[k].n_rows; r++) {
+            vfy_free(spec->cases[k].rows[r].cy);
+            vfy_free(spec->cases[k].rows[r].cx);
+        }
+        vfy_free(spec->cases[k].rows);
+    }
+    vfy_free(spec->cases);
+    vfy_free(spec);
+}

@@ -1,0 +1,1269 @@
+/* Check suite for the ONNX loader, the graph IR and the lowering to vfy_net.
+ *
+ * Models are built in memory with protobuf-c structs, packed, and loaded with vfy_onnx_load_bytes;
+ * the lowered net, evaluated in double, is compared with a reference forward pass written here from
+ * the ONNX semantics of each test model. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "onnx.pb-c.h"
+#include "vfy/graph.h"
+#include "vfy/onnx.h"
+
+/* ---- a tiny arena for the test's own protobuf structs (freed by the fixture) ---- */
+
+static void *arena[8192];
+static int n_arena;
+
+static void *t_alloc(size_t n)
+{
+    ck_assert_int_lt(n_arena, 8192);
+    void *p = calloc(1, n ? n : 1);
+    ck_assert_ptr_nonnull(p);
+    arena[n_arena++] = p;
+    return p;
+}
+
+static void arena_free(void)
+{
+    while (n_arena)
+        free(arena[--n_arena]);
+}
+
+static void setup(void) { vfy_alloc_fail_after(-1); }
+
+/* ---- protobuf builders ---- */
+
+enum enc { ENC_RAW, ENC_FLOAT, ENC_DOUBLE, ENC_DOUBLE_RAW, ENC_NONE };
+
+static int64_t prod(int rank, const int64_t *dims)
+{
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++)
+        if (__builtin_mul_overflow(n, dims[d], &n))
+            return -1; /* only for tensors built without data */
+    return n;
+}
+
+static void put_le(uint8_t *p, uint64_t v, int n)
+{
+    for (int k = 0; k < n; k++)
+        p[k] = (uint8_t)(v >> (8 * k));
+}
+
+static Onnx__TensorProto *tensor_base(const char *name, int rank, const int64_t *dims, int32_t dt)
+{
+    Onnx__TensorProto *t = t_alloc(sizeof *t);
+    onnx__tensor_proto__init(t);
+    t->name = (char *)name;
+    t->n_dims = (size_t)rank;
+    t->dims = t_alloc(sizeof(int64_t) * (size_t)(rank + 1));
+    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)rank);
+    t->has_data_type = 1;
+    t->data_type = dt;
+    return t;
+}
+
+static Onnx__TensorProto *tensor_f(const char *name, int rank, const int64_t *dims, const float *v,
+                                   enum enc e)
+{
+    int64_t n = prod(rank, dims);
+    int dbl = e == ENC_DOUBLE || e == ENC_DOUBLE_RAW;
+    Onnx__TensorProto *t = tensor_base(name, rank, dims, dbl ? 11 : 1);
+    switch (e) {
+    case ENC_RAW:
+        t->has_raw_data = 1;
+        t->raw_data.len = (size_t)n * 4;
+        t->raw_data.data = t_alloc(t->raw_data.len);
+        for (int64_t k = 0; k < n; k++) {
+            uint32_t u;
+            memcpy(&u, &v[k], 4);
+            put_le(t->raw_data.data + 4 * k, u, 4);
+        }
+        break;
+    case ENC_FLOAT:
+        t->n_float_data = (size_t)n;
+        t->float_data = t_alloc(sizeof(float) * (size_t)n);
+        memcpy(t->float_data, v, sizeof(float) * (size_t)n);
+        break;
+    case ENC_DOUBLE:
+        t->n_double_data = (size_t)n;
+        t->double_data = t_alloc(sizeof(double) * (size_t)n);
+        for (int64_t k = 0; k < n; k++)
+            t->double_data[k] = v[k];
+        break;
+    case ENC_DOUBLE_RAW:
+        t->has_raw_data = 1;
+        t->raw_data.len = (size_t)n * 8;
+        t->raw_data.data = t_alloc(t->raw_data.len);
+        for (int64_t k = 0; k < n; k++) {
+            double d = v[k];
+            uint64_t u;
+            memcpy(&u, &d, 8);
+            put_le(t->raw_data.data + 8 * k, u, 8);
+        }
+        break;
+    case ENC_NONE: break;
+    }
+    return t;
+}
+
+static Onnx__TensorProto *tensor_i64(const char *name, int rank, const int64_t *dims,
+                                     const int64_t *v, int raw)
+{
+    int64_t n = prod(rank, dims);
+    Onnx__TensorProto *t = tensor_base(name, rank, dims, 7);
+    if (raw) {
+        t->has_raw_data = 1;
+        t->raw_data.len = (size_t)n * 8;
+        t->raw_data.data = t_alloc(t->raw_data.len);
+        for (int64_t k = 0; k < n; k++)
+            put_le(t->raw_data.data + 8 * k, (uint64_t)v[k], 8);
+    } else {
+        t->n_int64_data = (size_t)n;
+        t->int64_data = t_alloc(sizeof(int64_t) * (size_t)n);
+        memcpy(t->int64_data, v, sizeof(int64_t) * (size_t)n);
+    }
+    return t;
+}
+
+static Onnx__TensorProto *tensor_i32(const char *name, int rank, const int64_t *dims,
+                                     const int32_t *v)
+{
+    int64_t n = prod(rank, dims);
+    Onnx__TensorProto *t = tensor_base(name, rank, dims, 6);
+    t->n_int32_data = (size_t)n;
+    t->int32_data = t_alloc(sizeof(int32_t) * (size_t)n);
+    memcpy(t->int32_data, v, sizeof(int32_t) * (size_t)n);
+    return t;
+}
+
+static Onnx__AttributeProto *attr_base(const char *name, Onnx__AttributeProto__AttributeType ty)
+{
+    Onnx__AttributeProto *a = t_alloc(sizeof *a);
+    onnx__attribute_proto__init(a);
+    a->name = (char *)name;
+    a->has_type = 1;
+    a->type = ty;
+    return a;
+}
+
+static Onnx__AttributeProto *attr_i(const char *name, int64_t v)
+{
+    Onnx__AttributeProto *a = attr_base(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    a->has_i = 1;
+    a->i = v;
+    return a;
+}
+
+static Onnx__AttributeProto *attr_f(const char *name, float v)
+{
+    Onnx__AttributeProto *a = attr_base(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+    a->has_f = 1;
+    a->f = v;
+    return a;
+}
+
+static Onnx__AttributeProto *attr_ints(const char *name, int n, const int64_t *v)
+{
+    Onnx__AttributeProto *a = attr_base(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    a->n_ints = (size_t)n;
+    a->ints = t_alloc(sizeof(int64_t) * (size_t)(n + 1));
+    memcpy(a->ints, v, sizeof(int64_t) * (size_t)n);
+    return a;
+}
+
+static Onnx__AttributeProto *attr_t(const char *name, Onnx__TensorProto *t)
+{
+    Onnx__AttributeProto *a = attr_base(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    a->t = t;
+    return a;
+}
+
+/* Split "a,,b" into names (empty = omitted optional input). */
+static char **split(const char *s, size_t *n)
+{
+    char *copy = t_alloc(strlen(s) + 1);
+    strcpy(copy, s);
+    char **v = t_alloc(sizeof(char *) * 16);
+    *n = 0;
+    if (!*s)
+        return v;
+    char *p = copy;
+    for (;;) {
+        v[(*n)++] = p;
+        char *c = strchr(p, ',');
+        if (!c)
+            break;
+        *c = 0;
+        p = c + 1;
+    }
+    return v;
+}
+
+/* node("Gemm", "g", "x,W,C", "y", attr..., NULL) */
+static Onnx__NodeProto *node(const char *op, const char *name, const char *ins, const char *outs,
+                             ...)
+{
+    Onnx__NodeProto *n = t_alloc(sizeof *n);
+    onnx__node_proto__init(n);
+    n->op_type = (char *)op;
+    n->name = (char *)name;
+    n->input = split(ins, &n->n_input);
+    n->output = split(outs, &n->n_output);
+    n->attribute = t_alloc(sizeof(Onnx__AttributeProto *) * 8);
+    va_list ap;
+    va_start(ap, outs);
+    Onnx__AttributeProto *a;
+    while ((a = va_arg(ap, Onnx__AttributeProto *)) != NULL)
+        n->attribute[n->n_attribute++] = a;
+    va_end(ap);
+    return n;
+}
+
+/* A tensor ValueInfo; a negative dim is symbolic ("N"). */
+static Onnx__ValueInfoProto *vinfo(const char *name, int32_t elem, int rank, const int64_t *dims)
+{
+    Onnx__ValueInfoProto *vi = t_alloc(sizeof *vi);
+    onnx__value_info_proto__init(vi);
+    vi->name = (char *)name;
+    Onnx__TypeProto *tp = t_alloc(sizeof *tp);
+    onnx__type_proto__init(tp);
+    Onnx__TypeProto__Tensor *tt = t_alloc(sizeof *tt);
+    onnx__type_proto__tensor__init(tt);
+    tt->has_elem_type = 1;
+    tt->elem_type = elem;
+    Onnx__TensorShapeProto *sh = t_alloc(sizeof *sh);
+    onnx__tensor_shape_proto__init(sh);
+    sh->n_dim = (size_t)rank;
+    sh->dim = t_alloc(sizeof(void *) * (size_t)(rank + 1));
+    for (int d = 0; d < rank; d++) {
+        Onnx__TensorShapeProto__Dimension *dm = t_alloc(sizeof *dm);
+        onnx__tensor_shape_proto__dimension__init(dm);
+        if (dims[d] < 0) {
+            dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+            dm->dim_param = (char *)"N";
+        } else {
+            dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            dm->dim_value = dims[d];
+        }
+        sh->dim[d] = dm;
+    }
+    tt->shape = sh;
+    tp->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    tp->tensor_type = tt;
+    vi->type = tp;
+    return vi;
+}
+
+typedef struct mb {
+    Onnx__NodeProto *node[64];
+    size_t nn;
+    Onnx__TensorProto *init[64];
+    size_t ni;
+    Onnx__ValueInfoProto *in[8];
+    size_t nin;
+    Onnx__ValueInfoProto *out[4];
+    size_t nout;
+} mb;
+
+static uint8_t *mb_pack(const mb *b, size_t *len)
+{
+    Onnx__GraphProto g;
+    onnx__graph_proto__init(&g);
+    g.name = (char *)"test";
+    g.n_node = b->nn;
+    g.node = (Onnx__NodeProto **)b->node;
+    g.n_initializer = b->ni;
+    g.initializer = (Onnx__TensorProto **)b->init;
+    g.n_input = b->nin;
+    g.input = (Onnx__ValueInfoProto **)b->in;
+    g.n_output = b->nout;
+    g.output = (Onnx__ValueInfoProto **)b->out;
+    Onnx__OperatorSetIdProto op;
+    onnx__operator_set_id_proto__init(&op);
+    op.domain = (char *)"";
+    op.has_version = 1;
+    op.version = 13;
+    Onnx__OperatorSetIdProto *ops[1] = {&op};
+    Onnx__ModelProto m;
+    onnx__model_proto__init(&m);
+    m.has_ir_version = 1;
+    m.ir_version = 7;
+    m.graph = &g;
+    m.n_opset_import = 1;
+    m.opset_import = ops;
+    *len = onnx__model_proto__get_packed_size(&m);
+    uint8_t *buf = t_alloc(*len + 1);
+    ck_assert_uint_eq(onnx__model_proto__pack(&m, buf), *len);
+    return buf;
+}
+
+static vfy_status load(const mb *b, vfy_net **net, vfy_error *e)
+{
+    size_t len;
+    uint8_t *buf = mb_pack(b, &len);
+    vfy_error_clear(e);
+    return vfy_onnx_load_bytes(buf, len, "test.onnx", net, e);
+}
+
+#define ADD_NODE(b, ...) ((b).node[(b).nn++] = node(__VA_ARGS__))
+#define ADD_INIT(b, t) ((b).init[(b).ni++] = (t))
+#define FLT 1
+#define DBL 11
+
+/* ---- evaluation of the lowered net and comparison with a reference ---- */
+
+static void net_eval(const vfy_net *net, const double *x, double *y)
+{
+    int64_t w = vfy_net_max_width(net);
+    double *a = calloc((size_t)w, sizeof *a), *b = calloc((size_t)w, sizeof *b);
+    ck_assert(a && b);
+    memcpy(a, x, (size_t)net->n_in * sizeof *a);
+    for (int64_t l = 0; l < net->n_layers; l++) {
+        const vfy_layer *L = &net->layers[l];
+        for (int64_t o = 0; o < L->n_out; o++) {
+            if (L->kind == VFY_LAYER_RELU) {
+                b[o] = a[o] > 0 ? a[o] : 0;
+            } else if (L->kind == VFY_LAYER_SCALE) {
+                b[o] = L->w[o] * a[o] + L->b[o];
+            } else {
+                double s = L->b[o];
+                for (int64_t j = 0; j < L->n_in; j++)
+                    s += L->w[o * L->n_in + j] * a[j];
+                b[o] = s;
+            }
+        }
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    memcpy(y, a, (size_t)net->n_out * sizeof *y);
+    free(a);
+    free(b);
+}
+
+typedef void (*ref_fn)(const double *x, double *y);
+
+static uint64_t rng = 88172645463325252ull;
+static double urand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) * 0x1p-53 * 4.0 - 2.0;
+}
+
+static void check_against(const vfy_net *net, ref_fn ref)
+{
+    double x[256], y[256], r[256];
+    ck_assert_int_le(net->n_in, 256);
+    ck_assert_int_le(net->n_out, 256);
+    for (int trial = 0; trial < 25; trial++) {
+        for (int64_t k = 0; k < net->n_in; k++)
+            x[k] = urand();
+        net_eval(net, x, y);
+        ref(x, r);
+        for (int64_t k = 0; k < net->n_out; k++)
+            ck_assert_msg(fabs(y[k] - r[k]) <= 1e-12 * (1 + fabs(r[k])),
+                          "output %lld: net %.17g, reference %.17g", (long long)k, y[k], r[k]);
+    }
+}
+
+/* Load b, expecting success; returns the net (caller frees). */
+static vfy_net *load_ok(const mb *b)
+{
+    vfy_net *net = NULL;
+    vfy_error e;
+    vfy_status st = load(b, &net, &e);
+    ck_assert_msg(st == VFY_OK, "load failed: %s", e.msg);
+    ck_assert_ptr_nonnull(net);
+    return net;
+}
+
+static void load_fails(const mb *b, vfy_status want, const char *s1, const char *s2)
+{
+    vfy_net *net = NULL;
+    vfy_error e;
+    vfy_status st = load(b, &net, &e);
+    ck_assert_msg(st == want, "status %s, want %s: %s", vfy_status_name(st), vfy_status_name(want),
+                  e.msg);
+    ck_assert_ptr_null(net);
+    ck_assert_msg(!s1 || strstr(e.msg, s1), "message '%s' lacks '%s'", e.msg, s1);
+    ck_assert_msg(!s2 || strstr(e.msg, s2), "message '%s' lacks '%s'", e.msg, s2);
+    ck_assert_msg(strstr(e.msg, "test.onnx"), "message '%s' does not name the file", e.msg);
+    ck_assert_msg(!strchr(e.msg, '\n'), "message has a newline");
+}
+
+/* ---- model data shared by tests ---- */
+
+static const float W32[6] = {0.5f, -1.25f, 0.1f, 3.0f, -0.7f, 2.5f}; /* [3,2] */
+static const float B2[2] = {0.3f, -0.2f};
+
+/* y = x @ W32 + B2 for x [3] */
+static void ref_mm(const double *x, double *y)
+{
+    for (int j = 0; j < 2; j++) {
+        y[j] = (double)B2[j];
+        for (int l = 0; l < 3; l++)
+            y[j] += x[l] * (double)W32[l * 2 + j];
+    }
+}
+
+/* x [1,3] -> MatMul W -> Add b -> Reshape [2] -> Relu? no: kept linear for the reference. */
+static void build_mm(mb *b, enum enc we, enum enc be, int32_t elem, int shape_raw)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[2] = {1, 3}, wd[2] = {3, 2}, bd[1] = {2}, sd[1] = {1}, sv[1] = {-1}, yd[1] = {2};
+    b->in[b->nin++] = vinfo("x", elem, 2, xd);
+    b->out[b->nout++] = vinfo("y", elem, 1, yd);
+    ADD_INIT(*b, tensor_f("W", 2, wd, W32, we));
+    ADD_INIT(*b, tensor_f("B", 1, bd, B2, be));
+    ADD_INIT(*b, tensor_i64("S", 1, sd, sv, shape_raw));
+    ADD_NODE(*b, "MatMul", "mm", "x,W", "h", NULL);
+    ADD_NODE(*b, "Add", "add", "h,B", "h2", NULL);
+    ADD_NODE(*b, "Reshape", "rs", "h2,S", "y", NULL);
+}
+
+START_TEST(test_encodings)
+{
+    static const enum enc fenc[][2] = {{ENC_RAW, ENC_FLOAT}, {ENC_FLOAT, ENC_RAW}};
+    static const enum enc denc[][2] = {{ENC_DOUBLE, ENC_DOUBLE_RAW}, {ENC_DOUBLE_RAW, ENC_DOUBLE}};
+    for (int k = 0; k < 4; k++) {
+        mb b;
+        if (k < 2)
+            build_mm(&b, fenc[k][0], fenc[k][1], FLT, k);
+        else
+            build_mm(&b, denc[k - 2][0], denc[k - 2][1], DBL, k & 1);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_in, 3);
+        ck_assert_int_eq(net->n_out, 2);
+        ck_assert_int_eq(net->n_layers, 1); /* MatMul with the Add folded in, Reshape free */
+        ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_DENSE);
+        ck_assert_int_eq(net->layers[0].fan_in, 3);
+        ck_assert(net->layers[0].w_relerr == 0);
+        ck_assert_ptr_nonnull(strstr(net->layers[0].name, "mm"));
+        ck_assert_ptr_nonnull(strstr(net->layers[0].name, "add"));
+        /* float32 weights are read exactly */
+        ck_assert(net->layers[0].w[0 * 3 + 1] == (double)0.1f); /* W[1][0] */
+        ck_assert_int_eq(net->in_rank, 2);
+        ck_assert_int_eq(net->out_rank, 1);
+        check_against(net, ref_mm);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* Gemm parameters for the reference. */
+static int g_ta, g_tb, g_crank;
+static float g_alpha, g_beta;
+static const float GA[6] = {1.5f, -2.0f, 0.25f, 0.75f, 3.0f, -0.5f}; /* B: [3,2] or [2,3] */
+static const float GC[2] = {0.125f, -4.0f};
+static const double GAD[6] = {1.0 / 3, -2.0 / 7, 0.25, 0.75, 3.0, -0.1};
+static double g_B[6];
+
+static Onnx__TensorProto *tensor_d(const char *name, int rank, const int64_t *dims,
+                                   const double *v)
+{
+    int64_t n = prod(rank, dims);
+    Onnx__TensorProto *t = tensor_base(name, rank, dims, 11);
+    t->n_double_data = (size_t)n;
+    t->double_data = t_alloc(sizeof(double) * (size_t)n);
+    memcpy(t->double_data, v, sizeof(double) * (size_t)n);
+    return t;
+}
+
+static void ref_gemm(const double *x, double *y)
+{
+    /* A = x as [1,3] (or [3,1] with transA), B' [3,2] */
+    for (int j = 0; j < 2; j++) {
+        double s = 0;
+        for (int l = 0; l < 3; l++)
+            s += x[l] * g_B[g_tb ? j * 3 + l : l * 2 + j];
+        y[j] = (double)g_alpha * s + (double)g_beta * (double)GC[g_crank == 1 ? j : 0];
+    }
+}
+
+START_TEST(test_gemm)
+{
+    for (int k = 0; k < 12; k++) {
+        int dbl = k >= 8; /* a DOUBLE model whose alpha * B is not exact in double */
+        g_ta = k & 1;
+        g_tb = (k >> 1) & 1;
+        g_crank = (k >> 2) & 1 ? 1 : 0; /* C [2] or C scalar [] */
+        g_alpha = dbl ? 0.1f : 0.5f;
+        g_beta = 2.0f;
+        for (int q = 0; q < 6; q++)
+            g_B[q] = dbl ? GAD[q] : (double)GA[q];
+        mb b = {0};
+        int64_t xd[2] = {g_ta ? 3 : 1, g_ta ? 1 : 3}, bd[2] = {g_tb ? 2 : 3, g_tb ? 3 : 2};
+        int64_t cd[1] = {2}, yd[2] = {1, 2};
+        b.in[b.nin++] = vinfo("x", dbl ? DBL : FLT, 2, xd);
+        b.out[b.nout++] = vinfo("y", dbl ? DBL : FLT, 2, yd);
+        ADD_INIT(b, dbl ? tensor_d("B", 2, bd, GAD) : tensor_f("B", 2, bd, GA, ENC_RAW));
+        ADD_INIT(b, tensor_f("C", g_crank, cd, GC, dbl ? ENC_DOUBLE : ENC_FLOAT));
+        ADD_NODE(b, "Gemm", "gemm1", "x,B,C", "y", attr_f("alpha", g_alpha),
+                 attr_f("beta", g_beta), attr_i("transA", g_ta), attr_i("transB", g_tb), NULL);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_in, 3);
+        ck_assert_int_eq(net->n_out, 2);
+        /* float32 products are exact in double, so alpha folds into W; with the double B it
+         * cannot, and stays a separate (exact) SCALE */
+        ck_assert_int_eq(net->n_layers, (dbl ? 2 : 1));
+        ck_assert_int_eq(net->layers[0].fan_in, 3);
+        for (int64_t l = 0; l < net->n_layers; l++)
+            ck_assert(net->layers[l].w_relerr == 0);
+        if (dbl)
+            ck_assert(net->layers[1].w[0] == (double)0.1f);
+        check_against(net, ref_gemm);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* Gemm with the computed tensor as B: y = A' x' with A constant [2,3], x [3,1] or [1,3] (transB). */
+static void ref_gemm_b(const double *x, double *y)
+{
+    for (int i = 0; i < 2; i++) {
+        double s = 0;
+        for (int l = 0; l < 3; l++)
+            s += (double)GA[i * 3 + l] * x[l];
+        y[i] = s + (double)GC[i];
+    }
+}
+
+START_TEST(test_gemm_computed_b)
+{
+    for (int tb = 0; tb < 2; tb++) {
+        mb b = {0};
+        int64_t xd[2] = {tb ? 1 : 3, tb ? 3 : 1}, ad[2] = {2, 3}, cd[2] = {2, 1}, yd[2] = {2, 1};
+        b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+        b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+        ADD_INIT(b, tensor_f("A", 2, ad, GA, ENC_RAW));
+        ADD_INIT(b, tensor_f("C", 2, cd, GC, ENC_RAW));
+        ADD_NODE(b, "Gemm", "gb", "A,x,C", "y", attr_i("transB", tb), NULL);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        check_against(net, ref_gemm_b);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* x [2,3] @ W32 [3,2] + B2 -> [2,2] (block diagonal), then Relu; and W1 [3] @ x^T style. */
+static void ref_batched(const double *x, double *y)
+{
+    for (int r = 0; r < 2; r++) {
+        ref_mm(x + 3 * r, y + 2 * r);
+        for (int j = 0; j < 2; j++)
+            y[2 * r + j] = y[2 * r + j] > 0 ? y[2 * r + j] : 0;
+    }
+}
+
+START_TEST(test_matmul_batched)
+{
+    mb b = {0};
+    int64_t xd[3] = {-1, 2, 3}, wd[2] = {3, 2}, bd[1] = {2}, yd[3] = {1, 2, 2};
+    b.in[b.nin++] = vinfo("x", FLT, 3, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 3, yd);
+    ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_RAW));
+    ADD_INIT(b, tensor_f("B", 1, bd, B2, ENC_RAW));
+    ADD_NODE(b, "MatMul", "mm", "x,W", "h", NULL);
+    ADD_NODE(b, "Add", "add", "B,h", "h2", NULL); /* constant first */
+    ADD_NODE(b, "Relu", "relu", "h2", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_in, 6);
+    ck_assert_int_eq(net->n_out, 4);
+    ck_assert_int_eq(net->n_layers, 2);
+    ck_assert_int_eq(net->layers[0].fan_in, 3);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+    check_against(net, ref_batched);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Constant @ computed: W32^T-like [2,3] constant times x [3]. */
+static void ref_const_left(const double *x, double *y)
+{
+    for (int i = 0; i < 2; i++) {
+        y[i] = 0;
+        for (int l = 0; l < 3; l++)
+            y[i] += (double)GA[i * 3 + l] * x[l];
+    }
+}
+
+START_TEST(test_matmul_const_left)
+{
+    mb b = {0};
+    int64_t xd[1] = {3}, ad[2] = {2, 3}, yd[1] = {2};
+    b.in[b.nin++] = vinfo("x", FLT, 1, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 1, yd);
+    ADD_INIT(b, tensor_f("A", 2, ad, GA, ENC_FLOAT));
+    ADD_NODE(b, "MatMul", "mm", "A,x", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    check_against(net, ref_const_left);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Normalisation: (x - mean) / d, then 2 * ..., then 1 - ..., d = 3 or 4. */
+static const float MEAN[4] = {0.1f, 0.2f, -0.3f, 0.4f};
+static float g_div;
+static void ref_norm(const double *x, double *y)
+{
+    for (int k = 0; k < 4; k++)
+        y[k] = 1.0 - 2.0 * ((x[k] - (double)MEAN[k]) / (double)g_div);
+}
+
+START_TEST(test_normalise)
+{
+    float divs[2] = {3.0f, 4.0f};
+    for (int k = 0; k < 2; k++) {
+        g_div = divs[k];
+        mb b = {0};
+        int64_t xd[2] = {1, 4}, md[2] = {1, 4}, one[1] = {1}, yd[2] = {1, 4};
+        float two = 2.0f, onef = 1.0f;
+        b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+        b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+        ADD_INIT(b, tensor_f("mean", 2, md, MEAN, ENC_RAW));
+        ADD_INIT(b, tensor_f("two", 0, one, &two, ENC_FLOAT));
+        ADD_INIT(b, tensor_f("one", 1, one, &onef, ENC_FLOAT));
+        ADD_NODE(b, "Constant", "dconst", "", "d", attr_t("value", tensor_f("", 0, one, &g_div,
+                                                                            ENC_RAW)), NULL);
+        ADD_NODE(b, "Sub", "sub", "x,mean", "a", NULL);
+        ADD_NODE(b, "Div", "div", "a,d", "c", NULL);
+        ADD_NODE(b, "Mul", "mul", "two,c", "e", NULL);
+        ADD_NODE(b, "Sub", "rsub", "one,e", "y", NULL);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_in, 4);
+        if (k == 0) {
+            /* 1/3 is not a double: a SCALE of its own with w_relerr, not folded into the Sub's
+             * layer; the exact Mul and Sub after it fold into it (scaling keeps the bound) */
+            ck_assert_int_eq(net->n_layers, 2);
+            ck_assert(net->layers[0].w_relerr == 0);
+            ck_assert(net->layers[1].w_relerr == 0x1p-53);
+            ck_assert(net->layers[1].w[0] == -2.0 * (1.0 / 3.0));
+            ck_assert(net->layers[1].b[0] == 1.0);
+        } else {
+            ck_assert_int_eq(net->n_layers, 1); /* everything exact: one SCALE */
+            ck_assert(net->layers[0].w_relerr == 0);
+            ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_SCALE);
+            ck_assert(net->layers[0].w[0] == -0.5);
+        }
+        check_against(net, ref_norm);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* An Add whose double sum is not exact is not folded: the bias would be rounded. */
+START_TEST(test_add_inexact_not_folded)
+{
+    mb b = {0};
+    int64_t xd[1] = {1}, one[1] = {1};
+    float w = 1.0f, big = 0x1p30f, small = 0x1p-20f;
+    b.in[b.nin++] = vinfo("x", FLT, 1, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_INIT(b, tensor_f("W", 2, (int64_t[]){1, 1}, &w, ENC_RAW));
+    ADD_INIT(b, tensor_f("big", 1, one, &big, ENC_RAW));
+    ADD_INIT(b, tensor_f("small", 1, one, &small, ENC_RAW));
+    ADD_NODE(b, "MatMul", "mm", "x,W", "h", NULL);
+    ADD_NODE(b, "Add", "a1", "h,small", "h2", NULL);
+    ADD_NODE(b, "Add", "a2", "h2,big", "h3", NULL);     /* 2^-20 + 2^30 is exact in double */
+    ADD_NODE(b, "Sub", "a3", "h3,small", "h4", NULL);   /* 2^30 exactly */
+    ADD_NODE(b, "Mul", "a4", "h4,big", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    ck_assert(net->layers[0].b[0] == 0x1p60);
+    vfy_net_free(net);
+    /* now with a sum that needs more than 53 bits */
+    mb c = {0};
+    float tiny = 0x1p-40f;
+    c.in[c.nin++] = vinfo("x", FLT, 1, xd);
+    c.out[c.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_INIT(c, tensor_f("big", 1, one, &big, ENC_RAW));
+    ADD_INIT(c, tensor_f("tiny", 1, one, &tiny, ENC_RAW));
+    ADD_NODE(c, "Add", "a1", "x,big", "h", NULL);
+    ADD_NODE(c, "Add", "a2", "h,tiny", "y", NULL);
+    net = load_ok(&c);
+    ck_assert_int_eq(net->n_layers, 2);
+    ck_assert(net->layers[0].b[0] == 0x1p30 && net->layers[1].b[0] == 0x1p-40);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* x [N,2,3] -> Reshape(x, Concat(Gather(Shape(x), 0) unsqueezed, [-1])) -> [1,6] -> MatMul W6x2.
+ * Also a folded Cast, Slice, ConstantOfShape and an INT32 Gather index. */
+static const float W62[12] = {1, -1, 0.5f, 2, -3, 0.25f, 1.5f, -0.5f, 4, 1, -2, 0.75f};
+static void ref_shape(const double *x, double *y)
+{
+    for (int j = 0; j < 2; j++) {
+        y[j] = 0;
+        for (int l = 0; l < 6; l++)
+            y[j] += x[l] * (double)W62[l * 2 + j];
+    }
+}
+
+START_TEST(test_shape_folding)
+{
+    for (int variant = 0; variant < 2; variant++) {
+        mb b = {0};
+        int64_t xd[3] = {-1, 2, 3}, one[1] = {1}, wd[2] = {6, 2}, yd[2] = {1, 2};
+        int64_t m1 = -1, zero64 = 0, ax0 = 0;
+        int32_t idx32 = 0;
+        b.in[b.nin++] = vinfo("x", FLT, 3, xd);
+        b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+        ADD_INIT(b, tensor_f("W", 2, wd, W62, ENC_RAW));
+        ADD_INIT(b, tensor_i64("minus1", 1, one, &m1, 1));
+        ADD_INIT(b, tensor_i32("i0", 0, one, &idx32));
+        ADD_INIT(b, tensor_i64("z", 1, one, &zero64, 0));
+        ADD_NODE(b, "Shape", "shape", "x", "s", NULL);
+        ADD_NODE(b, "Cast", "cast32", "i0", "i0b", attr_i("to", 7), NULL);
+        ADD_NODE(b, "Gather", "gather", "s,i0b", "n0", attr_i("axis", 0), NULL);
+        if (variant == 0) {
+            ADD_NODE(b, "Unsqueeze", "unsq", "n0", "n1", attr_ints("axes", 1, &ax0), NULL);
+        } else {
+            ADD_NODE(b, "Unsqueeze", "unsq", "n0,z", "n1", NULL);
+        }
+        /* Slice(minus1, [0], [1]) is minus1 again; ConstantOfShape([1]) + minus1 too */
+        ADD_NODE(b, "Slice", "slice", "minus1,z,minus1", "m1s", NULL); /* ends=-1 -> empty */
+        ADD_NODE(b, "Concat", "concat0", "m1s,minus1", "m1c", attr_i("axis", 0), NULL);
+        ADD_NODE(b, "ConstantOfShape", "cos", "minus1_shape", "zeros",
+                 attr_t("value", tensor_i64("", 1, one, &zero64, 0)), NULL);
+        ADD_NODE(b, "Shape", "shape2", "minus1", "minus1_shape", NULL);
+        ADD_NODE(b, "Add", "addz", "m1c,zeros", "m1d", NULL);
+        ADD_NODE(b, "Concat", "concat", "n1,m1d", "newshape", attr_i("axis", 0), NULL);
+        ADD_NODE(b, "Reshape", "reshape", "x,newshape", "xf", NULL);
+        ADD_NODE(b, "MatMul", "mm", "xf,W", "y", NULL);
+        vfy_net *net = load_ok(&b); /* nodes are out of order on purpose (cos before shape2) */
+        ck_assert_int_eq(net->n_in, 6);
+        ck_assert_int_eq(net->n_out, 2);
+        ck_assert_int_eq(net->in_rank, 3);
+        ck_assert_int_eq(net->in_shape[0], 1); /* symbolic batch dim taken as 1 */
+        ck_assert_int_eq(net->n_layers, 1);
+        check_against(net, ref_shape);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* Flatten and Squeeze create no layer. */
+START_TEST(test_flatten_squeeze)
+{
+    mb b = {0};
+    int64_t xd[4] = {1, 1, 2, 3}, wd[2] = {6, 2}, yd[2] = {1, 2}, ax[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W", 2, wd, W62, ENC_FLOAT));
+    ADD_NODE(b, "Squeeze", "sq", "x", "x3", attr_ints("axes", 1, ax), NULL);
+    ADD_NODE(b, "Identity", "id", "x3", "x4", NULL);
+    ADD_NODE(b, "Flatten", "fl", "x4", "xf", attr_i("axis", 1), NULL);
+    ADD_NODE(b, "MatMul", "mm", "xf,W", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    check_against(net, ref_shape);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Transpose [2,3] -> [3,2], then Neg. */
+static void ref_transpose(const double *x, double *y)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++)
+            y[i * 2 + j] = -x[j * 3 + i];
+}
+
+START_TEST(test_transpose)
+{
+    mb b = {0};
+    int64_t xd[2] = {2, 3}, yd[2] = {3, 2}, perm[2] = {1, 0};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_NODE(b, "Transpose", "tr", "x", "t", attr_ints("perm", 2, perm), NULL);
+    ADD_NODE(b, "Neg", "neg", "t", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1); /* Neg folds into the permutation exactly */
+    ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_DENSE);
+    ck_assert_int_eq(net->layers[0].fan_in, 1);
+    check_against(net, ref_transpose);
+    vfy_net_free(net);
+
+    /* moving only a size-1 axis is free */
+    mb c = {0};
+    int64_t x1[3] = {1, 3, 1}, y1[3] = {3, 1, 1}, perm3[3] = {1, 0, 2};
+    c.in[c.nin++] = vinfo("x", FLT, 3, x1);
+    c.out[c.nout++] = vinfo("y", FLT, 3, y1);
+    ADD_NODE(c, "Transpose", "tr", "x", "y", attr_ints("perm", 3, perm3), NULL);
+    net = load_ok(&c);
+    ck_assert_int_eq(net->n_layers, 0);
+    ck_assert_int_eq(net->n_in, 3);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Constant nodes (value tensor, value_float, value_floats), folded arithmetic on constants in float32
+ * (0.1f + 0.2f as float32, then used as a bias), broadcasting x [3] against c [2,3]. */
+static void ref_const(const double *x, double *y)
+{
+    float s = 0.1f + 0.2f; /* what onnxruntime computes */
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < 3; k++)
+            y[r * 3 + k] = x[k] + (double)s + (double)(r == 0 ? 1.0f : -1.0f);
+}
+
+START_TEST(test_constants)
+{
+    mb b = {0};
+    int64_t xd[1] = {3}, yd[2] = {2, 3}, cd[2] = {2, 1};
+    float pm[2] = {1.0f, -1.0f};
+    b.in[b.nin++] = vinfo("x", FLT, 1, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_NODE(b, "Constant", "c1", "", "a", attr_f("value_float", 0.1f), NULL);
+    ADD_NODE(b, "Constant", "c2", "", "b", attr_t("value", tensor_f("", 0, cd, (float[]){0.2f},
+                                                                    ENC_FLOAT)), NULL);
+    ADD_NODE(b, "Add", "fold", "a,b", "s", NULL);
+    ADD_NODE(b, "Constant", "c3", "", "pm", attr_t("value", tensor_f("", 2, cd, pm, ENC_RAW)), NULL);
+    ADD_NODE(b, "Add", "add1", "x,s", "h", NULL);
+    ADD_NODE(b, "Add", "bcast", "h,pm", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_in, 3);
+    ck_assert_int_eq(net->n_out, 6);
+    check_against(net, ref_const);
+    ck_assert(net->layers[0].b[0] == (double)(0.1f + 0.2f));
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The mnist-like chain: Flatten -> Gemm -> Relu -> Gemm, weights in float_data. */
+START_TEST(test_relu_chain)
+{
+    mb b = {0};
+    int64_t xd[3] = {1, 1, 3}, w1d[2] = {2, 3}, b1d[1] = {2}, w2d[2] = {2, 2}, yd[2] = {1, 2};
+    float w2[4] = {1, 2, -3, 0.5f};
+    b.in[b.nin++] = vinfo("x", FLT, 3, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, w1d, GA, ENC_FLOAT));
+    ADD_INIT(b, tensor_f("B1", 1, b1d, GC, ENC_FLOAT));
+    ADD_INIT(b, tensor_f("W2", 2, w2d, w2, ENC_FLOAT));
+    b.in[b.nin++] = vinfo("W1", FLT, 2, w1d); /* IR < 4 style: initializers listed as inputs */
+    ADD_NODE(b, "Flatten", "", "x", "xf", NULL);
+    ADD_NODE(b, "Gemm", "", "xf,W1,B1", "h", attr_i("transB", 1), NULL);
+    ADD_NODE(b, "Relu", "", "h", "r", NULL);
+    ADD_NODE(b, "Gemm", "", "r,W2", "y", attr_i("transB", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 3);
+    ck_assert_str_eq(net->layers[0].name, "#1");
+    double x[3] = {0.5, -1, 2}, y[2], h[2];
+    net_eval(net, x, y);
+    for (int i = 0; i < 2; i++) {
+        h[i] = (double)GC[i];
+        for (int l = 0; l < 3; l++)
+            h[i] += (double)GA[i * 3 + l] * x[l];
+        h[i] = h[i] > 0 ? h[i] : 0;
+    }
+    for (int i = 0; i < 2; i++)
+        ck_assert(fabs(y[i] - ((double)w2[i * 2] * h[0] + (double)w2[i * 2 + 1] * h[1])) < 1e-12);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* ---- errors ---- */
+
+START_TEST(test_err_bytes)
+{
+    vfy_net *net = NULL;
+    vfy_error e;
+    ck_assert_int_eq(vfy_onnx_load_bytes((const uint8_t *)"", 0, "e.onnx", &net, &e), VFY_ERR_PARSE);
+    ck_assert_str_eq(e.msg, "e.onnx: empty file");
+    mb b;
+    build_mm(&b, ENC_RAW, ENC_RAW, FLT, 1);
+    size_t len;
+    uint8_t *buf = mb_pack(&b, &len);
+    for (size_t cut = 1; cut + 16 < len; cut += 7) { /* the tail is opset_import */
+        vfy_status st = vfy_onnx_load_bytes(buf, cut, "t.onnx", &net, &e);
+        ck_assert_int_ne(st, VFY_OK);
+        ck_assert_ptr_null(net);
+        ck_assert(st == VFY_ERR_PARSE || st == VFY_ERR_INVALID || st == VFY_ERR_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(e.msg, "t.onnx: "));
+    }
+    ck_assert_int_eq(vfy_onnx_load_bytes(buf, len / 2, "t.onnx", &net, &e), VFY_ERR_PARSE);
+    ck_assert_str_eq(e.msg, "t.onnx: not a valid ONNX protobuf");
+    uint8_t rnd[512];
+    for (int trial = 0; trial < 50; trial++) {
+        for (size_t k = 0; k < sizeof rnd; k++)
+            rnd[k] = (uint8_t)(urand() * 1000);
+        vfy_status st = vfy_onnx_load_bytes(rnd, sizeof rnd, "r.onnx", &net, &e);
+        ck_assert_int_ne(st, VFY_OK);
+        ck_assert_ptr_null(net);
+    }
+    ck_assert_int_eq(vfy_onnx_load_bytes((const uint8_t *)"\xff\xff\xff", 3, "r.onnx", &net, &e),
+                     VFY_ERR_PARSE);
+    ck_assert_int_eq(vfy_onnx_load("/nonexistent/x.onnx", &net, &e), VFY_ERR_IO);
+    ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/x.onnx"));
+}
+END_TEST
+
+/* Flip bytes of a valid model: never a crash, a leak, or a half-built net. */
+START_TEST(test_err_mutations)
+{
+    mb b;
+    build_mm(&b, ENC_RAW, ENC_FLOAT, FLT, 1);
+    size_t len;
+    uint8_t *buf = mb_pack(&b, &len);
+    uint8_t *m = t_alloc(len);
+    int ok = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        memcpy(m, buf, len);
+        int flips = 1 + trial % 3;
+        for (int f = 0; f < flips; f++)
+            m[(size_t)((urand() + 2) / 4 * (double)len) % len] = (uint8_t)(urand() * 1000);
+        vfy_net *net = NULL;
+        vfy_error e;
+        vfy_status st = vfy_onnx_load_bytes(m, len, "m.onnx", &net, &e);
+        if (st == VFY_OK) {
+            ok++;
+            vfy_net_free(net);
+        } else {
+            ck_assert_ptr_null(net);
+            ck_assert(st != VFY_ERR_INTERNAL && st != VFY_ERR_NOMEM);
+        }
+    }
+    ck_assert_int_gt(ok, 0);
+}
+END_TEST
+
+START_TEST(test_err_unsupported_op)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 3};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_NODE(b, "Relu", "r", "x", "h", NULL);
+    ADD_NODE(b, "Sigmoid", "sig_7", "h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sig_7' (Sigmoid): unsupported operator", NULL);
+    /* without a name: the node's index */
+    b.node[1]->name = NULL;
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node '#1' (Sigmoid): unsupported operator", NULL);
+    /* an unknown attribute of a known op */
+    b.node[1] = node("Relu", "r2", "h", "y", attr_i("bogus", 1), NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "'r2' (Relu)", "bogus");
+    /* a foreign domain */
+    b.node[1] = node("Relu", "r3", "h", "y", NULL);
+    b.node[1]->domain = (char *)"com.microsoft";
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "'r3' (Relu)", "com.microsoft");
+    /* an unsupported data type */
+    mb c = {0};
+    int64_t d1[1] = {3};
+    c.in[c.nin++] = vinfo("x", FLT, 1, d1);
+    c.out[c.nout++] = vinfo("y", FLT, 1, d1);
+    Onnx__TensorProto *t = tensor_f("half", 1, d1, W32, ENC_FLOAT);
+    t->data_type = 10;
+    ADD_INIT(c, t);
+    ADD_NODE(c, "Add", "a", "x,half", "y", NULL);
+    load_fails(&c, VFY_ERR_UNSUPPORTED, "tensor 'half'", "FLOAT16");
+    /* a computed tensor divides a constant */
+    mb d = {0};
+    d.in[d.nin++] = vinfo("x", FLT, 1, d1);
+    d.out[d.nout++] = vinfo("y", FLT, 1, d1);
+    ADD_INIT(d, tensor_f("c", 1, d1, W32, ENC_FLOAT));
+    ADD_NODE(d, "Div", "dv", "c,x", "y", NULL);
+    load_fails(&d, VFY_ERR_UNSUPPORTED, "node 'dv' (Div)", "computed");
+    /* a supported op that is only understood on constants */
+    d.node[0] = node("Gather", "ga", "x,i", "y", NULL);
+    int64_t i0 = 0;
+    ADD_INIT(d, tensor_i64("i", 1, (int64_t[]){1}, &i0, 0));
+    load_fails(&d, VFY_ERR_UNSUPPORTED, "node 'ga' (Gather): unsupported operator", NULL);
+    /* Gemm whose C is the computed tensor */
+    mb f = {0};
+    int64_t ad[2] = {1, 3}, bd[2] = {3, 1}, yd[2] = {1, 1};
+    f.in[f.nin++] = vinfo("x", FLT, 2, yd);
+    f.out[f.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(f, tensor_f("A", 2, ad, W32, ENC_FLOAT));
+    ADD_INIT(f, tensor_f("B", 2, bd, W32, ENC_FLOAT));
+    ADD_NODE(f, "Gemm", "gc", "A,B,x", "y", NULL);
+    load_fails(&f, VFY_ERR_UNSUPPORTED, "node 'gc' (Gemm)", "computed C");
+}
+END_TEST
+
+START_TEST(test_err_graph)
+{
+    int64_t xd[1] = {3};
+    /* two graph inputs */
+    mb b = {0};
+    b.in[b.nin++] = vinfo("x", FLT, 1, xd);
+    b.in[b.nin++] = vinfo("x2", FLT, 1, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_NODE(b, "Relu", "r", "x", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "2 inputs", NULL);
+    /* no input */
+    b.nin = 0;
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "0 inputs", NULL);
+    /* a missing initializer */
+    mb c = {0};
+    c.in[c.nin++] = vinfo("x", FLT, 1, xd);
+    c.out[c.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_NODE(c, "Add", "add", "x,bias", "y", NULL);
+    load_fails(&c, VFY_ERR_INVALID, "node 'add' (Add)", "'bias' is not defined");
+    /* an initializer without data */
+    ADD_INIT(c, tensor_f("bias", 1, xd, NULL, ENC_NONE));
+    load_fails(&c, VFY_ERR_INVALID, "tensor 'bias' has no data", NULL);
+    /* raw data of the wrong size */
+    c.init[0] = tensor_f("bias", 1, xd, W32, ENC_RAW);
+    c.init[0]->raw_data.len -= 4;
+    load_fails(&c, VFY_ERR_INVALID, "tensor 'bias'", "raw data");
+    /* a negative dim */
+    c.init[0] = tensor_f("bias", 1, (int64_t[]){-3}, W32, ENC_NONE);
+    load_fails(&c, VFY_ERR_INVALID, "tensor 'bias'", "negative");
+    /* dims whose product overflows */
+    c.init[0] = tensor_f("bias", 3, (int64_t[]){1ll << 40, 1ll << 40, 1ll << 40}, W32, ENC_NONE);
+    load_fails(&c, VFY_ERR_UNSUPPORTED, "tensor 'bias'", "too large");
+    /* Add of two computed tensors */
+    mb d = {0};
+    d.in[d.nin++] = vinfo("x", FLT, 1, xd);
+    d.out[d.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_NODE(d, "Relu", "r", "x", "h", NULL);
+    ADD_NODE(d, "Add", "skip", "x,h", "y", NULL);
+    load_fails(&d, VFY_ERR_UNSUPPORTED, "node 'skip' (Add)", "two computed tensors");
+    /* a cycle */
+    mb e = {0};
+    e.in[e.nin++] = vinfo("x", FLT, 1, xd);
+    e.out[e.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_NODE(e, "Add", "a", "x,q", "p", NULL);
+    ADD_NODE(e, "Relu", "b", "p", "q", NULL);
+    ADD_NODE(e, "Relu", "c", "q", "y", NULL);
+    load_fails(&e, VFY_ERR_INVALID, "cycle", NULL);
+    /* an output nobody produces; two outputs */
+    mb f = {0};
+    f.in[f.nin++] = vinfo("x", FLT, 1, xd);
+    f.out[f.nout++] = vinfo("nothing", FLT, 1, xd);
+    ADD_NODE(f, "Relu", "r", "x", "y", NULL);
+    load_fails(&f, VFY_ERR_INVALID, "'nothing'", NULL);
+    f.out[f.nout++] = vinfo("y", FLT, 1, xd);
+    load_fails(&f, VFY_ERR_UNSUPPORTED, "2 outputs", NULL);
+    /* a bad reshape */
+    mb g = {0};
+    int64_t sv[2] = {2, 2}, sd[1] = {2};
+    g.in[g.nin++] = vinfo("x", FLT, 1, xd);
+    g.out[g.nout++] = vinfo("y", FLT, 2, sv);
+    ADD_INIT(g, tensor_i64("s", 1, sd, sv, 0));
+    ADD_NODE(g, "Reshape", "rs", "x,s", "y", NULL);
+    load_fails(&g, VFY_ERR_INVALID, "node 'rs' (Reshape)", "reshape 3 elements");
+    /* an output that does not depend on the input */
+    mb h = {0};
+    h.in[h.nin++] = vinfo("x", FLT, 1, xd);
+    h.out[h.nout++] = vinfo("y", FLT, 1, xd);
+    ADD_INIT(h, tensor_f("c", 1, xd, W32, ENC_RAW));
+    ADD_NODE(h, "Relu", "r", "c", "y", NULL);
+    load_fails(&h, VFY_ERR_UNSUPPORTED, "does not depend", NULL);
+}
+END_TEST
+
+/* Fail every allocation in turn: NOMEM (or OK once enough succeed), no leak (ASan build). */
+START_TEST(test_nomem)
+{
+    mb b = {0};
+    int64_t xd[3] = {-1, 2, 3}, one[1] = {1}, wd[2] = {6, 2}, yd[2] = {1, 2};
+    int64_t m1 = -1;
+    int32_t idx32 = 0;
+    float three = 3.0f;
+    b.in[b.nin++] = vinfo("x", FLT, 3, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W", 2, wd, W62, ENC_RAW));
+    ADD_INIT(b, tensor_i64("minus1", 1, one, &m1, 1));
+    ADD_INIT(b, tensor_i32("i0", 1, one, &idx32));
+    ADD_NODE(b, "Shape", "shape", "x", "s", NULL);
+    ADD_NODE(b, "Gather", "gather", "s,i0", "n1", NULL);
+    ADD_NODE(b, "Concat", "concat", "n1,minus1", "ns", attr_i("axis", 0), NULL);
+    ADD_NODE(b, "Constant", "c3", "", "three", attr_f("value_float", three), NULL);
+    ADD_NODE(b, "Div", "div", "x,three", "xd", NULL);
+    ADD_NODE(b, "Reshape", "reshape", "xd,ns", "xf", NULL);
+    ADD_NODE(b, "Gemm", "gemm", "xf,W", "h", attr_f("alpha", 0.1f), NULL);
+    ADD_NODE(b, "Relu", "relu", "h", "y", NULL);
+    size_t len;
+    uint8_t *buf = mb_pack(&b, &len);
+    vfy_status st = VFY_ERR_NOMEM;
+    long n;
+    for (n = 0; n < 100000 && st != VFY_OK; n++) {
+        vfy_net *net = NULL;
+        vfy_error e;
+        vfy_alloc_fail_after(n);
+        st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
+        vfy_alloc_fail_after(-1);
+        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+        ck_assert(st == VFY_OK ? net != NULL : net == NULL);
+        vfy_net_free(net);
+    }
+    ck_assert_int_eq(st, VFY_OK);
+    ck_assert_int_gt(n, 20);
+}
+END_TEST
+
+/* ---- the shared benchmarks, when present (../shared/benchmarks from the repo root) ---- */
+
+static const char *bench_root(void)
+{
+    static const char *const roots[] = {"../shared/benchmarks", "../../shared/benchmarks"};
+    struct stat sb;
+    for (size_t k = 0; k < sizeof roots / sizeof roots[0]; k++)
+        if (stat(roots[k], &sb) == 0 && S_ISDIR(sb.st_mode))
+            return roots[k];
+    return NULL;
+}
+
+/* Load every .onnx in root/dir/onnx; must_load: expect OK with these sizes, else OK or a clean
+ * unsupported-operator error. Returns the number of files. */
+static int load_dir(const char *root, const char *dir, int must_load, int64_t n_in, int64_t n_out)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/onnx", root, dir);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    int count = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t l = strlen(de->d_name);
+        if (l < 5 || strcmp(de->d_name + l - 5, ".onnx") != 0)
+            continue;
+        char file[1400];
+        snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+        vfy_net *net = NULL;
+        vfy_error e;
+        vfy_status st = vfy_onnx_load(file, &net, &e);
+        count++;
+        if (must_load) {
+            ck_assert_msg(st == VFY_OK, "%s: %s", file, e.msg);
+            if (n_in > 0) {
+                ck_assert_int_eq(net->n_in, n_in);
+                ck_assert_int_eq(net->n_out, n_out);
+            }
+            ck_assert_int_gt(net->n_layers, 0);
+        } else {
+            ck_assert_msg(st == VFY_OK || (st == VFY_ERR_UNSUPPORTED &&
+                                           strstr(e.msg, "unsupported operator")),
+                          "%s: %s", file, e.msg);
+            if (st != VFY_OK)
+                ck_assert_ptr_nonnull(strstr(e.msg, file));
+        }
+        vfy_net_free(net);
+    }
+    closedir(d);
+    return count;
+}
+
+START_TEST(test_benchmarks)
+{
+    const char *root = bench_root();
+    if (!root) {
+        fprintf(stderr, "check_onnx: ../shared/benchmarks not found; benchmark loading skipped\n");
+        return;
+    }
+    int n = load_dir(root, "test", 1, 0, 0);
+    n += load_dir(root, "acasxu", 1, 5, 5);
+    n += load_dir(root, "mnist_fc", 1, 784, 10);
+    n += load_dir(root, "eran", 0, 0, 0);
+    n += load_dir(root, "oval21", 0, 0, 0);
+    n += load_dir(root, "verivital", 0, 0, 0);
+    ck_assert_int_gt(n, 0);
+}
+END_TEST
+
+/* The graph API on its own: sort and infer without the ONNX front end. */
+START_TEST(test_graph_api)
+{
+    ck_assert_int_eq(vfy_op_from_name("Gemm"), VFY_OP_GEMM);
+    ck_assert_int_eq(vfy_op_from_name("Conv"), VFY_OP_OTHER);
+    ck_assert_str_eq(vfy_op_name(VFY_OP_RELU), "Relu");
+    for (int k = 1; k < VFY_OP_COUNT; k++)
+        ck_assert_int_eq(vfy_op_from_name(vfy_op_name((vfy_op)k)), k);
+    vfy_graph *g = vfy_graph_new("api");
+    ck_assert_ptr_nonnull(g);
+    vfy_error e;
+    int64_t x, h, y, n1, n2;
+    ck_assert_int_eq(vfy_graph_add_value(g, "x", &x, &e), VFY_OK);
+    ck_assert_int_eq(vfy_graph_add_value(g, "h", &h, &e), VFY_OK);
+    ck_assert_int_eq(vfy_graph_add_value(g, "y", &y, &e), VFY_OK);
+    ck_assert_int_eq(vfy_graph_add_value(g, "y", &n1, &e), VFY_ERR_INVALID);
+    g->values[x].t.rank = 1;
+    g->values[x].t.shape[0] = 4;
+    g->values[x].t.numel = 4;
+    g->values[x].is_shaped = 1;
+    /* out of order: Neg(h) -> y listed before Relu(x) -> h */
+    ck_assert_int_eq(vfy_graph_add_node(g, "neg", "Neg", 1, 1, 0, &n1, &e), VFY_OK);
+    g->nodes[n1].in[0] = h;
+    g->nodes[n1].out[0] = y;
+    g->values[y].producer = n1;
+    ck_assert_int_eq(vfy_graph_add_node(g, NULL, "Relu", 1, 1, 0, &n2, &e), VFY_OK);
+    ck_assert_str_eq(g->nodes[n2].name, "#1");
+    g->nodes[n2].in[0] = x;
+    g->nodes[n2].out[0] = h;
+    g->values[h].producer = n2;
+    g->input = x;
+    g->output = y;
+    ck_assert_int_eq(vfy_graph_sort(g, &e), VFY_OK);
+    ck_assert_int_eq(g->nodes[0].op, VFY_OP_RELU);
+    ck_assert_int_eq(vfy_graph_infer(g, &e), VFY_OK);
+    ck_assert_int_eq(g->values[y].t.numel, 4);
+    vfy_net *net = NULL;
+    ck_assert_int_eq(vfy_graph_lower(g, &net, &e), VFY_OK);
+    ck_assert_int_eq(net->n_layers, 2);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_SCALE);
+    ck_assert(net->layers[1].w[0] == -1);
+    vfy_net_free(net);
+    vfy_graph_free(g);
+    vfy_graph_free(NULL);
+}
+END_TEST
+
+static Suite *onnx_suite(void)
+{
+    Suite *s = suite_create("onnx");
+    TCase *tc = tcase_create("load");
+    tcase_add_checked_fixture(tc, setup, arena_free);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_encodings);
+    tcase_add_test(tc, test_gemm);
+    tcase_add_test(tc, test_gemm_computed_b);
+    tcase_add_test(tc, test_matmul_batched);
+    tcase_add_test(tc, test_matmul_const_left);
+    tcase_add_test(tc, test_normalise);
+    tcase_add_test(tc, test_add_inexact_not_folded);
+    tcase_add_test(tc, test_shape_folding);
+    tcase_add_test(tc, test_flatten_squeeze);
+    tcase_add_test(tc, test_transpose);
+    tcase_add_test(tc, test_constants);
+    tcase_add_test(tc, test_relu_chain);
+    tcase_add_test(tc, test_graph_api);
+    suite_add_tcase(s, tc);
+    TCase *te = tcase_create("errors");
+    tcase_add_checked_fixture(te, setup, arena_free);
+    tcase_set_timeout(te, 60);
+    tcase_add_test(te, test_err_bytes);
+    tcase_add_test(te, test_err_mutations);
+    tcase_add_test(te, test_err_unsupported_op);
+    tcase_add_test(te, test_err_graph);
+    tcase_add_test(te, test_nomem);
+    suite_add_tcase(s, te);
+    TCase *tb = tcase_create("benchmarks");
+    tcase_set_timeout(tb, 120);
+    tcase_add_test(tb, test_benchmarks);
+    suite_add_tcase(s, tb);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(onnx_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,786 @@
+/* Check suite for the VNNLIB parser (src/spec.c): normalised form, exact constants, every error with
+ * its line:column, the VNN-COMP benchmark files (when ../shared/benchmarks exists), allocation
+ * failures, truncated and corrupted input, deep nesting and speed. */
+#include "vfy/spec.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BENCH "../shared/benchmarks"
+#define H1 "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n" /* asserts start on line 3 */
+
+static vfy_status parse(const char *txt, vfy_spec **s, vfy_error *e)
+{
+    return vfy_spec_parse(txt, strlen(txt), "t.vnnlib", s, e);
+}
+
+static vfy_spec *parse_ok(const char *txt)
+{
+    vfy_spec *s = NULL;
+    vfy_error e;
+    vfy_status st = parse(txt, &s, &e);
+    ck_assert_msg(st == VFY_OK, "unexpected error: %s", e.msg);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* The parse fails with status want and a message that starts with prefix (e.g. "t.vnnlib:3:9: ")
+ * and contains sub. */
+static void parse_err(const char *txt, vfy_status want, const char *prefix, const char *sub)
+{
+    vfy_spec *s = (vfy_spec *)&s; /* must be reset to NULL */
+    vfy_error e;
+    vfy_status st = parse(txt, &s, &e);
+    ck_assert_msg(st == want, "status %s (want %s), message: %s", vfy_status_name(st),
+                  vfy_status_name(want), e.msg);
+    ck_assert_ptr_null(s);
+    ck_assert_int_eq(e.status, want);
+    ck_assert_msg(strncmp(e.msg, prefix, strlen(prefix)) == 0, "message '%s' lacks prefix '%s'",
+                  e.msg, prefix);
+    ck_assert_msg(strstr(e.msg, sub) != NULL, "message '%s' lacks '%s'", e.msg, sub);
+    ck_assert_msg(strchr(e.msg, '\n') == NULL, "message is one line");
+}
+
+/* Rounding of a decimal literal to the doubles below and above it (glibc's strtod honours the
+ * rounding mode): the oracle for the parser's exact enclosures. */
+static double strtod_dir(const char *s, int mode)
+{
+    fesetround(mode);
+    double v = strtod(s, NULL);
+    fesetround(FE_TONEAREST);
+    return v;
+}
+
+static double nu(double x) { return nextafter(x, INFINITY); }
+static double nd(double x) { return nextafter(x, -INFINITY); }
+
+/* ---- normalised form ------------------------------------------------------------------------- */
+
+START_TEST(test_exact_box_and_row)
+{
+    vfy_spec *s = parse_ok(H1 "(assert (>= X_0 -1))\n(assert (<= X_0 0.5))\n(assert (<= Y_0 3))\n");
+    ck_assert_int_eq(s->n_x, 1);
+    ck_assert_int_eq(s->n_y, 1);
+    ck_assert_int_eq(s->n_boxes, 1);
+    ck_assert_int_eq(s->n_cases, 1);
+    vfy_box *b = &s->boxes[0];
+    ck_assert(b->lo[0] == -1 && b->in_lo[0] == -1 && b->hi[0] == 0.5 && b->in_hi[0] == 0.5);
+    vfy_case *c = &s->cases[0];
+    ck_assert_int_eq(c->box, 0);
+    ck_assert_int_eq(c->n_rows, 1);
+    ck_assert(c->rows[0].cy[0] == 1.0);
+    ck_assert_ptr_null(c->rows[0].cx);
+    ck_assert(c->rows[0].rhs_lo == 3 && c->rows[0].rhs_hi == 3);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_inexact_literals)
+{
+    /* 0.1 rounds up to the double 0.1 (> 1/10), 0.3 rounds down (< 3/10) */
+    vfy_spec *s = parse_ok(H1 "(assert (<= X_0 0.1))(assert (>= X_0 -0.3))(assert (<= Y_0 0.1))");
+    vfy_box *b = &s->boxes[0];
+    ck_assert(b->hi[0] == 0.1 && b->in_hi[0] == nd(0.1));        /* in_hi < 1/10 < hi */
+    ck_assert(b->lo[0] == nd(-0.3) && b->in_lo[0] == -0.3);      /* lo < -3/10 < in_lo */
+    ck_assert(b->hi[0] == strtod_dir("0.1", FE_UPWARD));
+    ck_assert(b->in_hi[0] == strtod_dir("0.1", FE_DOWNWARD));
+    vfy_row *r = &s->cases[0].rows[0];
+    ck_assert(r->rhs_lo == nd(0.1) && r->rhs_hi == 0.1);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_literal_forms)
+{
+    const char *forms[][2] = {
+        {"-0.5", "-0.5"}, {"(- 0.5)", "-0.5"}, {"+0.5", "0.5"}, {"5e-1", "0.5"},
+        {"5E-1", "0.5"},  {".5", "0.5"},       {"5.", "5"},     {"0.500000000000000000000000000000", "0.5"},
+        {"1.5e+2", "150"}, {"-0", "0"},        {"(- (- 2))", "2"}, {"0000.25", "0.25"},
+        {"9007199254740993", "9007199254740993"}, {"1e-400", "1e-400"}, {"1e22", "1e22"},
+        {"123456789012345678901234567890e-10", "12345678901234567890.123456789"},
+    };
+    for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        char txt[512];
+        snprintf(txt, sizeof txt, H1 "(assert (<= X_0 %s))(assert (>= X_0 -1e300))", forms[k][0]);
+        vfy_spec *s = parse_ok(txt);
+        double up = strtod_dir(forms[k][1], FE_UPWARD), dn = strtod_dir(forms[k][1], FE_DOWNWARD);
+        ck_assert_msg(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn,
+                      "literal %s: [%.17g %.17g], want [%.17g %.17g]", forms[k][0],
+                      s->boxes[0].in_hi[0], s->boxes[0].hi[0], dn, up);
+        ck_assert(!signbit(s->boxes[0].hi[0]) || s->boxes[0].hi[0] != 0); /* no -0 */
+        vfy_spec_free(s);
+    }
+}
+END_TEST
+
+/* Random literals (short ones take the 128-bit path, long ones the printf path) against the
+ * directed-rounding oracle, as an X bound and as a row right-hand side. */
+START_TEST(test_random_literals)
+{
+    srand(12345);
+    for (int it = 0; it < 4000; it++) {
+        char lit[128], txt[512];
+        int n = 1 + rand() % (it % 4 == 0 ? 40 : 20), p = 0;
+        if (rand() % 2)
+            lit[p++] = '-';
+        int point = rand() % (n + 1);
+        for (int k = 0; k < n; k++) {
+            if (k == point)
+                lit[p++] = '.';
+            lit[p++] = (char)('0' + rand() % 10);
+        }
+        if (rand() % 3 == 0)
+            p += snprintf(lit + p, 16, "e%d", rand() % 80 - 40);
+        lit[p] = '\0';
+        snprintf(txt, sizeof txt, H1 "(assert (<= X_0 %s))(assert (>= X_0 -1e300))(assert (>= Y_0 %s))",
+                 lit, lit);
+        vfy_spec *s = parse_ok(txt);
+        double up = strtod_dir(lit, FE_UPWARD) + 0.0, dn = strtod_dir(lit, FE_DOWNWARD) + 0.0;
+        ck_assert_msg(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn, "literal %s", lit);
+        vfy_row *r = &s->cases[0].rows[0]; /* -Y_0 <= -lit */
+        ck_assert(r->cy[0] == -1);
+        ck_assert_msg(r->rhs_lo == -up && r->rhs_hi == -dn, "literal %s: rhs [%.17g %.17g]", lit,
+                      r->rhs_lo, r->rhs_hi);
+        vfy_spec_free(s);
+    }
+}
+END_TEST
+
+START_TEST(test_rows_normalised)
+{
+    vfy_spec *s = parse_ok("(declare-const Y_1 Real)(declare-const X_0 Real)(declare-const Y_0 Real)"
+                           "(assert (and (<= X_0 1) (>= X_0 0)))"
+                           "(assert (>= Y_0 Y_1))"   /* -Y_0 + Y_1 <= 0 */
+                           "(assert (<= 2.5 Y_0))"   /* -Y_0 <= -2.5 */
+                           "(assert (< Y_1 Y_0))"    /* strict read as <= */
+                           "(assert (> Y_1 -1))");   /* -Y_1 <= 1 */
+    ck_assert_int_eq(s->n_y, 2);
+    ck_assert_int_eq(s->n_cases, 1);
+    vfy_case *c = &s->cases[0];
+    ck_assert_int_eq(c->n_rows, 4);
+    ck_assert(c->rows[0].cy[0] == -1 && c->rows[0].cy[1] == 1 && c->rows[0].rhs_lo == 0 &&
+              c->rows[0].rhs_hi == 0 && !signbit(c->rows[0].rhs_lo));
+    ck_assert(c->rows[1].cy[0] == -1 && c->rows[1].cy[1] == 0 && c->rows[1].rhs_lo == -2.5 &&
+              c->rows[1].rhs_hi == -2.5);
+    ck_assert(c->rows[2].cy[0] == -1 && c->rows[2].cy[1] == 1);
+    ck_assert(c->rows[3].cy[1] == -1 && c->rows[3].rhs_lo == 1 && c->rows[3].rhs_hi == 1);
+    for (int k = 0; k < 4; k++)
+        ck_assert_ptr_null(c->rows[k].cx);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_equality_and_chain)
+{
+    vfy_spec *s = parse_ok(H1 "(assert (= X_0 0.5))(assert (= Y_0 1))");
+    ck_assert(s->boxes[0].lo[0] == 0.5 && s->boxes[0].hi[0] == 0.5);
+    ck_assert(s->boxes[0].in_lo[0] == 0.5 && s->boxes[0].in_hi[0] == 0.5);
+    ck_assert_int_eq(s->cases[0].n_rows, 2);
+    ck_assert(s->cases[0].rows[0].cy[0] == 1 && s->cases[0].rows[0].rhs_hi == 1);
+    ck_assert(s->cases[0].rows[1].cy[0] == -1 && s->cases[0].rows[1].rhs_lo == -1);
+    vfy_spec_free(s);
+    s = parse_ok(H1 "(assert (<= -2 X_0 3))(assert (>= 4 Y_0 1))");
+    ck_assert(s->boxes[0].lo[0] == -2 && s->boxes[0].hi[0] == 3);
+    ck_assert_int_eq(s->cases[0].n_rows, 2); /* Y_0 <= 4, -Y_0 <= -1 */
+    ck_assert(s->cases[0].rows[0].cy[0] == 1 && s->cases[0].rows[0].rhs_lo == 4);
+    ck_assert(s->cases[0].rows[1].cy[0] == -1 && s->cases[0].rows[1].rhs_lo == -1);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_linear_terms)
+{
+    vfy_spec *s = parse_ok("(declare-const X_0 Real)(declare-const X_1 Real)"
+                           "(declare-const Y_0 Real)(declare-const Y_1 Real)"
+                           "(assert (<= (* 2 X_0) 1))"              /* X_0 <= 0.5 */
+                           "(assert (>= (* -4 X_0) 1))"             /* X_0 <= -0.25 */
+                           "(assert (>= (- X_0) 1))"                /* X_0 <= -1 */
+                           "(assert (<= (* 3 X_0 -1) 6))"           /* X_0 >= -2 */
+                           "(assert (and (<= X_1 1) (>= (+ X_1 X_1 X_1) -3)))" /* X_1 >= -1 */
+                           "(assert (<= (+ Y_0 1.5) Y_1))"          /* Y_0 - Y_1 <= -1.5 */
+                           "(assert (<= (* 2 Y_0) (- Y_1 (* 3 X_0) 1)))" /* 2Y0 - Y1 + 3X0 <= -1 */
+                           "(assert (<= X_0 X_1))"                  /* X_0 - X_1 <= 0 */
+                           "(assert (<= (- Y_0 Y_0) (+ 1 2)))"      /* 0 <= 3: true, dropped */
+                           "(assert (<= (+ Y_0 0.1 0.2) 0))");      /* Y_0 <= -(0.1+0.2) */
+    vfy_box *b = &s->boxes[0];
+    ck_assert(b->hi[0] == -1 && b->lo[0] == -2 && b->hi[1] == 1 && b->lo[1] == -1);
+    vfy_case *c = &s->cases[0];
+    ck_assert_int_eq(c->n_rows, 4);
+    ck_assert(c->rows[0].cy[0] == 1 && c->rows[0].cy[1] == -1 && !c->rows[0].cx);
+    ck_assert(c->rows[0].rhs_lo == -1.5 && c->rows[0].rhs_hi == -1.5);
+    ck_assert(c->rows[1].cy[0] == 2 && c->rows[1].cy[1] == -1 && c->rows[1].cx);
+    ck_assert(c->rows[1].cx[0] == 3 && c->rows[1].cx[1] == 0 && c->rows[1].rhs_lo == -1);
+    ck_assert(c->rows[2].cy[0] == 0 && c->rows[2].cy[1] == 0);
+    ck_assert(c->rows[2].cx[0] == 1 && c->rows[2].cx[1] == -1 && c->rows[2].rhs_hi == 0);
+    /* -(0.1 + 0.2) = -0.3 in reals: enclosed, and tight to a few ulps */
+    vfy_row *r = &c->rows[3];
+    ck_assert(r->cy[0] == 1);
+    ck_assert(r->rhs_lo <= strtod_dir("-0.3", FE_DOWNWARD));
+    ck_assert(r->rhs_hi >= strtod_dir("-0.3", FE_UPWARD));
+    ck_assert(r->rhs_hi - r->rhs_lo < 1e-15);
+    vfy_spec_free(s);
+    /* inexact division: X_0 <= 1/3 */
+    s = parse_ok(H1 "(assert (<= (* 3 X_0) 1))(assert (>= X_0 0))");
+    ck_assert(s->boxes[0].in_hi[0] < s->boxes[0].hi[0]);
+    ck_assert(s->boxes[0].in_hi[0] == 1.0 / 3.0 && s->boxes[0].hi[0] == nu(1.0 / 3.0)); /* RN = RD here */
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_disjunctions)
+{
+    /* the shape of acasxu prop_6: 2 input boxes times 4 output disjuncts */
+    const char *txt = "(declare-const X_0 Real)(declare-const X_1 Real)"
+                      "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const Y_2 Real)"
+                      "(assert (or (and (<= X_0 1) (>= X_0 0) (<= X_1 1) (>= X_1 0))\n"
+                      "            (and (<= X_0 1) (>= X_0 0) (<= X_1 -1) (>= X_1 -2))))\n"
+                      "(assert (or (and (<= Y_1 Y_0)) (and (<= Y_2 Y_0)) (<= Y_0 0) (<= Y_1 0)))";
+    vfy_spec *s = parse_ok(txt);
+    ck_assert_int_eq(s->n_boxes, 2);
+    ck_assert_int_eq(s->n_cases, 8);
+    for (int k = 0; k < 8; k++) {
+        ck_assert_int_eq(s->cases[k].box, k / 4);
+        ck_assert_int_eq(s->cases[k].n_rows, 1);
+    }
+    ck_assert(s->boxes[1].lo[1] == -2 && s->boxes[1].hi[1] == -1);
+    ck_assert(s->cases[1].rows[0].cy[2] == 1 && s->cases[1].rows[0].cy[0] == -1);
+    ck_assert(s->cases[2].rows[0].cy[0] == 1 && s->cases[2].rows[0].cy[1] == 0);
+    vfy_spec_free(s);
+    /* nested: (or (and A (or B C)) D) = AB | AC | D; the same box for all three */
+    s = parse_ok(H1 "(assert (and (<= X_0 1) (>= X_0 0)))"
+                    "(assert (or (and (<= Y_0 1) (or (<= Y_0 2) (and (<= Y_0 3) true))) (<= Y_0 4)))");
+    ck_assert_int_eq(s->n_boxes, 1);
+    ck_assert_int_eq(s->n_cases, 3);
+    ck_assert_int_eq(s->cases[0].n_rows, 2);
+    ck_assert_int_eq(s->cases[1].n_rows, 2);
+    ck_assert_int_eq(s->cases[2].n_rows, 1);
+    ck_assert(s->cases[0].rows[1].rhs_lo == 2 && s->cases[1].rows[1].rhs_lo == 3);
+    ck_assert(s->cases[2].rows[0].rhs_lo == 4);
+    vfy_spec_free(s);
+    /* left- and right-nested chains keep document order */
+    s = parse_ok(H1 "(assert (and (<= X_0 1) (>= X_0 0)))"
+                    "(assert (or (or (or (<= Y_0 1) (<= Y_0 2)) (<= Y_0 3)) (or (<= Y_0 4) (<= Y_0 5))))");
+    ck_assert_int_eq(s->n_cases, 5);
+    for (int k = 0; k < 5; k++)
+        ck_assert(s->cases[k].rows[0].rhs_lo == k + 1);
+    vfy_spec_free(s);
+    /* a box bound inside a disjunction only; the same box reached twice is shared */
+    s = parse_ok(H1 "(assert (or (and (<= X_0 1) (>= X_0 0) (<= Y_0 1))"
+                    "            (and (>= X_0 0) (<= X_0 1) (<= Y_0 2))))");
+    ck_assert_int_eq(s->n_boxes, 1);
+    ck_assert_int_eq(s->n_cases, 2);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_constants_and_booleans)
+{
+    /* true constant comparisons vanish; a false one removes its disjunct */
+    vfy_spec *s = parse_ok(H1 "(assert (<= 1 2))(assert (and (<= X_0 1) (>= X_0 0)))"
+                              "(assert (or (and (<= 2 1) (<= Y_0 5)) (<= Y_0 6) false))");
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert(s->cases[0].rows[0].rhs_lo == 6);
+    vfy_spec_free(s);
+    /* no output constraint at all: every point of the box is unsafe */
+    s = parse_ok(H1 "(assert (and (<= X_0 1) (>= X_0 0) true))");
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert_int_eq(s->cases[0].n_rows, 0);
+    vfy_spec_free(s);
+    /* (<= 0.1 0.1) cannot be decided from enclosures: kept as a row with no variable */
+    s = parse_ok(H1 "(assert (and (<= X_0 1) (>= X_0 0) (<= 0.1 0.1)))");
+    ck_assert_int_eq(s->cases[0].n_rows, 1);
+    ck_assert(s->cases[0].rows[0].cy[0] == 0 && s->cases[0].rows[0].rhs_lo <= 0 &&
+              s->cases[0].rows[0].rhs_hi >= 0);
+    vfy_spec_free(s);
+    parse_err(H1 "(assert (and (<= X_0 1) (>= X_0 0)))\n(assert (or (<= 2 1) false))",
+              VFY_ERR_INVALID, "t.vnnlib:3:1: ", "contradictory spec");
+}
+END_TEST
+
+START_TEST(test_declarations_and_commands)
+{
+    vfy_spec *s = parse_ok("; comment (with parens\n(set-logic QF_LRA)\n"
+                           "(declare-fun Y_0 () Real) ; trailing (\n"
+                           "(declare-const X_2 Real)(declare-const X_0 Real)(declare-const X_1 Real)\n"
+                           "(set-info :source |a | \"str \"\" ing\")\n"
+                           "(assert (and (<= X_0 1) (<= X_1 1) (<= X_2 1)))\n"
+                           "(assert (and (>= X_0 0) (>= X_1 0) (>= X_2 0)))\n(check-sat)\n(exit)\r\n");
+    ck_assert_int_eq(s->n_x, 3);
+    ck_assert_int_eq(s->n_y, 1);
+    ck_assert_int_eq(s->cases[0].n_rows, 0);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_deep_nesting)
+{
+    /* 9000 nested ands, 9000 nested sums and 5000 nested ors: no recursion, no stack overflow */
+    size_t cap = 400000, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, H1 "(assert ");
+    for (int k = 0; k < 9000; k++)
+        n += (size_t)snprintf(t + n, cap - n, "(and ");
+    n += (size_t)snprintf(t + n, cap - n, "(<= X_0 1) (>= X_0 0)");
+    for (int k = 0; k < 9000; k++)
+        t[n++] = ')';
+    n += (size_t)snprintf(t + n, cap - n, ")\n(assert (<= ");
+    for (int k = 0; k < 9000; k++)
+        n += (size_t)snprintf(t + n, cap - n, "(+ 1 ");
+    n += (size_t)snprintf(t + n, cap - n, "Y_0");
+    for (int k = 0; k < 9000; k++)
+        t[n++] = ')';
+    n += (size_t)snprintf(t + n, cap - n, " 0))\n(assert ");
+    for (int k = 0; k < 5000; k++)
+        n += (size_t)snprintf(t + n, cap - n, "(or (<= Y_0 %d) ", k);
+    n += (size_t)snprintf(t + n, cap - n, "false");
+    for (int k = 0; k < 5000; k++)
+        t[n++] = ')';
+    n += (size_t)snprintf(t + n, cap - n, ")");
+    t[n] = '\0';
+    vfy_spec *s = parse_ok(t);
+    ck_assert_int_eq(s->n_cases, 5000);
+    ck_assert_int_eq(s->cases[4999].n_rows, 2);
+    ck_assert(s->cases[0].rows[0].rhs_lo == -9000 && s->cases[4999].rows[1].rhs_lo == 4999);
+    vfy_spec_free(s);
+    /* too deep: an error, not a crash */
+    n = (size_t)snprintf(t, cap, H1);
+    for (int k = 0; k < 20000; k++)
+        t[n++] = '(';
+    t[n] = '\0';
+    parse_err(t, VFY_ERR_PARSE, "t.vnnlib:3:10001: ", "nesting deeper than 10000");
+    free(t);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+START_TEST(test_errors_syntax)
+{
+    parse_err(H1 "(assert (<= X_0 1)", VFY_ERR_PARSE, "t.vnnlib:3:1: ", "never closed");
+    parse_err(H1 "(assert (<= X_0 1)))", VFY_ERR_PARSE, "t.vnnlib:3:20: ", "unexpected ')'");
+    parse_err(H1 "(assert (foo X_0 1))", VFY_ERR_PARSE, "t.vnnlib:3:10: ", "unknown function 'foo'");
+    parse_err(H1 "(assert (<= (sin X_0) 1))", VFY_ERR_PARSE, "t.vnnlib:3:14: ",
+              "unknown function 'sin'");
+    parse_err(H1 "(assert (and (<= X_0 1)\n   (<= X_5 1)))", VFY_ERR_INVALID, "t.vnnlib:4:8: ",
+              "undeclared variable 'X_5'");
+    parse_err(H1 "(assert (<= Y_1 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ", "undeclared variable 'Y_1'");
+    parse_err(H1 "(assert (<= Z 1))", VFY_ERR_PARSE, "t.vnnlib:3:13: ", "expected a number or a variable");
+    parse_err(H1 "(assert (<= X_0 1.2.3))", VFY_ERR_PARSE, "t.vnnlib:3:17: ", "bad number '1.2.3'");
+    parse_err(H1 "(assert (<= X_0 1e))", VFY_ERR_PARSE, "t.vnnlib:3:17: ", "bad number");
+    parse_err(H1 "(assert (<= X_0 -))", VFY_ERR_PARSE, "t.vnnlib:3:17: ", "bad number");
+    parse_err(H1 "(assert (<= X_0 1e999))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:17: ", "out of range");
+    parse_err(H1 "(assert X_0)", VFY_ERR_PARSE, "t.vnnlib:3:9: ", "expected a formula");
+    parse_err(H1 "(assert (<= X_0))", VFY_ERR_PARSE, "t.vnnlib:3:9: ", "at least 2 arguments");
+    parse_err(H1 "(assert (<= X_0 1) (<= X_0 2))", VFY_ERR_PARSE, "t.vnnlib:3:1: ", "exactly one");
+    parse_err(H1 "(assert ())", VFY_ERR_PARSE, "t.vnnlib:3:9: ", "empty list");
+    parse_err(H1 "(assert ((and) 1))", VFY_ERR_PARSE, "t.vnnlib:3:10: ", "expected an operator");
+    parse_err(H1 "(push 1)", VFY_ERR_PARSE, "t.vnnlib:3:2: ", "unknown command 'push'");
+    parse_err(H1 "assert", VFY_ERR_PARSE, "t.vnnlib:3:1: ", "outside parentheses");
+    parse_err(H1 "(assert (<= X_0 \"1))", VFY_ERR_PARSE, "t.vnnlib:3:17: ", "unterminated string");
+    parse_err(H1 "(assert (<= X_0 1\x01))", VFY_ERR_PARSE, "t.vnnlib:3:18: ", "unexpected character 0x01");
+    parse_err(H1 "(assert (<= (* X_0 Y_0) 1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:13: ", "non-linear");
+    parse_err(H1 "(assert (<= (* 0.1 X_0) 1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:13: ", "exactly representable");
+}
+END_TEST
+
+START_TEST(test_errors_declarations)
+{
+    parse_err("(declare-const X_0 Real)\n(declare-const Z Real)", VFY_ERR_INVALID, "t.vnnlib:2:16: ",
+              "unsupported variable name 'Z'");
+    parse_err("(declare-const X_0 Real)\n(declare-const X_01 Real)", VFY_ERR_INVALID,
+              "t.vnnlib:2:16: ", "unsupported variable name");
+    parse_err("(declare-const X_0 Int)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:20: ", "must be Real");
+    parse_err("(declare-const X_0 Real)(declare-const Y_0 Real)\n(declare-const X_2 Real)",
+              VFY_ERR_INVALID, "t.vnnlib:2:16: ", "X_2 is declared but X_1 is not");
+    parse_err("(declare-const X_0 Real)(declare-const Y_0 Real)\n(declare-const X_0 Real)",
+              VFY_ERR_INVALID, "t.vnnlib:2:16: ", "X_0 is declared twice");
+    parse_err("(declare-const Y_0 Real)\n(assert (<= Y_0 1))\n", VFY_ERR_INVALID, "t.vnnlib:3:1: ",
+              "no input variable");
+    parse_err("(declare-const X_0 Real)\n(assert (<= X_0 1))", VFY_ERR_INVALID, "t.vnnlib:2:20: ",
+              "no output variable");
+    parse_err("", VFY_ERR_PARSE, "t.vnnlib:1:1: ", "empty");
+    parse_err("; nothing but a comment\n   \n", VFY_ERR_PARSE, "t.vnnlib:1:1: ", "empty");
+}
+END_TEST
+
+START_TEST(test_errors_region)
+{
+    parse_err("(declare-const X_0 Real)\n  (declare-const X_1 Real)(declare-const Y_0 Real)\n"
+              "(assert (and (<= X_0 1) (>= X_0 0) (>= X_1 0)))",
+              VFY_ERR_INVALID, "t.vnnlib:2:18: ", "X_1 has no upper bound");
+    parse_err(H1 "(assert (<= X_0 1))", VFY_ERR_INVALID, "t.vnnlib:1:16: ", "X_0 has no lower bound");
+    parse_err(H1 "(assert (or (and (<= X_0 1) (>= X_0 0)) (<= X_0 1)))", VFY_ERR_INVALID,
+              "t.vnnlib:1:16: ", "X_0 has no lower bound in case 2 of 2");
+    parse_err("(declare-const X_0 Real)(declare-const X_1 Real)(declare-const X_2 Real)"
+              "(declare-const Y_0 Real)\n(assert (and (<= X_0 1) (>= X_0 0) (<= X_1 1) (>= X_1 0)))\n"
+              "(assert (<= X_2 0.4))\n(assert (>= X_2 0.5))",
+              VFY_ERR_INVALID, "t.vnnlib:4:9: ",
+              "contradictory spec: the input region is empty (X_2 in [0.5, 0.40000000000000002])");
+    /* a real point that holds no double */
+    parse_err(H1 "(assert (= X_0 0.1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:9: ",
+              "contains no floating-point number");
+    /* an empty disjunct is dropped, the other one stays */
+    vfy_spec *s = parse_ok(H1 "(assert (or (and (<= X_0 1) (>= X_0 2)) (and (<= X_0 1) (>= X_0 0.5))))");
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert(s->boxes[0].lo[0] == 0.5);
+    vfy_spec_free(s);
+    /* the DNF blow-up guard: 2^17 cases */
+    char t[4096];
+    size_t n = (size_t)snprintf(t, sizeof t, H1 "(assert (and (<= X_0 1) (>= X_0 0)))\n");
+    for (int k = 0; k < 17; k++)
+        n += (size_t)snprintf(t + n, sizeof t - n, "(assert (or (<= Y_0 %d) (<= Y_0 -%d)))\n", k, k);
+    parse_err(t, VFY_ERR_UNSUPPORTED, "t.vnnlib:3:1: ", "more than 100000 cases");
+}
+END_TEST
+
+START_TEST(test_load_errors)
+{
+    vfy_spec *s = (vfy_spec *)&s;
+    vfy_error e;
+    ck_assert_int_eq(vfy_spec_load("/nonexistent/dir/p.vnnlib", &s, &e), VFY_ERR_IO);
+    ck_assert_ptr_null(s);
+    ck_assert_str_eq(e.msg, "/nonexistent/dir/p.vnnlib: cannot open: No such file or directory");
+    char path[] = "/tmp/check_spec_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *txt = H1 "(assert (<= X_0 1)) (assert (>= X_0 0))\n(assert (<= Y_7 1))";
+    ck_assert_int_eq(write(fd, txt, strlen(txt)), (long)strlen(txt));
+    close(fd);
+    ck_assert_int_eq(vfy_spec_load(path, &s, &e), VFY_ERR_INVALID);
+    ck_assert_ptr_null(s);
+    char want[128];
+    snprintf(want, sizeof want, "%s:4:13: undeclared variable 'Y_7'", path);
+    ck_assert_str_eq(e.msg, want);
+    fd = open(path, O_WRONLY | O_TRUNC);
+    ck_assert_int_ge(fd, 0);
+    txt = H1 "(assert (<= X_0 1)) (assert (>= X_0 0))\n(assert (<= Y_0 7))";
+    ck_assert_int_eq(write(fd, txt, strlen(txt)), (long)strlen(txt));
+    close(fd);
+    ck_assert_int_eq(vfy_spec_load(path, &s, &e), VFY_OK);
+    ck_assert_int_eq(s->n_cases, 1);
+    vfy_spec_free(s);
+    unlink(path);
+}
+END_TEST
+
+/* ---- the VNN-COMP benchmark files ------------------------------------------------------------ */
+
+static vfy_spec *load_bench(const char *rel)
+{
+    char path[1200];
+    snprintf(path, sizeof path, BENCH "/%s", rel);
+    if (access(path, R_OK) != 0)
+        return NULL;
+    vfy_spec *s = NULL;
+    vfy_error e;
+    vfy_status st = vfy_spec_load(path, &s, &e);
+    ck_assert_msg(st == VFY_OK, "%s: %s", rel, e.msg);
+    return s;
+}
+
+static int have_bench(void)
+{
+    if (access(BENCH, F_OK) == 0)
+        return 1;
+    fprintf(stderr, "check_spec: %s not found, benchmark tests skipped\n", BENCH);
+    return 0;
+}
+
+START_TEST(test_bench_acasxu)
+{
+    if (!have_bench())
+        return;
+    vfy_spec *s = load_bench("acasxu/vnnlib/prop_6.vnnlib");
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->n_x, 5);
+    ck_assert_int_eq(s->n_boxes, 2);
+    ck_assert_int_eq(s->n_cases, 8);
+    for (int k = 0; k < 8; k++) {
+        ck_assert_int_eq(s->cases[k].box, k / 4);
+        ck_assert_int_eq(s->cases[k].n_rows, 1);
+        ck_assert(s->cases[k].rows[0].cy[k % 4 + 1] == 1 && s->cases[k].rows[0].cy[0] == -1);
+    }
+    /* 0.700434925 is inexact: the outer hi is above it, the inner below, one ulp apart */
+    ck_assert(s->boxes[0].hi[0] == strtod_dir("0.700434925", FE_UPWARD));
+    ck_assert(s->boxes[0].in_hi[0] == strtod_dir("0.700434925", FE_DOWNWARD));
+    ck_assert(s->boxes[0].lo[3] == -0.5 && s->boxes[0].in_lo[3] == -0.5);
+    ck_assert(s->boxes[1].hi[1] == strtod_dir("-0.11140846", FE_UPWARD));
+    vfy_spec_free(s);
+
+    s = load_bench("acasxu/vnnlib/prop_1.vnnlib"); /* unsafe: Y_0 >= 3.991125645861615 */
+    ck_assert_int_eq(s->n_boxes, 1);
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert_int_eq(s->cases[0].n_rows, 1);
+    vfy_row *r = &s->cases[0].rows[0];
+    ck_assert(r->cy[0] == -1 && r->cy[1] == 0 && r->cx == NULL);
+    ck_assert(r->rhs_lo == -strtod_dir("3.991125645861615", FE_UPWARD));
+    ck_assert(r->rhs_hi == -strtod_dir("3.991125645861615", FE_DOWNWARD));
+    vfy_spec_free(s);
+
+    s = load_bench("acasxu/vnnlib/prop_3.vnnlib"); /* unsafe: Y_0 <= Y_i for i = 1..4 */
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert_int_eq(s->cases[0].n_rows, 4);
+    for (int k = 0; k < 4; k++)
+        ck_assert(s->cases[0].rows[k].cy[0] == 1 && s->cases[0].rows[k].cy[k + 1] == -1 &&
+                  s->cases[0].rows[k].rhs_lo == 0 && s->cases[0].rows[k].rhs_hi == 0);
+    ck_assert(s->boxes[0].hi[3] == 0.5 && s->boxes[0].lo[3] == strtod_dir("0.3", FE_DOWNWARD));
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_bench_mnist)
+{
+    if (!have_bench())
+        return;
+    vfy_spec *s = load_bench("mnist_fc/vnnlib/prop_0_0.03.vnnlib");
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->n_x, 784);
+    ck_assert_int_eq(s->n_y, 10);
+    ck_assert_int_eq(s->n_boxes, 1);
+    ck_assert_int_eq(s->n_cases, 9);
+    for (int k = 0; k < 9; k++) {
+        ck_assert_int_eq(s->cases[k].n_rows, 1);
+        int i = k < 4 ? k : k + 1; /* unsafe: Y_i >= Y_4, i.e. -Y_i + Y_4 <= 0 */
+        ck_assert(s->cases[k].rows[0].cy[i] == -1 && s->cases[k].rows[0].cy[4] == 1);
+    }
+    for (int i = 0; i < 784; i++)
+        ck_assert(s->boxes[0].lo[i] <= s->boxes[0].in_lo[i] &&
+                  s->boxes[0].in_lo[i] <= s->boxes[0].in_hi[i] &&
+                  s->boxes[0].in_hi[i] <= s->boxes[0].hi[i]);
+    vfy_spec_free(s);
+}
+END_TEST
+
+START_TEST(test_bench_all_files)
+{
+    if (!have_bench())
+        return;
+    DIR *top = opendir(BENCH);
+    ck_assert_ptr_nonnull(top);
+    int n_files = 0;
+    struct dirent *de;
+    while ((de = readdir(top)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char dir[512];
+        snprintf(dir, sizeof dir, BENCH "/%s/vnnlib", de->d_name);
+        DIR *d = opendir(dir);
+        if (!d)
+            continue;
+        struct dirent *f;
+        while ((f = readdir(d)) != NULL) {
+            size_t l = strlen(f->d_name);
+            if (l < 7 || strcmp(f->d_name + l - 7, ".vnnlib") != 0)
+                continue;
+            char rel[1024];
+            snprintf(rel, sizeof rel, "%s/vnnlib/%s", de->d_name, f->d_name);
+            vfy_spec *s = load_bench(rel);
+            ck_assert_ptr_nonnull(s);
+            ck_assert(s->n_cases >= 1 && s->n_boxes >= 1);
+            for (int64_t b = 0; b < s->n_boxes; b++)
+                for (int64_t i = 0; i < s->n_x; i++)
+                    ck_assert(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
+                              s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                              s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
+            vfy_spec_free(s);
+            n_files++;
+        }
+        closedir(d);
+    }
+    closedir(top);
+    ck_assert_int_gt(n_files, 0);
+}
+END_TEST
+
+/* ---- robustness ------------------------------------------------------------------------------ */
+
+static const char *SMALL =
+    "; small spec in the style of acasxu prop_6\n"
+    "(declare-const X_0 Real)(declare-const X_1 Real)\n"
+    "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const Y_2 Real)\n"
+    "(assert (or (and (<= X_0 0.700434925) (>= X_0 -0.129289109) (<= X_1 0.5) (>= X_1 0.1))\n"
+    "            (and (<= X_0 0.700434925) (>= X_0 -0.129289109) (<= X_1 -0.1) (>= X_1 -0.5))))\n"
+    "(assert (or (and (<= Y_1 Y_0)) (and (<= (+ Y_2 (* 2 Y_1)) (- Y_0 1.5e-3)))))\n"
+    "(assert (>= Y_2 (- 3)))\n";
+
+START_TEST(test_alloc_failures)
+{
+    vfy_spec *s;
+    vfy_error e;
+    int ok = 0;
+    for (long n = 0; n < 100000 && !ok; n++) {
+        s = NULL;
+        vfy_alloc_fail_after(n);
+        vfy_status st = parse(SMALL, &s, &e);
+        vfy_alloc_fail_after(-1);
+        if (st == VFY_OK) {
+            ok = 1;
+            ck_assert_int_eq(s->n_cases, 4);
+            vfy_spec_free(s);
+        } else {
+            ck_assert_msg(st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+            ck_assert_ptr_null(s);
+        }
+    }
+    ck_assert(ok);
+}
+END_TEST
+
+START_TEST(test_truncation)
+{
+    size_t len = strlen(SMALL);
+    char *buf = malloc(len + 1);
+    int n_ok = 0;
+    for (size_t cut = 0; cut <= len; cut++) {
+        memcpy(buf, SMALL, cut); /* not NUL-terminated on purpose: the parser reads len bytes */
+        vfy_spec *s = NULL;
+        vfy_error e;
+        vfy_status st = vfy_spec_parse(buf, cut, "t", &s, &e);
+        ck_assert(st == VFY_OK || st == VFY_ERR_PARSE || st == VFY_ERR_INVALID ||
+                  st == VFY_ERR_UNSUPPORTED);
+        ck_assert((st == VFY_OK) == (s != NULL));
+        n_ok += st == VFY_OK;
+        vfy_spec_free(s);
+    }
+    ck_assert_int_ge(n_ok, 1);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_random_corruption)
+{
+    size_t len = strlen(SMALL);
+    char *buf = malloc(len);
+    const char alphabet[] = "()XY_0123456789.-+e;<=>* \n\"|\x01\xff";
+    srand(777);
+    for (int it = 0; it < 20000; it++) {
+        memcpy(buf, SMALL, len);
+        int flips = 1 + rand() % 4;
+        for (int k = 0; k < flips; k++) {
+            size_t at = (size_t)rand() % len;
+            buf[at] = rand() % 2 ? (char)(rand() % 256) : alphabet[rand() % (sizeof alphabet - 1)];
+        }
+        vfy_spec *s = NULL;
+        vfy_error e;
+        vfy_status st = vfy_spec_parse(buf, len, "t", &s, &e);
+        ck_assert(st == VFY_OK || st == VFY_ERR_PARSE || st == VFY_ERR_INVALID ||
+                  st == VFY_ERR_UNSUPPORTED);
+        if (st == VFY_OK)
+            for (int64_t b = 0; b < s->n_boxes; b++)
+                for (int64_t i = 0; i < s->n_x; i++)
+                    ck_assert(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
+                              s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                              s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
+        vfy_spec_free(s);
+    }
+    /* pure random bytes */
+    for (int it = 0; it < 2000; it++) {
+        size_t n = (size_t)rand() % 200;
+        for (size_t k = 0; k < n && k < len; k++)
+            buf[k] = rand() % 3 ? alphabet[rand() % (sizeof alphabet - 1)] : (char)(rand() % 256);
+        vfy_spec *s = NULL;
+        vfy_error e;
+        vfy_status st = vfy_spec_parse(buf, n < len ? n : len, "t", &s, &e);
+        ck_assert(st != VFY_ERR_NOMEM && st != VFY_ERR_INTERNAL);
+        vfy_spec_free(s);
+    }
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_speed)
+{
+    /* a 1 MB spec: 11000 bounded inputs and a 9-way output disjunction; best of 3 runs, so that
+     * a busy machine does not fail the test */
+    size_t cap = 3 << 20, n = 0;
+    char *t = malloc(cap);
+    int nx = 11500;
+    for (int i = 0; i < nx; i++)
+        n += (size_t)snprintf(t + n, cap - n, "(declare-const X_%d Real)\n", i);
+    for (int i = 0; i < 10; i++)
+        n += (size_t)snprintf(t + n, cap - n, "(declare-const Y_%d Real)\n", i);
+    for (int i = 0; i < nx; i++)
+        n += (size_t)snprintf(t + n, cap - n, "(assert (<= X_%d 0.0299999993294)) (assert (>= X_%d -0.01))\n",
+                              i, i);
+    n += (size_t)snprintf(t + n, cap - n, "(assert (or");
+    for (int i = 1; i < 10; i++)
+        n += (size_t)snprintf(t + n, cap - n, " (and (>= Y_%d Y_0))", i);
+    n += (size_t)snprintf(t + n, cap - n, "))\n");
+    ck_assert_uint_ge(n, 1u << 20);
+    double dt = INFINITY;
+    for (int run = 0; run < 3; run++) {
+        double t0 = vfy_now();
+        vfy_spec *s = NULL;
+        vfy_error e;
+        ck_assert_int_eq(vfy_spec_parse(t, n, "big", &s, &e), VFY_OK);
+        double t1 = vfy_now() - t0;
+        dt = t1 < dt ? t1 : dt;
+        ck_assert_int_eq(s->n_cases, 9);
+        ck_assert_int_eq(s->n_boxes, 1);
+        ck_assert_int_eq(s->n_x, nx);
+        vfy_spec_free(s);
+    }
+    free(t);
+#if defined(__SANITIZE_ADDRESS__)
+    double limit = 2.0;
+#else
+    double limit = 0.1;
+#endif
+    ck_assert_msg(dt < limit, "1 MB parsed in %.3f s", dt);
+}
+END_TEST
+
+static Suite *spec_suite(void)
+{
+    Suite *s = suite_create("spec");
+    TCase *tc = tcase_create("form");
+    tcase_add_test(tc, test_exact_box_and_row);
+    tcase_add_test(tc, test_inexact_literals);
+    tcase_add_test(tc, test_literal_forms);
+    tcase_add_test(tc, test_random_literals);
+    tcase_add_test(tc, test_rows_normalised);
+    tcase_add_test(tc, test_equality_and_chain);
+    tcase_add_test(tc, test_linear_terms);
+    tcase_add_test(tc, test_disjunctions);
+    tcase_add_test(tc, test_constants_and_booleans);
+    tcase_add_test(tc, test_declarations_and_commands);
+    tcase_add_test(tc, test_deep_nesting);
+    tcase_set_timeout(tc, 60);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("errors");
+    tcase_add_test(tc, test_errors_syntax);
+    tcase_add_test(tc, test_errors_declarations);
+    tcase_add_test(tc, test_errors_region);
+    tcase_add_test(tc, test_load_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("benchmarks");
+    tcase_add_test(tc, test_bench_acasxu);
+    tcase_add_test(tc, test_bench_mnist);
+    tcase_add_test(tc, test_bench_all_files);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("robustness");
+    tcase_add_test(tc, test_alloc_failures);
+    tcase_add_test(tc, test_truncation);
+    tcase_add_test(tc, test_random_corruption);
+    tcase_add_test(tc, test_speed);
+    tcase_set_timeout(tc, 300);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(spec_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

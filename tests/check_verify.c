@@ -1,0 +1,273 @@
+/* Check suite: the search (bab), the attack and counterexample confirmation, end to end on networks
+ * built in memory and specs parsed from text. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testnet.h"
+#include "vfy/attack.h"
+#include "vfy/eval.h"
+#include "vfy/onnx.h"
+#include "vfy/verify.h"
+
+/* y = relu(x) + relu(-x) = |x| */
+static vfy_net *abs_net(void)
+{
+    const int64_t sizes[3] = {1, 2, 1};
+    const double w1[2] = {1, -1}, b1[2] = {0, 0}, w2[2] = {1, 1}, b2[1] = {0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    return testnet_dense(2, sizes, w, b);
+}
+
+static vfy_spec *parse(const char *text)
+{
+    vfy_spec *s = NULL;
+    vfy_error err;
+    vfy_status st = vfy_spec_parse(text, strlen(text), "test.vnnlib", &s, &err);
+    ck_assert_msg(st == VFY_OK, "spec: %s", err.msg);
+    return s;
+}
+
+static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, double timeout,
+                       vfy_verify_result *res)
+{
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = threads;
+    o.timeout_s = timeout;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
+    return res->verdict;
+}
+
+START_TEST(test_abs_unsat)
+{
+    vfy_net *net = abs_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (<= Y_0 -0.001))");
+    vfy_verify_result res;
+    ck_assert_int_eq(run(net, spec, 1, 10, &res), VFY_UNSAT);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+START_TEST(test_abs_sat_confirmed)
+{
+    vfy_net *net = abs_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (<= Y_0 0.25))");
+    vfy_verify_result res;
+    ck_assert_int_eq(run(net, spec, 2, 10, &res), VFY_SAT);
+    ck_assert(res.x[0] >= -1 && res.x[0] <= 1);
+    ck_assert(fabs(res.x[0]) <= 0.25);
+    ck_assert(res.x[0] == (double)(float)res.x[0]);
+    ck_assert(res.y64[0] == fabs(res.x[0]));
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* |x0| - |x1| >= -0.5 is false near x0 = 0, x1 = 1: needs the search, not just the first bound */
+static vfy_net *absdiff_net(void)
+{
+    const int64_t sizes[3] = {2, 4, 1};
+    const double w1[8] = {1, 0, -1, 0, 0, 1, 0, -1}, b1[4] = {0, 0, 0, 0};
+    const double w2[4] = {1, 1, -1, -1}, b2[1] = {0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    return testnet_dense(2, sizes, w, b);
+}
+
+START_TEST(test_split_needed_unsat)
+{
+    /* on x0 in [-0.5, 1], x1 in [-0.4, 0.4]: |x0| - |x1| >= -0.4 > -0.5, but CROWN's first bound of
+     * |x0| is x0 (lower slope 1 since u > -l), giving -0.9: the proof needs splitting */
+    vfy_net *net = absdiff_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 -0.5))(assert (<= X_0 1))(assert (>= X_1 -0.4))"
+                           "(assert (<= X_1 0.4))(assert (<= Y_0 -0.5))");
+    vfy_verify_result res;
+    ck_assert_int_eq(run(net, spec, 2, 10, &res), VFY_UNSAT);
+    ck_assert(res.domains > 1);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+START_TEST(test_disjunction_of_boxes)
+{
+    /* the second box reaches y = |x0| - |x1| <= -0.5 (x0 = 0, x1 = 0.9), the first does not */
+    vfy_net *net = absdiff_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                           "(assert (or (and (>= X_0 0.5) (<= X_0 1) (>= X_1 -0.4) (<= X_1 0.4))"
+                           "            (and (>= X_0 -0.1) (<= X_0 0.1) (>= X_1 0.8) (<= X_1 0.9))))"
+                           "(assert (<= Y_0 -0.5))");
+    vfy_verify_result res;
+    ck_assert_int_eq(run(net, spec, 1, 10, &res), VFY_SAT);
+    ck_assert(res.x[1] >= 0.8 && res.x[1] <= 0.9);
+    ck_assert(res.y64[0] <= -0.5);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Random networks: a sat verdict carries a counterexample that violates the property; an unsat
+ * verdict is never contradicted by sampling; and the verdict does not depend on the thread count. */
+START_TEST(test_random_consistent)
+{
+    int64_t hidden[2] = {12, 12};
+    vfy_net *net = testnet_random(300 + (uint64_t)_i, 2, hidden, 2, 2, 1.0, 0);
+    /* threshold: the sampled minimum of y0 - y1, shifted so some are sat and some unsat */
+    double x[2], y[2], scr[64], mn = INFINITY;
+    uint64_t st = 99;
+    for (int s = 0; s < 20000; s++) {
+        x[0] = -1 + 2 * testnet_uniform(&st);
+        x[1] = -1 + 2 * testnet_uniform(&st);
+        vfy_eval_f64(net, x, y, scr);
+        if (y[0] - y[1] < mn)
+            mn = y[0] - y[1];
+    }
+    double thr = mn + ((_i % 2) ? 0.05 : -0.05) * (fabs(mn) + 0.1);
+    char text[512];
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+             "(declare-const Y_1 Real)(assert (<= X_0 1))(assert (>= X_0 -1))(assert (<= X_1 1))"
+             "(assert (>= X_1 -1))(assert (<= (- Y_0 Y_1) %.17g))", thr);
+    vfy_spec *spec = NULL;
+    vfy_error err;
+    if (vfy_spec_parse(text, strlen(text), "t", &spec, &err) != VFY_OK) {
+        /* without linear terms: Y_0 <= Y_1 + thr is not expressible; fall back to Y_0 <= Y_1 */
+        snprintf(text, sizeof text,
+                 "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                 "(declare-const Y_1 Real)(assert (<= X_0 1))(assert (>= X_0 -1))(assert (<= X_1 1))"
+                 "(assert (>= X_1 -1))(assert (<= Y_0 Y_1))");
+        spec = parse(text);
+        thr = 0;
+    }
+    vfy_verify_result r1, r2;
+    vfy_verdict v1 = run(net, spec, 1, 20, &r1), v2 = run(net, spec, 2, 20, &r2);
+    ck_assert_int_eq(v1, v2);
+    ck_assert(v1 == VFY_SAT || v1 == VFY_UNSAT);
+    if (v1 == VFY_SAT) {
+        ck_assert(r1.x[0] == r2.x[0] && r1.x[1] == r2.x[1]); /* deterministic */
+        ck_assert(r1.y64[0] - r1.y64[1] <= thr);
+        ck_assert(fabs(r1.x[0]) <= 1 && fabs(r1.x[1]) <= 1);
+    } else {
+        ck_assert(mn > thr);
+    }
+    vfy_verify_result_free(&r1);
+    vfy_verify_result_free(&r2);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+START_TEST(test_mismatch_is_error)
+{
+    vfy_net *net = abs_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
+                           "(assert (<= X_1 1))(assert (<= Y_0 0))");
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_ERR_INVALID);
+    ck_assert(strstr(err.msg, "2 inputs") != NULL);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The deadline is honoured: a deep random net whose property needs a long search. */
+START_TEST(test_deadline)
+{
+    int64_t hidden[4] = {40, 40, 40, 40};
+    vfy_net *net = testnet_random(7, 5, hidden, 4, 2, 0.6, 0);
+    vfy_spec *spec = parse(
+        "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const X_2 Real)"
+        "(declare-const X_3 Real)(declare-const X_4 Real)(declare-const Y_0 Real)(declare-const Y_1 Real)"
+        "(assert (<= X_0 1))(assert (>= X_0 -1))(assert (<= X_1 1))(assert (>= X_1 -1))"
+        "(assert (<= X_2 1))(assert (>= X_2 -1))(assert (<= X_3 1))(assert (>= X_3 -1))"
+        "(assert (<= X_4 1))(assert (>= X_4 -1))(assert (<= Y_0 -1000))");
+    vfy_verify_result res;
+    double t0 = vfy_now();
+    vfy_verdict v = run(net, spec, 2, 0.3, &res);
+    double dt = vfy_now() - t0;
+    ck_assert(v == VFY_TIMEOUT || v == VFY_UNSAT);
+    ck_assert_msg(dt < 1.5, "took %g s for a 0.3 s deadline", dt);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+
+/* The VNN-COMP `test` benchmark, when ../shared is beside the project: every expected verdict. */
+START_TEST(test_shared_test_benchmark)
+{
+    static const char *const dir = "../shared/benchmarks/test/";
+    static const struct { const char *onnx, *vnnlib; vfy_verdict expected; } inst[] = {
+        {"onnx/test_nano.onnx", "vnnlib/test_nano.vnnlib", VFY_UNSAT},
+        {"onnx/test_tiny.onnx", "vnnlib/test_tiny.vnnlib", VFY_UNSAT},
+        {"onnx/test_small.onnx", "vnnlib/test_small.vnnlib", VFY_UNSAT},
+        {"onnx/test_sat.onnx", "vnnlib/test_prop.vnnlib", VFY_SAT},
+        {"onnx/test_unsat.onnx", "vnnlib/test_prop.vnnlib", VFY_UNSAT},
+    };
+    FILE *probe = fopen("../shared/benchmarks/test/instances.csv", "r");
+    if (!probe) {
+        fprintf(stderr, "skipped: ../shared/benchmarks/test is absent\n");
+        return;
+    }
+    fclose(probe);
+    for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
+        char mp[512], sp[512];
+        snprintf(mp, sizeof mp, "%s%s", dir, inst[i].onnx);
+        snprintf(sp, sizeof sp, "%s%s", dir, inst[i].vnnlib);
+        vfy_net *net = NULL;
+        vfy_spec *spec = NULL;
+        vfy_error err;
+        ck_assert_msg(vfy_onnx_load(mp, &net, &err) == VFY_OK, "%s", err.msg);
+        ck_assert_msg(vfy_spec_load(sp, &spec, &err) == VFY_OK, "%s", err.msg);
+        vfy_verify_result res;
+        ck_assert_msg(run(net, spec, 2, 30, &res) == inst[i].expected, "%s: got %s", mp,
+                      vfy_verdict_name(res.verdict));
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+static Suite *verify_suite(void)
+{
+    Suite *s = suite_create("verify");
+    TCase *tc = tcase_create("search");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_abs_unsat);
+    tcase_add_test(tc, test_abs_sat_confirmed);
+    tcase_add_test(tc, test_split_needed_unsat);
+    tcase_add_test(tc, test_disjunction_of_boxes);
+    tcase_add_loop_test(tc, test_random_consistent, 0, 8);
+    tcase_add_test(tc, test_mismatch_is_error);
+    tcase_add_test(tc, test_deadline);
+    tcase_add_test(tc, test_shared_test_benchmark);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(verify_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,46 @@
+/* libFuzzer harness for the VNNLIB parser. Not built by `make`; build and run with clang:
+ *
+ *   clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
+ *         -Iinclude tests/fuzz/fuzz_spec.c src/spec.c src/core.c -lm -o build/fuzz_spec
+ *   mkdir -p build && cp -r ../shared/benchmarks/acasxu/vnnlib build/fuzz_corpus
+ *   build/fuzz_spec -max_len=4096 build/fuzz_corpus
+ *
+ * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
+ * set exactly on success, the message of an error is one line, and a parsed spec satisfies the
+ * invariants of include/vfy/spec.h (lo <= in_lo <= in_hi <= hi, box indices in range). */
+#include "vfy/spec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    vfy_spec *s = NULL;
+    vfy_error e;
+    vfy_status st = vfy_spec_parse((const char *)data, size, "fuzz", &s, &e);
+    if ((st == VFY_OK) != (s != NULL) || st == VFY_ERR_INTERNAL || st == VFY_ERR_IO)
+        abort();
+    if (st != VFY_OK) {
+        if (strchr(e.msg, '\n') != NULL || e.status != st)
+            abort();
+        return 0;
+    }
+    for (int64_t b = 0; b < s->n_boxes; b++)
+        for (int64_t i = 0; i < s->n_x; i++) {
+            const vfy_box *x = &s->boxes[b];
+            if (!(x->lo[i] <= x->in_lo[i] && x->in_lo[i] <= x->in_hi[i] && x->in_hi[i] <= x->hi[i]))
+                abort();
+        }
+    for (int64_t c = 0; c < s->n_cases; c++) {
+        const vfy_case *k = &s->cases[c];
+        if (k->box < 0 || k->box >= s->n_boxes || k->n_rows < 0)
+            abort();
+        for (int64_t r = 0; r < k->n_rows; r++)
+            if (!(k->rows[r].rhs_lo <= k->rows[r].rhs_hi))
+                abort();
+    }
+    vfy_spec_free(s);
+    return 0;
+}

@@ -1,0 +1,98 @@
+#include "testnet.h"
+
+#include <string.h>
+
+double testnet_uniform(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (double)(z >> 11) * 0x1p-53;
+}
+
+vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
+                        int64_t n_out, double scale, int with_scale)
+{
+    vfy_net *net = vfy_alloc(sizeof *net);
+    if (!net)
+        return NULL;
+    net->n_in = n_in;
+    net->n_out = n_out;
+    uint64_t st = seed;
+    if (with_scale) {
+        double *w = vfy_alloc_array((size_t)n_in, sizeof(double));
+        double *b = vfy_alloc_array((size_t)n_in, sizeof(double));
+        if (!w || !b) {
+            vfy_free(w);
+            vfy_free(b);
+            vfy_net_free(net);
+            return NULL;
+        }
+        for (int64_t j = 0; j < n_in; j++) {
+            w[j] = (double)(float)(0.5 + testnet_uniform(&st));
+            b[j] = (double)(float)(testnet_uniform(&st) - 0.5);
+        }
+        if (vfy_net_push(net, VFY_LAYER_SCALE, n_in, n_in, w, b, 0x1p-53, 1, "scale", NULL) != VFY_OK) {
+            vfy_net_free(net);
+            return NULL;
+        }
+    }
+    int64_t prev = n_in;
+    for (int l = 0; l <= n_hidden; l++) {
+        int64_t n = l < n_hidden ? hidden[l] : n_out;
+        double *w = vfy_alloc_array((size_t)(n * prev), sizeof(double));
+        double *b = vfy_alloc_array((size_t)n, sizeof(double));
+        if (!w || !b) {
+            vfy_free(w);
+            vfy_free(b);
+            vfy_net_free(net);
+            return NULL;
+        }
+        for (int64_t i = 0; i < n * prev; i++)
+            w[i] = (double)(float)(scale * (2 * testnet_uniform(&st) - 1) / 1.0);
+        for (int64_t i = 0; i < n; i++)
+            b[i] = (double)(float)(0.3 * scale * (2 * testnet_uniform(&st) - 1));
+        if (vfy_net_push(net, VFY_LAYER_DENSE, prev, n, w, b, 0, prev, "dense", NULL) != VFY_OK) {
+            vfy_net_free(net);
+            return NULL;
+        }
+        if (l < n_hidden &&
+            vfy_net_push(net, VFY_LAYER_RELU, n, n, NULL, NULL, 0, 0, "relu", NULL) != VFY_OK) {
+            vfy_net_free(net);
+            return NULL;
+        }
+        prev = n;
+    }
+    return net;
+}
+
+vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w,
+                       const double *const *b)
+{
+    vfy_net *net = vfy_alloc(sizeof *net);
+    if (!net)
+        return NULL;
+    net->n_in = sizes[0];
+    net->n_out = sizes[n_dense];
+    for (int l = 0; l < n_dense; l++) {
+        int64_t ni = sizes[l], no = sizes[l + 1];
+        double *ww = vfy_alloc_array((size_t)(ni * no), sizeof(double));
+        double *bb = vfy_alloc_array((size_t)no, sizeof(double));
+        if (!ww || !bb) {
+            vfy_free(ww);
+            vfy_free(bb);
+            vfy_net_free(net);
+            return NULL;
+        }
+        memcpy(ww, w[l], (size_t)(ni * no) * sizeof(double));
+        memcpy(bb, b[l], (size_t)no * sizeof(double));
+        if (vfy_net_push(net, VFY_LAYER_DENSE, ni, no, ww, bb, 0, ni, "dense", NULL) != VFY_OK ||
+            (l + 1 < n_dense &&
+             vfy_net_push(net, VFY_LAYER_RELU, no, no, NULL, NULL, 0, 0, "relu", NULL) != VFY_OK)) {
+            vfy_net_free(net);
+            return NULL;
+        }
+    }
+    return net;
+}

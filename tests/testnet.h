@@ -1,0 +1,17 @@
+/* Helpers shared by the Check suites: small networks built in memory. */
+#ifndef VFY_TESTNET_H
+#define VFY_TESTNET_H
+
+#include "vfy/net.h"
+
+/* A random fully-connected ReLU network n_in -> hidden[0] -> ... -> n_out with float32-valued
+ * weights in [-scale, scale] (deterministic in seed). with_scale adds a SCALE layer (input
+ * normalisation) in front. Returns NULL on allocation failure. */
+vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
+                        int64_t n_out, double scale, int with_scale);
+/* A network from explicit DENSE layers separated by ReLUs: sizes[0..n_dense], weights row-major. */
+vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w,
+                       const double *const *b);
+double testnet_uniform(uint64_t *state); /* [0,1) */
+
+#endif
