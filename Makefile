@@ -41,7 +41,8 @@ TEST_BIN := $(patsubst tests/%.c,$(OUT)/%,$(TEST_SRC))
 TEST_HELP_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_HELP_OBJ := $(patsubst tests/%.c,$(OUT)/tobj/%.o,$(TEST_HELP_SRC))
 
-.PHONY: all test sanitize clean models check-tests
+.PHONY: all test sanitize clean models
+.SECONDARY:
 all: $(OUT)/verify
 
 $(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h: $(ONNX_PROTO)

@@ -10,8 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#define BATCH 32
-#define SB_COEFF_MIN 1e-3 /* floor of a coefficient in the branching score */ /* domains bounded per round; fixed so results do not depend on the thread count */
+#define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
 _Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
@@ -27,7 +26,8 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->seed = 0;
     o->threads = 2;
     o->float_semantics = 1;
-    o->method = VFY_BOUND_CROWN;
+    o->method = VFY_BOUND_ALPHA;
+    o->alpha_iters = 8;
     o->max_domains = 1 << 22;
 }
 
@@ -85,6 +85,7 @@ typedef struct worker {
     double *cy, *cx, *lb, *lam_in, *score, *cand;
     int64_t *row_case;
     int has_cx;
+    double *sm_a, *sm_b; /* width each: smear vectors */
 } worker;
 
 typedef struct search {
@@ -115,6 +116,8 @@ static void worker_free(worker *w)
     vfy_free(w->score);
     vfy_free(w->cand);
     vfy_free(w->row_case);
+    vfy_free(w->sm_a);
+    vfy_free(w->sm_b);
 }
 
 static int worker_init(worker *w, const search *s)
@@ -130,7 +133,9 @@ static int worker_init(worker *w, const search *s)
     w->score = vfy_alloc_array((size_t)nx, sizeof(double));
     w->cand = vfy_alloc_array((size_t)nx, sizeof(double));
     w->row_case = vfy_alloc_array((size_t)K, sizeof(int64_t));
-    return w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
+    w->sm_a = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
+    w->sm_b = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
+    return w->sm_a && w->sm_b && w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
 }
 
 /* Try x as a counterexample of case c (x is modified). */
@@ -144,6 +149,37 @@ static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
     r->kind = R_SAT;
     r->sat_case = c;
     return 1;
+}
+
+/* Branching score (ReluVal's "smear"): an upper bound of |d row / d x_j| over the domain (the interval
+ * gradient through the ReLUs: 0 where inactive, up to 1 where unstable or active) times the width of
+ * x_j, added into score[j]. Unlike the final linear coefficients of the bound, it also sees the
+ * dimensions that act through unstable neurons, whose relaxation is what splitting tightens. */
+static void add_smear(search *s, worker *w, const domain *d, const double *cy, const double *cx,
+                      double *score)
+{
+    const vfy_net *net = s->net;
+    double *g = w->sm_a, *g2 = w->sm_b;
+    for (int64_t j = 0; j < net->n_out; j++)
+        g[j] = fabs(cy[j]);
+    for (int64_t k = net->n_layers - 1; k >= 0; k--) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind == VFY_LAYER_DENSE) {
+            vfy_la_gemv(L->n_out, L->n_in, vfy_bound_ctx_absw(s->ctx, k), g, g2, 1);
+        } else if (L->kind == VFY_LAYER_SCALE) {
+            for (int64_t j = 0; j < L->n_out; j++)
+                g2[j] = g[j] * fabs(L->w[j]);
+        } else {
+            const double *hi = k > 0 ? w->b->hi[k - 1] : d->hi;
+            for (int64_t j = 0; j < L->n_out; j++)
+                g2[j] = hi[j] > 0 ? g[j] : 0.0;
+        }
+        double *t = g;
+        g = g2;
+        g2 = t;
+    }
+    for (int64_t j = 0; j < net->n_in; j++)
+        score[j] += (g[j] + (cx ? fabs(cx[j]) : 0.0)) * (d->hi[j] - d->lo[j]);
 }
 
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
@@ -178,8 +214,14 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
             w->row_case[K] = a;
         }
     }
-    if (K > 0 && vfy_bound_rows(s->ctx, s->opts->method, d->lo, d->hi, w->b, K, w->cy,
-                                w->has_cx ? w->cx : NULL, w->lb, w->lam_in) != VFY_OK) {
+    vfy_status st = VFY_OK;
+    if (K > 0 && s->opts->method == VFY_BOUND_ALPHA)
+        st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
+                                  s->opts->alpha_iters, w->lb, w->lam_in);
+    else if (K > 0)
+        st = vfy_bound_rows(s->ctx, s->opts->method, d->lo, d->hi, w->b, K, w->cy,
+                            w->has_cx ? w->cx : NULL, w->lb, w->lam_in);
+    if (st != VFY_OK) {
         r->kind = R_NOMEM;
         return;
     }
@@ -208,13 +250,9 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
              * refutation, then the centre */
             if (best >= 0) {
                 const double *lam = w->lam_in + (row0 + best) * nx;
-                for (int64_t j = 0; j < nx; j++) {
+                for (int64_t j = 0; j < nx; j++)
                     w->cand[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
-                    /* smart-branching score: the weight of x_j in the bound times its width; the
-                     * weight is clamped from below so that a dimension acting only through the
-                     * intermediate relaxations (not the final coefficients) still gets split */
-                    w->score[j] += fmax(fabs(lam[j]), SB_COEFF_MIN) * (d->hi[j] - d->lo[j]);
-                }
+                add_smear(s, w, d, cs->rows[best].cy, cs->rows[best].cx, w->score);
                 if (try_candidate(s, w, c, w->cand, r))
                     return;
             }

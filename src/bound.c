@@ -29,7 +29,9 @@
 struct vfy_bound_ctx {
     const vfy_net *net;
     int float_semantics;
-    double **absw; /* DENSE layers: |W| */
+    double **absw;   /* DENSE layers: |W| */
+    int64_t *roff;   /* per layer: offset of a RELU layer's neurons among all ReLU neurons */
+    int64_t n_relu;  /* ReLU neurons in all */
 };
 
 typedef struct vfy_bound_scratch {
@@ -42,6 +44,9 @@ typedef struct vfy_bound_scratch {
     int64_t *idx;                         /* width */
     double **q;        /* per layer: q_k (affine layers) */
     double *hsum;      /* per layer: sum of H over the layer's input */
+    /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
+    int64_t cap_alpha;
+    double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb;
 } vfy_bound_scratch;
 
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
@@ -54,8 +59,14 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->net = net;
     ctx->float_semantics = float_semantics;
     ctx->absw = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->absw);
-    if (!ctx->absw)
+    ctx->roff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->roff);
+    if (!ctx->absw || !ctx->roff)
         goto nomem;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        ctx->roff[k] = ctx->n_relu;
+        if (net->layers[k].kind == VFY_LAYER_RELU)
+            ctx->n_relu += net->layers[k].n_out;
+    }
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         if (L->kind != VFY_LAYER_DENSE)
@@ -74,6 +85,8 @@ nomem:
     return vfy_fail(err, VFY_ERR_NOMEM, "out of memory preparing bounds");
 }
 
+const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k) { return ctx->absw[k]; }
+
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
     if (!ctx)
@@ -82,6 +95,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->absw[k]);
     vfy_free(ctx->absw);
+    vfy_free(ctx->roff);
     vfy_free(ctx);
 }
 
@@ -151,6 +165,14 @@ void vfy_bounds_free(vfy_bounds *b)
                 vfy_free(s->q[k]);
         vfy_free(s->q);
         vfy_free(s->hsum);
+        vfy_free(s->alpha);
+        vfy_free(s->tape);
+        vfy_free(s->grad);
+        vfy_free(s->adam_m);
+        vfy_free(s->adam_v);
+        vfy_free(s->pv);
+        vfy_free(s->pv2);
+        vfy_free(s->best_lb);
         vfy_free(s);
     }
     vfy_free(b);
@@ -323,7 +345,7 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
                      const double *in_lo, const double *in_hi, const double *cx, double *lb,
-                     double *lam_in)
+                     double *lam_in, const double *alpha, double *tape)
 {
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
@@ -344,6 +366,9 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 if (l[j] < 0 && u[j] > 0)
                     relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
             }
+            const double *al = alpha ? alpha + K * ctx->roff[k] : NULL;
+            if (tape)
+                memcpy(tape + K * ctx->roff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double g = vfy_la_gamma(n_in);
             double hsum = 0;
             for (int64_t j = 0; j < n_in; j++)
@@ -362,7 +387,7 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                     }
                     double mu;
                     if (x >= 0) {
-                        mu = x * relu_lower_slope(l[j], u[j]);
+                        mu = x * (al ? al[i * n_in + j] : relu_lower_slope(l[j], u[j]));
                     } else {
                         mu = x * s->s_up[j];
                         d += x * s->t_up[j];
@@ -482,7 +507,7 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     }
     rows_init(s, K);
     double *lbv = s->lbtmp;
-    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL);
+    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL);
     for (int64_t a = 0; a < nu; a++) {
         int64_t j = s->idx[a];
         double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
@@ -552,7 +577,7 @@ vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, c
         if (prior)
             intersect_prior(ctx, b, k, prior, off, half);
         int feeds_relu = k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU;
-        if (method == VFY_BOUND_CROWN && feeds_relu && k > 0) {
+        if (method != VFY_BOUND_IBP && feeds_relu && k > 0) {
             vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
             if (st != VFY_OK)
                 return st;
@@ -596,16 +621,16 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
     const double *ylo = L ? b->lo[L - 1] : in_lo, *yhi = L ? b->hi[L - 1] : in_hi;
     for (int64_t i = 0; i < K; i++)
         lb[i] = interval_row(ny, cy + i * ny, ylo, yhi, nx, cx ? cx + i * nx : NULL, in_lo, in_hi);
-    if (lam_in && method != VFY_BOUND_CROWN)
+    if (lam_in && method == VFY_BOUND_IBP)
         memset(lam_in, 0, (size_t)(K * nx) * sizeof(double));
-    if (method == VFY_BOUND_CROWN) {
+    if (method != VFY_BOUND_IBP) {
         vfy_bound_scratch *s = b->scratch;
         if (!scratch_reserve(s, K))
             return VFY_ERR_NOMEM;
         memcpy(s->lam, cy, (size_t)(K * ny) * sizeof(double));
         rows_init(s, K);
         double *lbc = s->lbtmp;
-        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lam_in);
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lam_in, NULL, NULL);
         /* Both bounds are sound: keep the better, so CROWN is never looser than IBP. */
         for (int64_t i = 0; i < K; i++)
             if (lbc[i] > lb[i])
@@ -614,5 +639,148 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
     if (b->overflow)
         for (int64_t i = 0; i < K; i++)
             lb[i] = -INFINITY;
+    return VFY_OK;
+}
+
+static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K)
+{
+    if (K <= s->cap_alpha)
+        return 1;
+    double **bufs[] = {&s->alpha, &s->tape, &s->grad, &s->adam_m, &s->adam_v};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+        vfy_free(*bufs[i]);
+        *bufs[i] = vfy_alloc_array((size_t)(K * (ctx->n_relu + 1)), sizeof(double));
+    }
+    vfy_free(s->pv);
+    vfy_free(s->pv2);
+    vfy_free(s->best_lb);
+    s->pv = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
+    s->pv2 = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
+    s->best_lb = vfy_alloc_array((size_t)K, sizeof(double));
+    if (!s->alpha || !s->tape || !s->grad || !s->adam_m || !s->adam_v || !s->pv || !s->pv2 ||
+        !s->best_lb) {
+        s->cap_alpha = 0;
+        return 0;
+    }
+    s->cap_alpha = K;
+    return 1;
+}
+
+/* Gradient of each row's bound with respect to its lower slopes. The bound is the minimum over the
+ * box of a function that is linear in each slope once the relaxation choices are fixed, so its
+ * derivative with respect to alpha_j (a neuron whose relaxed output carries the coefficient
+ * lam_j >= 0) is lam_j z_j*, where z* is the pre-activation at the minimising point, obtained by
+ * running the relaxed network forward from the minimising input vertex x*. Search only: the bound
+ * that counts is always recomputed by the sound backward pass. */
+static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, const double *in_lo,
+                           const double *in_hi, const double *lam_in)
+{
+    const vfy_net *net = ctx->net;
+    vfy_bound_scratch *s = b->scratch;
+    int64_t nx = net->n_in;
+    double *v = s->pv, *v2 = s->pv2;
+    for (int64_t i = 0; i < K; i++)
+        for (int64_t j = 0; j < nx; j++)
+            v[i * nx + j] = lam_in[i * nx + j] >= 0 ? in_lo[j] : in_hi[j];
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        int64_t n_in = L->n_in, n_out = L->n_out;
+        if (L->kind == VFY_LAYER_DENSE) {
+            vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
+            for (int64_t i = 0; i < K; i++)
+                for (int64_t j = 0; j < n_out; j++)
+                    v2[i * n_out + j] += L->b[j];
+        } else if (L->kind == VFY_LAYER_SCALE) {
+            for (int64_t i = 0; i < K; i++)
+                for (int64_t j = 0; j < n_out; j++)
+                    v2[i * n_out + j] = L->w[j] * v[i * n_in + j] + L->b[j];
+        } else {
+            const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+            const double *tp = s->tape + K * ctx->roff[k];
+            const double *al = s->alpha + K * ctx->roff[k];
+            double *gr = s->grad + K * ctx->roff[k];
+            for (int64_t j = 0; j < n_in; j++)
+                if (l[j] < 0 && u[j] > 0)
+                    relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+            for (int64_t i = 0; i < K; i++)
+                for (int64_t j = 0; j < n_in; j++) {
+                    double z = v[i * n_in + j], out;
+                    int64_t ij = i * n_in + j;
+                    gr[ij] = 0;
+                    if (l[j] >= 0)
+                        out = z;
+                    else if (!(u[j] > 0))
+                        out = 0;
+                    else if (tp[ij] >= 0) {
+                        out = al[ij] * z;
+                        gr[ij] = tp[ij] * z;
+                    } else
+                        out = s->s_up[j] * z + s->t_up[j];
+                    v2[ij] = out;
+                }
+        }
+        double *t = v;
+        v = v2;
+        v2 = t;
+    }
+    s->pv = v;
+    s->pv2 = v2;
+}
+
+vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                                int iters, double *lb, double *lam_in)
+{
+    vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in);
+    if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
+        return st;
+    const vfy_net *net = ctx->net;
+    vfy_bound_scratch *s = b->scratch;
+    if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
+        return VFY_ERR_NOMEM;
+    int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in;
+    /* start from CROWN's slopes */
+    for (int64_t k = 0; k < L; k++) {
+        const vfy_layer *Ly = &net->layers[k];
+        if (Ly->kind != VFY_LAYER_RELU)
+            continue;
+        const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+        double *al = s->alpha + K * ctx->roff[k];
+        for (int64_t i = 0; i < K; i++)
+            for (int64_t j = 0; j < Ly->n_in; j++)
+                al[i * Ly->n_in + j] = relu_lower_slope(l[j], u[j]);
+    }
+    memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
+    memset(s->adam_v, 0, (size_t)(K * R) * sizeof(double));
+    double *lbc = s->best_lb;
+    const double lr = 0.1, b1 = 0.9, b2 = 0.999;
+    double b1t = 1, b2t = 1;
+    for (int it = 0; it < iters; it++) {
+        memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
+        rows_init(s, K);
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, s->pv2 /* lam at the input */, s->alpha, s->tape);
+        /* every pass is sound for its slopes: keep each row's best */
+        for (int64_t i = 0; i < K; i++)
+            if (lbc[i] > lb[i]) {
+                lb[i] = lbc[i];
+                if (lam_in)
+                    memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
+            }
+        if (it + 1 == iters)
+            break;
+        memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
+        alpha_gradient(ctx, b, K, in_lo, in_hi, s->pv);
+        /* projected Adam ascent on the slopes, each kept in [0, 1] */
+        b1t *= b1;
+        b2t *= b2;
+        for (int64_t p = 0; p < K * R; p++) {
+            double g = s->grad[p];
+            s->adam_m[p] = b1 * s->adam_m[p] + (1 - b1) * g;
+            s->adam_v[p] = b2 * s->adam_v[p] + (1 - b2) * g * g;
+            double step = lr * (s->adam_m[p] / (1 - b1t)) / (sqrt(s->adam_v[p] / (1 - b2t)) + 1e-12);
+            double a = s->alpha[p] + step;
+            s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
+        }
+    }
     return VFY_OK;
 }

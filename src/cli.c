@@ -32,7 +32,8 @@ static const char usage_text[] =
     "  --result FILE      write a VNN-COMP result file (sat is followed by the counterexample)\n"
     "  --seed N           seed of the counterexample search (default 0)\n"
     "  --threads N        worker threads (default: the number of cores)\n"
-    "  --bounds M         bounding method of each domain: ibp or crown (default crown)\n"
+    "  --bounds M         bounding method of each domain: ibp, crown or alpha (default alpha)\n"
+    "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  -v, -vv            progress and statistics on stderr\n"
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--real-only")) {
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
-                   !strcmp(a, "--threads") || !strcmp(a, "--bounds")) {
+                   !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters")) {
             if (!val)
                 return usage_error("%s needs a value", a);
             i++;
@@ -124,13 +125,19 @@ int main(int argc, char **argv)
                 if (!parse_int(val, 1, 64, &n))
                     return usage_error("--threads needs an integer from 1 to 64, not '%s'", val);
                 opts.threads = (int)n;
+            } else if (!strcmp(a, "--alpha-iters")) {
+                if (!parse_int(val, 0, 1000, &n))
+                    return usage_error("--alpha-iters needs an integer from 0 to 1000, not '%s'", val);
+                opts.alpha_iters = (int)n;
             } else {
                 if (!strcmp(val, "ibp"))
                     opts.method = VFY_BOUND_IBP;
                 else if (!strcmp(val, "crown"))
                     opts.method = VFY_BOUND_CROWN;
+                else if (!strcmp(val, "alpha"))
+                    opts.method = VFY_BOUND_ALPHA;
                 else
-                    return usage_error("--bounds takes ibp or crown, not '%s'", val);
+                    return usage_error("--bounds takes ibp, crown or alpha, not '%s'", val);
             }
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);

@@ -18,6 +18,7 @@ typedef struct vfy_bound_ctx vfy_bound_ctx;
 typedef enum vfy_bound_method {
     VFY_BOUND_IBP,    /* interval bound propagation */
     VFY_BOUND_CROWN,  /* backward linear bounds; intermediate pre-activations bounded by CROWN too */
+    VFY_BOUND_ALPHA,  /* CROWN, then the output rows' ReLU slopes optimised (alpha-CROWN) */
 } vfy_bound_method;
 
 /* Create a context for net (borrowed; must outlive the context). float_semantics: charge the
@@ -25,6 +26,8 @@ typedef enum vfy_bound_method {
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
                                 vfy_error *err);
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx);
+/* |W| of DENSE layer k (n_out x n_in), kept by the context; NULL for other layers. */
+const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k);
 
 /* Per-layer bounds; also per-thread scratch. Allocate one per worker. */
 typedef struct vfy_bounds {
@@ -60,5 +63,13 @@ void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *fl
 vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
                           const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
                           const double *cx, double *lb, double *lam_in);
+
+/* As vfy_bound_rows with CROWN, then `iters` steps of alpha-CROWN on the rows: the lower slopes of the
+ * unstable ReLUs (one set per row) are optimised by projected gradient ascent (Adam) on each row's
+ * bound, and every row keeps the best bound of any pass (each pass is a sound backward pass for its
+ * slopes). Intermediate bounds in b are not changed. */
+vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                                int iters, double *lb, double *lam_in);
 
 #endif

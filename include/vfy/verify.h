@@ -28,7 +28,8 @@ typedef struct vfy_verify_opts {
     uint64_t seed;             /* attack randomness */
     int threads;               /* workers (>= 1) */
     int float_semantics;       /* also cover float32 executions (default on) */
-    vfy_bound_method method;   /* bounding method of every domain (default CROWN) */
+    vfy_bound_method method;   /* bounding method of every domain (default ALPHA) */
+    int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
     int64_t max_domains;       /* memory ceiling on queued domains; past it the search goes on
                                   depth-first only (it never drops a domain) */
 } vfy_verify_opts;

@@ -1,0 +1,812 @@
+#!/usr/bin/python3
+"""Independent counterexample checker for verify (VNN-COMP result files).
+
+usage: check_cex.py MODEL.onnx SPEC.vnnlib RESULT_FILE
+
+Shares no code with the C project on purpose: it parses the ONNX file with Python protobuf (the
+onnx_pb2 module is generated at run time with protoc from Debian's /usr/include/onnx/onnx.proto),
+runs the network with numpy, parses the VNNLIB itself, and checks the counterexample in the result
+file the way the VNN-COMP organisers do, plus an exact check:
+
+  1. the result file's first line is "sat" and it lists every X_i (and Y_j) once;
+  2. X (as written, parsed to float64) lies inside the input region exactly (no tolerance);
+  3. Y in the file matches the network's float32 output on float32(X) within rtol 1e-3 / atol 1e-4;
+  4. the spec holds on (X, Y_net): exactly on the float32 pass and on a float64 pass -> "valid";
+     only within the VNN-COMP tolerance 1e-4 -> "valid-with-tolerance"; otherwise "invalid: why".
+
+Exit status: 0 valid, 1 valid-with-tolerance or invalid, 2 usage error or unreadable input.
+Strict comparisons (<, >) are treated as non-strict, as in VNN-COMP.
+Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scripts/setup.sh).
+"""
+
+import argparse
+import gzip
+import importlib
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover
+    sys.stderr.write("check_cex.py: needs numpy (run with /usr/bin/python3 after scripts/setup.sh)\n")
+    sys.exit(2)
+
+ONNX_PROTO = os.environ.get("ONNX_PROTO", "/usr/include/onnx/onnx.proto")
+SPEC_ATOL = 1e-4      # VNN-COMP: counterexample satisfies the spec within this
+EXEC_RTOL = 1e-3      # VNN-COMP: Y in the file matches the execution within this (relative)
+EXEC_ATOL = 1e-4
+
+
+class CheckError(Exception):
+    """Unreadable or unsupported input (exit 2)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# ONNX loading
+
+def load_onnx_pb2():
+    """Generate onnx_pb2 from onnx.proto with protoc into a temporary directory and import it."""
+    if not os.path.isfile(ONNX_PROTO):
+        raise CheckError("%s not found (install libonnx-dev)" % ONNX_PROTO)
+    if shutil.which("protoc") is None:
+        raise CheckError("protoc not found (install protobuf-compiler)")
+    tmp = tempfile.mkdtemp(prefix="check_cex_pb.")
+    try:
+        shutil.copy(ONNX_PROTO, os.path.join(tmp, "onnx.proto"))
+        r = subprocess.run(["protoc", "--python_out=" + tmp, "-I" + tmp, "onnx.proto"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+        if r.returncode != 0:
+            raise CheckError("protoc failed: " + r.stderr.strip())
+        sys.path.insert(0, tmp)
+        try:
+            mod = importlib.import_module("onnx_pb2")
+        finally:
+            sys.path.pop(0)
+        return mod
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def read_maybe_gz(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if path.endswith(".gz") or data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    return data
+
+
+# TensorProto.DataType -> numpy dtype
+DTYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32,
+          7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64, 12: np.uint32, 13: np.uint64}
+FLOAT_TYPES = (1, 10, 11)
+
+
+def tensor_to_array(t, ftype):
+    if t.data_type not in DTYPES:
+        raise CheckError("tensor %r: unsupported data type %d" % (t.name, t.data_type))
+    if t.data_location == 1:
+        raise CheckError("tensor %r: external data is not supported" % t.name)
+    dt = np.dtype(DTYPES[t.data_type])
+    shape = tuple(int(d) for d in t.dims)
+    n = int(np.prod(shape)) if shape else 1
+    if t.raw_data:
+        a = np.frombuffer(t.raw_data, dtype=dt.newbyteorder("<")).astype(dt)
+    elif t.data_type == 1:
+        a = np.array(t.float_data, dtype=np.float32)
+    elif t.data_type == 11:
+        a = np.array(t.double_data, dtype=np.float64)
+    elif t.data_type in (7,):
+        a = np.array(t.int64_data, dtype=np.int64)
+    elif t.data_type in (12, 13):
+        a = np.array(t.uint64_data, dtype=dt)
+    elif t.data_type == 10:
+        a = np.array(t.int32_data, dtype=np.uint16).view(np.float16)
+    else:
+        a = np.array(t.int32_data, dtype=dt)
+    if a.size != n:
+        raise CheckError("tensor %r: %d values for shape %s" % (t.name, a.size, shape))
+    a = a.reshape(shape)
+    if t.data_type in FLOAT_TYPES:
+        a = a.astype(ftype)
+    return a
+
+
+def attrs_of(node, ftype):
+    out = {}
+    for a in node.attribute:
+        if a.type == 1:
+            out[a.name] = a.f
+        elif a.type == 2:
+            out[a.name] = a.i
+        elif a.type == 3:
+            out[a.name] = a.s.decode()
+        elif a.type == 4:
+            out[a.name] = tensor_to_array(a.t, ftype)
+        elif a.type == 6:
+            out[a.name] = list(a.floats)
+        elif a.type == 7:
+            out[a.name] = list(a.ints)
+        elif a.type == 8:
+            out[a.name] = [s.decode() for s in a.strings]
+        else:
+            out[a.name] = None
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# Operators (numpy; every float tensor is in ftype: float32 for the organisers' pass)
+
+def _pool_geometry(x, a, kernel):
+    nd = len(kernel)
+    spatial = x.shape[2:]
+    strides = a.get("strides") or [1] * nd
+    dil = a.get("dilations") or [1] * nd
+    pads = list(a.get("pads") or [0] * (2 * nd))
+    auto = a.get("auto_pad", "NOTSET")
+    if auto in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * (2 * nd)
+        for i in range(nd):
+            out = -(-spatial[i] // strides[i])
+            total = max(0, (out - 1) * strides[i] + (kernel[i] - 1) * dil[i] + 1 - spatial[i])
+            lo = total // 2 if auto == "SAME_UPPER" else total - total // 2
+            pads[i], pads[i + nd] = lo, total - lo
+    elif auto == "VALID":
+        pads = [0] * (2 * nd)
+    outs = []
+    extra = []
+    for i in range(nd):
+        eff = (kernel[i] - 1) * dil[i] + 1
+        span = spatial[i] + pads[i] + pads[i + nd] - eff
+        if a.get("ceil_mode", 0):
+            o = -(-span // strides[i]) + 1
+            # the last window must start inside the input or the left padding
+            if (o - 1) * strides[i] >= spatial[i] + pads[i]:
+                o -= 1
+        else:
+            o = span // strides[i] + 1
+        outs.append(o)
+        extra.append(max(0, (o - 1) * strides[i] + eff - (spatial[i] + pads[i] + pads[i + nd])))
+    return strides, dil, pads, outs, extra
+
+
+def _windows(xp, kernel, strides, dil, outs):
+    """Yield (kernel index tuple, strided view of shape (N, C, *outs)) for every kernel offset."""
+    nd = len(kernel)
+    for kidx in np.ndindex(*kernel):
+        sl = [slice(None), slice(None)]
+        for i in range(nd):
+            start = kidx[i] * dil[i]
+            sl.append(slice(start, start + (outs[i] - 1) * strides[i] + 1, strides[i]))
+        yield kidx, xp[tuple(sl)]
+
+
+def _pad_spatial(x, pads, extra, value):
+    nd = x.ndim - 2
+    width = [(0, 0), (0, 0)] + [(pads[i], pads[i + nd] + extra[i]) for i in range(nd)]
+    return np.pad(x, width, mode="constant", constant_values=value)
+
+
+def op_conv(ins, a, ftype):
+    x, w = ins[0], ins[1]
+    b = ins[2] if len(ins) > 2 and ins[2] is not None else None
+    kernel = list(a.get("kernel_shape") or w.shape[2:])
+    group = a.get("group", 1)
+    strides, dil, pads, outs, _ = _pool_geometry(x, a, kernel)
+    xp = _pad_spatial(x, pads, [0] * len(kernel), 0)
+    n, c = x.shape[0], x.shape[1]
+    m = w.shape[0]
+    cg, mg = c // group, m // group
+    cols = np.empty((n, c) + tuple(kernel) + tuple(outs), dtype=ftype)
+    for kidx, view in _windows(xp, kernel, strides, dil, outs):
+        cols[(slice(None), slice(None)) + kidx] = view
+    kk = int(np.prod(kernel))
+    po = int(np.prod(outs))
+    cols = cols.reshape(n, group, cg * kk, po)
+    wg = w.reshape(group, mg, cg * kk)
+    y = np.empty((n, group, mg, po), dtype=ftype)
+    for g in range(group):
+        y[:, g] = np.matmul(wg[g], cols[:, g])
+    y = y.reshape((n, m) + tuple(outs))
+    if b is not None:
+        y = y + b.reshape((1, m) + (1,) * len(kernel))
+    return y.astype(ftype)
+
+
+def op_maxpool(ins, a, ftype):
+    x = ins[0]
+    kernel = list(a["kernel_shape"])
+    strides, dil, pads, outs, extra = _pool_geometry(x, a, kernel)
+    xp = _pad_spatial(x, pads, extra, -np.inf)
+    y = None
+    for _, view in _windows(xp, kernel, strides, dil, outs):
+        y = view.copy() if y is None else np.maximum(y, view)
+    return y.astype(ftype)
+
+
+def op_avgpool(ins, a, ftype):
+    x = ins[0]
+    kernel = list(a["kernel_shape"])
+    strides, dil, pads, outs, extra = _pool_geometry(x, a, kernel)
+    xp = _pad_spatial(x, pads, extra, 0)
+    nd = len(kernel)
+    ones = np.ones((1, 1) + x.shape[2:], dtype=ftype)
+    if a.get("count_include_pad", 0):
+        # explicit pads count, the ceil_mode overhang does not
+        mask = np.pad(ones, [(0, 0), (0, 0)] + [(pads[i], pads[i + nd]) for i in range(nd)],
+                      constant_values=1)
+        mask = np.pad(mask, [(0, 0), (0, 0)] + [(0, extra[i]) for i in range(nd)],
+                      constant_values=0)
+    else:
+        mask = _pad_spatial(ones, pads, extra, 0)
+    s = None
+    cnt = None
+    for (_, view), (_, mview) in zip(_windows(xp, kernel, strides, dil, outs),
+                                     _windows(mask, kernel, strides, dil, outs)):
+        s = view.copy() if s is None else s + view
+        cnt = mview.copy() if cnt is None else cnt + mview
+    return (s / cnt).astype(ftype)
+
+
+def op_gemm(ins, a, ftype):
+    A, B = ins[0], ins[1]
+    if a.get("transA", 0):
+        A = A.T
+    if a.get("transB", 0):
+        B = B.T
+    y = np.matmul(A, B)
+    alpha = a.get("alpha", 1.0)
+    if alpha != 1.0:
+        y = y * ftype(alpha)
+    if len(ins) > 2 and ins[2] is not None:
+        beta = a.get("beta", 1.0)
+        y = y + (ins[2] * ftype(beta) if beta != 1.0 else ins[2])
+    return y.astype(ftype)
+
+
+def _axes(ins, a, idx):
+    if len(ins) > idx and ins[idx] is not None:
+        return [int(v) for v in np.asarray(ins[idx]).reshape(-1)]
+    v = a.get("axes")
+    return None if v is None else [int(t) for t in v]
+
+
+def op_reshape(ins, a, ftype):
+    x, shape = ins[0], [int(v) for v in ins[1].reshape(-1)]
+    if not a.get("allowzero", 0):
+        shape = [x.shape[i] if s == 0 else s for i, s in enumerate(shape)]
+    return x.reshape(shape)
+
+
+def op_flatten(ins, a, ftype):
+    x = ins[0]
+    ax = a.get("axis", 1)
+    if ax < 0:
+        ax += x.ndim
+    lead = int(np.prod(x.shape[:ax])) if ax > 0 else 1
+    return x.reshape(lead, -1)
+
+
+def op_squeeze(ins, a, ftype):
+    axes = _axes(ins, a, 1)
+    x = ins[0]
+    if axes is None:
+        return np.squeeze(x)
+    return np.squeeze(x, axis=tuple(ax % x.ndim for ax in axes))
+
+
+def op_unsqueeze(ins, a, ftype):
+    axes = _axes(ins, a, 1)
+    x = ins[0]
+    rank = x.ndim + len(axes)
+    for ax in sorted(ax % rank for ax in axes):
+        x = np.expand_dims(x, ax)
+    return x
+
+
+def op_constant(ins, a, ftype):
+    if "value" in a:
+        return a["value"]
+    if "value_float" in a:
+        return np.array(a["value_float"], dtype=ftype)
+    if "value_floats" in a:
+        return np.array(a["value_floats"], dtype=ftype)
+    if "value_int" in a:
+        return np.array(a["value_int"], dtype=np.int64)
+    if "value_ints" in a:
+        return np.array(a["value_ints"], dtype=np.int64)
+    raise CheckError("Constant: unsupported attribute %s" % list(a))
+
+
+def op_shape(ins, a, ftype):
+    s = np.array(ins[0].shape, dtype=np.int64)
+    start = a.get("start", 0)
+    end = a.get("end", None)
+    return s[start:end]
+
+
+def op_cast(ins, a, ftype):
+    to = a["to"]
+    if to not in DTYPES:
+        raise CheckError("Cast to unsupported type %d" % to)
+    return ins[0].astype(ftype if to in FLOAT_TYPES else DTYPES[to])
+
+
+def op_div(ins, a, ftype):
+    x, y = ins
+    if np.issubdtype(x.dtype, np.integer) and np.issubdtype(y.dtype, np.integer):
+        return (np.trunc(x / y)).astype(np.result_type(x, y))
+    return np.divide(x, y)
+
+
+def op_batchnorm(ins, a, ftype):
+    x, scale, bias, mean, var = ins[:5]
+    eps = ftype(a.get("epsilon", 1e-5))
+    shp = (1, -1) + (1,) * (x.ndim - 2)
+    return ((x - mean.reshape(shp)) / np.sqrt(var.reshape(shp) + eps) * scale.reshape(shp)
+            + bias.reshape(shp)).astype(ftype)
+
+
+def op_pad(ins, a, ftype):
+    x = ins[0]
+    mode = a.get("mode", "constant")
+    if len(ins) > 1 and ins[1] is not None:
+        pads = [int(v) for v in ins[1].reshape(-1)]
+        value = ins[2].reshape(-1)[0] if len(ins) > 2 and ins[2] is not None and ins[2].size else 0
+        axes = _axes(ins, {}, 3)
+    else:
+        pads = list(a.get("pads", []))
+        value = a.get("value", 0.0)
+        axes = None
+    if axes is None:
+        axes = list(range(x.ndim))
+    axes = [ax % x.ndim for ax in axes]
+    k = len(axes)
+    width = [(0, 0)] * x.ndim
+    crop = [slice(None)] * x.ndim
+    for j, ax in enumerate(axes):
+        lo, hi = pads[j], pads[j + k]
+        width[ax] = (max(lo, 0), max(hi, 0))
+        crop[ax] = slice(-lo if lo < 0 else 0, x.shape[ax] + hi if hi < 0 else None)
+    x = x[tuple(crop)]
+    if mode == "constant":
+        return np.pad(x, width, mode="constant", constant_values=value)
+    if mode in ("reflect", "edge", "wrap"):
+        return np.pad(x, width, mode=mode)
+    raise CheckError("Pad: unsupported mode %r" % mode)
+
+
+def op_slice(ins, a, ftype):
+    x = ins[0]
+    if len(ins) > 1:
+        starts = [int(v) for v in ins[1].reshape(-1)]
+        ends = [int(v) for v in ins[2].reshape(-1)]
+        axes = _axes(ins, {}, 3)
+        steps = [int(v) for v in ins[4].reshape(-1)] if len(ins) > 4 and ins[4] is not None else None
+    else:
+        starts, ends, axes, steps = a["starts"], a["ends"], a.get("axes"), None
+    if axes is None:
+        axes = list(range(len(starts)))
+    if steps is None:
+        steps = [1] * len(starts)
+    sl = [slice(None)] * x.ndim
+    for s, e, ax, st in zip(starts, ends, axes, steps):
+        sl[ax % x.ndim] = slice(s, e, st)
+    return x[tuple(sl)]
+
+
+def op_softmax(ins, a, ftype):
+    x = ins[0]
+    ax = a.get("axis", -1)
+    e = np.exp(x - np.max(x, axis=ax, keepdims=True))
+    return (e / np.sum(e, axis=ax, keepdims=True)).astype(ftype)
+
+
+def op_clip(ins, a, ftype):
+    x = ins[0]
+    lo = ins[1] if len(ins) > 1 and ins[1] is not None else a.get("min")
+    hi = ins[2] if len(ins) > 2 and ins[2] is not None else a.get("max")
+    if lo is not None:
+        x = np.maximum(x, np.asarray(lo, dtype=x.dtype))
+    if hi is not None:
+        x = np.minimum(x, np.asarray(hi, dtype=x.dtype))
+    return x
+
+
+def _sigmoid(x):
+    one = x.dtype.type(1)
+    # split by sign so that exp never overflows
+    out = np.empty_like(x)
+    pos = x >= 0
+    out[pos] = one / (one + np.exp(-x[pos]))
+    e = np.exp(x[~pos])
+    out[~pos] = e / (one + e)
+    return out
+
+
+OPS = {
+    "Gemm": op_gemm,
+    "MatMul": lambda i, a, f: np.matmul(i[0], i[1]),
+    "Add": lambda i, a, f: np.add(i[0], i[1]),
+    "Sub": lambda i, a, f: np.subtract(i[0], i[1]),
+    "Mul": lambda i, a, f: np.multiply(i[0], i[1]),
+    "Div": op_div,
+    "Neg": lambda i, a, f: np.negative(i[0]),
+    "Relu": lambda i, a, f: np.maximum(i[0], i[0].dtype.type(0)),
+    "LeakyRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * f(a.get("alpha", 0.01))),
+    "Sigmoid": lambda i, a, f: _sigmoid(i[0]),
+    "Tanh": lambda i, a, f: np.tanh(i[0]),
+    "Flatten": op_flatten,
+    "Reshape": op_reshape,
+    "Identity": lambda i, a, f: i[0],
+    "Dropout": lambda i, a, f: i[0],
+    "Constant": op_constant,
+    "Squeeze": op_squeeze,
+    "Unsqueeze": op_unsqueeze,
+    "Transpose": lambda i, a, f: np.transpose(i[0], a.get("perm")),
+    "Shape": op_shape,
+    "Gather": lambda i, a, f: np.take(i[0], i[1].astype(np.int64), axis=a.get("axis", 0)),
+    "Concat": lambda i, a, f: np.concatenate([t for t in i if t is not None], axis=a["axis"]),
+    "Cast": op_cast,
+    "Conv": op_conv,
+    "MaxPool": op_maxpool,
+    "AveragePool": op_avgpool,
+    "BatchNormalization": op_batchnorm,
+    "Pad": op_pad,
+    "Slice": op_slice,
+    "Softmax": op_softmax,
+    "Clip": op_clip,
+}
+
+
+class Network:
+    def __init__(self, model):
+        self.graph = model.graph
+        g = self.graph
+        init_names = {t.name for t in g.initializer}
+        self.inputs = [vi for vi in g.input if vi.name not in init_names]
+        if len(self.inputs) != 1:
+            raise CheckError("expected one network input, found %d" % len(self.inputs))
+        if len(g.output) < 1:
+            raise CheckError("network has no output")
+        dims = []
+        for d in self.inputs[0].type.tensor_type.shape.dim:
+            dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1)
+        self.input_shape = tuple(dims)
+        for n in g.node:
+            if n.domain not in ("", "ai.onnx"):
+                raise CheckError("operator %s from domain %r is not supported" % (n.op_type, n.domain))
+            if n.op_type not in OPS:
+                raise CheckError("operator %s is not supported by check_cex.py" % n.op_type)
+
+    def run(self, x_flat, ftype):
+        g = self.graph
+        env = {t.name: tensor_to_array(t, ftype) for t in g.initializer}
+        env[self.inputs[0].name] = np.asarray(x_flat, dtype=ftype).reshape(self.input_shape)
+        for node in g.node:
+            ins = [env[nm] if nm else None for nm in node.input]
+            a = attrs_of(node, ftype)
+            try:
+                out = OPS[node.op_type](ins, a, ftype)
+            except CheckError:
+                raise
+            except Exception as e:  # numpy shape errors etc.
+                raise CheckError("evaluating %s node %r: %s" % (node.op_type, node.name, e))
+            out = np.asarray(out)
+            if np.issubdtype(out.dtype, np.floating) and out.dtype != ftype:
+                out = out.astype(ftype)
+            env[node.output[0]] = out
+        return np.asarray(env[g.output[0].name]).reshape(-1)
+
+
+# ----------------------------------------------------------------------------------------------
+# VNNLIB / s-expressions
+
+def tokenize(text):
+    text = re.sub(r";[^\n]*", " ", text)
+    return re.findall(r"\(|\)|[^\s()]+", text)
+
+
+def parse_sexprs(tokens, what):
+    stack = [[]]
+    for t in tokens:
+        if t == "(":
+            stack.append([])
+        elif t == ")":
+            if len(stack) == 1:
+                raise CheckError("%s: unbalanced ')'" % what)
+            e = stack.pop()
+            stack[-1].append(e)
+        else:
+            stack[-1].append(t)
+    if len(stack) != 1:
+        raise CheckError("%s: unbalanced '('" % what)
+    return stack[0]
+
+
+VAR_RE = re.compile(r"^([XY])_(\d+)$")
+
+
+def parse_number(tok, what):
+    try:
+        v = float(tok)
+    except ValueError:
+        raise CheckError("%s: not a number: %r" % (what, tok))
+    if not math.isfinite(v):
+        raise CheckError("%s: non-finite number %r" % (what, tok))
+    return v
+
+
+class Spec:
+    """The conjunction of all asserts, as a formula tree; atoms are (op, lhs, rhs) term trees."""
+
+    def __init__(self, text):
+        self.nx = 0
+        self.ny = 0
+        declared = set()
+        self.asserts = []
+        for e in parse_sexprs(tokenize(text), "vnnlib"):
+            if not isinstance(e, list) or not e:
+                raise CheckError("vnnlib: unexpected top-level token %r" % (e,))
+            head = e[0]
+            if head == "declare-const":
+                if len(e) != 3 or not isinstance(e[1], str):
+                    raise CheckError("vnnlib: bad declare-const %r" % (e,))
+                m = VAR_RE.match(e[1])
+                if not m:
+                    raise CheckError("vnnlib: unsupported variable name %r" % e[1])
+                declared.add(e[1])
+                idx = int(m.group(2))
+                if m.group(1) == "X":
+                    self.nx = max(self.nx, idx + 1)
+                else:
+                    self.ny = max(self.ny, idx + 1)
+            elif head == "assert":
+                if len(e) != 2:
+                    raise CheckError("vnnlib: assert takes one formula")
+                self.asserts.append(self._formula(e[1], declared))
+            elif head in ("set-logic", "set-info", "check-sat", "get-model", "exit", "set-option"):
+                continue
+            else:
+                raise CheckError("vnnlib: unsupported command %r" % head)
+        for pre, n in (("X", self.nx), ("Y", self.ny)):
+            for i in range(n):
+                if "%s_%d" % (pre, i) not in declared:
+                    raise CheckError("vnnlib: %s_%d not declared (indices must be contiguous)" % (pre, i))
+        self.formula = ("and", self.asserts)
+
+    def _term(self, e, declared):
+        if isinstance(e, str):
+            if VAR_RE.match(e):
+                if e not in declared:
+                    raise CheckError("vnnlib: undeclared variable %s" % e)
+                return ("var", e)
+            return ("const", parse_number(e, "vnnlib"))
+        if not e or not isinstance(e[0], str):
+            raise CheckError("vnnlib: bad term %r" % (e,))
+        op = e[0]
+        args = [self._term(t, declared) for t in e[1:]]
+        if op in ("+", "*") and args:
+            return (op, args)
+        if op == "-" and len(args) in (1, 2):
+            return (op, args)
+        if op == "/" and len(args) == 2:
+            return (op, args)
+        raise CheckError("vnnlib: unsupported term operator %r" % op)
+
+    def _formula(self, e, declared):
+        if not isinstance(e, list) or not e:
+            raise CheckError("vnnlib: bad formula %r" % (e,))
+        op = e[0]
+        if op in ("and", "or"):
+            return (op, [self._formula(f, declared) for f in e[1:]])
+        if op in ("<=", ">=", "<", ">", "="):
+            if len(e) != 3:
+                raise CheckError("vnnlib: %s takes two arguments" % op)
+            return ("atom", op, self._term(e[1], declared), self._term(e[2], declared))
+        raise CheckError("vnnlib: unsupported formula operator %r" % op)
+
+
+def term_eval(t, env):
+    k = t[0]
+    if k == "const":
+        return t[1]
+    if k == "var":
+        return env[t[1]]
+    vals = [term_eval(a, env) for a in t[1]]
+    if k == "+":
+        return math.fsum(vals)
+    if k == "*":
+        p = 1.0
+        for v in vals:
+            p *= v
+        return p
+    if k == "-":
+        return -vals[0] if len(vals) == 1 else vals[0] - vals[1]
+    return vals[0] / vals[1]
+
+
+def term_has_y(t):
+    if t[0] == "var":
+        return t[1].startswith("Y")
+    if t[0] == "const":
+        return False
+    return any(term_has_y(a) for a in t[1])
+
+
+def formula_eval(f, env, tol, inputs_only=False):
+    """Evaluate: atoms over Y get tolerance tol (X-only atoms are always exact).
+    With inputs_only, atoms that mention Y count as true (to test the input region alone).
+    Returns (truth, margin) where margin > 0 means violated by that much (for messages)."""
+    if f[0] == "and":
+        worst = -math.inf
+        ok = True
+        for g in f[1]:
+            t, m = formula_eval(g, env, tol, inputs_only)
+            ok = ok and t
+            worst = max(worst, m)
+        return ok, worst
+    if f[0] == "or":
+        best = math.inf
+        for g in f[1]:
+            t, m = formula_eval(g, env, tol, inputs_only)
+            if t:
+                return True, m
+            best = min(best, m)
+        return False, best if f[1] else math.inf
+    _, op, lhs, rhs = f
+    has_y = term_has_y(lhs) or term_has_y(rhs)
+    if inputs_only and has_y:
+        return True, -math.inf
+    a = term_eval(lhs, env)
+    b = term_eval(rhs, env)
+    t = tol if has_y else 0.0
+    if op in ("<=", "<"):
+        m = a - b
+    elif op in (">=", ">"):
+        m = b - a
+    else:
+        m = abs(a - b)
+    return m <= t, m
+
+
+# ----------------------------------------------------------------------------------------------
+# Result file
+
+def parse_result(text):
+    lines = text.strip().splitlines()
+    if not lines:
+        raise CheckError("result file is empty")
+    verdict = lines[0].strip()
+    if verdict != "sat":
+        return verdict, None
+    body = "\n".join(lines[1:])
+    vals = {}
+    items = parse_sexprs(tokenize(body), "result file")
+    # accept "((X_0 v) ...)" as well as bare "(X_0 v)" lines
+    if len(items) == 1 and isinstance(items[0], list) and all(isinstance(i, list) for i in items[0]):
+        items = items[0]
+    for it in items:
+        if not (isinstance(it, list) and len(it) == 2 and isinstance(it[0], str)
+                and isinstance(it[1], str) and VAR_RE.match(it[0])):
+            raise CheckError("result file: bad entry %r" % (it,))
+        if it[0] in vals:
+            raise CheckError("result file: %s given twice" % it[0])
+        vals[it[0]] = parse_number(it[1], "result file")
+    return verdict, vals
+
+
+def check(model_path, spec_path, result_path):
+    """Return (status, message): status is 'valid', 'valid-with-tolerance' or 'invalid'."""
+    with open(result_path, "r", encoding="utf-8", errors="replace") as f:
+        verdict, vals = parse_result(f.read())
+    if verdict != "sat":
+        return "invalid", "result file says %r, not sat: there is no counterexample to check" % verdict
+    spec = Spec(read_maybe_gz(spec_path).decode("utf-8", errors="replace"))
+    pb = load_onnx_pb2()
+    model = pb.ModelProto()
+    try:
+        model.ParseFromString(read_maybe_gz(model_path))
+    except Exception as e:
+        raise CheckError("cannot parse %s as ONNX: %s" % (model_path, e))
+    net = Network(model)
+    n_in = int(np.prod(net.input_shape))
+    if spec.nx != n_in:
+        raise CheckError("spec declares %d X but the network has %d inputs" % (spec.nx, n_in))
+
+    missing = [("X_%d" % i) for i in range(spec.nx) if "X_%d" % i not in vals]
+    if missing:
+        return "invalid", "result file lacks %s" % ", ".join(missing[:5])
+    extra = [k for k in vals if (k[0] == "X" and int(k[2:]) >= spec.nx)]
+    if extra:
+        return "invalid", "result file has unknown variables %s" % ", ".join(sorted(extra)[:5])
+
+    x64 = np.array([vals["X_%d" % i] for i in range(spec.nx)], dtype=np.float64)
+    x32 = x64.astype(np.float32)
+    y32 = net.run(x32, np.float32)
+    y64 = net.run(x32.astype(np.float64), np.float64)
+    if spec.ny != y32.size:
+        raise CheckError("spec declares %d Y but the network has %d outputs" % (spec.ny, y32.size))
+
+    notes = []
+    # 2. input region, exactly, on X as written
+    env = {"X_%d" % i: float(x64[i]) for i in range(spec.nx)}
+    ok, m = formula_eval(spec.formula, env, 0.0, inputs_only=True)
+    if not ok:
+        return "invalid", "X is outside the input region (by %.3g)" % m
+    env32 = {"X_%d" % i: float(x32[i]) for i in range(spec.nx)}
+    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0]
+    if x_rounds_out:
+        notes.append("float32(X) is outside the input region")
+
+    # 3. Y in the file vs the float32 execution
+    ys = [k for k in vals if k.startswith("Y")]
+    if ys:
+        bad = []
+        for j in range(y32.size):
+            k = "Y_%d" % j
+            if k not in vals:
+                bad.append("%s missing" % k)
+                continue
+            yn = float(y32[j])
+            if not abs(vals[k] - yn) <= EXEC_ATOL + EXEC_RTOL * abs(yn):
+                bad.append("%s=%.9g but the network gives %.9g" % (k, vals[k], yn))
+        if any(int(k[2:]) >= y32.size for k in ys):
+            bad.append("result file has more Y than network outputs")
+        if bad:
+            return "invalid", "Y does not match the network: " + "; ".join(bad[:3])
+    else:
+        return "invalid", "result file lists no Y (VNN-COMP wants the network output too)"
+
+    # 4. the spec on (X, Y_net)
+    def env_with(y):
+        e = dict(env)
+        e.update({"Y_%d" % j: float(y[j]) for j in range(y.size)})
+        return e
+
+    ok32, m32 = formula_eval(spec.formula, env_with(y32), 0.0)
+    ok64, m64 = formula_eval(spec.formula, env_with(y64), 0.0)
+    if ok32 and ok64 and not x_rounds_out:
+        return "valid", "spec holds exactly (float32 and float64 passes)"
+    tol_ok, mt = formula_eval(spec.formula, env_with(y32), SPEC_ATOL)
+    if tol_ok:
+        if not ok32:
+            notes.append("spec violated by %.3g on the float32 pass" % m32)
+        if not ok64:
+            notes.append("spec violated by %.3g on the float64 pass" % m64)
+        return "valid-with-tolerance", "; ".join(notes)
+    return "invalid", "the network output does not satisfy the spec (off by %.3g)" % mt
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description="Check a VNN-COMP counterexample (result file) against an ONNX model and a "
+                    "VNNLIB spec. Prints valid, valid-with-tolerance or invalid: <why>.")
+    ap.add_argument("model", help="ONNX model (.onnx or .onnx.gz)")
+    ap.add_argument("spec", help="VNNLIB spec (.vnnlib or .vnnlib.gz)")
+    ap.add_argument("result", help="result file whose first line is sat")
+    args = ap.parse_args(argv)
+    try:
+        status, msg = check(args.model, args.spec, args.result)
+    except CheckError as e:
+        print("error: %s" % e)
+        return 2
+    except OSError as e:
+        print("error: %s" % e)
+        return 2
+    if status == "valid":
+        print("valid")
+        return 0
+    if status == "valid-with-tolerance":
+        print("valid-with-tolerance" + (" (%s)" % msg if msg else ""))
+        return 1
+    print("invalid: %s" % msg)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

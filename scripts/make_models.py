@@ -1,0 +1,629 @@
+#!/usr/bin/python3
+"""Generate the project's small ONNX models and VNNLIB specs with KNOWN verdicts.
+
+usage: make_models.py [--root DIR]      (normally via scripts/make_models.sh)
+
+Writes DIR/models/*.onnx, DIR/specs/*.vnnlib and DIR/models/EXPECTED.csv (onnx,vnnlib,expected, paths
+relative to DIR). Stdlib only: each model is written as protobuf text format and encoded with
+`protoc --encode=onnx.ModelProto -I/usr/include/onnx onnx.proto`. Deterministic: fixed seeds, and
+every weight is rounded to float32 first so that the float64 reasoning below is about exactly the
+weights stored in the file. Re-running reproduces identical files.
+
+How each verdict is known (never by running verify):
+
+* tiny_relu: y = relu(x) + relu(-x) = |x| >= 0 exactly.  Y_0 <= -0.001 is unsat (|x| >= 0);
+  Y_0 <= 0.25 on x in [-1,1] is sat (x = 0 gives y = 0).
+* abs_split: y = |x0+x1| + |x0-x1| - |x0| - |x1|.  Since |a+b| + |a-b| = 2 max(|a|,|b|),
+  y = 2 max(|x0|,|x1|) - |x0| - |x1| = ||x0| - |x1|| >= 0.  On [-1,1]^2 every hidden neuron is
+  unstable, so a relaxation of the whole box bounds y from below by about -2 and a verifier must
+  split; Y_0 <= -0.05 is unsat (margin 0.05).  Y_0 >= 0.9 is sat (x = (1, 0) gives y = 1).
+* rand2_*: random 2-input nets.  The output is evaluated in float64 on a uniform grid of the input
+  box with spacing h; every point of the box is within h/2 (per coordinate) of a grid point, and
+  ||f(x) - f(g)||_inf <= L ||x - g||_inf with L = product of the layers' inf-norms (max absolute
+  row sum; ReLU is 1-Lipschitz).  A constraint c.y <= d has Lipschitz constant ||c||_1 L, and a
+  conjunction's violation max_i (c_i.y - d_i) has the largest of those.  Unsat: for every disjunct
+  the grid minimum of the violation exceeds L_D h/2 plus a margin.  Sat: some grid point satisfies
+  every constraint of a disjunct with a margin (that grid point is a witness).
+* rand2_a_tight_unsat and acas_like: interval arithmetic (IBP, float64) on a partition of the
+  input box(es) into equal cells gives a sound lower/upper bound of the output on each cell; the
+  threshold lies beyond every cell's bound by a margin.  acas_like is a 5-input ACAS-Xu-shaped net
+  (input [1,1,1,5], Sub/Div normalisation, Flatten, MatMul+Add, 5 outputs) whose spec's input
+  region is the disjunction of two boxes (4^5 cells per box); its sat spec has box 1 proven safe
+  that way and a sampled witness in box 2.
+The margins (>= 1e-3 absolute, far above float32 rounding of these tiny nets) make the verdicts
+hold for the real-valued network and for its float32 evaluation alike.  The script re-checks
+every verdict it claims and fails loudly if an argument does not go through.
+"""
+
+import argparse
+import itertools
+import math
+import os
+import random
+import struct
+import subprocess
+import sys
+
+ONNX_PROTO = "/usr/include/onnx/onnx.proto"
+
+
+def f32(v):
+    """Round a Python float to the nearest float32 value."""
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+# ----------------------------------------------------------------------------------------------
+# Networks: a list of layers; each ("dense", W, b) with W as out x in (float32 values), or "relu".
+
+class Net:
+    def __init__(self, n_in, layers, pre=None):
+        self.n_in = n_in
+        self.layers = layers
+        self.pre = pre  # optional (mean, std) input normalisation x' = (x - mean) / std
+
+    def eval(self, x):
+        if self.pre is not None:
+            mean, std = self.pre
+            x = [(xi - m) / s for xi, m, s in zip(x, mean, std)]
+        for layer in self.layers:
+            if layer == "relu":
+                x = [v if v > 0.0 else 0.0 for v in x]
+            else:
+                _, W, b = layer
+                x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
+        return x
+
+    def lipschitz(self):
+        """Upper bound on the inf->inf Lipschitz constant (product of the inf-norms)."""
+        L = 1.0
+        if self.pre is not None:
+            L *= max(1.0 / s for s in self.pre[1])
+        for layer in self.layers:
+            if layer != "relu":
+                L *= max(sum(abs(w) for w in row) for row in layer[1])
+        return L * (1 + 1e-9)   # cover float64 rounding of the products
+
+    @property
+    def n_out(self):
+        return len([lay for lay in self.layers if lay != "relu"][-1][1])
+
+
+def random_net(seed, sizes):
+    rng = random.Random(seed)
+    layers = []
+    for i in range(len(sizes) - 1):
+        fan_in, fan_out = sizes[i], sizes[i + 1]
+        sd = (2.0 / fan_in) ** 0.5
+        W = [[f32(rng.gauss(0.0, sd)) for _ in range(fan_in)] for _ in range(fan_out)]
+        b = [f32(rng.gauss(0.0, 0.1)) for _ in range(fan_out)]
+        layers.append(("dense", W, b))
+        if i < len(sizes) - 2:
+            layers.append("relu")
+    return Net(sizes[0], layers)
+
+
+# ----------------------------------------------------------------------------------------------
+# ONNX writing via protobuf text format
+
+def tf_bytes(data):
+    """Escape bytes for a protobuf text-format string literal."""
+    out = []
+    for c in data:
+        if 32 <= c < 127 and c not in (34, 39, 92):
+            out.append(chr(c))
+        else:
+            out.append("\\%03o" % c)
+    return '"' + "".join(out) + '"'
+
+
+def tf_float(v):
+    return repr(float(v))
+
+
+def tensor_text(name, dims, values, raw):
+    s = "  initializer {\n"
+    for d in dims:
+        s += "    dims: %d\n" % d
+    s += "    data_type: 1\n"
+    s += '    name: "%s"\n' % name
+    if raw:
+        s += "    raw_data: %s\n" % tf_bytes(struct.pack("<%df" % len(values), *values))
+    else:
+        for v in values:
+            s += "    float_data: %s\n" % tf_float(v)
+    s += "  }\n"
+    return s
+
+
+def node_text(op, inputs, outputs, name, attrs=()):
+    s = "  node {\n"
+    for i in inputs:
+        s += '    input: "%s"\n' % i
+    for o in outputs:
+        s += '    output: "%s"\n' % o
+    s += '    name: "%s"\n    op_type: "%s"\n' % (name, op)
+    for aname, kind, val in attrs:
+        if kind == "INT":
+            s += '    attribute { name: "%s" i: %d type: INT }\n' % (aname, val)
+        elif kind == "FLOAT":
+            s += '    attribute { name: "%s" f: %s type: FLOAT }\n' % (aname, tf_float(val))
+    s += "  }\n"
+    return s
+
+
+def value_info_text(kind, name, dims):
+    s = "  %s {\n    name: \"%s\"\n    type { tensor_type { elem_type: 1 shape {" % (kind, name)
+    s += "".join(" dim { dim_value: %d }" % d for d in dims)
+    s += " } } }\n  }\n"
+    return s
+
+
+def model_text(net, name, style, raw, in_dims=None):
+    """style: 'gemm' (Gemm with transB=1, W stored out x in) or 'matmul' (MatMul with W^T + Add)."""
+    nodes, inits = [], []
+    cur = "X"
+    in_dims = in_dims or [1, net.n_in]
+    if net.pre is not None:
+        mean, std = net.pre
+        shp = list(in_dims)
+        inits.append(tensor_text("in_mean", shp, [f32(m) for m in mean], raw))
+        inits.append(tensor_text("in_std", shp, [f32(s) for s in std], raw))
+        nodes.append(node_text("Sub", [cur, "in_mean"], ["x_centered"], "normalise_sub"))
+        nodes.append(node_text("Div", ["x_centered", "in_std"], ["x_normalised"], "normalise_div"))
+        cur = "x_normalised"
+    if len(in_dims) != 2:
+        nodes.append(node_text("Flatten", [cur], ["x_flat"], "flatten", [("axis", "INT", 1)]))
+        cur = "x_flat"
+    k = 0
+    dense_count = len([lay for lay in net.layers if lay != "relu"])
+    for layer in net.layers:
+        if layer == "relu":
+            nodes.append(node_text("Relu", [cur], ["relu%d" % k], "relu%d" % k))
+            cur = "relu%d" % k
+            continue
+        k += 1
+        _, W, b = layer
+        out = "Y" if k == dense_count else "fc%d" % k
+        n_out, n_in = len(W), len(W[0])
+        if style == "gemm":
+            inits.append(tensor_text("W%d" % k, [n_out, n_in], [w for row in W for w in row], raw))
+            inits.append(tensor_text("B%d" % k, [n_out], b, raw))
+            nodes.append(node_text("Gemm", [cur, "W%d" % k, "B%d" % k], [out], "gemm%d" % k,
+                                   [("transB", "INT", 1)]))
+        else:
+            WT = [W[r][c] for c in range(n_in) for r in range(n_out)]
+            inits.append(tensor_text("W%d" % k, [n_in, n_out], WT, raw))
+            inits.append(tensor_text("B%d" % k, [n_out], b, raw))
+            nodes.append(node_text("MatMul", [cur, "W%d" % k], ["mm%d" % k], "matmul%d" % k))
+            nodes.append(node_text("Add", ["mm%d" % k, "B%d" % k], [out], "add%d" % k))
+        cur = out
+    s = 'ir_version: 8\nproducer_name: "verify scripts/make_models.py"\n'
+    s += 'opset_import { domain: "" version: 13 }\n'
+    s += "graph {\n  name: \"%s\"\n" % name
+    s += "".join(nodes) + "".join(inits)
+    s += value_info_text("input", "X", in_dims)
+    s += value_info_text("output", "Y", [1, net.n_out])
+    s += "}\n"
+    return s
+
+
+def encode_model(text, path):
+    r = subprocess.run(["protoc", "--encode=onnx.ModelProto", "-I" + os.path.dirname(ONNX_PROTO),
+                        os.path.basename(ONNX_PROTO)], input=text.encode(), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        sys.exit("make_models.py: protoc --encode failed for %s:\n%s" % (path, r.stderr.decode()))
+    with open(path, "wb") as f:
+        f.write(r.stdout)
+
+
+# ----------------------------------------------------------------------------------------------
+# Specs. A spec = input region (list of boxes, a disjunction) + unsafe output set in DNF:
+# a list of disjuncts, each a list of constraints (c, d) meaning sum_j c[j] Y_j <= d.
+
+def num(v):
+    return repr(float(v))
+
+
+def atom_text(c, d):
+    """Write sum c_j Y_j <= d in plain VNNLIB (var-const or var-var comparisons only)."""
+    nz = [(j, cj) for j, cj in enumerate(c) if cj != 0]
+    if len(nz) == 1 and d is not None:
+        j, cj = nz[0]
+        if cj == 1:
+            return "(<= Y_%d %s)" % (j, num(d))
+        if cj == -1:
+            return "(>= Y_%d %s)" % (j, num(-d))
+    if len(nz) == 2 and d == 0:
+        (i, ci), (j, cj) = nz
+        if ci == 1 and cj == -1:
+            return "(<= Y_%d Y_%d)" % (i, j)
+        if ci == -1 and cj == 1:
+            return "(>= Y_%d Y_%d)" % (i, j)
+    raise ValueError("constraint not expressible: %r <= %r" % (c, d))
+
+
+def spec_text(comment, n_in, n_out, boxes, dnf):
+    lines = ["; " + ln for ln in comment.strip().splitlines()]
+    lines.append("")
+    lines += ["(declare-const X_%d Real)" % i for i in range(n_in)]
+    lines += ["(declare-const Y_%d Real)" % j for j in range(n_out)]
+    lines.append("")
+    lines.append("; input region")
+    if len(boxes) == 1:
+        lo, hi = boxes[0]
+        for i in range(n_in):
+            lines.append("(assert (>= X_%d %s))" % (i, num(lo[i])))
+            lines.append("(assert (<= X_%d %s))" % (i, num(hi[i])))
+    else:
+        lines.append("(assert (or")
+        for lo, hi in boxes:
+            parts = []
+            for i in range(n_in):
+                parts.append("(>= X_%d %s) (<= X_%d %s)" % (i, num(lo[i]), i, num(hi[i])))
+            lines.append("    (and " + " ".join(parts) + ")")
+        lines.append("))")
+    lines.append("")
+    lines.append("; unsafe output set")
+    if len(dnf) == 1:
+        for c, d in dnf[0]:
+            lines.append("(assert %s)" % atom_text(c, d))
+    else:
+        lines.append("(assert (or")
+        for conj in dnf:
+            lines.append("    (and " + " ".join(atom_text(c, d) for c, d in conj) + ")")
+        lines.append("))")
+    return "\n".join(lines) + "\n"
+
+
+def grid(lo, hi, n):
+    axes = [[lo[i] + (hi[i] - lo[i]) * k / (n - 1) for k in range(n)] for i in range(len(lo))]
+    return itertools.product(*axes), max((hi[i] - lo[i]) / (n - 1) for i in range(len(lo)))
+
+
+def analyse(net, boxes, dnf, n):
+    """Grid + Lipschitz analysis. Returns (min over boxes/disjuncts of (grid-min violation - slack),
+    best witness (violation, x) with the most negative violation)."""
+    L = net.lipschitz()
+    proof_margin = float("inf")
+    witness = (float("inf"), None)
+    for lo, hi in boxes:
+        pts, h = grid(lo, hi, n)
+        mins = [float("inf")] * len(dnf)
+        for x in pts:
+            y = net.eval(list(x))
+            for k, conj in enumerate(dnf):
+                v = max(sum(cj * yj for cj, yj in zip(c, y)) - d for c, d in conj)
+                if v < mins[k]:
+                    mins[k] = v
+                if v < witness[0]:
+                    witness = (v, list(x))
+        for k, conj in enumerate(dnf):
+            LD = max(sum(abs(cj) for cj in c) for c, _ in conj) * L
+            proof_margin = min(proof_margin, mins[k] - LD * h / 2)
+    return proof_margin, witness
+
+
+def ibp(net, lo, hi):
+    """Interval bounds of the outputs over the box [lo, hi] (interval arithmetic in float64)."""
+    if net.pre is not None:
+        mean, std = net.pre
+        lo = [(v - m) / s for v, m, s in zip(lo, mean, std)]
+        hi = [(v - m) / s for v, m, s in zip(hi, mean, std)]
+    for layer in net.layers:
+        if layer == "relu":
+            lo = [max(v, 0.0) for v in lo]
+            hi = [max(v, 0.0) for v in hi]
+            continue
+        _, W, b = layer
+        nlo, nhi = [], []
+        for row, bi in zip(W, b):
+            a = sum(w * (l if w >= 0 else u) for w, l, u in zip(row, lo, hi)) + bi
+            c = sum(w * (u if w >= 0 else l) for w, l, u in zip(row, lo, hi)) + bi
+            nlo.append(a)
+            nhi.append(c)
+        lo, hi = nlo, nhi
+    return lo, hi
+
+
+def analyse_cells(net, boxes, dnf, splits):
+    """Split every box into splits^n equal cells and bound each with IBP. Returns the smallest,
+    over cells and disjuncts, of the largest lower bound of (c.y - d) among the disjunct's
+    constraints: > 0 proves that no disjunct is satisfiable anywhere in the boxes."""
+    worst = float("inf")
+    for lo, hi in boxes:
+        n = len(lo)
+        for idx in itertools.product(range(splits), repeat=n):
+            clo = [lo[i] + (hi[i] - lo[i]) * idx[i] / splits for i in range(n)]
+            chi = [lo[i] + (hi[i] - lo[i]) * (idx[i] + 1) / splits for i in range(n)]
+            ylo, yhi = ibp(net, clo, chi)
+            for conj in dnf:
+                best = max(sum(cj * (yl if cj > 0 else yh) for cj, yl, yh in zip(c, ylo, yhi)) - d
+                           for c, d in conj)
+                worst = min(worst, best)
+    return worst
+
+
+def y_stats(net, lo, hi, n, c):
+    """min and argmin of c.y over a grid (to place thresholds)."""
+    pts, _ = grid(lo, hi, n)
+    best = (float("inf"), None)
+    for x in pts:
+        y = net.eval(list(x))
+        v = sum(cj * yj for cj, yj in zip(c, y))
+        if v < best[0]:
+            best = (v, list(x))
+    return best
+
+
+MARGIN = 1e-3
+
+
+def floor_to(v, q):
+    """Round down to a multiple of q, printed cleanly (callers re-check margins afterwards)."""
+    return round(math.floor(v / q) * q, 9)
+
+
+def ceil_to(v, q):
+    return round(math.ceil(v / q) * q, 9)
+
+
+def fmt_x(x):
+    return "(" + ", ".join("%.6g" % v for v in x) + ")"
+
+
+# ----------------------------------------------------------------------------------------------
+
+def build(root):
+    models_dir = os.path.join(root, "models")
+    specs_dir = os.path.join(root, "specs")
+    os.makedirs(models_dir, exist_ok=True)
+    os.makedirs(specs_dir, exist_ok=True)
+    expected = []
+
+    def write_model(net, name, style, raw, in_dims=None):
+        encode_model(model_text(net, name, style, raw, in_dims), os.path.join(models_dir, name + ".onnx"))
+
+    def write_spec(model, name, comment, net, boxes, dnf, verdict, why):
+        text = spec_text("%s: expected %s.\n%s" % (name, verdict, why), net.n_in, net.n_out, boxes, dnf)
+        with open(os.path.join(specs_dir, name + ".vnnlib"), "w") as f:
+            f.write(text)
+        expected.append(("models/%s.onnx" % model, "specs/%s.vnnlib" % name, verdict))
+
+    # -- tiny_relu: y = relu(x) + relu(-x) = |x| ------------------------------------------------
+    tiny = Net(1, [("dense", [[1.0], [-1.0]], [0.0, 0.0]), "relu", ("dense", [[1.0, 1.0]], [0.0])])
+    write_model(tiny, "tiny_relu", "gemm", raw=False)
+    write_spec("tiny_relu", "tiny_relu_unsat", "", tiny, [([-1.0], [1.0])], [[([1], -0.001)]], "unsat",
+               "y = relu(x) + relu(-x) = |x| >= 0 for every x, so Y_0 <= -0.001 is impossible.")
+    write_spec("tiny_relu", "tiny_relu_sat", "", tiny, [([-1.0], [1.0])], [[([1], 0.25)]], "sat",
+               "y = |x|; the witness x = 0 gives y = 0 <= 0.25.")
+
+    # -- abs_split: y = |x0+x1| + |x0-x1| - |x0| - |x1| = ||x0|-|x1|| ---------------------------
+    rows = [[1, 1], [-1, -1], [1, -1], [-1, 1], [1, 0], [-1, 0], [0, 1], [0, -1]]
+    absn = Net(2, [("dense", [[float(a) for a in r] for r in rows], [0.0] * 8), "relu",
+                   ("dense", [[1.0, 1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0]], [0.0])])
+    write_model(absn, "abs_split", "matmul", raw=True)
+    box2 = ([-1.0, -1.0], [1.0, 1.0])
+    why = ("y = |x0+x1| + |x0-x1| - |x0| - |x1| = 2 max(|x0|,|x1|) - |x0| - |x1| = ||x0| - |x1||.\n")
+    write_spec("abs_split", "abs_split_unsat", "", absn, [box2], [[([1], -0.05)]], "unsat",
+               why + "y >= 0 everywhere, so Y_0 <= -0.05 is impossible (margin 0.05). Every ReLU is\n"
+               "unstable on the box: proving it needs input or activation splits.")
+    write_spec("abs_split", "abs_split_sat", "", absn, [box2], [[([-1], -0.9)]], "sat",
+               why + "Witness x = (1, 0): y = 1 >= 0.9.")
+    for x, want in (([0.3, -0.7], 0.4), ([1.0, 0.0], 1.0), ([-0.5, 0.5], 0.0)):
+        assert abs(absn.eval(x)[0] - want) < 1e-12
+
+    # -- rand2_a: 2 -> 12 -> 12 -> 3, Gemm, raw_data ----------------------------------------------
+    N = 201
+    ra = random_net(1234, [2, 12, 12, 3])
+    write_model(ra, "rand2_a", "gemm", raw=True)
+    box = ([-1.0, -1.0], [1.0, 1.0])
+    L = ra.lipschitz()
+    h = 2.0 / (N - 1)
+    m0, _ = y_stats(ra, box[0], box[1], N, [1, 0, 0])
+    t_unsat = floor_to(m0 - L * h / 2 - MARGIN, 1e-3)
+    pm, _ = analyse(ra, [box], [[([1, 0, 0], t_unsat)]], N)
+    assert pm >= MARGIN, pm
+    write_spec("rand2_a", "rand2_a_unsat", "", ra, [box], [[([1, 0, 0], t_unsat)]], "unsat",
+               "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f;\n"
+               "min Y_0 >= %.6f - L h/2 = %.6f > %s (margin %.4f)."
+               % (N, N, h, m0, L, m0, m0 - L * h / 2, num(t_unsat), pm))
+    t_sat = ceil_to(m0 + 0.05, 1e-3)
+    _, (wv, wx) = analyse(ra, [box], [[([1, 0, 0], t_sat)]], N)
+    assert wv <= -0.04
+    write_spec("rand2_a", "rand2_a_sat", "", ra, [box], [[([1, 0, 0], t_sat)]], "sat",
+               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
+               % (fmt_x(wx), m0, num(t_sat), -wv))
+
+    # A tight threshold: interval arithmetic on a 100x100 partition of the box bounds Y_0 from
+    # below cell by cell; the threshold sits just under the smallest cell bound, so a verifier
+    # must bound Y_0 nearly as tightly (fine input splits or activation splits).
+    CELLS = 100
+    t_tight = floor_to(analyse_cells(ra, [box], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+    pm_t = analyse_cells(ra, [box], [[([1, 0, 0], t_tight)]], CELLS)
+    assert pm_t >= MARGIN, pm_t
+    write_spec("rand2_a", "rand2_a_tight_unsat", "", ra, [box], [[([1, 0, 0], t_tight)]], "unsat",
+               "Interval arithmetic on a %dx%d partition of the box: on every cell Y_0 > %s by at\n"
+               "least %.4f (sampled min of Y_0: %.6f)." % (CELLS, CELLS, num(t_tight), pm_t, m0))
+
+    # var-var comparisons, sat: "Y_k is the largest output" for the first k attained with margin
+    k_big, wv, wx = None, 0.0, None
+    for k in range(3):
+        conj = []
+        for j in range(3):
+            if j != k:
+                c = [0, 0, 0]
+                c[k], c[j] = -1, 1
+                conj.append((c, 0))
+        _, (v, x) = analyse(ra, [box], [conj], N)
+        if v <= -0.05:
+            k_big, wv, wx, largest = k, v, x, conj
+            break
+    assert k_big is not None
+    write_spec("rand2_a", "rand2_a_cmp_sat", "", ra, [box], [largest], "sat",
+               "Unsafe: Y_%d is the largest output. Witness on the grid: x = %s makes Y_%d larger\n"
+               "than the others by %.4f." % (k_big, fmt_x(wx), k_big, -wv))
+
+    # -- rand2_b: 2 -> 16 -> 16 -> 3, MatMul + Add, float_data; output comparisons ---------------
+    rb = random_net(777, [2, 16, 16, 3])
+    write_model(rb, "rand2_b", "matmul", raw=False)
+    Lb = rb.lipschitz()
+    # (<= Y_0 Y_1) on a box around the grid point where Y_0 - Y_1 is largest: grow the box
+    # while the grid + Lipschitz argument still proves Y_0 > Y_1 on it.
+    big = ([-1.0, -1.0], [1.0, 1.0])
+    negmax, xc = y_stats(rb, big[0], big[1], 81, [-1, 1, 0])   # min of Y_1 - Y_0
+    assert negmax < -0.5, negmax
+    chosen = None
+    for r in (1.0, 0.8, 0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05):
+        bx = ([max(-1.0, round(xc[0] - r, 6)), max(-1.0, round(xc[1] - r, 6))],
+              [min(1.0, round(xc[0] + r, 6)), min(1.0, round(xc[1] + r, 6))])
+        pm, _ = analyse(rb, [bx], [[([1, -1, 0], 0)]], 121)
+        if pm >= MARGIN:
+            chosen = (r, bx, pm)
+            break
+    assert chosen is not None
+    r, bx, pm = chosen
+    write_spec("rand2_b", "rand2_b_cmp_unsat", "", rb, [bx], [[([1, -1, 0], 0)]], "unsat",
+               "Grid 121x121 over the box, L = %.4f: min (Y_0 - Y_1) - 2 L h/2 = %.6f > 0,\n"
+               "so Y_0 > Y_1 on the whole box and (<= Y_0 Y_1) is impossible." % (Lb, pm))
+    # or of ands. On [-1,1]^2 each output is the smallest somewhere (witness for the sat spec);
+    # on the box bx above, Y_0 > Y_1, so "Y_0 is the smallest" is impossible there.
+    box = ([-1.0, -1.0], [1.0, 1.0])
+    smallest = {}
+    for k in range(3):
+        conj = []
+        for j in range(3):
+            if j != k:
+                c = [0, 0, 0]
+                c[k], c[j] = 1, -1
+                conj.append((c, 0))
+        smallest[k] = conj
+    # "Y_2 >= t_hi" impossible on [-1,1]^2 (so also on bx, which lies inside it)
+    assert box[0][0] <= bx[0][0] and bx[1][0] <= box[1][0] and box[0][1] <= bx[0][1] and bx[1][1] <= box[1][1]
+    m2, _ = y_stats(rb, box[0], box[1], N, [0, 0, -1])   # -max Y_2
+    max_y2 = -m2
+    t_hi = ceil_to(max_y2 + Lb * h / 2 + MARGIN, 1e-3)
+    y2_hi = ([0, 0, -1], -t_hi)
+    pm_hi, _ = analyse(rb, [box], [[y2_hi]], N)
+    assert pm_hi >= MARGIN, pm_hi
+    pm_s0, _ = analyse(rb, [bx], [smallest[0]], 121)
+    assert pm_s0 >= MARGIN, pm_s0
+    write_spec("rand2_b", "rand2_b_dnf_unsat", "", rb, [bx], [smallest[0], [y2_hi]], "unsat",
+               "Unsafe: Y_0 is the smallest output, or Y_2 >= %s.\n"
+               "First disjunct: grid 121x121 over this box, L = %.4f: min of max(Y_0 - Y_1, Y_0 - Y_2)\n"
+               "minus 2 L h/2 = %.6f > 0. Second: on [-1,1]^2 (which contains this box) grid %dx%d,\n"
+               "max Y_2 = %.6f, plus L h/2 stays below %s (margin %.4f)."
+               % (num(t_hi), Lb, pm_s0, N, N, max_y2, num(t_hi), pm_hi))
+    ka, (wv, wx) = None, (0.0, None)
+    for k in (2, 1, 0):
+        _, (v, x) = analyse(rb, [box], [smallest[k]], N)
+        if v <= -0.05:
+            ka, wv, wx = k, v, x
+            break
+    assert ka is not None
+    write_spec("rand2_b", "rand2_b_dnf_sat", "", rb, [box], [[y2_hi], smallest[ka]], "sat",
+               "Unsafe: Y_2 >= %s (impossible, see rand2_b_dnf_unsat), or Y_%d is the smallest\n"
+               "output. Witness on the grid: x = %s makes Y_%d smaller than the others by %.4f."
+               % (num(t_hi), ka, fmt_x(wx), ka, -wv))
+
+    # -- acas_like: [1,1,1,5] input, Sub/Div normalisation, Flatten, 5 -> 16 -> 16 -> 5 -----------
+    # In 5-D a global Lipschitz bound is too coarse, so the unsat argument here is interval
+    # arithmetic (IBP) on a partition of each box into 4^5 cells: a sound over-approximation of
+    # the network on each cell (float64, margins >= 1e-3 dwarf its rounding).
+    ac = random_net(4242, [5, 16, 16, 5])
+    mean = [f32(v) for v in (1000.0, 0.0, 0.0, 500.0, 400.0)]
+    std = [f32(v) for v in (500.0, 2.0, 2.0, 200.0, 200.0)]
+    ac.pre = (mean, std)
+    write_model(ac, "acas_like", "matmul", raw=True, in_dims=[1, 1, 1, 5])
+
+    def raw_box(center, halfw):
+        return ([round(c - w, 6) for c, w in zip(center, halfw)],
+                [round(c + w, 6) for c, w in zip(center, halfw)])
+    hw = [25.0, 0.1, 0.1, 10.0, 10.0]
+    b1 = raw_box([1100.0, -2.5, -1.5, 800.0, 300.0], hw)   # Y_0 low here (found by sampling)
+    b2 = raw_box([300.0, 2.5, 2.0, 820.0, 500.0], hw)      # Y_0 high here
+    SPL = 4
+    NA = 5
+    mx1, _ = y_stats(ac, b1[0], b1[1], NA, [-1, 0, 0, 0, 0])
+    mx2, w2 = y_stats(ac, b2[0], b2[1], NA, [-1, 0, 0, 0, 0])
+    e0 = [-1, 0, 0, 0, 0]
+    # unsafe: Y_0 >= t. Unsat: t above the IBP upper bound of Y_0 on every cell of both boxes.
+    ub12 = -analyse_cells(ac, [b1, b2], [[(e0, 0.0)]], SPL)
+    t_unsat = ceil_to(ub12 + 2 * MARGIN, 1e-3)
+    pm = analyse_cells(ac, [b1, b2], [[(e0, -t_unsat)]], SPL)
+    assert pm >= MARGIN, pm
+    c_un = ([-1, 0, 0, 0, 0], -t_unsat)
+    write_spec("acas_like", "acas_like_unsat", "", ac, [b1, b2], [[c_un]], "unsat",
+               "Input: the union of two boxes (raw units, normalised inside the net). Unsafe: Y_0 >= %s.\n"
+               "Interval arithmetic on %d^5 cells per box bounds Y_0 below %s by %.4f everywhere\n"
+               "(sampled max of Y_0: %.6f and %.6f)." % (num(t_unsat), SPL, num(t_unsat), pm, -mx1, -mx2))
+    # sat: threshold above box 1's proven maximum but below a sampled value in box 2
+    ub1 = -analyse_cells(ac, [b1], [[(e0, 0.0)]], SPL)
+    t_sat = ceil_to(ub1 + 2 * MARGIN, 1e-3)
+    assert -mx2 >= t_sat + 0.05, (-mx2, t_sat)
+    pm1 = analyse_cells(ac, [b1], [[([-1, 0, 0, 0, 0], -t_sat)]], SPL)
+    assert pm1 >= MARGIN, pm1
+    c_sat = ([-1, 0, 0, 0, 0], -t_sat)
+    write_spec("acas_like", "acas_like_sat", "", ac, [b1, b2], [[c_sat]], "sat",
+               "Unsafe: Y_0 >= %s. Box 1 is safe (interval arithmetic on %d^5 cells: Y_0 < %s by %.4f);\n"
+               "box 2 is not: x = %s gives Y_0 = %.6f."
+               % (num(t_sat), SPL, num(t_sat), pm1, fmt_x(w2), -mx2))
+
+    write_bad_inputs(root)
+
+    with open(os.path.join(models_dir, "EXPECTED.csv"), "w") as f:
+        f.write("onnx,vnnlib,expected\n")
+        for row in expected:
+            f.write(",".join(row) + "\n")
+    return expected
+
+
+def write_bad_inputs(root):
+    """Fixtures for scripts/regress.sh: every one must make verify exit 5 ("bad input").
+    Models pair with specs/abs_split_unsat.vnnlib, specs with models/abs_split.onnx (2 in, 1 out)."""
+    bad = os.path.join(root, "tests", "data", "bad")
+    os.makedirs(bad, exist_ok=True)
+    with open(os.path.join(root, "models", "abs_split.onnx"), "rb") as f:
+        good = f.read()
+    rng = random.Random(99)
+    files = {
+        "empty.onnx": b"",
+        # cut in the middle of the length-delimited graph message
+        "truncated.onnx": good[: len(good) // 2],
+        "random.onnx": bytes(rng.randrange(256) for _ in range(512)),
+    }
+    box = ("(assert (>= X_0 -1.0))\n(assert (<= X_0 1.0))\n"
+           "(assert (>= X_1 -1.0))\n(assert (<= X_1 1.0))\n")
+    decl = "(declare-const X_0 Real)\n(declare-const X_1 Real)\n(declare-const Y_0 Real)\n"
+    files["syntax.vnnlib"] = ("; unbalanced parentheses\n" + decl + box
+                              + "(assert (<= Y_0 -0.05)\n").encode()
+    files["three_inputs.vnnlib"] = ("; 3 inputs declared, the network has 2\n" + decl
+                                    + "(declare-const X_2 Real)\n" + box
+                                    + "(assert (>= X_2 0.0))\n(assert (<= X_2 1.0))\n"
+                                    + "(assert (<= Y_0 -0.05))\n").encode()
+    files["two_outputs.vnnlib"] = ("; 2 outputs declared, the network has 1\n" + decl
+                                   + "(declare-const Y_1 Real)\n" + box
+                                   + "(assert (<= Y_0 Y_1))\n").encode()
+    files["unbounded.vnnlib"] = ("; X_1 has no upper bound\n" + decl
+                                 + "(assert (>= X_0 -1.0))\n(assert (<= X_0 1.0))\n"
+                                 + "(assert (>= X_1 -1.0))\n(assert (<= Y_0 -0.05))\n").encode()
+    files["empty.vnnlib"] = b""
+    for name, data in files.items():
+        with open(os.path.join(bad, name), "wb") as f:
+            f.write(data)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Generate models/ and specs/ with known verdicts.")
+    ap.add_argument("--root", default=os.path.normpath(os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "..")), help="repository root (default: the script's ..)")
+    args = ap.parse_args()
+    if not os.path.isfile(ONNX_PROTO):
+        sys.exit("make_models.py: %s not found (install libonnx-dev)" % ONNX_PROTO)
+    rows = build(args.root)
+    for onnx, spec, verdict in rows:
+        print("%-24s %-34s %s" % (onnx, spec, verdict))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Regression tier: scripts/regress.sh VERIFY_BIN
+#
+# 1. Every row of models/EXPECTED.csv (onnx,vnnlib,expected): runs
+#    VERIFY_BIN MODEL SPEC --timeout 20 --result TMP and requires the expected verdict on stdout,
+#    the matching exit code (0 unsat, 1 sat) and the same verdict on the result file's first line.
+#    A sat counterexample is re-checked with scripts/check_cex.py (skipped, with a note, when
+#    /usr/bin/python3 lacks numpy or protobuf).
+# 2. Bad inputs (tests/data/bad/, made by scripts/make_models.py, plus a missing file): each must
+#    give exit code 5, exactly one stderr line starting "verify: error:", and "error" as the
+#    result file's first line.
+# Prints one line per case and finally "regress: N passed, M failed"; exits 1 when M > 0.
+set -uo pipefail
+
+if [ "$#" -ne 1 ]; then
+    echo "usage: $0 VERIFY_BIN" >&2
+    exit 2
+fi
+BIN=$1
+case "$BIN" in
+    /*) ;;
+    *) BIN="$PWD/$BIN" ;;
+esac
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 2
+if [ ! -x "$BIN" ]; then
+    echo "regress: $BIN is not an executable" >&2
+    echo "regress: 0 passed, 1 failed"
+    exit 1
+fi
+
+PY=/usr/bin/python3
+CHECK_CEX=1
+if ! "$PY" -c 'import numpy, google.protobuf' >/dev/null 2>&1; then
+    CHECK_CEX=0
+    echo "note: $PY lacks numpy/protobuf (run scripts/setup.sh): sat counterexamples are not re-checked"
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/regress.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+GUARD=60   # seconds before a hung verify is killed (it is given --timeout 20)
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); printf 'PASS %-48s %s\n' "$1" "$2"; }
+fail() { failed=$((failed + 1)); printf 'FAIL %-48s %s\n' "$1" "$2"; }
+
+# run_verify MODEL SPEC: sets rc, out (stdout), err (stderr), res (result file's first line)
+run_verify() {
+    rm -f "$TMP/result" "$TMP/stdout" "$TMP/stderr"
+    timeout -k 5 "$GUARD" "$BIN" "$1" "$2" --timeout 20 --result "$TMP/result" \
+        >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
+    rc=$?
+    out=$(tr -d '\r' <"$TMP/stdout")
+    err=$(cat "$TMP/stderr")
+    res=""
+    if [ -f "$TMP/result" ]; then
+        res=$(head -n 1 "$TMP/result" | tr -d '[:space:]')
+    fi
+}
+
+# --- known verdicts ---------------------------------------------------------------------------
+if [ ! -f models/EXPECTED.csv ]; then
+    fail "models/EXPECTED.csv" "missing (run scripts/make_models.sh)"
+else
+    while IFS=, read -r onnx vnnlib expected; do
+        expected=${expected//[[:space:]]/}
+        [ "$onnx" = "onnx" ] && continue        # header
+        [ -z "$onnx" ] && continue
+        name="$(basename "$onnx" .onnx) $(basename "$vnnlib" .vnnlib)"
+        start=$(date +%s.%N)
+        run_verify "$onnx" "$vnnlib"
+        secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2fs", e - s }')
+        want_rc=0
+        [ "$expected" = "sat" ] && want_rc=1
+        if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+            fail "$name" "killed after ${GUARD}s (verify ignored --timeout 20)"
+        elif [ "$out" != "$expected" ]; then
+            fail "$name" "expected $expected, got '${out//$'\n'/ }' (exit $rc) ${err:+stderr: ${err%%$'\n'*}}"
+        elif [ "$rc" -ne "$want_rc" ]; then
+            fail "$name" "verdict $out but exit code $rc (want $want_rc)"
+        elif [ "$res" != "$expected" ]; then
+            fail "$name" "result file says '$res', stdout '$out'"
+        elif [ "$expected" = "sat" ] && [ "$CHECK_CEX" -eq 1 ]; then
+            chk=$("$PY" scripts/check_cex.py "$onnx" "$vnnlib" "$TMP/result" 2>&1)
+            if [ "$chk" = "valid" ]; then
+                pass "$name" "sat, counterexample valid ($secs)"
+            else
+                fail "$name" "sat, but check_cex.py: $chk"
+            fi
+        else
+            pass "$name" "$out ($secs)"
+        fi
+    done <models/EXPECTED.csv
+fi
+
+# --- bad inputs: exit 5, one "verify: error:" line, "error" in the result file ----------------
+B=tests/data/bad
+GOOD_MODEL=models/abs_split.onnx
+GOOD_SPEC=specs/abs_split_unsat.vnnlib
+bad_case() {   # NAME MODEL SPEC
+    local lines
+    run_verify "$2" "$3"
+    lines=$(printf '%s' "$err" | grep -c '')
+    if [ "$rc" -ne 5 ]; then
+        fail "$1" "exit code $rc, want 5 (stdout '$out')"
+    elif [ "$lines" -ne 1 ] || [ "${err#verify: error:}" = "$err" ]; then
+        fail "$1" "stderr should be one 'verify: error: ...' line, got $lines line(s): ${err%%$'\n'*}"
+    elif [ "$res" != "error" ]; then
+        fail "$1" "result file says '$res', want 'error'"
+    else
+        pass "$1" "exit 5: ${err#verify: error: }"
+    fi
+}
+bad_case "missing model file"           "$B/no_such_model.onnx" "$GOOD_SPEC"
+bad_case "missing spec file"            "$GOOD_MODEL" "$B/no_such_spec.vnnlib"
+bad_case "empty model file"             "$B/empty.onnx"       "$GOOD_SPEC"
+bad_case "truncated ONNX"               "$B/truncated.onnx"   "$GOOD_SPEC"
+bad_case "random bytes as ONNX"         "$B/random.onnx"      "$GOOD_SPEC"
+bad_case "VNNLIB syntax error"          "$GOOD_MODEL" "$B/syntax.vnnlib"
+bad_case "VNNLIB empty"                 "$GOOD_MODEL" "$B/empty.vnnlib"
+bad_case "VNNLIB 3 X for a 2-input net" "$GOOD_MODEL" "$B/three_inputs.vnnlib"
+bad_case "VNNLIB 2 Y for a 1-output net" "$GOOD_MODEL" "$B/two_outputs.vnnlib"
+bad_case "VNNLIB input left unbounded"  "$GOOD_MODEL" "$B/unbounded.vnnlib"
+
+echo "regress: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# VNN-COMP: run_instance.sh v1 <benchmark> <onnx> <vnnlib> <result_file> <timeout>
+# Runs verify with a timeout a little below the given one and always leaves a result file:
+# verify writes it itself; if it died without one, we write "timeout" (killed by our guard)
+# or "error". The guard kills verify at timeout+5 s so the harness never has to kill us.
+set -uo pipefail
+
+if [ "$#" -ne 6 ] || [ "$1" != "v1" ]; then
+    echo "usage: $0 v1 <benchmark> <onnx> <vnnlib> <result_file> <timeout>" >&2
+    exit 1
+fi
+onnx=$3
+vnnlib=$4
+result=$5
+tmo=$6
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+VERIFY="${VERIFY_BIN:-$ROOT/build/release/verify}"
+
+rm -f "$result"
+workdir=""
+# shellcheck disable=SC2317  # invoked by the trap
+cleanup() { if [ -n "$workdir" ]; then rm -rf "$workdir"; fi; }
+trap cleanup EXIT
+trap 'exit 143' TERM INT
+
+fail() {
+    echo "run_instance.sh: $*" >&2
+    echo error >"$result"
+    exit 0
+}
+
+[ -f "$onnx" ] || fail "no such file: $onnx"
+[ -f "$vnnlib" ] || fail "no such file: $vnnlib"
+# Decompress .gz inputs into a private temporary directory (removed by the EXIT trap).
+case "$onnx$vnnlib" in
+    *.gz*) workdir=$(mktemp -d "${TMPDIR:-/tmp}/verify-run.XXXXXX") || fail "mktemp failed" ;;
+esac
+case "$onnx" in
+    *.gz) gzip -dc -- "$onnx" >"$workdir/model.onnx" || fail "cannot decompress $onnx"
+          onnx="$workdir/model.onnx" ;;
+esac
+case "$vnnlib" in
+    *.gz) gzip -dc -- "$vnnlib" >"$workdir/spec.vnnlib" || fail "cannot decompress $vnnlib"
+          vnnlib="$workdir/spec.vnnlib" ;;
+esac
+
+[ -x "$VERIFY" ] || fail "verify binary not found: $VERIFY (run install_tool.sh v1)"
+
+# Timeout handed to verify: leave ~2 s for process start-up and exit (less for tiny timeouts).
+inner=$(awk -v t="$tmo" 'BEGIN {
+    if (t !~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/) { print "bad"; exit }
+    m = (t > 10) ? 2 : t * 0.15; v = t - m; if (v < 0.1) v = 0.1; printf "%.3f", v }')
+[ "$inner" != "bad" ] || fail "bad timeout: $tmo"
+guard=$(awk -v t="$tmo" 'BEGIN { printf "%.3f", t + 5 }')
+
+timeout --kill-after=2 "$guard" "$VERIFY" "$onnx" "$vnnlib" --timeout "$inner" --result "$result"
+rc=$?
+
+# A result file is complete when its first line is a verdict and, after "sat", the
+# counterexample's parentheses are balanced ("((X_0 v) ... (Y_0 v))" or "(\n(X_0 v)\n...\n)").
+# A crash or kill in mid-write leaves something else.
+complete() {
+    local first open close
+    [ -s "$result" ] || return 1
+    first=$(head -n 1 -- "$result" | tr -d '[:space:]')
+    case "$first" in
+        unsat|unknown|timeout|error) return 0 ;;
+        sat) open=$(tail -n +2 -- "$result" | tr -cd '(' | wc -c)
+             close=$(tail -n +2 -- "$result" | tr -cd ')' | wc -c)
+             [ "$open" -gt 0 ] && [ "$open" -eq "$close" ] ;;
+        *) return 1 ;;
+    esac
+}
+
+if ! complete; then
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo timeout >"$result"
+    else
+        echo "run_instance.sh: verify exited with code $rc and no complete result file" >&2
+        echo error >"$result"
+    fi
+fi
+exit 0
