@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#define ATTACK_MAX_STARTS 64
+
 struct vfy_attack_ws {
     const vfy_net *net;
     vfy_bounds *pt;       /* bounds of a point box, for confirmation */
@@ -13,6 +15,7 @@ struct vfy_attack_ws {
     double *y;            /* n_out */
     double **acts;        /* per layer outputs */
     double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
+    double *starts, *start_m; /* ATTACK_MAX_STARTS points and their margins */
     int64_t cap_rows;
 };
 
@@ -47,6 +50,8 @@ void vfy_attack_ws_free(vfy_attack_ws *ws)
     vfy_free(ws->hi);
     vfy_free(ws->cyrows);
     vfy_free(ws->negx);
+    vfy_free(ws->starts);
+    vfy_free(ws->start_m);
     vfy_free(ws->lb);
     vfy_free(ws);
 }
@@ -76,8 +81,10 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     ws->cyrows = vfy_alloc_array((size_t)(rows * ny), sizeof(double));
     ws->lb = vfy_alloc_array((size_t)rows, sizeof(double));
     ws->negx = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->starts = vfy_alloc_array((size_t)(ATTACK_MAX_STARTS * nx), sizeof(double));
+    ws->start_m = vfy_alloc_array(ATTACK_MAX_STARTS, sizeof(double));
     if (!ws->pt || !ws->scratch || !ws->y || !ws->acts || !ws->g || !ws->grad || !ws->x ||
-        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx)
+        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (!(ws->acts[k] = vfy_alloc_array((size_t)net->layers[k].n_out, sizeof(double))))
@@ -169,27 +176,40 @@ int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
 }
 
 /* Margin and its (sub)gradient at x: the gradient of the row attaining the max. */
+/* The margin (max over the rows) at x and the gradient of the hinge sum  sum_i max(row_i(x), 0),
+ * which is zero exactly where every row holds, and which moves all violated rows at once instead of
+ * chasing the arg max (that oscillates between rows). */
 static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
                           vfy_attack_ws *ws, double *grad)
 {
     const vfy_case *cs = &spec->cases[c];
     vfy_eval_forward_all(net, x, ws->acts);
     const double *y = net->n_layers ? ws->acts[net->n_layers - 1] : x;
+    int64_t ny = net->n_out, nx = net->n_in;
     double m = -INFINITY;
-    int64_t arg = 0;
+    if (grad)
+        memset(ws->g, 0, (size_t)ny * sizeof(double));
+    int any_cx = 0;
     for (int64_t i = 0; i < cs->n_rows; i++) {
-        double v = row_value(&cs->rows[i], net->n_out, y, net->n_in, x);
-        if (!(v <= m)) {
+        const vfy_row *r = &cs->rows[i];
+        double v = row_value(r, ny, y, nx, x);
+        if (!(v <= m))
             m = v;
-            arg = i;
+        if (grad && v > 0) {
+            for (int64_t j = 0; j < ny; j++)
+                ws->g[j] += r->cy[j];
+            any_cx |= r->cx != NULL;
         }
     }
     if (grad) {
-        const vfy_row *r = &cs->rows[arg];
-        vfy_eval_grad(net, x, ws->acts, r->cy, grad, ws->scratch);
-        if (r->cx)
-            for (int64_t j = 0; j < net->n_in; j++)
-                grad[j] += r->cx[j];
+        vfy_eval_grad(net, x, ws->acts, ws->g, grad, ws->scratch);
+        if (any_cx)
+            for (int64_t i = 0; i < cs->n_rows; i++) {
+                const vfy_row *r = &cs->rows[i];
+                if (r->cx && row_value(r, ny, y, nx, x) > 0)
+                    for (int64_t j = 0; j < nx; j++)
+                        grad[j] += r->cx[j];
+            }
     }
     return m;
 }
@@ -212,44 +232,66 @@ int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
             x_out[j] = 0.5 * (ws->lo[j] + ws->hi[j]);
         return vfy_cex_confirm(ctx, net, spec, c, x_out, ws);
     }
-    double best_m = INFINITY;
-    for (int s = 0; s < n_samples + restarts; s++) {
-        if (vfy_deadline_over(dl))
+    if (restarts > ATTACK_MAX_STARTS)
+        restarts = ATTACK_MAX_STARTS;
+    /* 1. sampling (the centre first), keeping the `restarts` best points as PGD starts */
+    int n_keep = 0;
+    for (int s = 0; s < n_samples; s++) {
+        if ((s & 63) == 0 && vfy_deadline_over(dl))
             return 0;
         for (int64_t j = 0; j < nx; j++) {
             double u = s == 0 ? 0.5 : vfy_rng_uniform(rng);
             ws->x[j] = ws->lo[j] + u * (ws->hi[j] - ws->lo[j]);
         }
-        int pgd = s >= n_samples; /* the last `restarts` starts run PGD from the best point so far */
-        if (pgd && s > n_samples && best_m < INFINITY) {
-            /* restart near the best point: a random point between it and a random corner */
-            for (int64_t j = 0; j < nx; j++)
-                ws->x[j] = 0.5 * (ws->x[j] + ws->best[j]);
-        } else if (pgd && best_m < INFINITY) {
-            memcpy(ws->x, ws->best, (size_t)nx * sizeof(double));
+        double m = vfy_case_margin(net, spec, c, ws->x, ws);
+        if (m <= 0) {
+            memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+            if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+                return 1;
         }
-        int iters = pgd ? steps : 0;
-        for (int it = 0; it <= iters; it++) {
-            double m = margin_grad(net, spec, c, ws->x, ws, it < iters ? ws->grad : NULL);
-            if (m < best_m) {
-                best_m = m;
-                memcpy(ws->best, ws->x, (size_t)nx * sizeof(double));
-            }
+        /* insert into the sorted list of starts */
+        int pos = n_keep;
+        while (pos > 0 && !(ws->start_m[pos - 1] <= m))
+            pos--;
+        if (pos >= restarts)
+            continue;
+        int last = n_keep < restarts ? n_keep : restarts - 1;
+        for (int q = last; q > pos; q--) {
+            ws->start_m[q] = ws->start_m[q - 1];
+            memcpy(ws->starts + (size_t)q * (size_t)nx, ws->starts + (size_t)(q - 1) * (size_t)nx,
+                   (size_t)nx * sizeof(double));
+        }
+        ws->start_m[pos] = m;
+        memcpy(ws->starts + (size_t)pos * (size_t)nx, ws->x, (size_t)nx * sizeof(double));
+        if (n_keep < restarts)
+            n_keep++;
+    }
+    /* 2. projected signed-gradient descent on the margin from each start, the step shrinking
+     * geometrically from a tenth of the box to a ten-thousandth */
+    for (int r = 0; r < n_keep; r++) {
+        if (vfy_deadline_over(dl))
+            return 0;
+        memcpy(ws->x, ws->starts + (size_t)r * (size_t)nx, (size_t)nx * sizeof(double));
+        double frac = 0.1, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
+        for (int it = 0; it < steps; it++, frac *= decay) {
+            double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
             if (m <= 0) {
                 memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
                 if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
                     return 1;
             }
-            if (it == iters)
-                break;
-            /* signed gradient step, step size decaying from a quarter of the box width */
-            double frac = 0.25 * (1.0 - (double)it / (double)(iters + 1));
             for (int64_t j = 0; j < nx; j++) {
                 double gj = ws->grad[j];
                 double step = frac * (ws->hi[j] - ws->lo[j]);
                 double v = ws->x[j] - (gj > 0 ? step : (gj < 0 ? -step : 0.0));
                 ws->x[j] = v < ws->lo[j] ? ws->lo[j] : (v > ws->hi[j] ? ws->hi[j] : v);
             }
+        }
+        double m = margin_grad(net, spec, c, ws->x, ws, NULL);
+        if (m <= 0) {
+            memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+            if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+                return 1;
         }
     }
     return 0;

@@ -28,7 +28,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->float_semantics = 1;
     o->method = VFY_BOUND_ALPHA;
     o->alpha_iters = 8;
-    o->max_domains = 1 << 22;
+    o->max_memory_mb = 4096;
 }
 
 void vfy_verify_result_free(vfy_verify_result *res)
@@ -49,6 +49,8 @@ typedef struct domain {
     int64_t *active;
     double *lo, *hi;
     double *prior;     /* the parent's layer bounds (flat), or NULL at a root */
+    double prio;       /* the parent's best bound on this region: lower is more promising for sat */
+    uint64_t seq;      /* creation order, to break ties deterministically */
 } domain;
 
 /* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list. */
@@ -77,6 +79,7 @@ typedef struct dresult {
     double *x;         /* R_SAT: the confirmed point */
     int64_t sat_case;
     double *bounds;    /* R_SPLIT: this domain's layer bounds (flat), the children's prior */
+    double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
 } dresult;
 
 typedef struct worker {
@@ -229,6 +232,7 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
      * SOUND: lb is a sound lower bound of the row's left side and rhs_hi >= the real constant. */
     memset(w->score, 0, (size_t)nx * sizeof(double));
     int64_t row0 = 0;
+    r->prio = INFINITY;
     for (int64_t a = 0; a < d->n_active; a++) {
         int64_t c = d->active[a];
         const vfy_case *cs = &spec->cases[c];
@@ -246,6 +250,9 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
         }
         if (!refuted) {
             r->active[r->n_active++] = c;
+            double case_gap = cs->n_rows ? best_gap : -INFINITY;
+            if (case_gap < r->prio)
+                r->prio = case_gap;
             /* candidate: the domain vertex minimising the linear bound of the row closest to
              * refutation, then the centre */
             if (best >= 0) {
@@ -329,23 +336,93 @@ static void run_batch(search *s)
         pthread_join(tid[t], NULL);
 }
 
-typedef struct stack {
-    domain **d;
-    int64_t n, cap;
-} stack;
+/* The frontier of open domains: a binary heap ordered by (prio, seq), i.e. best-first on the bound,
+ * which drives the search toward the global minimum of the property's margin and so toward a
+ * counterexample when there is one; the set of domains bounded (the tree) does not depend on the
+ * order, only the time to a counterexample and the memory do. Past `cap` domains, new children go
+ * to a stack that is served first: the search degrades to depth-first instead of running out of
+ * memory. */
+typedef struct frontier {
+    domain **heap;
+    int64_t n, cap_alloc;
+    domain **stk;
+    int64_t n_stk, cap_stk;
+    int64_t cap;      /* heap entries allowed by the memory ceiling */
+    uint64_t seq;
+} frontier;
 
-static int stack_push(stack *st, domain *d)
+static int dom_less(const domain *a, const domain *b)
 {
-    if (st->n == st->cap) {
-        int64_t cap = st->cap ? 2 * st->cap : 256;
-        domain **nd = vfy_realloc(st->d, (size_t)cap * sizeof *nd);
+    return a->prio < b->prio || (a->prio == b->prio && a->seq < b->seq);
+}
+
+static int frontier_push(frontier *f, domain *d)
+{
+    d->seq = f->seq++;
+    if (f->n >= f->cap) {
+        if (f->n_stk == f->cap_stk) {
+            int64_t cap = f->cap_stk ? 2 * f->cap_stk : 256;
+            domain **nd = vfy_realloc(f->stk, (size_t)cap * sizeof *nd);
+            if (!nd)
+                return 0;
+            f->stk = nd;
+            f->cap_stk = cap;
+        }
+        f->stk[f->n_stk++] = d;
+        return 1;
+    }
+    if (f->n == f->cap_alloc) {
+        int64_t cap = f->cap_alloc ? 2 * f->cap_alloc : 256;
+        domain **nd = vfy_realloc(f->heap, (size_t)cap * sizeof *nd);
         if (!nd)
             return 0;
-        st->d = nd;
-        st->cap = cap;
+        f->heap = nd;
+        f->cap_alloc = cap;
     }
-    st->d[st->n++] = d;
+    int64_t i = f->n++;
+    while (i > 0) {
+        int64_t p = (i - 1) / 2;
+        if (!dom_less(d, f->heap[p]))
+            break;
+        f->heap[i] = f->heap[p];
+        i = p;
+    }
+    f->heap[i] = d;
     return 1;
+}
+
+static domain *frontier_pop(frontier *f)
+{
+    if (f->n_stk > 0)
+        return f->stk[--f->n_stk];
+    if (f->n == 0)
+        return NULL;
+    domain *top = f->heap[0], *last = f->heap[--f->n];
+    int64_t i = 0;
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= f->n)
+            break;
+        if (c + 1 < f->n && dom_less(f->heap[c + 1], f->heap[c]))
+            c++;
+        if (!dom_less(f->heap[c], last))
+            break;
+        f->heap[i] = f->heap[c];
+        i = c;
+    }
+    if (f->n > 0)
+        f->heap[i] = last;
+    return top;
+}
+
+static void frontier_free(frontier *f)
+{
+    for (int64_t i = 0; i < f->n; i++)
+        vfy_free(f->heap[i]);
+    for (int64_t i = 0; i < f->n_stk; i++)
+        vfy_free(f->stk[i]);
+    vfy_free(f->heap);
+    vfy_free(f->stk);
 }
 
 static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t c)
@@ -380,7 +457,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.dl.t_end = isfinite(opts->timeout_s) ? t0 + opts->timeout_s : INFINITY;
     s.n_workers = opts->threads < 1 ? 1 : (opts->threads > 64 ? 64 : opts->threads);
     vfy_bound_ctx *ctx = NULL;
-    stack stk = {0};
+    frontier fr = {0};
     int64_t *box_cases = NULL;
     res->x = vfy_alloc_array((size_t)nx, sizeof(double));
     res->y32 = vfy_alloc_array((size_t)ny, sizeof(float));
@@ -396,6 +473,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         s.max_rows += spec->cases[c].n_rows;
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
     s.n_flat = vfy_bounds_flat_size(ctx);
+    {
+        double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
+                           8.0 * (double)s.max_cases + 64.0;
+        double cap = opts->max_memory_mb * 1048576.0 / dom_bytes;
+        fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
+    }
     s.workers = vfy_alloc_array((size_t)s.n_workers, sizeof(worker));
     if (!s.workers)
         goto nomem;
@@ -421,7 +504,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
         const vfy_box *bx = &spec->boxes[spec->cases[c].box];
         double *x = s.workers[0].cand;
-        if (vfy_attack_case(ctx, net, spec, c, bx->in_lo, bx->in_hi, 64, 4, 40, &rng, &s.dl,
+        if (vfy_attack_case(ctx, net, spec, c, bx->in_lo, bx->in_hi, 2000, 8, 100, &rng, &s.dl,
                             s.workers[0].ws, x))
             set_sat(&s, res, x, c);
     }
@@ -441,15 +524,15 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
         vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
         memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
-        if (!stack_push(&stk, root)) {
+        root->prio = -INFINITY;
+        if (!frontier_push(&fr, root)) {
             vfy_free(root);
             goto nomem;
         }
-        while (stk.n > 0 && res->verdict != VFY_SAT) {
-            s.n_batch = (int)(stk.n < BATCH ? stk.n : BATCH);
-            for (int i = 0; i < s.n_batch; i++)
-                s.batch[i] = stk.d[stk.n - 1 - i];
-            stk.n -= s.n_batch;
+        while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
+            s.n_batch = 0;
+            while (s.n_batch < BATCH && fr.n + fr.n_stk > 0)
+                s.batch[s.n_batch++] = frontier_pop(&fr);
             run_batch(&s);
             /* apply in batch order; children pushed so the first domain's are on top */
             int timed_out = 0;
@@ -505,12 +588,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (ch[0]->depth > res->max_depth)
                         res->max_depth = ch[0]->depth;
                     vfy_free(d);
-                    if (!stack_push(&stk, ch[1])) {
+                    ch[0]->prio = ch[1]->prio = r->prio;
+                    if (!frontier_push(&fr, ch[1])) {
                         vfy_free(ch[0]);
                         vfy_free(ch[1]);
                         goto nomem;
                     }
-                    if (!stack_push(&stk, ch[0])) {
+                    if (!frontier_push(&fr, ch[0])) {
                         vfy_free(ch[0]);
                         goto nomem;
                     }
@@ -560,9 +644,7 @@ done:
         vfy_free(scratch);
         vfy_free(sd);
     }
-    for (int64_t i = 0; i < stk.n; i++)
-        vfy_free(stk.d[i]);
-    vfy_free(stk.d);
+    frontier_free(&fr);
     vfy_free(box_cases);
     for (int i = 0; i < BATCH; i++) {
         vfy_free(s.res[i].active);

@@ -34,6 +34,8 @@ static const char usage_text[] =
     "  --threads N        worker threads (default: the number of cores)\n"
     "  --bounds M         bounding method of each domain: ibp, crown or alpha (default alpha)\n"
     "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
+    "  --max-memory MB    ceiling on the search's queued domains (default 4096); past it the\n"
+    "                     search continues depth-first\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  -v, -vv            progress and statistics on stderr\n"
@@ -107,7 +109,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--real-only")) {
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
-                   !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters")) {
+                   !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
+                   !strcmp(a, "--max-memory")) {
             if (!val)
                 return usage_error("%s needs a value", a);
             i++;
@@ -125,6 +128,9 @@ int main(int argc, char **argv)
                 if (!parse_int(val, 1, 64, &n))
                     return usage_error("--threads needs an integer from 1 to 64, not '%s'", val);
                 opts.threads = (int)n;
+            } else if (!strcmp(a, "--max-memory")) {
+                if (!parse_double(val, &opts.max_memory_mb) || !(opts.max_memory_mb >= 1))
+                    return usage_error("--max-memory needs a number of megabytes >= 1, not '%s'", val);
             } else if (!strcmp(a, "--alpha-iters")) {
                 if (!parse_int(val, 0, 1000, &n))
                     return usage_error("--alpha-iters needs an integer from 0 to 1000, not '%s'", val);

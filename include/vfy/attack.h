@@ -32,8 +32,8 @@ int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
                     double *x, vfy_attack_ws *ws);
 
 /* Search for a counterexample of case c inside [lo, hi] ∩ the case's inner box: n_samples random
- * points, then projected gradient descent on the margin from the best ones (steps iterations,
- * `restarts` starts). Returns 1 with the confirmed point in x_out, else 0. Stops early when the
+ * points (the centre first), then projected signed-gradient descent on the margin for `steps`
+ * iterations from each of the `restarts` best samples (at most 64). Returns 1 with the confirmed point in x_out, else 0. Stops early when the
  * deadline passes. */
 int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
                     const double *lo, const double *hi, int n_samples, int restarts, int steps,

@@ -30,8 +30,8 @@ typedef struct vfy_verify_opts {
     int float_semantics;       /* also cover float32 executions (default on) */
     vfy_bound_method method;   /* bounding method of every domain (default ALPHA) */
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
-    int64_t max_domains;       /* memory ceiling on queued domains; past it the search goes on
-                                  depth-first only (it never drops a domain) */
+    double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
+                                  on depth-first (it never drops a domain) */
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
