@@ -29,6 +29,9 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->method = VFY_BOUND_ALPHA;
     o->alpha_iters = 8;
     o->max_memory_mb = 4096;
+    o->reuse_parent_bounds = 1;
+    o->on_refuted = NULL;
+    o->on_refuted_user = NULL;
 }
 
 void vfy_verify_result_free(vfy_verify_result *res)
@@ -196,7 +199,8 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
         r->kind = R_SKIPPED;
         return;
     }
-    if (vfy_bound_layers(s->ctx, s->opts->method, d->lo, d->hi, d->prior, w->b) != VFY_OK) {
+    if (vfy_bound_layers(s->ctx, s->opts->method, d->lo, d->hi,
+                         s->opts->reuse_parent_bounds ? d->prior : NULL, w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
     }
@@ -539,6 +543,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             for (int i = s.n_batch - 1; i >= 0; i--) {
                 domain *d = s.batch[i];
                 dresult *r = &s.res[i];
+                if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT)) {
+                    int64_t n_ref = 0;
+                    for (int64_t a = 0; a < d->n_active; a++) {
+                        int open = 0;
+                        for (int64_t q = 0; r->kind == R_SPLIT && q < r->n_active; q++)
+                            open |= r->active[q] == d->active[a];
+                        if (!open)
+                            box_cases[n_ref++] = d->active[a];
+                    }
+                    if (n_ref > 0)
+                        opts->on_refuted(opts->on_refuted_user, bi, d->lo, d->hi, n_ref, box_cases);
+                }
                 switch (r->kind) {
                 case R_PROVED:
                     res->domains++;

@@ -32,6 +32,13 @@ typedef struct vfy_verify_opts {
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
     double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
                                   on depth-first (it never drops a domain) */
+    int reuse_parent_bounds;   /* children intersect their layer bounds with the parent's (default 1);
+                                  0 makes every domain's proof self-contained (certificates) */
+    /* Called on the calling thread, in a deterministic order, for every domain on which cases were
+     * refuted: `cases` (n of them) hold on no x in [lo, hi] of input box `box`. NULL: not called. */
+    void (*on_refuted)(void *user, int64_t box, const double *lo, const double *hi, int64_t n,
+                       const int64_t *cases);
+    void *on_refuted_user;
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
