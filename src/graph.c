@@ -36,6 +36,11 @@ static const struct op_info {
     {"Div", "", 2, 2},
     {"Neg", "", 1, 1},
     {"Relu", "", 1, 1},
+    {"Conv", "auto_pad dilations group kernel_shape pads strides", 2, 3},
+    {"AveragePool", "auto_pad ceil_mode count_include_pad kernel_shape pads strides", 1, 1},
+    {"GlobalAveragePool", "", 1, 1},
+    {"BatchNormalization", "epsilon momentum spatial training_mode", 5, 5},
+    {"Pad", "mode pads value", 1, 4},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1194,6 +1199,376 @@ static vfy_status infer_gemm(ictx *c)
     return VFY_OK;
 }
 
+/* ---- sliding windows: Conv, AveragePool, GlobalAveragePool ---- */
+
+/* A string attribute (the copy in the graph), or def when absent. */
+static vfy_status attr_str(const vfy_graph *g, const vfy_node *n, const char *name, const char *def,
+                           const char **out, vfy_error *err)
+{
+    const vfy_attr *a = attr_get(n, name);
+    *out = def;
+    if (!a)
+        return VFY_OK;
+    if (a->kind != VFY_ATTR_STRING)
+        return nfail(g, n, err, VFY_ERR_INVALID, "attribute '%s' must be a string", name);
+    *out = a->s;
+    return VFY_OK;
+}
+
+/* Window geometry on an (N, C, H, W) tensor; a 1-D op on (N, C, W) is the case H = 1. Output
+ * element (b, m, oy, ox) reads input (b, c, iy, ix) with iy = oy*sh - pt + ky*dh (ky < kh) and
+ * ix = ox*sw - pl + kx*dw (kx < kw); positions outside [0, h) x [0, w) are padding. Every field is
+ * at most 2^28 (inputs) or 2^24 (attributes), so the index arithmetic below cannot overflow. */
+typedef struct win_geom {
+    int64_t n, c, h, w;         /* input */
+    int64_t kh, kw, sh, sw, dh, dw;
+    int64_t pt, pl, pb, pr;     /* pads: top, left, bottom, right */
+    int64_t oh, ow;             /* output spatial size */
+} win_geom;
+
+#define WIN_MAX_ATTR ((int64_t)1 << 24)
+
+/* An attribute list of nsp values in [lo, WIN_MAX_ATTR] (2*nsp for pads) into out; def when absent. */
+static vfy_status win_list(const vfy_graph *g, const vfy_node *n, const char *name, int64_t count,
+                           int64_t lo, int64_t def, int64_t *out, vfy_error *err)
+{
+    const int64_t *v;
+    int64_t nv;
+    int present;
+    vfy_status st = int_list(g, n, INT64_MAX, name, &v, &nv, &present, err);
+    if (st)
+        return st;
+    if (present && nv != count)
+        return nfail(g, n, err, VFY_ERR_INVALID, "attribute '%s' has %lld values, expected %lld",
+                     name, (long long)nv, (long long)count);
+    for (int64_t k = 0; k < count; k++) {
+        out[k] = present ? v[k] : def;
+        if (out[k] < lo || out[k] > WIN_MAX_ATTR)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "attribute '%s' value %lld out of range "
+                         "[%lld, %lld] (unsupported)", name, (long long)out[k], (long long)lo,
+                         (long long)WIN_MAX_ATTR);
+    }
+    return VFY_OK;
+}
+
+/* Output size of one spatial axis (pads begin/end filled for auto_pad); -1 when the window does
+ * not fit, -2 when ceil_mode would start a window in the end padding (runtimes disagree there). */
+static int64_t win_axis(int64_t in, int64_t k, int64_t s, int64_t d, const char *auto_pad,
+                        int ceil_mode, int64_t *pad_b, int64_t *pad_e)
+{
+    int64_t dk = (k - 1) * d + 1, out;
+    if (strcmp(auto_pad, "SAME_UPPER") == 0 || strcmp(auto_pad, "SAME_LOWER") == 0) {
+        out = (in + s - 1) / s;
+        int64_t total = (out - 1) * s + dk - in;
+        if (total < 0)
+            total = 0;
+        *pad_b = auto_pad[5] == 'U' ? total / 2 : total - total / 2;
+        *pad_e = total - *pad_b;
+        return out;
+    }
+    if (strcmp(auto_pad, "VALID") == 0)
+        *pad_b = *pad_e = 0;
+    int64_t span = in + *pad_b + *pad_e - dk;
+    if (span < 0)
+        return -1;
+    out = ceil_mode ? (span + s - 1) / s + 1 : span / s + 1;
+    if (ceil_mode && (out - 1) * s >= in + *pad_b)
+        return -2;
+    return out;
+}
+
+/* The geometry of node n on input x. kernel: the spatial kernel (Conv: from the weights; pools:
+ * NULL, read from kernel_shape; GlobalAveragePool: the whole input, pass global = 1). */
+static vfy_status win_get(const vfy_graph *g, const vfy_node *n, const vfy_tensor *x,
+                          const int64_t *kernel, int global, win_geom *wg, vfy_error *err)
+{
+    memset(wg, 0, sizeof *wg);
+    if (x->rank != 3 && x->rank != 4)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED,
+                     "input of rank %d (only 1-D and 2-D NCHW windows are supported)", x->rank);
+    int nsp = x->rank - 2;
+    wg->n = x->shape[0];
+    wg->c = x->shape[1];
+    wg->h = nsp == 2 ? x->shape[2] : 1;
+    wg->w = x->shape[x->rank - 1];
+    int64_t ks[2] = {1, 1}, st[2] = {1, 1}, dl[2] = {1, 1}, pd[4] = {0, 0, 0, 0}, ka[2];
+    vfy_status s;
+    const char *auto_pad = "NOTSET";
+    int64_t ceil_mode = 0;
+    if (global) {
+        ks[0] = wg->h;
+        ks[1] = wg->w;
+    } else {
+        if ((s = win_list(g, n, "strides", nsp, 1, 1, st + 2 - nsp, err)) ||
+            (s = win_list(g, n, "dilations", nsp, 1, 1, dl + 2 - nsp, err)) ||
+            (s = attr_str(g, n, "auto_pad", "NOTSET", &auto_pad, err)) ||
+            (s = attr_int(g, n, "ceil_mode", 0, &ceil_mode, err)))
+            return s;
+        int64_t pads[4];
+        if ((s = win_list(g, n, "pads", 2 * nsp, 0, 0, pads, err)))
+            return s;
+        if (nsp == 2) {
+            pd[0] = pads[0]; pd[1] = pads[1]; pd[2] = pads[2]; pd[3] = pads[3];
+        } else {
+            pd[1] = pads[0];
+            pd[3] = pads[1];
+        }
+        if (strcmp(auto_pad, "NOTSET") && strcmp(auto_pad, "VALID") &&
+            strcmp(auto_pad, "SAME_UPPER") && strcmp(auto_pad, "SAME_LOWER"))
+            return nfail(g, n, err, VFY_ERR_INVALID, "unknown auto_pad '%s'", auto_pad);
+        if (strcmp(auto_pad, "NOTSET") && (pd[0] || pd[1] || pd[2] || pd[3]))
+            return nfail(g, n, err, VFY_ERR_INVALID, "both pads and auto_pad '%s' given", auto_pad);
+        if (ceil_mode != 0 && ceil_mode != 1)
+            return nfail(g, n, err, VFY_ERR_INVALID, "ceil_mode must be 0 or 1");
+        const vfy_attr *a = attr_get(n, "kernel_shape");
+        if (a || !kernel) {
+            if ((s = win_list(g, n, "kernel_shape", nsp, 1, 0, ka + 2 - nsp, err)))
+                return s;
+            if (!a)
+                return nfail(g, n, err, VFY_ERR_INVALID, "missing attribute 'kernel_shape'");
+            ka[0] = nsp == 2 ? ka[0] : 1;
+            if (kernel && (ka[0] != kernel[0] || ka[1] != kernel[1]))
+                return nfail(g, n, err, VFY_ERR_INVALID, "kernel_shape differs from the weights");
+        }
+        ks[0] = kernel ? kernel[0] : ka[0];
+        ks[1] = kernel ? kernel[1] : ka[1];
+    }
+    wg->kh = ks[0];
+    wg->kw = ks[1];
+    wg->sh = st[0];
+    wg->sw = st[1];
+    wg->dh = dl[0];
+    wg->dw = dl[1];
+    wg->pt = pd[0];
+    wg->pl = pd[1];
+    wg->pb = pd[2];
+    wg->pr = pd[3];
+    if (wg->kh < 1 || wg->kw < 1 || wg->kh > WIN_MAX_ATTR || wg->kw > WIN_MAX_ATTR)
+        return nfail(g, n, err, VFY_ERR_INVALID, "empty or oversized kernel");
+    wg->oh = win_axis(wg->h, wg->kh, wg->sh, wg->dh, auto_pad, (int)ceil_mode, &wg->pt, &wg->pb);
+    wg->ow = win_axis(wg->w, wg->kw, wg->sw, wg->dw, auto_pad, (int)ceil_mode, &wg->pl, &wg->pr);
+    if (wg->oh == -2 || wg->ow == -2)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "ceil_mode puts a window entirely in the end "
+                     "padding (unsupported: runtimes differ there)");
+    if (wg->oh < 0 || wg->ow < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "the kernel is larger than the padded input");
+    return VFY_OK;
+}
+
+/* Set the output shape (N, M, oh, ow), or (N, M, ow) for a 1-D op. */
+static vfy_status win_out(ictx *c, const win_geom *wg, int64_t m)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t shape[4] = {wg->n, m, wg->oh, wg->ow};
+    if (x->rank == 3)
+        shape[2] = wg->ow;
+    c->o->t.dtype = x->dtype;
+    if (set_shape(&c->o->t, x->rank, shape))
+        return bad_shape(c);
+    return VFY_OK;
+}
+
+/* The new ops are linear maps of the computed tensor; on constants nobody needs them folded. */
+static vfy_status need_computed(ictx *c)
+{
+    if (c->all_const)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                     "folding this operator on constants (unsupported)");
+    if (!dt_float(c->in[0]->t.dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input must be a float tensor");
+    return VFY_OK;
+}
+
+static vfy_status infer_conv(ictx *c)
+{
+    vfy_status st;
+    if ((st = need_computed(c)) || (st = need_const(c, 1)) || (st = need_const(c, 2)))
+        return st;
+    const vfy_tensor *x = &c->in[0]->t, *wt = &c->in[1]->t, *b = c->in[2] ? &c->in[2]->t : NULL;
+    if (wt->dtype != x->dtype || (b && b->dtype != x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ");
+    if (wt->rank != x->rank)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "weights of rank %d for input of rank %d",
+                     wt->rank, x->rank);
+    if (x->rank != 3 && x->rank != 4)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                     "input of rank %d (only 1-D and 2-D NCHW convolutions are supported)", x->rank);
+    int64_t group, m = wt->shape[0];
+    if ((st = attr_int(c->g, c->n, "group", 1, &group, c->err)))
+        return st;
+    if (group < 1 || x->shape[1] % group || m % group ||
+        wt->shape[1] * group != x->shape[1])
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
+                     "group %lld does not fit the %lld input and %lld output channels",
+                     (long long)group, (long long)x->shape[1], (long long)m);
+    if (b && (b->rank != 1 || b->shape[0] != m))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "bias must have shape [%lld]",
+                     (long long)m);
+    int64_t kernel[2] = {x->rank == 4 ? wt->shape[2] : 1, wt->shape[wt->rank - 1]};
+    win_geom wg;
+    if ((st = win_get(c->g, c->n, x, kernel, 0, &wg, c->err)))
+        return st;
+    return win_out(c, &wg, m);
+}
+
+static vfy_status infer_avgpool(ictx *c)
+{
+    vfy_status st;
+    int64_t cip;
+    if ((st = need_computed(c)) ||
+        (st = attr_int(c->g, c->n, "count_include_pad", 0, &cip, c->err)))
+        return st;
+    if (cip != 0 && cip != 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "count_include_pad must be 0 or 1");
+    win_geom wg;
+    if ((st = win_get(c->g, c->n, &c->in[0]->t, NULL, c->n->op == VFY_OP_GLOBAL_AVERAGE_POOL, &wg,
+                      c->err)))
+        return st;
+    return win_out(c, &wg, wg.c);
+}
+
+/* BatchNormalization (inference): x [N, C, ...] and constant scale, B, mean, var of shape [C]. */
+static vfy_status infer_batchnorm(ictx *c)
+{
+    vfy_status st;
+    int64_t training, spatial;
+    if ((st = need_computed(c)) || (st = attr_int(c->g, c->n, "training_mode", 0, &training, c->err)) ||
+        (st = attr_int(c->g, c->n, "spatial", 1, &spatial, c->err)))
+        return st;
+    if (training || spatial != 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                     "training_mode or spatial = 0 (unsupported)");
+    const vfy_tensor *x = &c->in[0]->t;
+    if (x->rank < 2)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input needs a channel axis");
+    for (int k = 1; k < 5; k++) {
+        if ((st = need_const(c, k)))
+            return st;
+        const vfy_tensor *p = &c->in[k]->t;
+        if (p->dtype != x->dtype || p->rank != 1 || p->shape[0] != x->shape[1])
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
+                         "'%s' must be a %s tensor of shape [%lld]", c->in[k]->name,
+                         vfy_dtype_name(x->dtype), (long long)x->shape[1]);
+    }
+    c->o->t.dtype = x->dtype;
+    set_shape(&c->o->t, x->rank, x->shape);
+    return VFY_OK;
+}
+
+/* Pad, mode constant: pads from input 1 or the attribute (begins then ends, negative = crop), the
+ * value from input 2 or the attribute, optional axes (input 3). pad_get fills the begin offsets and
+ * the output shape; the folding and the lowering walk the output and ask pad_src for the source. */
+typedef struct pad_info {
+    int64_t begin[VFY_MAX_RANK];
+    double fvalue;
+    int64_t ivalue;
+} pad_info;
+
+static vfy_status pad_get(const vfy_graph *g, const vfy_node *n, pad_info *pi, int64_t *shape,
+                          vfy_error *err)
+{
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    const char *mode;
+    vfy_status st = attr_str(g, n, "mode", "constant", &mode, err);
+    if (st)
+        return st;
+    if (strcmp(mode, "constant") != 0)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "mode '%s' (unsupported: only 'constant')",
+                     mode);
+    const int64_t *pads, *axes;
+    int64_t np, na;
+    int pp, pa;
+    if ((st = int_list(g, n, 1, "pads", &pads, &np, &pp, err)) ||
+        (st = int_list(g, n, 3, "", &axes, &na, &pa, err)))
+        return st;
+    int64_t axis[VFY_MAX_RANK];
+    if (!pa)
+        na = x->rank;
+    if (!pp || na > x->rank || np != 2 * na)
+        return nfail(g, n, err, VFY_ERR_INVALID, "missing pads or %lld pads for %lld axes",
+                     (long long)np, (long long)na);
+    char seen[VFY_MAX_RANK] = {0};
+    for (int64_t k = 0; k < na; k++) {
+        axis[k] = pa ? norm_axis(axes[k], x->rank) : k;
+        if (axis[k] < 0 || seen[axis[k]])
+            return nfail(g, n, err, VFY_ERR_INVALID, "bad axis");
+        seen[axis[k]] = 1;
+    }
+    memset(pi, 0, sizeof *pi);
+    for (int d = 0; d < x->rank; d++)
+        shape[d] = x->shape[d];
+    for (int64_t k = 0; k < na; k++) {
+        int64_t b = pads[k], e = pads[na + k], d = axis[k];
+        if (b < -VFY_MAX_ELEMS || b > VFY_MAX_ELEMS || e < -VFY_MAX_ELEMS || e > VFY_MAX_ELEMS ||
+            shape[d] + b + e < 0)
+            return nfail(g, n, err, VFY_ERR_INVALID, "pads %lld, %lld do not fit axis %lld",
+                         (long long)b, (long long)e, (long long)d);
+        pi->begin[d] = b;
+        shape[d] += b + e;
+    }
+    const vfy_attr *va = attr_get(n, "value");
+    if (n->n_in > 2 && n->in[2] >= 0) {
+        const vfy_value *v = &g->values[n->in[2]];
+        if (!v->is_const)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "computed constant_value (unsupported)");
+        if (v->t.numel != 1 || v->t.dtype != x->dtype)
+            return nfail(g, n, err, VFY_ERR_INVALID, "constant_value must be one %s",
+                         vfy_dtype_name(x->dtype));
+        pi->fvalue = v->t.f ? v->t.f[0] : 0;
+        pi->ivalue = v->t.i ? v->t.i[0] : 0;
+    } else if (va) {
+        if (va->kind != VFY_ATTR_FLOAT)
+            return nfail(g, n, err, VFY_ERR_INVALID, "attribute 'value' must be a float");
+        pi->fvalue = va->f;
+        pi->ivalue = (int64_t)va->f;
+    }
+    return VFY_OK;
+}
+
+/* Flat source index in x of element k of the padded output (shape oshape), or -1 for padding. */
+static int64_t pad_src(const vfy_tensor *x, const int64_t *oshape, const pad_info *pi, int64_t k)
+{
+    int64_t src = 0, stride = 1;
+    for (int d = x->rank - 1; d >= 0; d--) {
+        int64_t i = k % oshape[d] - pi->begin[d];
+        k /= oshape[d];
+        if (i < 0 || i >= x->shape[d])
+            return -1;
+        src += i * stride;
+        stride *= x->shape[d];
+    }
+    return src;
+}
+
+static vfy_status infer_pad(ictx *c)
+{
+    pad_info pi;
+    int64_t shape[VFY_MAX_RANK];
+    vfy_status st = pad_get(c->g, c->n, &pi, shape, c->err);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, x->rank, shape))
+        return bad_shape(c);
+    if (!c->in[0]->is_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t s = pad_src(x, shape, &pi, k);
+        if (s >= 0)
+            elem_copy(t, k, x, s);
+        else if (t->f)
+            t->f[k] = pi.fvalue;
+        else
+            t->i[k] = pi.ivalue;
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
 /* Check the node's attributes against the op's list: an attribute we do not understand could change
  * the semantics, so it is refused. */
 static vfy_status check_attrs(const vfy_graph *g, const vfy_node *n, vfy_error *err)
@@ -1271,6 +1646,11 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_DIV:
     case VFY_OP_NEG:
     case VFY_OP_RELU: st = infer_elementwise(&c); break;
+    case VFY_OP_CONV: st = infer_conv(&c); break;
+    case VFY_OP_AVERAGE_POOL:
+    case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
+    case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
+    case VFY_OP_PAD: st = infer_pad(&c); break;
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -1595,6 +1975,236 @@ static vfy_status lower_transpose(lctx *lc, const vfy_node *n)
     return push(lc, n, VFY_LAYER_DENSE, len, len, w, b, 0, 1);
 }
 
+/* Conv: y[b,m,oy,ox] = B[m] + sum W[m,cc,ky,kx] x[b, (m / (M/group)) * C/group + cc, iy, ix] over
+ * cc < C/group, ky < kh, kx < kw, with iy, ix as in win_geom; padding positions add nothing. One
+ * DENSE layer on the row-major (N, C, H, W) vector, whose nonzero entries are the kernel values
+ * themselves (so exact); fan_in = C/group * kh * kw, the longest sum a float execution performs. */
+static vfy_status lower_conv(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t, *wt = &g->values[n->in[1]].t;
+    const vfy_tensor *bt = n->n_in > 2 && n->in[2] >= 0 ? &g->values[n->in[2]].t : NULL;
+    int64_t kernel[2] = {x->rank == 4 ? wt->shape[2] : 1, wt->shape[wt->rank - 1]}, group;
+    win_geom wg;
+    vfy_status st = win_get(g, n, x, kernel, 0, &wg, lc->err);
+    if (st || (st = attr_int(g, n, "group", 1, &group, lc->err)))
+        return st;
+    int64_t m = wt->shape[0], cg = wt->shape[1], mg = m / group;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
+    VFY_ASSERT(n_out == wg.n * m * wg.oh * wg.ow && n_in == wg.n * wg.c * wg.h * wg.w);
+    double *w, *b;
+    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+        return st;
+    for (int64_t bn = 0; bn < wg.n; bn++)
+        for (int64_t oc = 0; oc < m; oc++)
+            for (int64_t oy = 0; oy < wg.oh; oy++)
+                for (int64_t ox = 0; ox < wg.ow; ox++) {
+                    int64_t o = ((bn * m + oc) * wg.oh + oy) * wg.ow + ox;
+                    double *row = w + o * n_in;
+                    b[o] = bt ? bt->f[oc] : 0;
+                    for (int64_t cc = 0; cc < cg; cc++) {
+                        int64_t ch = (oc / mg) * cg + cc;
+                        const double *ker = wt->f + (oc * cg + cc) * wg.kh * wg.kw;
+                        for (int64_t ky = 0; ky < wg.kh; ky++) {
+                            int64_t iy = oy * wg.sh - wg.pt + ky * wg.dh;
+                            if (iy < 0 || iy >= wg.h)
+                                continue;
+                            for (int64_t kx = 0; kx < wg.kw; kx++) {
+                                int64_t ix = ox * wg.sw - wg.pl + kx * wg.dw;
+                                if (ix < 0 || ix >= wg.w)
+                                    continue;
+                                /* SOUND: dilations >= 1, so each input position is hit once and
+                                 * its coefficient is one float32 kernel value, not a sum. */
+                                double *e = &row[((bn * wg.c + ch) * wg.h + iy) * wg.w + ix];
+                                VFY_ASSERT(*e == 0);
+                                *e = ker[ky * wg.kw + kx];
+                            }
+                        }
+                    }
+                }
+    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, cg * wg.kh * wg.kw);
+}
+
+/* AveragePool, GlobalAveragePool: y[b,c,oy,ox] = (1/k) sum of x over the window's positions inside
+ * the input, where k counts the padding too when count_include_pad = 1 (the window clipped to the
+ * padded input, as onnxruntime and PyTorch do) and only the input positions otherwise. One DENSE
+ * layer with entries 1/k; fan_in = kh * kw. */
+static vfy_status lower_avgpool(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    win_geom wg;
+    int64_t cip;
+    vfy_status st = win_get(g, n, x, NULL, n->op == VFY_OP_GLOBAL_AVERAGE_POOL, &wg, lc->err);
+    if (st || (st = attr_int(g, n, "count_include_pad", 0, &cip, lc->err)))
+        return st;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
+    VFY_ASSERT(n_out == wg.n * wg.c * wg.oh * wg.ow);
+    double *w, *b, relerr = 0;
+    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+        return st;
+    for (int64_t bc = 0; bc < wg.n * wg.c; bc++)
+        for (int64_t oy = 0; oy < wg.oh; oy++)
+            for (int64_t ox = 0; ox < wg.ow; ox++) {
+                int64_t o = (bc * wg.oh + oy) * wg.ow + ox;
+                int64_t hs = oy * wg.sh - wg.pt, ws = ox * wg.sw - wg.pl;
+                int64_t he = hs + wg.kh, we = ws + wg.kw;
+                if (cip && (he > wg.h + wg.pb || we > wg.w + wg.pr)) {
+                    st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "a ceil_mode window extends "
+                               "past the padding with count_include_pad (unsupported: runtimes "
+                               "differ there)");
+                    goto fail;
+                }
+                int64_t k = he - hs;
+                k *= we - ws;
+                hs = hs < 0 ? 0 : hs;
+                ws = ws < 0 ? 0 : ws;
+                he = he > wg.h ? wg.h : he;
+                we = we > wg.w ? wg.w : we;
+                if (!cip)
+                    k = (he > hs && we > ws) ? (he - hs) * (we - ws) : 0;
+                if (k <= 0) {
+                    st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                               "a window covers only padding (unsupported)");
+                    goto fail;
+                }
+                double v = 1.0 / (double)k;
+                /* SOUND: v = RN(1/k) with k < 2^53, so |1/k - v| <= 2^-53 |v|; fma gives v*k - 1
+                 * exactly, zero iff v is 1/k (k a power of two). */
+                if (fma(v, (double)k, -1.0) != 0)
+                    relerr = 0x1p-53;
+                for (int64_t iy = hs; iy < he; iy++)
+                    for (int64_t ix = ws; ix < we; ix++)
+                        w[o * n_in + (bc * wg.h + iy) * wg.w + ix] = v;
+            }
+    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, relerr, wg.kh * wg.kw);
+fail:
+    vfy_free(w);
+    vfy_free(b);
+    return st;
+}
+
+/* BatchNormalization: y = scale (x - mean) / sqrt(var + eps) + B per channel (axis 1), as
+ *   SCALE(1, -mean), then SCALE(w, 0) with w = scale / sqrt(var + eps) in double, then (1, B),
+ * the last folded into the second when exact (it always is: that layer's bias is 0).
+ * Real semantics: the double w rounds three times (the sum, sqrt, the division: relative errors
+ * d1, d2, d3 <= u = 2^-53), so |w_real - w| / |w| = |1 - sqrt(1+d1)(1+d2)/(1+d3)|
+ * <= sqrt(1+u)(1+u)/(1-u) - 1 < 3u: w_relerr = 2^-50 = 8u covers it (0 when the three operations
+ * are checked exact). The biases -mean and B are float32
+ * values, exact; no product or sum with them is rounded.
+ * Float executions: a runtime computes w in float32 (up to ~3 roundings of 2^-24 on w) and may fold
+ * everything into x*w' + b' or into a preceding Conv. The layers are kept apart so that each charges
+ * its own allowance: the first gamma32(1)(|x| + |mean|), which covers the rounding of x*w' and
+ * mean*w' however the runtime combines them; the second gamma32(4)(|w||x - mean| + |B|), whose 4
+ * covers the float32 roundings of var + eps, sqrt and the division on top of the product's own. So
+ * the first layer is never folded into the layer before it, nor the second into the first. */
+static vfy_status lower_batchnorm(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    const double *scale = g->values[n->in[1]].t.f, *bias = g->values[n->in[2]].t.f;
+    const double *mean = g->values[n->in[3]].t.f, *var = g->values[n->in[4]].t.f;
+    int64_t len = x->numel, nc = x->shape[1], inner = 1;
+    for (int d = 2; d < x->rank; d++)
+        inner *= x->shape[d];
+    double eps, relerr = 0;
+    vfy_status st = attr_float(g, n, "epsilon", 1e-5f, &eps, lc->err);
+    if (st)
+        return st;
+    double *wc = vfy_alloc_array((size_t)nc + 1, sizeof *wc);
+    size_t sz = (size_t)len + 1, d = sizeof(double);
+    double *s1 = vfy_alloc_array(sz, d), *t1 = vfy_alloc_array(sz, d);
+    double *s2 = vfy_alloc_array(sz, d), *t2 = vfy_alloc_array(sz, d);
+    double *s3 = vfy_alloc_array(sz, d), *t3 = vfy_alloc_array(sz, d);
+    if (!wc || !s1 || !t1 || !s2 || !t2 || !s3 || !t3) {
+        st = NOMEM(g, n, lc->err);
+        goto fail;
+    }
+    for (int64_t c = 0; c < nc; c++) {
+        double s, r;
+        int exact = sum_exact(var[c], eps, &s);
+        if (!(s > 0)) {
+            st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                       "channel %lld: var + epsilon = %g is not positive (unsupported)",
+                       (long long)c, s);
+            goto fail;
+        }
+        r = sqrt(s);
+        wc[c] = scale[c] / r;
+        /* SOUND: fma returns r*r - s and w*r - scale exactly while the products stay above the
+         * underflow threshold (checked), so both zero means w is the real quotient. */
+        exact = exact && fabs(s) >= 0x1p-900 && fma(r, r, -s) == 0 &&
+                (scale[c] == 0 || (fabs(scale[c]) >= 0x1p-900 && fma(wc[c], r, -scale[c]) == 0));
+        if (!exact)
+            relerr = 0x1p-50;
+        if (!isfinite(wc[c]) || (wc[c] != 0 && fabs(wc[c]) < 0x1p-1000)) {
+            st = nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                       "channel %lld: multiplier %g out of range (unsupported)", (long long)c,
+                       wc[c]);
+            goto fail;
+        }
+    }
+    for (int64_t k = 0; k < len; k++) {
+        int64_t c = (k / inner) % nc;
+        s1[k] = 1;
+        t1[k] = -mean[c];
+        s2[k] = wc[c];
+        t2[k] = 0;
+        s3[k] = 1;
+        t3[k] = bias[c];
+    }
+    vfy_free(wc);
+    wc = NULL;
+    st = push(lc, n, VFY_LAYER_SCALE, len, len, s1, t1, 0, 1);
+    s1 = t1 = NULL;
+    if (st)
+        goto fail;
+    st = push(lc, n, VFY_LAYER_SCALE, len, len, s2, t2, relerr, 4);
+    s2 = t2 = NULL;
+    if (st)
+        goto fail;
+    return emit_affine(lc, n, s3, t3, len, 0);
+fail:
+    vfy_free(wc);
+    vfy_free(s1);
+    vfy_free(t1);
+    vfy_free(s2);
+    vfy_free(t2);
+    vfy_free(s3);
+    vfy_free(t3);
+    return st;
+}
+
+/* Pad (constant mode): a 0/1 selection, the pad value as the bias of the padded positions; no layer
+ * when nothing is padded or cropped. */
+static vfy_status lower_pad(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    pad_info pi;
+    int64_t shape[VFY_MAX_RANK];
+    vfy_status st = pad_get(g, n, &pi, shape, lc->err);
+    if (st)
+        return st;
+    int ident = 1;
+    for (int d = 0; d < x->rank; d++)
+        ident = ident && pi.begin[d] == 0 && shape[d] == x->shape[d];
+    if (ident)
+        return VFY_OK;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
+    double *w, *b;
+    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+        return st;
+    for (int64_t k = 0; k < n_out; k++) {
+        int64_t s = pad_src(x, shape, &pi, k);
+        if (s >= 0)
+            w[k * n_in + s] = 1;
+        else
+            b[k] = pi.fvalue; /* SOUND: the value is a float32 (or double) constant, held exactly */
+    }
+    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, 1);
+}
+
 static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
 {
     int64_t len = lc->g->values[n->out[0]].t.numel;
@@ -1615,6 +2225,11 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_MUL:
     case VFY_OP_DIV:
     case VFY_OP_NEG: return lower_elementwise(lc, n, ci);
+    case VFY_OP_CONV: return lower_conv(lc, n);
+    case VFY_OP_AVERAGE_POOL:
+    case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
+    case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
+    case VFY_OP_PAD: return lower_pad(lc, n);
     default:
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "unsupported operator");
     }

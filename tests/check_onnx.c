@@ -1180,7 +1180,8 @@ END_TEST
 START_TEST(test_graph_api)
 {
     ck_assert_int_eq(vfy_op_from_name("Gemm"), VFY_OP_GEMM);
-    ck_assert_int_eq(vfy_op_from_name("Conv"), VFY_OP_OTHER);
+    ck_assert_int_eq(vfy_op_from_name("Conv"), VFY_OP_CONV);
+    ck_assert_int_eq(vfy_op_from_name("MaxPool"), VFY_OP_OTHER);
     ck_assert_str_eq(vfy_op_name(VFY_OP_RELU), "Relu");
     for (int k = 1; k < VFY_OP_COUNT; k++)
         ck_assert_int_eq(vfy_op_from_name(vfy_op_name((vfy_op)k)), k);
