@@ -16,6 +16,8 @@ struct vfy_attack_ws {
     double **acts;        /* per layer outputs */
     double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
     double *starts, *start_m; /* ATTACK_MAX_STARTS points and their margins */
+    vfy_bound_ctx *real_ctx;  /* the same network without the float-execution allowance */
+    float *x32, *y32, *s32;   /* float32 evaluation */
     int64_t cap_rows;
 };
 
@@ -51,6 +53,10 @@ void vfy_attack_ws_free(vfy_attack_ws *ws)
     vfy_free(ws->cyrows);
     vfy_free(ws->negx);
     vfy_free(ws->starts);
+    vfy_bound_ctx_free(ws->real_ctx);
+    vfy_free(ws->x32);
+    vfy_free(ws->y32);
+    vfy_free(ws->s32);
     vfy_free(ws->start_m);
     vfy_free(ws->lb);
     vfy_free(ws);
@@ -83,8 +89,14 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     ws->negx = vfy_alloc_array((size_t)nx, sizeof(double));
     ws->starts = vfy_alloc_array((size_t)(ATTACK_MAX_STARTS * nx), sizeof(double));
     ws->start_m = vfy_alloc_array(ATTACK_MAX_STARTS, sizeof(double));
+    ws->x32 = vfy_alloc_array((size_t)nx, sizeof(float));
+    ws->y32 = vfy_alloc_array((size_t)ny, sizeof(float));
+    ws->s32 = vfy_alloc_array((size_t)(2 * w), sizeof(float));
+    if (vfy_bound_ctx_create(net, 0, &ws->real_ctx, NULL) != VFY_OK)
+        goto fail;
     if (!ws->pt || !ws->scratch || !ws->y || !ws->acts || !ws->g || !ws->grad || !ws->x ||
-        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m)
+        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m ||
+        !ws->x32 || !ws->y32 || !ws->s32)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (!(ws->acts[k] = vfy_alloc_array((size_t)net->layers[k].n_out, sizeof(double))))
@@ -138,7 +150,7 @@ static int to_float_inside(double *x, double lo, double hi)
     return 1;
 }
 
-int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     double *x, vfy_attack_ws *ws)
 {
     const vfy_case *cs = &spec->cases[c];
@@ -149,11 +161,17 @@ int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
             return 0;
     if (cs->n_rows == 0)
         return 1;
-    /* SOUND: IBP on the point box [x, x] encloses the real output at x and the output of any float
-     * execution on the float32 input x; a row holds for all of them when its upper bound, i.e. minus
-     * the lower bound of the negated row, is <= rhs_lo (the low end of the real constant). */
-    if (vfy_bound_layers(ctx, VFY_BOUND_IBP, x, x, NULL, ws->pt) != VFY_OK)
+    /* SOUND: (1) the real-valued network: IBP on the point box [x, x] without the float-execution
+     * allowance encloses the real output at x (only our own rounding is charged); a row holds when
+     * its upper bound (minus the lower bound of the negated row) is <= rhs_lo, the low end of the
+     * real constant. (2) and (3): the float32 execution in ONNX order (what the organisers run) and
+     * the double execution also satisfy every row, evaluated with upward rounding. */
+    if (vfy_bound_layers(ws->real_ctx, VFY_BOUND_IBP, x, x, NULL, ws->pt) != VFY_OK)
         return 0;
+    for (int64_t j = 0; j < nx; j++)
+        ws->x32[j] = (float)x[j];
+    vfy_eval_f32(net, ws->x32, ws->y32, ws->s32);
+    vfy_eval_f64(net, x, ws->y, ws->scratch);
     for (int64_t i = 0; i < cs->n_rows; i++) {
         const vfy_row *r = &cs->rows[i];
         double *neg = ws->cyrows;
@@ -166,10 +184,23 @@ int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
                 negx[j] = -r->cx[j];
         }
         double lb;
-        if (vfy_bound_rows(ctx, VFY_BOUND_IBP, x, x, ws->pt, 1, neg, negx, &lb, NULL) != VFY_OK)
+        if (vfy_bound_rows(ws->real_ctx, VFY_BOUND_IBP, x, x, ws->pt, 1, neg, negx, &lb, NULL,
+                           NULL) != VFY_OK)
             return 0;
         double ub = -lb;
         if (!(ub <= r->rhs_lo))
+            return 0;
+        double u32 = 0, u64 = 0;
+        for (int64_t j = 0; j < ny; j++) {
+            u32 = vfy_add_up(u32, vfy_mul_up(r->cy[j], (double)ws->y32[j]));
+            u64 = vfy_add_up(u64, vfy_mul_up(r->cy[j], ws->y[j]));
+        }
+        if (r->cx)
+            for (int64_t j = 0; j < nx; j++) {
+                u32 = vfy_add_up(u32, vfy_mul_up(r->cx[j], x[j]));
+                u64 = vfy_add_up(u64, vfy_mul_up(r->cx[j], x[j]));
+            }
+        if (!(u32 <= r->rhs_lo && u64 <= r->rhs_lo))
             return 0;
     }
     return 1;
@@ -214,7 +245,7 @@ static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, c
     return m;
 }
 
-int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     const double *lo, const double *hi, int n_samples, int restarts, int steps,
                     vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out)
 {
@@ -230,7 +261,7 @@ int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
     if (cs->n_rows == 0) {
         for (int64_t j = 0; j < nx; j++)
             x_out[j] = 0.5 * (ws->lo[j] + ws->hi[j]);
-        return vfy_cex_confirm(ctx, net, spec, c, x_out, ws);
+        return vfy_cex_confirm(net, spec, c, x_out, ws);
     }
     if (restarts > ATTACK_MAX_STARTS)
         restarts = ATTACK_MAX_STARTS;
@@ -246,7 +277,7 @@ int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
         double m = vfy_case_margin(net, spec, c, ws->x, ws);
         if (m <= 0) {
             memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
-            if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+            if (vfy_cex_confirm(net, spec, c, x_out, ws))
                 return 1;
         }
         /* insert into the sorted list of starts */
@@ -277,7 +308,7 @@ int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
             double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
             if (m <= 0) {
                 memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
-                if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+                if (vfy_cex_confirm(net, spec, c, x_out, ws))
                     return 1;
             }
             for (int64_t j = 0; j < nx; j++) {
@@ -290,7 +321,7 @@ int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec
         double m = margin_grad(net, spec, c, ws->x, ws, NULL);
         if (m <= 0) {
             memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
-            if (vfy_cex_confirm(ctx, net, spec, c, x_out, ws))
+            if (vfy_cex_confirm(net, spec, c, x_out, ws))
                 return 1;
         }
     }

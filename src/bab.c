@@ -11,6 +11,7 @@
 #include <string.h>
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
+#define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
 _Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
@@ -26,9 +27,9 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->seed = 0;
     o->threads = 2;
     o->float_semantics = 1;
-    o->method = VFY_BOUND_ALPHA;
+    o->method = VFY_BOUND_CROWN;
     o->alpha_iters = 8;
-    o->max_memory_mb = 4096;
+    o->max_memory_mb = 2048;
     o->reuse_parent_bounds = 1;
     o->on_refuted = NULL;
     o->on_refuted_user = NULL;
@@ -92,6 +93,8 @@ typedef struct worker {
     int64_t *row_case;
     int has_cx;
     double *sm_a, *sm_b; /* width each: smear vectors */
+    double *c_in;        /* K: constants of the rows' linear bounds */
+    double *mu, *mu_best, *sg; /* K: conjunction multipliers and supergradient */
 } worker;
 
 typedef struct search {
@@ -124,6 +127,10 @@ static void worker_free(worker *w)
     vfy_free(w->row_case);
     vfy_free(w->sm_a);
     vfy_free(w->sm_b);
+    vfy_free(w->c_in);
+    vfy_free(w->mu);
+    vfy_free(w->mu_best);
+    vfy_free(w->sg);
 }
 
 static int worker_init(worker *w, const search *s)
@@ -141,7 +148,11 @@ static int worker_init(worker *w, const search *s)
     w->row_case = vfy_alloc_array((size_t)K, sizeof(int64_t));
     w->sm_a = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->sm_b = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
-    return w->sm_a && w->sm_b && w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
+    w->c_in = vfy_alloc_array((size_t)K, sizeof(double));
+    w->mu = vfy_alloc_array((size_t)K, sizeof(double));
+    w->mu_best = vfy_alloc_array((size_t)K, sizeof(double));
+    w->sg = vfy_alloc_array((size_t)K, sizeof(double));
+    return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
 }
 
 /* Try x as a counterexample of case c (x is modified). */
@@ -149,7 +160,7 @@ static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
 {
     if (vfy_case_margin(s->net, s->spec, c, x, w->ws) > 0)
         return 0;
-    if (!vfy_cex_confirm(s->ctx, s->net, s->spec, c, x, w->ws))
+    if (!vfy_cex_confirm(s->net, s->spec, c, x, w->ws))
         return 0;
     memcpy(r->x, x, (size_t)s->net->n_in * sizeof(double));
     r->kind = R_SAT;
@@ -188,8 +199,83 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
         score[j] += (g[j] + (cx ? fabs(cx[j]) : 0.0)) * (d->hi[j] - d->lo[j]);
 }
 
+/* A conjunction of rows can be infeasible on a domain although no single row is positive on all of
+ * it (near where two rows cross, splitting alone never closes the domain). With the rows' sound
+ * linear bounds row_i(x) >= a_i·x + c_i on the box, an unsafe x must satisfy a_i·x <= d_i with
+ * d_i = rhs_hi_i - c_i for every i. For any mu >= 0, if  min_{x in box} sum_i mu_i (a_i·x - d_i) > 0
+ * no x satisfies them all (Farkas): the case is refuted. mu is searched on the simplex by
+ * exponentiated supergradient ascent in plain double; the check that decides uses directed rounding
+ * and holds for whatever mu was found. */
+static int conj_refuted(worker *w, const domain *d, int64_t nx, const vfy_case *cs, int64_t row0)
+{
+    int64_t m = cs->n_rows;
+    if (m < 2)
+        return 0;
+    const double *A = w->lam_in + row0 * nx, *C = w->c_in + row0;
+    double *mu = w->mu, *sg = w->sg, best = -INFINITY;
+    for (int64_t i = 0; i < m; i++) {
+        if (!(C[i] > -INFINITY))
+            return 0;
+        mu[i] = 1.0 / (double)m;
+    }
+    for (int it = 0; it < 60; it++) {
+        /* f(mu) = sum_j min_x g_j x_j - sum_i mu_i d_i, g = sum_i mu_i a_i; supergradient at x* */
+        double f = 0, smax = 0;
+        for (int64_t i = 0; i < m; i++) {
+            sg[i] = -(cs->rows[i].rhs_hi - C[i]);
+            f += mu[i] * sg[i];
+        }
+        for (int64_t j = 0; j < nx; j++) {
+            double g = 0;
+            for (int64_t i = 0; i < m; i++)
+                g += mu[i] * A[i * nx + j];
+            double xs = g >= 0 ? d->lo[j] : d->hi[j];
+            f += g * xs;
+            for (int64_t i = 0; i < m; i++)
+                sg[i] += A[i * nx + j] * xs;
+        }
+        if (f > best) {
+            best = f;
+            memcpy(w->mu_best, mu, (size_t)m * sizeof(double));
+        }
+        for (int64_t i = 0; i < m; i++)
+            smax = fmax(smax, fabs(sg[i]));
+        if (!(smax > 0) || !isfinite(smax))
+            break;
+        double eta = 2.0 / (smax * sqrt((double)it + 1.0)), z = 0;
+        for (int64_t i = 0; i < m; i++) {
+            mu[i] *= exp(eta * sg[i]);
+            z += mu[i];
+        }
+        for (int64_t i = 0; i < m; i++)
+            mu[i] /= z;
+    }
+    if (!(best > 0))
+        return 0;
+    /* SOUND: g_j ∈ [glo, ghi] by directed sums; min over x_j of g_j x_j is at a corner of
+     * [glo, ghi] x [lo_j, hi_j], each product rounded down; D >= sum mu_i d_i rounded up. */
+    mu = w->mu_best;
+    double lhs = 0, D = 0;
+    for (int64_t i = 0; i < m; i++) {
+        double di = vfy_sub_up(cs->rows[i].rhs_hi, C[i]);
+        D = vfy_add_up(D, vfy_mul_up(mu[i], di));
+    }
+    for (int64_t j = 0; j < nx; j++) {
+        double glo = 0, ghi = 0;
+        for (int64_t i = 0; i < m; i++) {
+            glo = vfy_add_down(glo, vfy_mul_down(mu[i], A[i * nx + j]));
+            ghi = vfy_add_up(ghi, vfy_mul_up(mu[i], A[i * nx + j]));
+        }
+        double t = fmin(fmin(vfy_mul_down(glo, d->lo[j]), vfy_mul_down(glo, d->hi[j])),
+                        fmin(vfy_mul_down(ghi, d->lo[j]), vfy_mul_down(ghi, d->hi[j])));
+        lhs = vfy_add_down(lhs, t);
+    }
+    double v = vfy_sub_down(lhs, D);
+    return v > 0;
+}
+
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
-static void process_domain(search *s, worker *w, const domain *d, dresult *r)
+static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
     const vfy_net *net = s->net;
     const vfy_spec *spec = s->spec;
@@ -224,10 +310,10 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
     vfy_status st = VFY_OK;
     if (K > 0 && s->opts->method == VFY_BOUND_ALPHA)
         st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
-                                  s->opts->alpha_iters, w->lb, w->lam_in);
+                                  s->opts->alpha_iters, w->lb, w->lam_in, w->c_in);
     else if (K > 0)
         st = vfy_bound_rows(s->ctx, s->opts->method, d->lo, d->hi, w->b, K, w->cy,
-                            w->has_cx ? w->cx : NULL, w->lb, w->lam_in);
+                            w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in);
     if (st != VFY_OK) {
         r->kind = R_NOMEM;
         return;
@@ -252,6 +338,8 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
                 best_gap = gap;
             }
         }
+        if (!refuted && conj_refuted(w, d, nx, cs, row0))
+            refuted = 1;
         if (!refuted) {
             r->active[r->n_active++] = c;
             double case_gap = cs->n_rows ? best_gap : -INFINITY;
@@ -271,6 +359,19 @@ static void process_domain(search *s, worker *w, const domain *d, dresult *r)
                 w->cand[j] = 0.5 * (d->lo[j] + d->hi[j]);
             if (try_candidate(s, w, c, w->cand, r))
                 return;
+            /* the most promising domains of each round also get a short local attack: once a
+             * domain is small, descent from inside it finds violations too narrow for sampling */
+            if (rank < LOCAL_ATTACK_RANKS && best_gap < 0) {
+                vfy_rng rng;
+                vfy_rng_seed(&rng, s->opts->seed ^ (d->seq * 0x9E3779B97F4A7C15ull));
+                if (vfy_attack_case(net, spec, c, d->lo, d->hi, 8, 2, 20, &rng, &s->dl,
+                                    w->ws, w->cand)) {
+                    memcpy(r->x, w->cand, (size_t)nx * sizeof(double));
+                    r->kind = R_SAT;
+                    r->sat_case = c;
+                    return;
+                }
+            }
         }
         row0 += cs->n_rows;
     }
@@ -310,7 +411,7 @@ static void *worker_main(void *arg)
         int i = atomic_fetch_add(&s->next, 1);
         if (i >= s->n_batch)
             break;
-        process_domain(s, w, s->batch[i], &s->res[i]);
+        process_domain(s, w, s->batch[i], i, &s->res[i]);
     }
     return NULL;
 }
@@ -508,7 +609,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
         const vfy_box *bx = &spec->boxes[spec->cases[c].box];
         double *x = s.workers[0].cand;
-        if (vfy_attack_case(ctx, net, spec, c, bx->in_lo, bx->in_hi, 2000, 8, 100, &rng, &s.dl,
+        if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, 2000, 8, 100, &rng, &s.dl,
                             s.workers[0].ws, x))
             set_sat(&s, res, x, c);
     }

@@ -46,7 +46,7 @@ typedef struct vfy_bound_scratch {
     double *hsum;      /* per layer: sum of H over the layer's input */
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
     int64_t cap_alpha;
-    double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb;
+    double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb, *ctmp;
 } vfy_bound_scratch;
 
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
@@ -173,6 +173,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->pv);
         vfy_free(s->pv2);
         vfy_free(s->best_lb);
+        vfy_free(s->ctmp);
         vfy_free(s);
     }
     vfy_free(b);
@@ -345,7 +346,7 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
                      const double *in_lo, const double *in_hi, const double *cx, double *lb,
-                     double *lam_in, const double *alpha, double *tape)
+                     double *lam_in, double *c_in, const double *alpha, double *tape)
 {
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
@@ -462,6 +463,11 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
         lb[i] = isnan(v) ? -INFINITY : v;
         if (lam_in)
             memcpy(lam_in + i * n, row, (size_t)n * sizeof(double));
+        if (c_in) {
+            /* SOUND: row_i >= lam_in·x + beta - slack - err on the box, beta - (slack + err) rounded down */
+            double c = vfy_sub_down(s->beta[i], vfy_add_up(s->slack[i], err));
+            c_in[i] = isnan(c) ? -INFINITY : c;
+        }
     }
 }
 
@@ -507,7 +513,7 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     }
     rows_init(s, K);
     double *lbv = s->lbtmp;
-    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL);
+    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL);
     for (int64_t a = 0; a < nu; a++) {
         int64_t j = s->idx[a];
         double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
@@ -593,6 +599,8 @@ vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, c
     return VFY_OK;
 }
 
+static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K);
+
 /* min over y in [ylo, yhi], x in the box of cy·y + cx·x, directed rounding throughout. */
 static double interval_row(int64_t ny, const double *cy, const double *ylo, const double *yhi,
                            int64_t nx, const double *cx, const double *xlo, const double *xhi)
@@ -614,31 +622,43 @@ static double interval_row(int64_t ny, const double *cy, const double *ylo, cons
 
 vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
                           const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
-                          const double *cx, double *lb, double *lam_in)
+                          const double *cx, double *lb, double *lam_in, double *c_in)
 {
     const vfy_net *net = ctx->net;
     int64_t L = net->n_layers, ny = net->n_out, nx = net->n_in;
     const double *ylo = L ? b->lo[L - 1] : in_lo, *yhi = L ? b->hi[L - 1] : in_hi;
     for (int64_t i = 0; i < K; i++)
         lb[i] = interval_row(ny, cy + i * ny, ylo, yhi, nx, cx ? cx + i * nx : NULL, in_lo, in_hi);
-    if (lam_in && method == VFY_BOUND_IBP)
+    /* the IBP bound as a linear form: zero coefficients, constant lb */
+    if (lam_in)
         memset(lam_in, 0, (size_t)(K * nx) * sizeof(double));
+    if (c_in)
+        memcpy(c_in, lb, (size_t)K * sizeof(double));
     if (method != VFY_BOUND_IBP) {
         vfy_bound_scratch *s = b->scratch;
-        if (!scratch_reserve(s, K))
+        if (!scratch_reserve(s, K) || (lam_in && !alpha_reserve(ctx, s, K)))
             return VFY_ERR_NOMEM;
         memcpy(s->lam, cy, (size_t)(K * ny) * sizeof(double));
         rows_init(s, K);
         double *lbc = s->lbtmp;
-        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lam_in, NULL, NULL);
+        double *lamc = lam_in ? s->pv : NULL, *cc = lam_in ? s->best_lb : NULL;
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lamc, cc, NULL, NULL);
         /* Both bounds are sound: keep the better, so CROWN is never looser than IBP. */
         for (int64_t i = 0; i < K; i++)
-            if (lbc[i] > lb[i])
+            if (lbc[i] > lb[i]) {
                 lb[i] = lbc[i];
+                if (lam_in)
+                    memcpy(lam_in + i * nx, lamc + i * nx, (size_t)nx * sizeof(double));
+                if (c_in)
+                    c_in[i] = cc[i];
+            }
     }
     if (b->overflow)
-        for (int64_t i = 0; i < K; i++)
+        for (int64_t i = 0; i < K; i++) {
             lb[i] = -INFINITY;
+            if (c_in)
+                c_in[i] = -INFINITY;
+        }
     return VFY_OK;
 }
 
@@ -654,11 +674,13 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     vfy_free(s->pv);
     vfy_free(s->pv2);
     vfy_free(s->best_lb);
+    vfy_free(s->ctmp);
+    s->ctmp = vfy_alloc_array((size_t)K, sizeof(double));
     s->pv = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
     s->pv2 = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
     s->best_lb = vfy_alloc_array((size_t)K, sizeof(double));
     if (!s->alpha || !s->tape || !s->grad || !s->adam_m || !s->adam_v || !s->pv || !s->pv2 ||
-        !s->best_lb) {
+        !s->best_lb || !s->ctmp) {
         s->cap_alpha = 0;
         return 0;
     }
@@ -729,9 +751,9 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
 
 vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                int iters, double *lb, double *lam_in)
+                                int iters, double *lb, double *lam_in, double *c_in)
 {
-    vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in);
+    vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
     if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
         return st;
     const vfy_net *net = ctx->net;
@@ -758,13 +780,16 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     for (int it = 0; it < iters; it++) {
         memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
         rows_init(s, K);
-        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, s->pv2 /* lam at the input */, s->alpha, s->tape);
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, s->pv2 /* lam at the input */, s->ctmp,
+                 s->alpha, s->tape);
         /* every pass is sound for its slopes: keep each row's best */
         for (int64_t i = 0; i < K; i++)
             if (lbc[i] > lb[i]) {
                 lb[i] = lbc[i];
                 if (lam_in)
                     memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
+                if (c_in)
+                    c_in[i] = s->ctmp[i];
             }
         if (it + 1 == iters)
             break;

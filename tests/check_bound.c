@@ -151,8 +151,8 @@ START_TEST(test_bounds_contain_samples)
     double cy[3 * 8], lbi[3], lbc[3], lam[3 * 16];
     for (int64_t i = 0; i < K * ny; i++)
         cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
-    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, wlo, whi, bi, K, cy, NULL, lbi, NULL), VFY_OK);
-    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, lam), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, wlo, whi, bi, K, cy, NULL, lbi, NULL, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, lam, NULL), VFY_OK);
     double x[16], y[8], scr[128];
     for (int i = 0; i < K; i++)
         ck_assert(lbc[i] >= lbi[i]);
@@ -189,9 +189,9 @@ START_TEST(test_crown_tighter_than_ibp)
     }
     double cy[5] = {1, -1, 0, 0, 0}, lbi, lbc;
     vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, b);
-    vfy_bound_rows(ctx, VFY_BOUND_IBP, lo, hi, b, 1, cy, NULL, &lbi, NULL);
+    vfy_bound_rows(ctx, VFY_BOUND_IBP, lo, hi, b, 1, cy, NULL, &lbi, NULL, NULL);
     vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
-    vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbc, NULL);
+    vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbc, NULL, NULL);
     ck_assert_msg(lbc > lbi, "crown %g ibp %g", lbc, lbi);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
@@ -218,7 +218,7 @@ START_TEST(test_float_execution_cancellation)
         double lo = 0.5, hi = 1.0, cy = 1.0, lb;
         vfy_bound_widen_input(ctx, 1, &lo, &hi);
         vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb);
-        vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL);
+        vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL, NULL);
         if (fs)
             ck_assert_msg(!(lb > 0.5), "float semantics must not prove y > 0.5 (lb %g)", lb);
         /* either way the bound holds for the value executed in double */
@@ -243,7 +243,7 @@ START_TEST(test_margin_proved)
     double lo = -1, hi = 1, cy = 1, lb;
     vfy_bound_widen_input(ctx, 1, &lo, &hi);
     vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb);
-    vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL);
+    vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL, NULL);
     ck_assert(lb > 0.99 && lb <= 1.0);
     vfy_bounds_free(bb);
     vfy_bound_ctx_free(ctx);
@@ -263,7 +263,7 @@ START_TEST(test_float_overflow_no_proof)
     vfy_bounds *bb = vfy_bounds_create(ctx);
     double lo = 2, hi = 4, cy = 1, lb;
     vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb);
-    vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL);
+    vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL, NULL);
     ck_assert(lb == -INFINITY);
     vfy_bounds_free(bb);
     vfy_bound_ctx_free(ctx);

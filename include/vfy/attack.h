@@ -3,8 +3,9 @@
  * A candidate x for case c of a spec is a counterexample when x lies in the case's box and every row
  * cy·net(x) + cx·x <= rhs holds. Search works in double (margins and gradients); confirmation does
  * not trust it: vfy_cex_confirm rounds x to float32 values inside the case's INNER box (so the point
- * is exactly what a float32 runtime receives, and truly in the real box) and checks every row with
- * a sound point evaluation (IBP on the point box, with the allowance for any float execution). */
+ * is exactly what a float32 runtime receives, and truly in the real box) and checks every row for
+ * the real-valued network with a sound point evaluation (IBP on the point box), and for the float32
+ * execution in ONNX order and the double execution (what runtimes compute). */
 #ifndef VFY_ATTACK_H
 #define VFY_ATTACK_H
 
@@ -28,14 +29,14 @@ double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, cons
 
 /* Confirm x (n_in) as a counterexample of case c. On success returns 1 and leaves in x the confirmed
  * float32-valued point; otherwise returns 0 (x may have been moved into the box). */
-int vfy_cex_confirm(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     double *x, vfy_attack_ws *ws);
 
 /* Search for a counterexample of case c inside [lo, hi] ∩ the case's inner box: n_samples random
  * points (the centre first), then projected signed-gradient descent on the margin for `steps`
  * iterations from each of the `restarts` best samples (at most 64). Returns 1 with the confirmed point in x_out, else 0. Stops early when the
  * deadline passes. */
-int vfy_attack_case(const vfy_bound_ctx *ctx, const vfy_net *net, const vfy_spec *spec, int64_t c,
+int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     const double *lo, const double *hi, int n_samples, int restarts, int steps,
                     vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out);
 

@@ -59,10 +59,11 @@ void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *fl
  * the box, by CROWN's backward pass on the layer bounds in b (from vfy_bound_layers), or by IBP when
  * method is VFY_BOUND_IBP. lb[i] is a sound lower bound (-INFINITY when nothing can be said).
  * If lam_in is non-NULL (K x n_in) it receives the final input coefficients (for branching scores
- * and for the attack: the box vertex minimising row i's linear bound). */
+ * and for the attack: the box vertex minimising row i's linear bound), and c_in (K, may be NULL; only with lam_in) the
+ * constants, so that row_i(x) >= lam_in[i]·x + c_in[i] holds soundly for every x in the box. */
 vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
                           const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
-                          const double *cx, double *lb, double *lam_in);
+                          const double *cx, double *lb, double *lam_in, double *c_in);
 
 /* As vfy_bound_rows with CROWN, then `iters` steps of alpha-CROWN on the rows: the lower slopes of the
  * unstable ReLUs (one set per row) are optimised by projected gradient ascent (Adam) on each row's
@@ -70,6 +71,6 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
  * slopes). Intermediate bounds in b are not changed. */
 vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                int iters, double *lb, double *lam_in);
+                                int iters, double *lb, double *lam_in, double *c_in);
 
 #endif
