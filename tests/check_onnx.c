@@ -15,6 +15,7 @@
 #include "onnx.pb-c.h"
 #include "vfy/graph.h"
 #include "vfy/onnx.h"
+#include "vfy/spec.h"
 
 /* ---- a tiny arena for the test's own protobuf structs (freed by the fixture) ---- */
 
@@ -875,6 +876,516 @@ START_TEST(test_relu_chain)
 }
 END_TEST
 
+/* ---- convolutional operators, each against a direct reference in double ---- */
+
+static Onnx__AttributeProto *attr_s(const char *name, const char *v)
+{
+    Onnx__AttributeProto *a = attr_base(name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    a->has_s = 1;
+    a->s.len = strlen(v);
+    a->s.data = (uint8_t *)v;
+    return a;
+}
+
+static void node_attr(Onnx__NodeProto *n, Onnx__AttributeProto *a)
+{
+    ck_assert_uint_lt(n->n_attribute, 8);
+    n->attribute[n->n_attribute++] = a;
+}
+
+/* A window configuration (h = 1 and rank 3 for 1-D) with the expected pads and output size, worked
+ * out by hand from the ONNX formulas; the reference functions below read it. */
+typedef struct win {
+    int64_t c, h, w, m, group, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, oh, ow;
+    int bias, cip, rank;
+} win;
+static win cw;
+static float KW[1024], KB[64];
+
+/* x (c, h, w) copied into an explicitly zero-padded xp, then each output a sum over the kernel in
+ * padded coordinates (window (oy*sh + ky*dh, ox*sw + kx*dw)). */
+static void ref_conv(const double *x, double *y)
+{
+    int64_t hp = cw.h + cw.pt + cw.pb, wp = cw.w + cw.pl + cw.pr;
+    int64_t cg = cw.c / cw.group, mg = cw.m / cw.group;
+    double *xp = calloc((size_t)(cw.c * hp * wp), sizeof *xp);
+    ck_assert_ptr_nonnull(xp);
+    for (int64_t c = 0; c < cw.c; c++)
+        for (int64_t i = 0; i < cw.h; i++)
+            for (int64_t j = 0; j < cw.w; j++)
+                xp[(c * hp + i + cw.pt) * wp + j + cw.pl] = x[(c * cw.h + i) * cw.w + j];
+    for (int64_t m = 0; m < cw.m; m++)
+        for (int64_t oy = 0; oy < cw.oh; oy++)
+            for (int64_t ox = 0; ox < cw.ow; ox++) {
+                double s = cw.bias ? (double)KB[m] : 0;
+                for (int64_t cc = 0; cc < cg; cc++)
+                    for (int64_t ky = 0; ky < cw.kh; ky++)
+                        for (int64_t kx = 0; kx < cw.kw; kx++) {
+                            int64_t c = (m / mg) * cg + cc;
+                            int64_t iy = oy * cw.sh + ky * cw.dh, ix = ox * cw.sw + kx * cw.dw;
+                            ck_assert(iy < hp && ix < wp);
+                            s += (double)KW[((m * cg + cc) * cw.kh + ky) * cw.kw + kx] *
+                                 xp[(c * hp + iy) * wp + ix];
+                        }
+                y[(m * cw.oh + oy) * cw.ow + ox] = s;
+            }
+    free(xp);
+}
+
+static void win_dims(int64_t *xd, int64_t *yd, int64_t m)
+{
+    int64_t x4[4] = {1, cw.c, cw.h, cw.w}, y4[4] = {1, m, cw.oh, cw.ow};
+    int64_t x3[3] = {1, cw.c, cw.w}, y3[3] = {1, m, cw.ow};
+    memcpy(xd, cw.rank == 4 ? x4 : x3, sizeof(int64_t) * (size_t)cw.rank);
+    memcpy(yd, cw.rank == 4 ? y4 : y3, sizeof(int64_t) * (size_t)cw.rank);
+}
+
+/* Strides, dilations and pads (or auto_pad) of cw as attributes of n (1-D: the w entries). */
+static void win_attrs(Onnx__NodeProto *n, const char *auto_pad, int dil)
+{
+    int sp = cw.rank == 4;
+    int64_t s[2] = {cw.sh, cw.sw}, d[2] = {cw.dh, cw.dw}, p[4] = {cw.pt, cw.pl, cw.pb, cw.pr};
+    int64_t p1[2] = {cw.pl, cw.pr};
+    node_attr(n, attr_ints("strides", sp ? 2 : 1, s + !sp));
+    if (dil)
+        node_attr(n, attr_ints("dilations", sp ? 2 : 1, d + !sp));
+    if (auto_pad)
+        node_attr(n, attr_s("auto_pad", auto_pad));
+    else
+        node_attr(n, attr_ints("pads", sp ? 4 : 2, sp ? p : p1));
+}
+
+/* x -> Conv(cw) -> y, random float32 kernel and bias. */
+static void build_conv(mb *b, const char *auto_pad, int kshape)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[4], yd[4], cg = cw.c / cw.group;
+    int64_t wd4[4] = {cw.m, cg, cw.kh, cw.kw}, wd3[3] = {cw.m, cg, cw.kw}, bd[1] = {cw.m};
+    win_dims(xd, yd, cw.m);
+    for (int64_t k = 0; k < cw.m * cg * cw.kh * cw.kw; k++)
+        KW[k] = (float)urand();
+    for (int64_t k = 0; k < cw.m; k++)
+        KB[k] = (float)urand();
+    b->in[b->nin++] = vinfo("x", FLT, cw.rank, xd);
+    b->out[b->nout++] = vinfo("y", FLT, cw.rank, yd);
+    ADD_INIT(*b, tensor_f("W", cw.rank, cw.rank == 4 ? wd4 : wd3, KW, ENC_RAW));
+    ADD_INIT(*b, tensor_f("B", 1, bd, KB, ENC_FLOAT));
+    Onnx__NodeProto *n = node("Conv", "conv", cw.bias ? "x,W,B" : "x,W", "y", NULL);
+    win_attrs(n, auto_pad, 1);
+    if (cw.group != 1)
+        node_attr(n, attr_i("group", cw.group));
+    if (kshape)
+        node_attr(n, attr_ints("kernel_shape", cw.rank - 2, cw.rank == 4 ? &cw.kh : &cw.kw));
+    b->node[b->nn++] = n;
+}
+
+START_TEST(test_conv)
+{
+    static const struct {
+        win w;
+        const char *auto_pad;
+        int kshape;
+    } cases[] = {
+        /*  c  h  w  m  g kh kw sh sw dh dw pt pl pb pr oh ow  bias cip rank */
+        {{4, 5, 5, 4, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4}, NULL, 1},
+        {{4, 5, 5, 3, 1, 3, 3, 2, 2, 1, 1, 1, 0, 0, 1, 2, 2, 1, 0, 4}, NULL, 0},  /* stride 2 */
+        {{2, 6, 6, 3, 1, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 6, 6, 1, 0, 4}, NULL, 0},  /* dilation 2 */
+        {{4, 5, 5, 4, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4}, NULL, 0},  /* 2 groups */
+        {{2, 6, 6, 2, 1, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 3, 3, 1, 0, 4}, "SAME_UPPER", 0},
+        {{2, 6, 6, 2, 1, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 3, 3, 1, 0, 4}, "SAME_LOWER", 0},
+        {{4, 5, 5, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 5, 5, 0, 0, 4}, NULL, 1},  /* 1x1 */
+        {{3, 7, 7, 2, 1, 2, 3, 2, 2, 1, 1, 0, 0, 0, 0, 3, 3, 1, 0, 4}, "VALID", 1},
+        {{3, 1, 9, 2, 1, 1, 3, 1, 2, 1, 2, 0, 1, 0, 1, 1, 4, 1, 0, 3}, NULL, 1},  /* 1-D */
+        {{4, 7, 7, 4, 4, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 3, 3, 1, 0, 4}, NULL, 0},  /* depthwise */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cw = cases[k].w;
+        mb b;
+        build_conv(&b, cases[k].auto_pad, cases[k].kshape);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        const vfy_layer *L = &net->layers[0];
+        ck_assert_int_eq(L->kind, VFY_LAYER_DENSE);
+        ck_assert_int_eq(L->n_in, cw.c * cw.h * cw.w);
+        ck_assert_int_eq(L->n_out, cw.m * cw.oh * cw.ow);
+        ck_assert_int_eq(L->fan_in, cw.c / cw.group * cw.kh * cw.kw);
+        ck_assert(L->w_relerr == 0);
+        check_against(net, ref_conv);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* Conv -> Relu -> Flatten -> Gemm: the flattened NCHW order is the DENSE layers' order. */
+static float G3[300];
+static void ref_conv_gemm(const double *x, double *y)
+{
+    double h[100];
+    ref_conv(x, h);
+    for (int j = 0; j < 3; j++) {
+        y[j] = 0;
+        for (int l = 0; l < 100; l++)
+            y[j] += (double)G3[j * 100 + l] * (h[l] > 0 ? h[l] : 0);
+    }
+}
+
+START_TEST(test_conv_flatten_gemm)
+{
+    cw = (win){4, 5, 5, 4, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4};
+    mb b;
+    build_conv(&b, NULL, 0);
+    int64_t gd[2] = {3, 100}, yd[2] = {1, 3};
+    for (int k = 0; k < 300; k++)
+        G3[k] = (float)urand();
+    b.node[0]->output[0] = (char *)"c";
+    b.out[0] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("G", 2, gd, G3, ENC_RAW));
+    ADD_NODE(b, "Relu", "relu", "c", "r", NULL);
+    ADD_NODE(b, "Flatten", "flat", "r", "f", NULL);
+    ADD_NODE(b, "Gemm", "fc", "f,G", "y", attr_i("transB", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 3);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+    ck_assert_int_eq(net->layers[2].fan_in, 100);
+    check_against(net, ref_conv_gemm);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Average over the window's input positions, divided by their count (count_include_pad = 0) or
+ * by the count of positions inside the padded input (1). */
+static void ref_avgpool(const double *x, double *y)
+{
+    for (int64_t c = 0; c < cw.c; c++)
+        for (int64_t oy = 0; oy < cw.oh; oy++)
+            for (int64_t ox = 0; ox < cw.ow; ox++) {
+                double s = 0;
+                int64_t n_in = 0, n_pad = 0;
+                for (int64_t ky = 0; ky < cw.kh; ky++)
+                    for (int64_t kx = 0; kx < cw.kw; kx++) {
+                        int64_t iy = oy * cw.sh - cw.pt + ky, ix = ox * cw.sw - cw.pl + kx;
+                        if (iy < cw.h + cw.pb && ix < cw.w + cw.pr)
+                            n_pad++;
+                        if (iy >= 0 && iy < cw.h && ix >= 0 && ix < cw.w) {
+                            s += x[(c * cw.h + iy) * cw.w + ix];
+                            n_in++;
+                        }
+                    }
+                y[(c * cw.oh + oy) * cw.ow + ox] = s / (double)(cw.cip ? n_pad : n_in);
+            }
+}
+
+static void build_pool(mb *b, const char *op, const char *auto_pad, int ceil_mode)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[4], yd[4];
+    win_dims(xd, yd, cw.c);
+    b->in[b->nin++] = vinfo("x", FLT, cw.rank, xd);
+    b->out[b->nout++] = vinfo("y", FLT, cw.rank, yd);
+    Onnx__NodeProto *n = node(op, "pool", "x", "y", NULL);
+    if (strcmp(op, "AveragePool") == 0) {
+        win_attrs(n, auto_pad, 0);
+        node_attr(n, attr_ints("kernel_shape", cw.rank - 2, cw.rank == 4 ? &cw.kh : &cw.kw));
+        node_attr(n, attr_i("count_include_pad", cw.cip));
+        if (ceil_mode)
+            node_attr(n, attr_i("ceil_mode", 1));
+    }
+    b->node[b->nn++] = n;
+}
+
+START_TEST(test_avgpool)
+{
+    static const struct {
+        win w;
+        const char *auto_pad;
+        int ceil_mode;
+        double relerr;
+    } cases[] = {
+        /*  c  h  w  m  g kh kw sh sw dh dw pt pl pb pr oh ow  bias cip rank */
+        {{2, 6, 6, 0, 1, 3, 3, 3, 3, 1, 1, 0, 0, 0, 0, 2, 2, 0, 0, 4}, NULL, 0, 0x1p-53}, /* 1/9 */
+        {{2, 6, 6, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 3, 3, 0, 0, 4}, NULL, 0, 0},       /* 1/4 */
+        {{2, 6, 6, 0, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 3, 3, 0, 0, 4}, NULL, 0, 0x1p-53},
+        {{2, 6, 6, 0, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 3, 3, 0, 1, 4}, NULL, 0, 0x1p-53},
+        {{2, 5, 5, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 3, 3, 0, 0, 4}, NULL, 1, 0}, /* 4, 2, 1 */
+        {{2, 6, 6, 0, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 0, 0, 4}, "SAME_UPPER", 0, 0x1p-53},
+        {{3, 1, 9, 0, 1, 1, 4, 1, 2, 1, 1, 0, 1, 0, 2, 1, 5, 0, 1, 3}, NULL, 0, 0},       /* 1-D */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cw = cases[k].w;
+        mb b;
+        build_pool(&b, "AveragePool", cases[k].auto_pad, cases[k].ceil_mode);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        const vfy_layer *L = &net->layers[0];
+        ck_assert_int_eq(L->kind, VFY_LAYER_DENSE);
+        ck_assert_int_eq(L->n_out, cw.c * cw.oh * cw.ow);
+        ck_assert_int_eq(L->fan_in, cw.kh * cw.kw);
+        ck_assert_msg(L->w_relerr == cases[k].relerr, "case %zu: w_relerr %g", k, L->w_relerr);
+        check_against(net, ref_avgpool);
+        vfy_net_free(net);
+    }
+    /* GlobalAveragePool: 16 positions (exact 1/16), then 9 */
+    for (int64_t side = 4; side >= 3; side--) {
+        cw = (win){3, side, side, 0, 1, side, side, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0, 0, 4};
+        mb b;
+        build_pool(&b, "GlobalAveragePool", NULL, 0);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        ck_assert_int_eq(net->n_out, 3);
+        ck_assert_int_eq(net->layers[0].fan_in, side * side);
+        ck_assert(net->layers[0].w_relerr == (side == 4 ? 0 : 0x1p-53));
+        check_against(net, ref_avgpool);
+        vfy_net_free(net);
+    }
+    /* ceil_mode where runtimes disagree: refused, not guessed */
+    cw = (win){2, 5, 5, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 3, 3, 0, 1, 4};
+    mb b;
+    build_pool(&b, "AveragePool", NULL, 1);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pool' (AveragePool)", "count_include_pad");
+    cw = (win){2, 4, 4, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1, 3, 3, 0, 0, 4};
+    build_pool(&b, "AveragePool", NULL, 1);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pool' (AveragePool)", "ceil_mode");
+}
+END_TEST
+
+static float BN_S[4], BN_B[4], BN_M[4], BN_V[4];
+static float g_eps;
+static int g_bn_after_conv;
+static void ref_bn(const double *x, double *y)
+{
+    double h[256];
+    int64_t c = 3, inner = 4;
+    if (g_bn_after_conv) {
+        ref_conv(x, h);
+        c = cw.m;
+        inner = cw.oh * cw.ow;
+    } else {
+        memcpy(h, x, 12 * sizeof *h);
+    }
+    for (int64_t k = 0; k < c * inner; k++) {
+        int64_t ch = k / inner;
+        y[k] = (double)BN_S[ch] * (h[k] - (double)BN_M[ch]) / sqrt((double)BN_V[ch] + g_eps) +
+               (double)BN_B[ch];
+    }
+}
+
+static void add_bn(mb *b, const char *in, const char *out, int64_t c, int eps_attr)
+{
+    int64_t cd[1] = {c};
+    ADD_INIT(*b, tensor_f("bn_s", 1, cd, BN_S, ENC_RAW));
+    ADD_INIT(*b, tensor_f("bn_b", 1, cd, BN_B, ENC_RAW));
+    ADD_INIT(*b, tensor_f("bn_m", 1, cd, BN_M, ENC_FLOAT));
+    ADD_INIT(*b, tensor_f("bn_v", 1, cd, BN_V, ENC_FLOAT));
+    char *ins = t_alloc(strlen(in) + 32);
+    sprintf(ins, "%s,bn_s,bn_b,bn_m,bn_v", in);
+    Onnx__NodeProto *n = node("BatchNormalization", "bn", ins, out, NULL);
+    if (eps_attr)
+        node_attr(n, attr_f("epsilon", g_eps));
+    node_attr(n, attr_f("momentum", 0.9f));
+    b->node[b->nn++] = n;
+}
+
+START_TEST(test_batchnorm)
+{
+    int64_t xd[4] = {1, 3, 2, 2};
+    /* generic parameters: the multiplier is rounded, w_relerr = 2^-50 */
+    for (int c = 0; c < 3; c++) {
+        BN_S[c] = (float)urand();
+        BN_B[c] = (float)urand();
+        BN_M[c] = (float)urand();
+        BN_V[c] = (float)fabs(urand()) + 0.1f;
+    }
+    g_eps = 1e-5f;
+    g_bn_after_conv = 0;
+    mb b = {0};
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 4, xd);
+    add_bn(&b, "x", "y", 3, 0);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 2); /* (x - mean), then w (.) + B */
+    const vfy_layer *L0 = &net->layers[0], *L1 = &net->layers[1];
+    ck_assert(L0->kind == VFY_LAYER_SCALE && L1->kind == VFY_LAYER_SCALE);
+    ck_assert(L0->w_relerr == 0 && L0->fan_in == 1 && L0->w[5] == 1 && L0->b[5] == -BN_M[1]);
+    ck_assert(L1->w_relerr == 0x1p-50 && L1->fan_in == 4 && L1->b[11] == BN_B[2]);
+    for (int k = 0; k < 12; k++) {
+        long double wr = (long double)BN_S[k / 4] / sqrtl((long double)BN_V[k / 4] + g_eps);
+        ck_assert(fabsl(wr - L1->w[k]) <= 0x1p-50L * fabsl((long double)L1->w[k]));
+    }
+    check_against(net, ref_bn);
+    vfy_net_free(net);
+    /* scale / sqrt(var + eps) = 2 / sqrt(3 + 1) = 1 exactly: no relative error */
+    for (int c = 0; c < 3; c++) {
+        BN_S[c] = 2;
+        BN_V[c] = 3;
+    }
+    g_eps = 1;
+    memset(&b, 0, sizeof b);
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 4, xd);
+    add_bn(&b, "x", "y", 3, 1);
+    net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 2);
+    ck_assert(net->layers[1].w_relerr == 0 && net->layers[1].w[0] == 1);
+    check_against(net, ref_bn);
+    vfy_net_free(net);
+    /* after a Conv: DENSE, then the two SCALE layers (the - mean is not folded into the Conv) */
+    cw = (win){3, 5, 5, 4, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4};
+    for (int c = 0; c < 4; c++) {
+        BN_S[c] = (float)urand();
+        BN_B[c] = (float)urand();
+        BN_M[c] = (float)urand();
+        BN_V[c] = (float)fabs(urand()) + 0.5f;
+    }
+    g_eps = 1e-3f;
+    g_bn_after_conv = 1;
+    build_conv(&b, NULL, 0);
+    b.node[0]->output[0] = (char *)"c";
+    add_bn(&b, "c", "y", 4, 1);
+    net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 3);
+    ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_DENSE);
+    check_against(net, ref_bn);
+    vfy_net_free(net);
+    g_bn_after_conv = 0;
+    /* training mode is refused */
+    memset(&b, 0, sizeof b);
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 4, xd);
+    add_bn(&b, "x", "y", 3, 1);
+    node_attr(b.node[0], attr_i("training_mode", 1));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'bn' (BatchNormalization)", "training_mode");
+}
+END_TEST
+
+/* Pad of x [1,2,3,3] with begins g_pb[], ends g_pe[] on axes 2, 3 and value g_pv. */
+static int64_t g_pb[2], g_pe[2];
+static float g_pv;
+static void ref_pad(const double *x, double *y)
+{
+    int64_t oh = 3 + g_pb[0] + g_pe[0], ow = 3 + g_pb[1] + g_pe[1];
+    for (int64_t c = 0; c < 2; c++)
+        for (int64_t i = 0; i < oh; i++)
+            for (int64_t j = 0; j < ow; j++) {
+                int64_t si = i - g_pb[0], sj = j - g_pb[1];
+                int in = si >= 0 && si < 3 && sj >= 0 && sj < 3;
+                y[(c * oh + i) * ow + j] = in ? x[(c * 3 + si) * 3 + sj] : (double)g_pv;
+            }
+}
+
+static void build_pad(mb *b, int as_input, const char *mode)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[4] = {1, 2, 3, 3}, yd[4] = {1, 2, 3 + g_pb[0] + g_pe[0], 3 + g_pb[1] + g_pe[1]};
+    int64_t pads[8] = {0, 0, g_pb[0], g_pb[1], 0, 0, g_pe[0], g_pe[1]}, pd[1] = {8}, one[1] = {1};
+    b->in[b->nin++] = vinfo("x", FLT, 4, xd);
+    b->out[b->nout++] = vinfo("y", FLT, 4, yd);
+    Onnx__NodeProto *n;
+    if (as_input) {
+        ADD_INIT(*b, tensor_i64("pads", 1, pd, pads, 1));
+        ADD_INIT(*b, tensor_f("value", 0, one, &g_pv, ENC_RAW));
+        n = node("Pad", "pad", "x,pads,value", "y", NULL);
+    } else {
+        n = node("Pad", "pad", "x", "y", attr_ints("pads", 8, pads), NULL);
+        if (g_pv != 0)
+            node_attr(n, attr_f("value", g_pv));
+    }
+    if (mode)
+        node_attr(n, attr_s("mode", mode));
+    b->node[b->nn++] = n;
+}
+
+START_TEST(test_pad)
+{
+    static const struct {
+        int64_t b0, b1, e0, e1;
+        float v;
+        int as_input;
+    } cases[] = {
+        {1, 2, 2, 1, 0, 0},     /* opset 2 style: attributes */
+        {1, 2, 2, 1, 0.5f, 1},  /* opset 11 style: inputs, nonzero value as bias */
+        {-1, 1, 0, -1, 0, 1},   /* negative pads crop */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        g_pb[0] = cases[k].b0;
+        g_pb[1] = cases[k].b1;
+        g_pe[0] = cases[k].e0;
+        g_pe[1] = cases[k].e1;
+        g_pv = cases[k].v;
+        mb b;
+        build_pad(&b, cases[k].as_input, k == 0 ? "constant" : NULL);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_DENSE);
+        ck_assert_int_eq(net->layers[0].fan_in, 1);
+        ck_assert(net->layers[0].w_relerr == 0);
+        check_against(net, ref_pad);
+        vfy_net_free(net);
+    }
+    /* nothing padded: no layer (a Relu after it keeps the net non-empty) */
+    g_pb[0] = g_pb[1] = g_pe[0] = g_pe[1] = 0;
+    g_pv = 0;
+    mb b;
+    build_pad(&b, 0, NULL);
+    b.node[0]->output[0] = (char *)"p";
+    ADD_NODE(b, "Relu", "relu", "p", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_RELU);
+    vfy_net_free(net);
+    /* a constant operand is padded by folding */
+    build_pad(&b, 0, NULL);
+    int64_t cd[4] = {1, 2, 3, 3}, yd[4] = {1, 2, 3, 3};
+    float cv[18];
+    for (int k = 0; k < 18; k++)
+        cv[k] = (float)k;
+    ADD_INIT(b, tensor_f("c", 4, cd, cv, ENC_RAW));
+    b.node[0]->input[0] = (char *)"c";
+    b.node[0]->output[0] = (char *)"pc";
+    b.out[0] = vinfo("y", FLT, 4, yd);
+    ADD_NODE(b, "Add", "add", "x,pc", "y", NULL);
+    net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    ck_assert(net->layers[0].b[17] == 17);
+    vfy_net_free(net);
+    /* other modes are refused */
+    g_pb[0] = 1;
+    build_pad(&b, 0, "reflect");
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pad' (Pad)", "mode 'reflect'");
+}
+END_TEST
+
+START_TEST(test_err_conv)
+{
+    /* MaxPool has no layer kind yet: a clean error naming it */
+    cw = (win){2, 4, 4, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 2, 2, 0, 0, 4};
+    mb b;
+    build_pool(&b, "AveragePool", NULL, 0);
+    b.node[0]->op_type = (char *)"MaxPool";
+    b.node[0]->name = (char *)"mp";
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'mp' (MaxPool): unsupported operator", NULL);
+    /* a lowered matrix above VFY_MAX_ELEMS entries: refused before allocating */
+    cw = (win){1, 256, 256, 64, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 256, 256, 1, 0, 4};
+    build_conv(&b, NULL, 0);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'conv' (Conv)", "too large");
+    /* inconsistent group */
+    cw = (win){4, 5, 5, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4};
+    build_conv(&b, NULL, 0);
+    load_fails(&b, VFY_ERR_INVALID, "node 'conv' (Conv)", "group");
+    /* kernel_shape that contradicts the weights; pads together with auto_pad */
+    cw = (win){4, 5, 5, 4, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4};
+    build_conv(&b, NULL, 0);
+    node_attr(b.node[0], attr_ints("kernel_shape", 2, (int64_t[]){2, 2}));
+    load_fails(&b, VFY_ERR_INVALID, "node 'conv' (Conv)", "kernel_shape");
+    build_conv(&b, NULL, 0);
+    node_attr(b.node[0], attr_s("auto_pad", "SAME_UPPER"));
+    load_fails(&b, VFY_ERR_INVALID, "node 'conv' (Conv)", "auto_pad");
+    /* computed weights */
+    build_conv(&b, NULL, 0);
+    b.node[0]->input[1] = (char *)"x";
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'conv' (Conv)", "not a constant");
+}
+END_TEST
+
 /* ---- errors ---- */
 
 START_TEST(test_err_bytes)
@@ -1159,6 +1670,98 @@ static int load_dir(const char *root, const char *dir, int must_load, int64_t n_
     return count;
 }
 
+/* The first spec that root/dir/instances.csv pairs with onnx/file, into path; 0 when none. */
+static int bench_spec(const char *root, const char *dir, const char *file, char *path, size_t size)
+{
+    char csv[1024], line[2048], want[512];
+    snprintf(csv, sizeof csv, "%s/%s/instances.csv", root, dir);
+    snprintf(want, sizeof want, "onnx/%s,", file);
+    FILE *f = fopen(csv, "r");
+    if (!f)
+        return 0;
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, want, strlen(want)) != 0)
+            continue;
+        char *spec = line + strlen(want), *comma = strchr(spec, ',');
+        if (comma)
+            *comma = 0;
+        snprintf(path, size, "%s/%s/%s", root, dir, spec);
+        found = 1;
+    }
+    fclose(f);
+    return found;
+}
+
+/* root/dir/onnx/file must load with these sizes; at the centre of its first spec's first box the
+ * outputs are finite, the same on a second pass, and largest at the label that every row of the
+ * robustness property compares against (the benchmarks' images are classified correctly). */
+static void bench_model(const char *root, const char *dir, const char *file, int64_t n_in,
+                        int64_t n_out, int64_t min_layers)
+{
+    char path[1024], spath[1024];
+    snprintf(path, sizeof path, "%s/%s/onnx/%s", root, dir, file);
+    vfy_net *net = NULL;
+    vfy_error e;
+    vfy_status st = vfy_onnx_load(path, &net, &e);
+    ck_assert_msg(st == VFY_OK, "%s: %s", path, e.msg);
+    ck_assert_int_eq(net->n_in, n_in);
+    ck_assert_int_eq(net->n_out, n_out);
+    ck_assert_int_ge(net->n_layers, min_layers);
+    ck_assert_msg(bench_spec(root, dir, file, spath, sizeof spath), "%s: no instance", path);
+    vfy_spec *spec = NULL;
+    st = vfy_spec_load(spath, &spec, &e);
+    ck_assert_msg(st == VFY_OK, "%s: %s", spath, e.msg);
+    ck_assert_int_eq(spec->n_x, n_in);
+    ck_assert_int_eq(spec->n_y, n_out);
+    double *x = calloc((size_t)n_in, sizeof *x), *y = calloc((size_t)n_out, sizeof *y);
+    double *y2 = calloc((size_t)n_out, sizeof *y2);
+    int64_t *uses = calloc((size_t)n_out, sizeof *uses), n_rows = 0;
+    ck_assert(x && y && y2 && uses);
+    const vfy_box *bx = &spec->boxes[spec->cases[0].box];
+    for (int64_t k = 0; k < n_in; k++)
+        x[k] = 0.5 * (bx->lo[k] + bx->hi[k]);
+    net_eval(net, x, y);
+    net_eval(net, x, y2);
+    int64_t arg = 0;
+    for (int64_t k = 0; k < n_out; k++) {
+        ck_assert_msg(isfinite(y[k]), "%s: output %lld is %g", path, (long long)k, y[k]);
+        ck_assert_msg(memcmp(&y[k], &y2[k], sizeof y[k]) == 0, "%s: not deterministic", path);
+        if (y[k] > y[arg])
+            arg = k;
+    }
+    for (int64_t c = 0; c < spec->n_cases; c++)
+        for (int64_t r = 0; r < spec->cases[c].n_rows; r++, n_rows++)
+            for (int64_t k = 0; k < n_out; k++)
+                uses[k] += spec->cases[c].rows[r].cy[k] != 0;
+    int64_t label = -1;
+    for (int64_t k = 0; k < n_out; k++)
+        if (n_rows > 1 && uses[k] == n_rows)
+            label = k;
+    ck_assert_msg(label >= 0, "%s: not a robustness property", spath);
+    ck_assert_msg(arg == label, "%s at the centre of %s: class %lld, label %lld", path, spath,
+                  (long long)arg, (long long)label);
+    free(x);
+    free(y);
+    free(y2);
+    free(uses);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+
+/* root/dir/onnx/file must fail with an unsupported-operator error naming want (node and op). */
+static void bench_unsupported(const char *root, const char *dir, const char *file, const char *want)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/onnx/%s", root, dir, file);
+    vfy_net *net = NULL;
+    vfy_error e;
+    vfy_status st = vfy_onnx_load(path, &net, &e);
+    ck_assert_ptr_null(net);
+    ck_assert_msg(st == VFY_ERR_UNSUPPORTED && strstr(e.msg, want) &&
+                  strstr(e.msg, "unsupported operator"), "%s: %s", path, e.msg);
+}
+
 START_TEST(test_benchmarks)
 {
     const char *root = bench_root();
@@ -1170,9 +1773,25 @@ START_TEST(test_benchmarks)
     n += load_dir(root, "acasxu", 1, 5, 5);
     n += load_dir(root, "mnist_fc", 1, 784, 10);
     n += load_dir(root, "eran", 0, 0, 0);
-    n += load_dir(root, "oval21", 0, 0, 0);
+    n += load_dir(root, "oval21", 1, 3072, 10);
     n += load_dir(root, "verivital", 0, 0, 0);
     ck_assert_int_gt(n, 0);
+    struct stat sb;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/oval21/onnx", root);
+    if (stat(dir, &sb) == 0) {
+        bench_model(root, "oval21", "cifar_base_kw.onnx", 3072, 10, 7);
+        bench_model(root, "oval21", "cifar_wide_kw.onnx", 3072, 10, 7);
+        bench_model(root, "oval21", "cifar_deep_kw.onnx", 3072, 10, 11);
+    }
+    snprintf(dir, sizeof dir, "%s/verivital/onnx", root);
+    if (stat(dir, &sb) == 0) {
+        bench_model(root, "verivital", "Convnet_avgpool.onnx", 784, 10, 4);
+        bench_unsupported(root, "verivital", "Convnet_maxpool.onnx", "(MaxPool)");
+    }
+    snprintf(dir, sizeof dir, "%s/eran/onnx", root);
+    if (stat(dir, &sb) == 0)
+        bench_unsupported(root, "eran", "ffnnSIGMOID__Point_6x200.onnx", "(Sigmoid)");
 }
 END_TEST
 
@@ -1243,6 +1862,11 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_constants);
     tcase_add_test(tc, test_relu_chain);
     tcase_add_test(tc, test_graph_api);
+    tcase_add_test(tc, test_conv);
+    tcase_add_test(tc, test_conv_flatten_gemm);
+    tcase_add_test(tc, test_avgpool);
+    tcase_add_test(tc, test_batchnorm);
+    tcase_add_test(tc, test_pad);
     suite_add_tcase(s, tc);
     TCase *te = tcase_create("errors");
     tcase_add_checked_fixture(te, setup, arena_free);
@@ -1252,6 +1876,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(te, test_err_unsupported_op);
     tcase_add_test(te, test_err_graph);
     tcase_add_test(te, test_nomem);
+    tcase_add_test(te, test_err_conv);
     suite_add_tcase(s, te);
     TCase *tb = tcase_create("benchmarks");
     tcase_set_timeout(tb, 120);
