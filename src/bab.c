@@ -12,6 +12,7 @@
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
+#define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
 _Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
@@ -28,6 +29,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->threads = 2;
     o->float_semantics = 1;
     o->method = VFY_BOUND_CROWN;
+    o->split = VFY_SPLIT_AUTO;
     o->alpha_iters = 8;
     o->max_memory_mb = 2048;
     o->reuse_parent_bounds = 1;
@@ -94,6 +96,8 @@ typedef struct worker {
     int has_cx;
     double *sm_a, *sm_b; /* width each: smear vectors */
     double *c_in;        /* K: constants of the rows' linear bounds */
+    double *rscore;      /* n_flat / 2: ReLU branching scores */
+    double *bcy, *bcx;   /* the best row of each open case (K x n_out, K x n_in) */
     double *mu, *mu_best, *sg; /* K: conjunction multipliers and supergradient */
 } worker;
 
@@ -105,6 +109,7 @@ typedef struct search {
     vfy_deadline dl;
     int64_t max_rows, max_cases;
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
+    int relu_split;    /* branch on ReLUs rather than on the input */
     worker *workers;
     int n_workers;
     /* the current batch */
@@ -128,6 +133,9 @@ static void worker_free(worker *w)
     vfy_free(w->sm_a);
     vfy_free(w->sm_b);
     vfy_free(w->c_in);
+    vfy_free(w->rscore);
+    vfy_free(w->bcy);
+    vfy_free(w->bcx);
     vfy_free(w->mu);
     vfy_free(w->mu_best);
     vfy_free(w->sg);
@@ -149,6 +157,11 @@ static int worker_init(worker *w, const search *s)
     w->sm_a = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->sm_b = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->c_in = vfy_alloc_array((size_t)K, sizeof(double));
+    w->rscore = vfy_alloc_array((size_t)(s->n_flat / 2 + 1), sizeof(double));
+    w->bcy = vfy_alloc_array((size_t)(K * ny), sizeof(double));
+    w->bcx = vfy_alloc_array((size_t)(K * nx), sizeof(double));
+    if (!w->rscore || !w->bcy || !w->bcx)
+        return 0;
     w->mu = vfy_alloc_array((size_t)K, sizeof(double));
     w->mu_best = vfy_alloc_array((size_t)K, sizeof(double));
     w->sg = vfy_alloc_array((size_t)K, sizeof(double));
@@ -286,7 +299,8 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         return;
     }
     if (vfy_bound_layers(s->ctx, s->opts->method, d->lo, d->hi,
-                         s->opts->reuse_parent_bounds ? d->prior : NULL, w->b) != VFY_OK) {
+                         (s->opts->reuse_parent_bounds || s->relu_split) ? d->prior : NULL,
+                         w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
     }
@@ -341,6 +355,16 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         if (!refuted && conj_refuted(w, d, nx, cs, row0))
             refuted = 1;
         if (!refuted) {
+            if (best >= 0) {
+                memcpy(w->bcy + r->n_active * ny, cs->rows[best].cy, (size_t)ny * sizeof(double));
+                if (cs->rows[best].cx)
+                    memcpy(w->bcx + r->n_active * nx, cs->rows[best].cx, (size_t)nx * sizeof(double));
+                else
+                    memset(w->bcx + r->n_active * nx, 0, (size_t)nx * sizeof(double));
+            } else {
+                memset(w->bcy + r->n_active * ny, 0, (size_t)ny * sizeof(double));
+                memset(w->bcx + r->n_active * nx, 0, (size_t)nx * sizeof(double));
+            }
             r->active[r->n_active++] = c;
             double case_gap = cs->n_rows ? best_gap : -INFINITY;
             if (case_gap < r->prio)
@@ -377,6 +401,29 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
     }
     if (r->n_active == 0) {
         r->kind = R_PROVED;
+        return;
+    }
+    if (s->relu_split) {
+        /* split the unstable ReLU with the best score (ties: lowest index) */
+        if (vfy_bound_relu_scores(s->ctx, d->lo, d->hi, w->b, r->n_active, w->bcy,
+                                  w->has_cx ? w->bcx : NULL, w->rscore) != VFY_OK) {
+            r->kind = R_NOMEM;
+            return;
+        }
+        int64_t idx = -1;
+        double bs = 0;
+        for (int64_t q = 0; q < s->n_flat / 2; q++)
+            if (w->rscore[q] > bs) {
+                bs = w->rscore[q];
+                idx = q;
+            }
+        if (idx < 0) {
+            r->kind = R_STUCK;
+            return;
+        }
+        r->kind = R_SPLIT;
+        r->dim = idx;
+        vfy_bounds_export(s->ctx, w->b, r->bounds);
         return;
     }
     /* split the splittable dimension with the largest score (ties: widest, then lowest index) */
@@ -578,6 +625,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         s.max_rows += spec->cases[c].n_rows;
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
     s.n_flat = vfy_bounds_flat_size(ctx);
+    s.relu_split = opts->split == VFY_SPLIT_RELU ||
+                   (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);
     {
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
                            8.0 * (double)s.max_cases + 64.0;
@@ -691,7 +740,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             vfy_free(s.batch[j]);
                         goto nomem;
                     }
-                    double mid = 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
+                    double mid = s.relu_split ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
                     for (int h = 0; h < 2; h++) {
                         memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
                         memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
@@ -699,9 +748,19 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
                         ch[h]->depth = d->depth + 1;
                     }
-                    /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
-                    ch[0]->hi[r->dim] = mid;
-                    ch[1]->lo[r->dim] = mid;
+                    if (s.relu_split) {
+                        /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
+                         * (its prior) hold on its part, clamped by its sign */
+                        int64_t half = s.n_flat / 2;
+                        if (ch[0]->prior[half + r->dim] > 0)
+                            ch[0]->prior[half + r->dim] = 0;
+                        if (ch[1]->prior[r->dim] < 0)
+                            ch[1]->prior[r->dim] = 0;
+                    } else {
+                        /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
+                        ch[0]->hi[r->dim] = mid;
+                        ch[1]->lo[r->dim] = mid;
+                    }
                     if (ch[0]->depth > res->max_depth)
                         res->max_depth = ch[0]->depth;
                     vfy_free(d);

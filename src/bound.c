@@ -809,3 +809,40 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     }
     return VFY_OK;
 }
+
+vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                                 double *score)
+{
+    const vfy_net *net = ctx->net;
+    vfy_bound_scratch *s = b->scratch;
+    memset(score, 0, (size_t)(vfy_bounds_flat_size(ctx) / 2) * sizeof(double));
+    if (ctx->n_relu == 0 || K == 0)
+        return VFY_OK;
+    if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
+        return VFY_ERR_NOMEM;
+    memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
+    rows_init(s, K);
+    backward(ctx, b, net->n_layers, K, in_lo, in_hi, cx, s->best_lb, NULL, NULL, NULL, s->tape);
+    /* BaBSR-style: an unstable neuron's relaxation costs the bound up to |lam| times the height of
+     * the triangle relaxation at z = 0, -l u / (u - l); splitting it removes that. */
+    int64_t off = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind == VFY_LAYER_RELU && k > 0) {
+            int64_t poff = off - net->layers[k - 1].n_out; /* flat offset of the pre-activation */
+            const double *l = b->lo[k - 1], *u = b->hi[k - 1];
+            const double *tp = s->tape + K * ctx->roff[k];
+            for (int64_t j = 0; j < L->n_in; j++) {
+                if (!(l[j] < 0 && u[j] > 0))
+                    continue;
+                double h = -l[j] * u[j] / (u[j] - l[j]), acc = 0;
+                for (int64_t i = 0; i < K; i++)
+                    acc += fabs(tp[i * L->n_in + j]);
+                score[poff + j] = acc * h + 1e-300; /* > 0: marks the neuron splittable */
+            }
+        }
+        off += L->n_out;
+    }
+    return VFY_OK;
+}

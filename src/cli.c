@@ -33,6 +33,8 @@ static const char usage_text[] =
     "  --seed N           seed of the counterexample search (default 0)\n"
     "  --threads N        worker threads (default: the number of cores)\n"
     "  --bounds M         bounding method of each domain: ibp, crown or alpha (default crown)\n"
+    "  --split M          branching: auto, input or relu (default auto: input splitting for at\n"
+    "                     most 16 inputs, ReLU splitting otherwise)\n"
     "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
     "  --max-memory MB    ceiling on the search's queued domains (default 2048); past it the\n"
     "                     search continues depth-first\n"
@@ -110,7 +112,7 @@ int main(int argc, char **argv)
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
-                   !strcmp(a, "--max-memory")) {
+                   !strcmp(a, "--max-memory") || !strcmp(a, "--split")) {
             if (!val)
                 return usage_error("%s needs a value", a);
             i++;
@@ -128,6 +130,15 @@ int main(int argc, char **argv)
                 if (!parse_int(val, 1, 64, &n))
                     return usage_error("--threads needs an integer from 1 to 64, not '%s'", val);
                 opts.threads = (int)n;
+            } else if (!strcmp(a, "--split")) {
+                if (!strcmp(val, "auto"))
+                    opts.split = VFY_SPLIT_AUTO;
+                else if (!strcmp(val, "input"))
+                    opts.split = VFY_SPLIT_INPUT;
+                else if (!strcmp(val, "relu"))
+                    opts.split = VFY_SPLIT_RELU;
+                else
+                    return usage_error("--split takes auto, input or relu, not '%s'", val);
             } else if (!strcmp(a, "--max-memory")) {
                 if (!parse_double(val, &opts.max_memory_mb) || !(opts.max_memory_mb >= 1))
                     return usage_error("--max-memory needs a number of megabytes >= 1, not '%s'", val);

@@ -73,4 +73,12 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                                 int iters, double *lb, double *lam_in, double *c_in);
 
+/* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
+ * that is an unstable pre-activation in b, a positive score estimating what splitting it gains for
+ * the K rows (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score
+ * has vfy_bounds_flat_size(ctx) / 2 entries. */
+vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                                 double *score);
+
 #endif

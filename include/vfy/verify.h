@@ -23,7 +23,14 @@ typedef enum vfy_verdict {
 
 const char *vfy_verdict_name(vfy_verdict v); /* "unsat", "sat", "unknown", "timeout" */
 
+typedef enum vfy_split_mode {
+    VFY_SPLIT_AUTO,   /* input splitting for few inputs, activation splitting otherwise */
+    VFY_SPLIT_INPUT,  /* bisect the input box */
+    VFY_SPLIT_RELU,   /* split unstable ReLUs (z <= 0 | z >= 0) */
+} vfy_split_mode;
+
 typedef struct vfy_verify_opts {
+    vfy_split_mode split;      /* branching (default AUTO) */
     double timeout_s;          /* wall-clock budget from the call; INFINITY for none */
     uint64_t seed;             /* attack randomness */
     int threads;               /* workers (>= 1) */
