@@ -1505,6 +1505,9 @@ static vfy_status pad_get(const vfy_graph *g, const vfy_node *n, pad_info *pi, i
                          (long long)b, (long long)e, (long long)d);
         pi->begin[d] = b;
         shape[d] += b + e;
+        if (shape[d] == 0)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "pads leave axis %lld empty (unsupported)",
+                         (long long)d);
     }
     const vfy_attr *va = attr_get(n, "value");
     if (n->n_in > 2 && n->in[2] >= 0) {
@@ -1520,7 +1523,7 @@ static vfy_status pad_get(const vfy_graph *g, const vfy_node *n, pad_info *pi, i
         if (va->kind != VFY_ATTR_FLOAT)
             return nfail(g, n, err, VFY_ERR_INVALID, "attribute 'value' must be a float");
         pi->fvalue = va->f;
-        pi->ivalue = (int64_t)va->f;
+        pi->ivalue = fabs(va->f) < 0x1p62 ? (int64_t)va->f : 0;
     }
     return VFY_OK;
 }

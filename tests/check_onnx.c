@@ -1617,6 +1617,55 @@ START_TEST(test_nomem)
 }
 END_TEST
 
+/* The same for the convolutional ops: Pad -> Conv -> BatchNormalization -> Relu -> AveragePool ->
+ * GlobalAveragePool. */
+START_TEST(test_nomem_conv)
+{
+    cw = (win){2, 4, 4, 3, 1, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 4, 4, 1, 0, 4};
+    mb b;
+    build_conv(&b, NULL, 0);
+    int64_t xd[4] = {1, 2, 2, 3}, pads[8] = {0, 0, 1, 0, 0, 0, 1, 1}, pd[1] = {8};
+    int64_t yd[4] = {1, 3, 1, 1}, k2[2] = {2, 2};
+    for (int c = 0; c < 3; c++) {
+        BN_S[c] = (float)urand();
+        BN_B[c] = (float)urand();
+        BN_M[c] = (float)urand();
+        BN_V[c] = (float)fabs(urand()) + 0.1f;
+    }
+    b.in[0] = vinfo("x", FLT, 4, xd);
+    b.out[0] = vinfo("y", FLT, 4, yd);
+    ADD_INIT(b, tensor_i64("pads", 1, pd, pads, 0));
+    b.node[0]->input[0] = (char *)"xp";
+    b.node[0]->output[0] = (char *)"c";
+    b.node[1] = b.node[0];
+    b.node[0] = node("Pad", "pad", "x,pads", "xp", NULL);
+    b.nn = 2;
+    add_bn(&b, "c", "n", 3, 1);
+    ADD_NODE(b, "Relu", "relu", "n", "r", NULL);
+    ADD_NODE(b, "AveragePool", "avg", "r", "a", attr_ints("kernel_shape", 2, k2),
+             attr_ints("strides", 2, k2), NULL);
+    ADD_NODE(b, "GlobalAveragePool", "gap", "a", "y", NULL);
+    size_t len;
+    uint8_t *buf = mb_pack(&b, &len);
+    vfy_status st = VFY_ERR_NOMEM;
+    long n;
+    for (n = 0; n < 100000 && st != VFY_OK; n++) {
+        vfy_net *net = NULL;
+        vfy_error e;
+        vfy_alloc_fail_after(n);
+        st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
+        vfy_alloc_fail_after(-1);
+        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+        ck_assert(st == VFY_OK ? net != NULL : net == NULL);
+        if (net)
+            ck_assert_int_eq(net->n_layers, 7); /* pad, conv, bn (2), relu, avg, gap */
+        vfy_net_free(net);
+    }
+    ck_assert_int_eq(st, VFY_OK);
+    ck_assert_int_gt(n, 20);
+}
+END_TEST
+
 /* ---- the shared benchmarks, when present (../shared/benchmarks from the repo root) ---- */
 
 static const char *bench_root(void)
@@ -1876,6 +1925,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(te, test_err_unsupported_op);
     tcase_add_test(te, test_err_graph);
     tcase_add_test(te, test_nomem);
+    tcase_add_test(te, test_nomem_conv);
     tcase_add_test(te, test_err_conv);
     suite_add_tcase(s, te);
     TCase *tb = tcase_create("benchmarks");
