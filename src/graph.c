@@ -1683,10 +1683,12 @@ fail:
  *
  * The computed path (values depending on the input) is walked in topological order; v is the current
  * vector, the flattened row-major elements of the current tensor. Reshape, Flatten, Squeeze,
- * Unsqueeze, Identity and widening Casts keep v and create no layer. Every layer stores the node's
- * real-valued map exactly (w_relerr = 0) except a Div by c whose 1/c is not a double, which says so
- * in w_relerr. Folding into the previous layer happens only when every resulting coefficient is the
- * exact real value (products checked with fma, sums with TwoSum). */
+ * Unsqueeze, Identity, widening Casts and a Pad that pads nothing keep v and create no layer. Every
+ * layer stores the node's real-valued map exactly (w_relerr = 0) except where a coefficient is a
+ * rounded quotient, which says so in w_relerr: a Div by c whose 1/c is not a double, an average over
+ * k positions with k not a power of two (2^-53), and the BatchNormalization multiplier
+ * scale / sqrt(var + eps) (2^-50). Folding into the previous layer happens only when every resulting
+ * coefficient is the exact real value (products checked with fma, sums with TwoSum). */
 
 typedef struct lctx {
     const vfy_graph *g;
