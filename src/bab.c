@@ -28,7 +28,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->seed = 0;
     o->threads = 2;
     o->float_semantics = 1;
-    o->method = VFY_BOUND_CROWN;
+    o->method = VFY_BOUND_AUTO;
     o->split = VFY_SPLIT_AUTO;
     o->alpha_iters = 8;
     o->max_memory_mb = 2048;
@@ -57,13 +57,17 @@ typedef struct domain {
     double *prior;     /* the parent's layer bounds (flat), or NULL at a root */
     double prio;       /* the parent's best bound on this region: lower is more promising for sat */
     uint64_t seq;      /* creation order, to break ties deterministically */
+    int64_t n_splits;  /* activation splits (ReLU branching) */
+    int64_t *split_idx;
+    signed char *split_sign;
 } domain;
 
-/* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list. */
-static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active)
+/* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list, the
+ * splits. */
+static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits)
 {
     size_t sz = sizeof(domain) + (size_t)(2 * nx + n_prior) * sizeof(double) +
-                (size_t)n_active * sizeof(int64_t);
+                (size_t)(n_active + n_splits) * sizeof(int64_t) + (size_t)n_splits;
     domain *d = vfy_alloc(sz);
     if (!d)
         return NULL;
@@ -72,6 +76,9 @@ static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active)
     d->prior = n_prior ? d->hi + nx : NULL;
     d->active = (int64_t *)(d->hi + nx + n_prior);
     d->n_active = n_active;
+    d->split_idx = d->active + n_active;
+    d->split_sign = (signed char *)(d->split_idx + n_splits);
+    d->n_splits = n_splits;
     return d;
 }
 
@@ -110,6 +117,7 @@ typedef struct search {
     int64_t max_rows, max_cases;
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
+    vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
     /* the current batch */
@@ -298,7 +306,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         r->kind = R_SKIPPED;
         return;
     }
-    if (vfy_bound_layers(s->ctx, s->opts->method, d->lo, d->hi,
+    if (vfy_bound_layers(s->ctx, s->method, d->lo, d->hi,
                          (s->opts->reuse_parent_bounds || s->relu_split) ? d->prior : NULL,
                          w->b) != VFY_OK) {
         r->kind = R_NOMEM;
@@ -322,11 +330,14 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         }
     }
     vfy_status st = VFY_OK;
-    if (K > 0 && s->opts->method == VFY_BOUND_ALPHA)
+    if (K > 0 && s->method == VFY_BOUND_ALPHA) {
+        vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
         st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
-                                  s->opts->alpha_iters, w->lb, w->lam_in, w->c_in);
+                                  d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb, w->lam_in,
+                                  w->c_in);
+    }
     else if (K > 0)
-        st = vfy_bound_rows(s->ctx, s->opts->method, d->lo, d->hi, w->b, K, w->cy,
+        st = vfy_bound_rows(s->ctx, s->method, d->lo, d->hi, w->b, K, w->cy,
                             w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in);
     if (st != VFY_OK) {
         r->kind = R_NOMEM;
@@ -627,6 +638,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.n_flat = vfy_bounds_flat_size(ctx);
     s.relu_split = opts->split == VFY_SPLIT_RELU ||
                    (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);
+    /* AUTO: CROWN per domain for input splitting (measured fastest on ACAS Xu), alpha/beta-CROWN
+     * for ReLU splitting (the split multipliers need the optimisation) */
+    s.method = opts->method != VFY_BOUND_AUTO ? opts->method
+             : (s.relu_split ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     {
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
                            8.0 * (double)s.max_cases + 64.0;
@@ -652,13 +667,21 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     if (s.n_workers > 1)
         vfy_la_single_thread();
 
-    /* 1. attack every case before any proof effort */
+    /* 1. attack every case before any proof effort, with a budget of about 3e7 multiply-adds of
+     * sampling and 1e8 of gradient steps per case (2000 samples and 8 x 100 steps on ACAS Xu) */
     vfy_rng rng;
     vfy_rng_seed(&rng, opts->seed);
+    double flops = 1;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        flops += net->layers[k].kind == VFY_LAYER_DENSE
+                     ? (double)net->layers[k].n_in * (double)net->layers[k].n_out
+                     : (double)net->layers[k].n_out;
+    int n_samples = (int)fmin(2000, fmax(50, 3e7 / flops));
+    int pgd_steps = (int)fmin(100, fmax(20, 1e8 / (8 * 2 * flops)));
     for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
         const vfy_box *bx = &spec->boxes[spec->cases[c].box];
         double *x = s.workers[0].cand;
-        if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, 2000, 8, 100, &rng, &s.dl,
+        if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 8, pgd_steps, &rng, &s.dl,
                             s.workers[0].ws, x))
             set_sat(&s, res, x, c);
     }
@@ -671,7 +694,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 box_cases[nc++] = c;
         if (nc == 0)
             continue;
-        domain *root = domain_new(nx, 0, nc);
+        domain *root = domain_new(nx, 0, nc, 0);
         if (!root)
             goto nomem;
         memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
@@ -730,8 +753,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     goto nomem;
                 case R_SPLIT: {
                     res->domains++;
-                    domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active),
-                                     domain_new(nx, s.n_flat, r->n_active)};
+                    int64_t nsp = d->n_splits + (s.relu_split ? 1 : 0);
+                    domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp),
+                                     domain_new(nx, s.n_flat, r->n_active, nsp)};
                     if (!ch[0] || !ch[1]) {
                         vfy_free(ch[0]);
                         vfy_free(ch[1]);
@@ -747,6 +771,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                         memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
                         ch[h]->depth = d->depth + 1;
+                    }
+                    for (int h = 0; h < 2; h++) {
+                        memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
+                        memcpy(ch[h]->split_sign, d->split_sign, (size_t)d->n_splits);
+                        if (s.relu_split) {
+                            ch[h]->split_idx[d->n_splits] = r->dim;
+                            ch[h]->split_sign[d->n_splits] = h ? 1 : -1;
+                        }
                     }
                     if (s.relu_split) {
                         /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds

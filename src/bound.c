@@ -31,6 +31,7 @@ struct vfy_bound_ctx {
     int float_semantics;
     double **absw;   /* DENSE layers: |W| */
     int64_t *roff;   /* per layer: offset of a RELU layer's neurons among all ReLU neurons */
+    int64_t *foff;   /* per layer: offset of the layer's outputs in the flat layout */
     int64_t n_relu;  /* ReLU neurons in all */
 };
 
@@ -47,6 +48,10 @@ typedef struct vfy_bound_scratch {
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
     int64_t cap_alpha;
     double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb, *ctmp;
+    /* beta (split multipliers): K x n_splits each, and each split's layer and neuron */
+    int64_t cap_beta;
+    double *beta_v, *beta_g, *beta_m, *beta_s;
+    int64_t *sp_layer, *sp_j;
 } vfy_bound_scratch;
 
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
@@ -62,7 +67,11 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->roff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->roff);
     if (!ctx->absw || !ctx->roff)
         goto nomem;
-    for (int64_t k = 0; k < net->n_layers; k++) {
+    ctx->foff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->foff);
+    if (!ctx->foff)
+        goto nomem;
+    for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
+        ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
@@ -96,6 +105,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
             vfy_free(ctx->absw[k]);
     vfy_free(ctx->absw);
     vfy_free(ctx->roff);
+    vfy_free(ctx->foff);
     vfy_free(ctx);
 }
 
@@ -174,6 +184,12 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->pv2);
         vfy_free(s->best_lb);
         vfy_free(s->ctmp);
+        vfy_free(s->beta_v);
+        vfy_free(s->beta_g);
+        vfy_free(s->beta_m);
+        vfy_free(s->beta_s);
+        vfy_free(s->sp_layer);
+        vfy_free(s->sp_j);
         vfy_free(s);
     }
     vfy_free(b);
@@ -346,7 +362,8 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
                      const double *in_lo, const double *in_hi, const double *cx, double *lb,
-                     double *lam_in, double *c_in, const double *alpha, double *tape)
+                     double *lam_in, double *c_in, const double *alpha, double *tape,
+                     int64_t n_sp, const double *beta)
 {
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
@@ -354,6 +371,15 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
         double *lam = s->lam, *lam2 = s->lam2;
+        /* beta-CROWN: on the domain, every split neuron satisfies sign z_j >= 0, so for beta >= 0
+         * row >= row - beta sign z_j there: subtract beta sign from the coefficient of z_j.
+         * SOUND for any computed value: fl(lam - beta sign) lies between lam and lam - beta sign
+         * (rounding is monotonic), so the effective multiplier is still >= 0. */
+        if (beta)
+            for (int64_t q = 0; q < n_sp; q++)
+                if (s->sp_layer[q] == k)
+                    for (int64_t i = 0; i < K; i++)
+                        lam[i * n_out + s->sp_j[q]] -= beta[i * n_sp + q] * s->beta_s[q];
         if (L->kind == VFY_LAYER_RELU) {
             /* lam · relu(z) >= sum_j mu_j z_j + d, per coefficient sign:
              *   stable active (l >= 0): mu = lam; stable inactive (u <= 0): mu = 0;
@@ -513,7 +539,7 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     }
     rows_init(s, K);
     double *lbv = s->lbtmp;
-    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL);
+    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL, 0, NULL);
     for (int64_t a = 0; a < nu; a++) {
         int64_t j = s->idx[a];
         double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
@@ -642,7 +668,7 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
         rows_init(s, K);
         double *lbc = s->lbtmp;
         double *lamc = lam_in ? s->pv : NULL, *cc = lam_in ? s->best_lb : NULL;
-        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lamc, cc, NULL, NULL);
+        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lamc, cc, NULL, NULL, 0, NULL);
         /* Both bounds are sound: keep the better, so CROWN is never looser than IBP. */
         for (int64_t i = 0; i < K; i++)
             if (lbc[i] > lb[i]) {
@@ -695,7 +721,7 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
  * running the relaxed network forward from the minimising input vertex x*. Search only: the bound
  * that counts is always recomputed by the sound backward pass. */
 static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, const double *in_lo,
-                           const double *in_hi, const double *lam_in)
+                           const double *in_hi, const double *lam_in, int64_t n_sp)
 {
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
@@ -741,6 +767,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
                     v2[ij] = out;
                 }
         }
+        /* d bound / d beta_q = -sign_q z_q* (the split neuron's value at the minimiser) */
+        for (int64_t q = 0; q < n_sp; q++)
+            if (s->sp_layer[q] == k)
+                for (int64_t i = 0; i < K; i++)
+                    s->beta_g[i * n_sp + q] = -s->beta_s[q] * v2[i * n_out + s->sp_j[q]];
         double *t = v;
         v = v2;
         v2 = t;
@@ -751,7 +782,8 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
 
 vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                int iters, double *lb, double *lam_in, double *c_in)
+                                const vfy_splits *splits, int iters, double *lb, double *lam_in,
+                                double *c_in)
 {
     vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
     if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
@@ -761,6 +793,38 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
         return VFY_ERR_NOMEM;
     int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in;
+    int64_t n_sp = splits ? splits->n : 0;
+    if (n_sp > 0) {
+        if (K * n_sp > s->cap_beta || n_sp > s->cap_beta) {
+            int64_t cap = K * n_sp > n_sp ? K * n_sp : n_sp;
+            double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s};
+            for (size_t i = 0; i < 4; i++) {
+                vfy_free(*bb[i]);
+                *bb[i] = vfy_alloc_array((size_t)cap * 2, sizeof(double));
+            }
+            vfy_free(s->sp_layer);
+            vfy_free(s->sp_j);
+            s->sp_layer = vfy_alloc_array((size_t)cap, sizeof(int64_t));
+            s->sp_j = vfy_alloc_array((size_t)cap, sizeof(int64_t));
+            s->cap_beta = cap;
+            if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->sp_layer || !s->sp_j) {
+                s->cap_beta = 0;
+                return VFY_ERR_NOMEM;
+            }
+        }
+        /* beta_m holds Adam's first moment, beta_m + K n_sp its second */
+        for (int64_t q = 0; q < n_sp; q++) {
+            int64_t k = 0;
+            while (k + 1 < L && ctx->foff[k + 1] <= splits->idx[q])
+                k++;
+            s->sp_layer[q] = k;
+            s->sp_j[q] = splits->idx[q] - ctx->foff[k];
+            s->beta_s[q] = splits->sign[q] > 0 ? 1.0 : -1.0;
+        }
+        memset(s->beta_v, 0, (size_t)(K * n_sp) * sizeof(double));
+        memset(s->beta_g, 0, (size_t)(K * n_sp) * sizeof(double));
+        memset(s->beta_m, 0, (size_t)(2 * K * n_sp) * sizeof(double));
+    }
     /* start from CROWN's slopes */
     for (int64_t k = 0; k < L; k++) {
         const vfy_layer *Ly = &net->layers[k];
@@ -781,7 +845,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
         rows_init(s, K);
         backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, s->pv2 /* lam at the input */, s->ctmp,
-                 s->alpha, s->tape);
+                 s->alpha, s->tape, n_sp, n_sp ? s->beta_v : NULL);
         /* every pass is sound for its slopes: keep each row's best */
         for (int64_t i = 0; i < K; i++)
             if (lbc[i] > lb[i]) {
@@ -794,7 +858,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         if (it + 1 == iters)
             break;
         memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
-        alpha_gradient(ctx, b, K, in_lo, in_hi, s->pv);
+        alpha_gradient(ctx, b, K, in_lo, in_hi, s->pv, n_sp);
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;
@@ -805,6 +869,15 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
             double step = lr * (s->adam_m[p] / (1 - b1t)) / (sqrt(s->adam_v[p] / (1 - b2t)) + 1e-12);
             double a = s->alpha[p] + step;
             s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
+        }
+        /* projected Adam ascent on the split multipliers, each kept >= 0 */
+        for (int64_t p = 0; p < K * n_sp; p++) {
+            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[K * n_sp + p];
+            *m1 = b1 * *m1 + (1 - b1) * g;
+            *m2 = b2 * *m2 + (1 - b2) * g * g;
+            double step = lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
+            double v = s->beta_v[p] + step;
+            s->beta_v[p] = v > 0 ? v : 0;
         }
     }
     return VFY_OK;
@@ -823,7 +896,8 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
         return VFY_ERR_NOMEM;
     memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
     rows_init(s, K);
-    backward(ctx, b, net->n_layers, K, in_lo, in_hi, cx, s->best_lb, NULL, NULL, NULL, s->tape);
+    backward(ctx, b, net->n_layers, K, in_lo, in_hi, cx, s->best_lb, NULL, NULL, NULL, s->tape, 0,
+             NULL);
     /* BaBSR-style: an unstable neuron's relaxation costs the bound up to |lam| times the height of
      * the triangle relaxation at z = 0, -l u / (u - l); splitting it removes that. */
     int64_t off = 0;

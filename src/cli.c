@@ -2,6 +2,8 @@
  *
  * Exit codes: 0 unsat (the property holds), 1 sat (counterexample), 2 unknown, 3 timeout,
  *             4 usage error, 5 bad input (file, ONNX, VNNLIB, mismatch), 6 internal error/out of memory. */
+#include "vfy/cert.h"
+#include "vfy/checker.h"
 #include "vfy/core.h"
 #include "vfy/onnx.h"
 #include "vfy/result.h"
@@ -22,6 +24,7 @@ enum { EXIT_UNSAT = 0, EXIT_SAT = 1, EXIT_UNKNOWN = 2, EXIT_TIMEOUT = 3, EXIT_US
 
 static const char usage_text[] =
     "usage: verify MODEL.onnx SPEC.vnnlib [options]\n"
+    "       verify --check-certificate MODEL.onnx SPEC.vnnlib CERT [-v]\n"
     "\n"
     "Decides whether some input of the VNNLIB spec's region drives the network's output into the\n"
     "spec's unsafe set. Prints one line: unsat (the property holds, proved), sat (a counterexample,\n"
@@ -32,12 +35,19 @@ static const char usage_text[] =
     "  --result FILE      write a VNN-COMP result file (sat is followed by the counterexample)\n"
     "  --seed N           seed of the counterexample search (default 0)\n"
     "  --threads N        worker threads (default: the number of cores)\n"
-    "  --bounds M         bounding method of each domain: ibp, crown or alpha (default crown)\n"
+    "  --bounds M         bounding method of each domain: ibp, crown, alpha (alpha/beta-CROWN) or\n"
+    "                     auto (default: crown with input splitting, alpha with ReLU splitting)\n"
     "  --split M          branching: auto, input or relu (default auto: input splitting for at\n"
     "                     most 16 inputs, ReLU splitting otherwise)\n"
     "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
     "  --max-memory MB    ceiling on the search's queued domains (default 2048); past it the\n"
     "                     search continues depth-first\n"
+    "  --certificate FILE write a certificate of an unsat verdict to FILE (docs/certificate.md);\n"
+    "                     for any other verdict FILE is removed. Implies --bounds crown,\n"
+    "                     --split input and no reuse of a parent's bounds, so that every\n"
+    "                     region's proof stands alone\n"
+    "  --check-certificate  check CERT with the independent checker: prints 'valid' (exit 0)\n"
+    "                     or 'invalid: <first failure>' (exit 1)\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  -v, -vv            progress and statistics on stderr\n"
@@ -75,6 +85,31 @@ static int parse_int(const char *s, long long lo, long long hi, long long *out)
     return 1;
 }
 
+static int exit_for_status(vfy_status st);
+
+/* verify --check-certificate MODEL SPEC CERT */
+static int check_certificate(const char *model, const char *spec, const char *cert)
+{
+    if (!model || !spec || !cert)
+        return usage_error("%s", "--check-certificate needs MODEL.onnx SPEC.vnnlib CERT");
+    vfy_check_opts o;
+    vfy_check_opts_default(&o);
+    vfy_check_result r;
+    vfy_error err;
+    vfy_error_clear(&err);
+    vfy_status st = vfy_check_certificate(model, spec, cert, &o, &r, &err);
+    if (st != VFY_OK) {
+        fprintf(stderr, "verify: error: %s\n", err.msg);
+        return exit_for_status(st);
+    }
+    if (!r.valid) {
+        printf("invalid: %s\n", r.why);
+        return 1;
+    }
+    printf("valid\n");
+    return 0;
+}
+
 static int exit_for_status(vfy_status st)
 {
     switch (st) {
@@ -91,6 +126,8 @@ static int exit_for_status(vfy_status st)
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *spec_path = NULL, *result_path = NULL;
+    const char *cert_path = NULL, *cert_in = NULL;
+    int check_mode = 0;
     vfy_verify_opts opts;
     vfy_verify_opts_default(&opts);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -112,7 +149,8 @@ int main(int argc, char **argv)
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
-                   !strcmp(a, "--max-memory") || !strcmp(a, "--split")) {
+                   !strcmp(a, "--max-memory") || !strcmp(a, "--split") ||
+                   !strcmp(a, "--certificate")) {
             if (!val)
                 return usage_error("%s needs a value", a);
             i++;
@@ -122,6 +160,8 @@ int main(int argc, char **argv)
                     return usage_error("--timeout needs a positive number of seconds, not '%s'", val);
             } else if (!strcmp(a, "--result")) {
                 result_path = val;
+            } else if (!strcmp(a, "--certificate")) {
+                cert_path = val;
             } else if (!strcmp(a, "--seed")) {
                 if (!parse_int(val, 0, INT64_MAX, &n))
                     return usage_error("--seed needs a non-negative integer, not '%s'", val);
@@ -153,21 +193,35 @@ int main(int argc, char **argv)
                     opts.method = VFY_BOUND_CROWN;
                 else if (!strcmp(val, "alpha"))
                     opts.method = VFY_BOUND_ALPHA;
+                else if (!strcmp(val, "auto"))
+                    opts.method = VFY_BOUND_AUTO;
                 else
-                    return usage_error("--bounds takes ibp, crown or alpha, not '%s'", val);
+                    return usage_error("--bounds takes ibp, crown, alpha or auto, not '%s'", val);
             }
+        } else if (!strcmp(a, "--check-certificate")) {
+            check_mode = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (!model_path) {
             model_path = a;
         } else if (!spec_path) {
             spec_path = a;
+        } else if (check_mode && !cert_in) {
+            cert_in = a;
         } else {
             return usage_error("unexpected argument '%s'", a);
         }
     }
+    if (check_mode)
+        return check_certificate(model_path, spec_path, cert_in);
     if (!model_path || !spec_path)
         return usage_error("%s", "expected a model and a spec: verify MODEL.onnx SPEC.vnnlib");
+    vfy_cert_writer *cw = NULL;
+    if (cert_path) {
+        opts.reuse_parent_bounds = 0;
+        opts.method = VFY_BOUND_CROWN;
+        opts.split = VFY_SPLIT_INPUT;
+    }
 
     double t0 = vfy_now();
     vfy_error err;
@@ -180,6 +234,11 @@ int main(int argc, char **argv)
     vfy_status st = vfy_onnx_load(model_path, &net, &err);
     if (st == VFY_OK)
         st = vfy_spec_load(spec_path, &spec, &err);
+    if (st == VFY_OK && (spec->n_x != net->n_in || spec->n_y != net->n_out))
+        st = vfy_fail(&err, VFY_ERR_INVALID,
+                      "%s: declares %lld inputs X_i and %lld outputs Y_i, but %s has %lld inputs and "
+                      "%lld outputs", spec_path, (long long)spec->n_x, (long long)spec->n_y,
+                      model_path, (long long)net->n_in, (long long)net->n_out);
     if (st == VFY_OK) {
         vfy_log(1, "loaded %s (%lld inputs, %lld outputs, %lld layers) and %s (%lld boxes, %lld cases) in %.3f s",
                 model_path, (long long)net->n_in, (long long)net->n_out, (long long)net->n_layers,
@@ -188,7 +247,22 @@ int main(int argc, char **argv)
             opts.timeout_s -= vfy_now() - t0;
         if (!(opts.timeout_s > 0))
             opts.timeout_s = 1e-3;
-        st = vfy_verify(net, spec, &opts, &res, &err);
+        if (cert_path) {
+            st = vfy_cert_begin(cert_path, model_path, spec_path, net, spec, opts.float_semantics,
+                                &cw, &err);
+            opts.on_refuted = vfy_cert_on_refuted;
+            opts.on_refuted_user = cw;
+        }
+        if (st == VFY_OK)
+            st = vfy_verify(net, spec, &opts, &res, &err);
+        if (cw) {
+            vfy_error e2;
+            vfy_status st2 = vfy_cert_finish(cw, st == VFY_OK && res.verdict == VFY_UNSAT, &e2);
+            if (st == VFY_OK && st2 != VFY_OK) {
+                st = st2;
+                err = e2;
+            }
+        }
     }
     if (st != VFY_OK) {
         fprintf(stderr, "verify: error: %s\n", err.msg);

@@ -19,6 +19,7 @@ typedef enum vfy_bound_method {
     VFY_BOUND_IBP,    /* interval bound propagation */
     VFY_BOUND_CROWN,  /* backward linear bounds; intermediate pre-activations bounded by CROWN too */
     VFY_BOUND_ALPHA,  /* CROWN, then the output rows' ReLU slopes optimised (alpha-CROWN) */
+    VFY_BOUND_AUTO,   /* for the search to choose (CROWN layer bounds here) */
 } vfy_bound_method;
 
 /* Create a context for net (borrowed; must outlive the context). float_semantics: charge the
@@ -65,13 +66,24 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
                           const double *in_hi, vfy_bounds *b, int64_t K, const double *cy,
                           const double *cx, double *lb, double *lam_in, double *c_in);
 
-/* As vfy_bound_rows with CROWN, then `iters` steps of alpha-CROWN on the rows: the lower slopes of the
+/* Activation splits of a domain: the inputs where sign[q] * z >= 0 for the pre-activation at flat
+ * index idx[q] (vfy_bounds_export's layout), q < n. The layer bounds of such a domain must already
+ * be clamped accordingly (e.g. through the prior of vfy_bound_layers). */
+typedef struct vfy_splits {
+    int64_t n;
+    const int64_t *idx;
+    const signed char *sign; /* +1: z >= 0, -1: z <= 0 */
+} vfy_splits;
+
+/* As vfy_bound_rows with CROWN, then `iters` steps of alpha-CROWN on the rows (and beta-CROWN when
+ * splits is non-NULL: one multiplier per row and split, optimised jointly with the slopes): the lower slopes of the
  * unstable ReLUs (one set per row) are optimised by projected gradient ascent (Adam) on each row's
  * bound, and every row keeps the best bound of any pass (each pass is a sound backward pass for its
  * slopes). Intermediate bounds in b are not changed. */
 vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                int iters, double *lb, double *lam_in, double *c_in);
+                                const vfy_splits *splits, int iters, double *lb, double *lam_in,
+                                double *c_in);
 
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b, a positive score estimating what splitting it gains for

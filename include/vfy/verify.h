@@ -35,7 +35,8 @@ typedef struct vfy_verify_opts {
     uint64_t seed;             /* attack randomness */
     int threads;               /* workers (>= 1) */
     int float_semantics;       /* also cover float32 executions (default on) */
-    vfy_bound_method method;   /* bounding method of every domain (default CROWN) */
+    vfy_bound_method method;   /* bounding method of every domain (default AUTO: CROWN with
+                                  input splitting, alpha/beta-CROWN with ReLU splitting) */
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
     double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
                                   on depth-first (it never drops a domain) */

@@ -1,0 +1,1217 @@
+/* checker: the independent certificate checker. See include/vfy/checker.h and docs/certificate.md.
+ *
+ * Deliberately self-contained: nothing here comes from bound.c, la.c or bab.c. The arithmetic is
+ * plain C with every operation's round-to-nearest result stepped one ulp outward (up/dn below), so
+ * each computed interval contains the exact real value. Speed is secondary to a short argument.
+ *
+ * Perturbation model (docs/soundness.md section 4), per affine layer k and output j:
+ *     v' = W v + b + e,   |e_j| <= E_j = c1 (|W| H)_j + c2 |b_j| + c3,   H >= |v| elementwise,
+ *  float32 claim: c1 = gamma32(fan_in+2)(1 + w_relerr) + w_relerr, c2 = gamma32(fan_in+2),
+ *                 c3 = (fan_in+2) 2^-149;
+ *  real claim:    c1 = w_relerr, c2 = c3 = 0;
+ * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
+ * ReLU is exact. A float32 execution may overflow where the real network does not, so under the
+ * float32 claim no bound may leave (-1e38, 1e38). */
+#include "vfy/checker.h"
+#include "vfy/net.h"
+#include "vfy/onnx.h"
+#include "vfy/spec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLOAT_EXEC_LIMIT 1e38
+#define COVER_BUDGET 400000000LL /* region visits allowed to the cover check */
+
+/* ---- outward rounding ----
+ * SOUND: a correctly rounded (round-to-nearest) result is within half an ulp of the exact value, so
+ * the next double outward bounds it; this holds at binade boundaries, for subnormals (the step is
+ * 2^-1074), and on overflow (dn(+inf) = DBL_MAX <= the exact value; up(+inf) = +inf). NaN stays NaN. */
+static inline double up(double x)
+{
+    if (x != x || x == INFINITY)
+        return x;
+    if (x == 0)
+        return 0x1p-1074;
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b += x > 0 ? 1 : (uint64_t)-1;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+static inline double dn(double x) { return -up(-x); }
+
+/* ---- the checker's state ---- */
+typedef struct ck {
+    const vfy_net *net;
+    const vfy_spec *spec;
+    int fsem;                 /* 1: the float32 claim, 0: real only */
+    int64_t nx, ny, L, width;
+    double *c1, *c2, *c3;     /* per layer: perturbation constants (affine layers) */
+    double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
+    double *H, *sv, *tv;      /* width: |input| bound; ReLU upper lines s z + t */
+    int64_t *idx;             /* width */
+    int64_t cap;              /* rows the buffers below hold */
+    double *al, *ah, *bl, *bh;   /* cap x width: interval coefficients (current, next) */
+    double *betal, *betah;       /* cap: interval constants */
+    double *lb;                  /* cap: row lower bounds */
+    char *dead;                  /* cap: a row that met a non-finite value */
+    double *ilo, *ihi, *ic;      /* cap x nx, cap: final linear forms (for Farkas) */
+    double *mu, *mub, *sg;       /* cap: Farkas multipliers */
+    double *xl2, *xh2;           /* nx: bisection pieces */
+    const vfy_check_opts *opts;
+    int64_t pieces, farkas;
+} ck;
+
+static void ck_free(ck *c)
+{
+    if (c->lo)
+        for (int64_t k = 0; k < c->L; k++) {
+            vfy_free(c->lo[k]);
+            vfy_free(c->hi[k]);
+            vfy_free(c->E[k]);
+        }
+    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->H, c->sv, c->tv, c->idx,
+                    c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
+                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        vfy_free(bufs[i]);
+}
+
+static int ck_reserve(ck *c, int64_t K)
+{
+    if (K <= c->cap)
+        return 1;
+    double **d[] = {&c->al, &c->ah, &c->bl, &c->bh};
+    for (size_t i = 0; i < 4; i++) {
+        vfy_free(*d[i]);
+        *d[i] = vfy_alloc_array((size_t)(K * c->width), sizeof(double));
+    }
+    double **e[] = {&c->betal, &c->betah, &c->lb, &c->ic, &c->mu, &c->mub, &c->sg};
+    for (size_t i = 0; i < 7; i++) {
+        vfy_free(*e[i]);
+        *e[i] = vfy_alloc_array((size_t)K, sizeof(double));
+    }
+    vfy_free(c->ilo);
+    vfy_free(c->ihi);
+    vfy_free(c->dead);
+    c->ilo = vfy_alloc_array((size_t)(K * c->nx), sizeof(double));
+    c->ihi = vfy_alloc_array((size_t)(K * c->nx), sizeof(double));
+    c->dead = vfy_alloc((size_t)K);
+    c->cap = 0;
+    for (size_t i = 0; i < 4; i++)
+        if (!*d[i])
+            return 0;
+    for (size_t i = 0; i < 7; i++)
+        if (!*e[i])
+            return 0;
+    if (!c->ilo || !c->ihi || !c->dead)
+        return 0;
+    c->cap = K;
+    return 1;
+}
+
+/* gamma32(n) rounded up; 0 when n 2^-24 >= 1/2 (then no float32 claim can be checked). */
+static double gamma32_up(int64_t n)
+{
+    double nu = (double)n * 0x1p-24; /* exact for n < 2^53 */
+    if (!(nu < 0.5))
+        return 0;
+    return up(up(nu) / dn(1.0 - nu));
+}
+
+static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int fsem, vfy_error *err)
+{
+    c->net = net;
+    c->spec = spec;
+    c->fsem = fsem;
+    c->nx = net->n_in;
+    c->ny = net->n_out;
+    c->L = net->n_layers;
+    c->width = vfy_net_max_width(net);
+    if (c->width < c->nx)
+        c->width = c->nx;
+    if (c->width < c->ny)
+        c->width = c->ny;
+    size_t L1 = (size_t)c->L + 1, w = (size_t)c->width;
+    c->c1 = vfy_alloc_array(L1, sizeof(double));
+    c->c2 = vfy_alloc_array(L1, sizeof(double));
+    c->c3 = vfy_alloc_array(L1, sizeof(double));
+    c->lo = vfy_alloc_array(L1, sizeof(double *));
+    c->hi = vfy_alloc_array(L1, sizeof(double *));
+    c->E = vfy_alloc_array(L1, sizeof(double *));
+    c->H = vfy_alloc_array(w, sizeof(double));
+    c->sv = vfy_alloc_array(w, sizeof(double));
+    c->tv = vfy_alloc_array(w, sizeof(double));
+    c->idx = vfy_alloc_array(w, sizeof(int64_t));
+    c->xl2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
+    c->xh2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
+    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->H || !c->sv || !c->tv ||
+        !c->idx || !c->xl2 || !c->xh2)
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+    for (int64_t k = 0; k < c->L; k++) {
+        const vfy_layer *Lk = &net->layers[k];
+        if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
+            Lk->kind != VFY_LAYER_RELU)
+            return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
+                            "does not know", (long long)k, Lk->name);
+        c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
+        c->hi[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
+        c->E[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
+        if (!c->lo[k] || !c->hi[k] || !c->E[k])
+            return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+        if (Lk->kind == VFY_LAYER_RELU)
+            continue;
+        double rel = Lk->w_relerr;
+        if (fsem) {
+            double g = gamma32_up(Lk->fan_in + 2);
+            if (!(g > 0))
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer '%s' sums %lld terms, "
+                                "too many for a float32 error bound", Lk->name,
+                                (long long)Lk->fan_in);
+            c->c1[k] = up(up(g * up(1.0 + rel)) + rel);
+            c->c2[k] = g;
+            c->c3[k] = up((double)(Lk->fan_in + 2) * 0x1p-149);
+        } else {
+            c->c1[k] = rel;
+            c->c2[k] = 0;
+            c->c3[k] = 0;
+        }
+    }
+    if (!ck_reserve(c, 2 * c->width + 8))
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+    return VFY_OK;
+}
+
+static const double *in_lo(const ck *c, int64_t k, const double *xl) { return k ? c->lo[k - 1] : xl; }
+static const double *in_hi(const ck *c, int64_t k, const double *xh) { return k ? c->hi[k - 1] : xh; }
+
+/* ---- back-substitution ----
+ * K rows of interval coefficients on v_{k_top+1} are in al/ah (row stride width), constants in
+ * betal/betah. Invariant, for every execution of the network from an input in [xl, xh]:
+ *     there are lam in [al, ah] and beta in [betal, betah] with  row(y) >= lam·v + beta.
+ * (lam is one fixed vector, the one exact arithmetic would have produced; the intervals enclose it.)
+ * At the input the minimum over lam in its box and x in [xl, xh] is taken at a corner. cx (K x nx,
+ * or NULL) is added to the input coefficients. keep: store the final linear forms in ilo/ihi/ic. */
+static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const double *xh,
+                     const double *cx, int keep)
+{
+    const vfy_net *net = c->net;
+    int64_t W = c->width;
+    for (int64_t i = 0; i < K; i++)
+        c->dead[i] = 0;
+    for (int64_t k = k_top; k >= 0; k--) {
+        const vfy_layer *Lk = &net->layers[k];
+        int64_t n_in = Lk->n_in, n_out = Lk->n_out;
+        if (Lk->kind == VFY_LAYER_RELU) {
+            /* lam_j relu(z_j) >= mu_j z_j + d_j on [l_j, u_j]:
+             *  l >= 0: relu(z) = z;  u <= 0: relu(z) = 0;  else, writing lam = lam+ - lam-:
+             *  lam+ relu(z) >= lam+ a z (a = 1 if u > -l else 0: relu(z) >= z and relu(z) >= 0), and
+             *  -lam- relu(z) >= -lam- (s z + t) for the upper line relu(z) <= s z + t. So
+             *  mu = lam+ a - lam- s, d = -lam- t; over lam in [la, lh], lam+ in [la+, lh+] and
+             *  lam- in [lh-, la-] give mu in [la+ a - la- s, lh+ a - lh- s], d in [-la- t, -lh- t].
+             * SOUND for any computed s in [0,1]: relu is convex, so s z + t >= relu(z) on [l, u]
+             * iff it holds at both ends: t >= -s l and t >= u - s u, t rounded up. */
+            const double *l = in_lo(c, k, xl), *u = in_hi(c, k, xh);
+            for (int64_t j = 0; j < n_in; j++) {
+                if (l[j] < 0 && u[j] > 0) {
+                    double s = u[j] / (u[j] - l[j]);
+                    if (!(s >= 0))
+                        s = 0;
+                    if (s > 1)
+                        s = 1;
+                    double t1 = up(-s * l[j]), t2 = up(u[j] - dn(s * u[j]));
+                    double t = t1 > t2 ? t1 : t2;
+                    c->sv[j] = s;
+                    c->tv[j] = t > 0 ? t : 0;
+                }
+            }
+            for (int64_t i = 0; i < K; i++) {
+                double *ra = c->al + i * W, *rh = c->ah + i * W;
+                double bl = c->betal[i], bh = c->betah[i];
+                for (int64_t j = 0; j < n_in; j++) {
+                    double a = ra[j], b = rh[j];
+                    if ((a == 0 && b == 0) || l[j] >= 0)
+                        continue;
+                    if (!(u[j] > 0)) {
+                        ra[j] = rh[j] = 0;
+                        continue;
+                    }
+                    double al = u[j] > -l[j] ? 1.0 : 0.0, s = c->sv[j], t = c->tv[j];
+                    double pa = a > 0 ? a : 0, pb = b > 0 ? b : 0;
+                    double na = a < 0 ? -a : 0, nb = b < 0 ? -b : 0;
+                    ra[j] = dn(pa * al - up(na * s));
+                    rh[j] = up(pb * al - dn(nb * s));
+                    bl = dn(bl - up(na * t));
+                    bh = up(bh - dn(nb * t));
+                }
+                c->betal[i] = bl;
+                c->betah[i] = bh;
+            }
+            continue;
+        }
+        /* Affine: lam·v' = (lam W)·v + lam·b + lam·e  >=  (lam W)·v + lam·b - |lam|·E.
+         * SOUND: every product and sum below is rounded outward, so [bl, bh] encloses lam W and the
+         * constants enclose lam·b; |lam| <= max(|la|, |lh|); the penalty is rounded up. */
+        const double *E = c->E[k];
+        for (int64_t i = 0; i < K; i++) {
+            const double *ra = c->al + i * W, *rh = c->ah + i * W;
+            double *na_ = c->bl + i * W, *nh_ = c->bh + i * W;
+            memset(na_, 0, (size_t)n_in * sizeof(double));
+            memset(nh_, 0, (size_t)n_in * sizeof(double));
+            double bl = c->betal[i], bh = c->betah[i], pen = 0;
+            for (int64_t o = 0; o < n_out; o++) {
+                double a = ra[o], b = rh[o];
+                if (a == 0 && b == 0)
+                    continue;
+                if (Lk->kind == VFY_LAYER_DENSE) {
+                    const double *wr = Lk->w + o * n_in;
+                    for (int64_t q = 0; q < n_in; q++) {
+                        double w = wr[q];
+                        if (w > 0) {
+                            na_[q] = dn(na_[q] + dn(a * w));
+                            nh_[q] = up(nh_[q] + up(b * w));
+                        } else if (w < 0) {
+                            na_[q] = dn(na_[q] + dn(b * w));
+                            nh_[q] = up(nh_[q] + up(a * w));
+                        }
+                    }
+                } else {
+                    double w = Lk->w[o];
+                    na_[o] = w >= 0 ? dn(a * w) : dn(b * w);
+                    nh_[o] = w >= 0 ? up(b * w) : up(a * w);
+                }
+                double bo = Lk->b[o];
+                if (bo > 0) {
+                    bl = dn(bl + dn(a * bo));
+                    bh = up(bh + up(b * bo));
+                } else if (bo < 0) {
+                    bl = dn(bl + dn(b * bo));
+                    bh = up(bh + up(a * bo));
+                }
+                double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+                pen = up(pen + up(m * E[o]));
+            }
+            bl = dn(bl - pen);
+            int fin = isfinite(bl) && isfinite(bh);
+            for (int64_t q = 0; q < n_in && fin; q++)
+                fin = isfinite(na_[q]) && isfinite(nh_[q]);
+            if (!fin)
+                c->dead[i] = 1;
+            c->betal[i] = bl;
+            c->betah[i] = bh;
+        }
+        double *t = c->al;
+        c->al = c->bl;
+        c->bl = t;
+        t = c->ah;
+        c->ah = c->bh;
+        c->bh = t;
+    }
+    /* SOUND: min over lam_j in [a, b], x_j in [xl, xh] of lam_j x_j is at a corner; each corner
+     * product and the sum are rounded down. */
+    int64_t n = c->nx;
+    for (int64_t i = 0; i < K; i++) {
+        double *ra = c->al + i * W, *rh = c->ah + i * W;
+        double v = c->betal[i];
+        for (int64_t j = 0; j < n; j++) {
+            if (cx && cx[i * n + j] != 0) {
+                ra[j] = dn(ra[j] + cx[i * n + j]);
+                rh[j] = up(rh[j] + cx[i * n + j]);
+            }
+            double p1 = dn(ra[j] * xl[j]), p2 = dn(ra[j] * xh[j]);
+            double p3 = dn(rh[j] * xl[j]), p4 = dn(rh[j] * xh[j]);
+            double m = p1 < p2 ? p1 : p2;
+            m = m < p3 ? m : p3;
+            m = m < p4 ? m : p4;
+            v = dn(v + m);
+            if (!isfinite(ra[j]) || !isfinite(rh[j]))
+                c->dead[i] = 1;
+        }
+        c->lb[i] = (c->dead[i] || !isfinite(v)) ? -INFINITY : v;
+        if (keep) {
+            memcpy(c->ilo + i * n, ra, (size_t)n * sizeof(double));
+            memcpy(c->ihi + i * n, rh, (size_t)n * sizeof(double));
+            c->ic[i] = c->betal[i];
+        }
+    }
+}
+
+/* Tighten the unstable neurons of affine layer k (which feeds a ReLU) by back-substitution of
+ * +v_j and -v_j. SOUND: both enclosures hold, so their intersection does. */
+static int refine(ck *c, int64_t k, const double *xl, const double *xh)
+{
+    int64_t n = c->net->layers[k].n_out, nu = 0;
+    for (int64_t j = 0; j < n; j++)
+        if (c->lo[k][j] < 0 && c->hi[k][j] > 0)
+            c->idx[nu++] = j;
+    if (nu == 0)
+        return 1;
+    int64_t K = 2 * nu, W = c->width;
+    if (!ck_reserve(c, K))
+        return 0;
+    for (int64_t a = 0; a < nu; a++)
+        for (int h = 0; h < 2; h++) {
+            int64_t i = 2 * a + h;
+            memset(c->al + i * W, 0, (size_t)n * sizeof(double));
+            memset(c->ah + i * W, 0, (size_t)n * sizeof(double));
+            c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
+            c->betal[i] = c->betah[i] = 0;
+        }
+    backward(c, k, K, xl, xh, NULL, 0);
+    for (int64_t a = 0; a < nu; a++) {
+        int64_t j = c->idx[a];
+        double lo = c->lb[2 * a], hi = -c->lb[2 * a + 1];
+        if (lo > c->lo[k][j])
+            c->lo[k][j] = lo;
+        if (hi < c->hi[k][j])
+            c->hi[k][j] = hi;
+    }
+    return 1;
+}
+
+/* Bounds of every layer over [xl, xh]: interval arithmetic, then (with deep) back-substitution
+ * for the unstable neurons of each layer that feeds a ReLU. Returns 1, 0 when a bound is not
+ * finite or (float32 claim) leaves the float32 range, -1 when out of memory. */
+static int layers(ck *c, const double *xl, const double *xh, int deep)
+{
+    const vfy_net *net = c->net;
+    for (int64_t k = 0; k < c->L; k++) {
+        const vfy_layer *Lk = &net->layers[k];
+        const double *l = in_lo(c, k, xl), *u = in_hi(c, k, xh);
+        double *lo = c->lo[k], *hi = c->hi[k];
+        int64_t n_in = Lk->n_in, n_out = Lk->n_out;
+        if (Lk->kind == VFY_LAYER_RELU) {
+            for (int64_t j = 0; j < n_out; j++) {
+                lo[j] = l[j] > 0 ? l[j] : 0;
+                hi[j] = u[j] > 0 ? u[j] : 0;
+            }
+            continue;
+        }
+        for (int64_t q = 0; q < n_in; q++)
+            c->H[q] = fabs(l[q]) > fabs(u[q]) ? fabs(l[q]) : fabs(u[q]);
+        /* SOUND: sums of outward-rounded products enclose W v + b for v in [l, u]; A >= (|W| H)_j;
+         * E_j bounds the perturbation (file comment), rounded up. */
+        for (int64_t j = 0; j < n_out; j++) {
+            double sl = Lk->b[j], sh = Lk->b[j], A = 0;
+            int64_t q0 = Lk->kind == VFY_LAYER_DENSE ? 0 : j;
+            int64_t q1 = Lk->kind == VFY_LAYER_DENSE ? n_in : j + 1;
+            const double *wr = Lk->kind == VFY_LAYER_DENSE ? Lk->w + j * n_in : Lk->w;
+            for (int64_t q = q0; q < q1; q++) {
+                double w = wr[q];
+                if (w > 0) {
+                    sl = dn(sl + dn(w * l[q]));
+                    sh = up(sh + up(w * u[q]));
+                } else if (w < 0) {
+                    sl = dn(sl + dn(w * u[q]));
+                    sh = up(sh + up(w * l[q]));
+                } else {
+                    continue;
+                }
+                A = up(A + up(fabs(w) * c->H[q]));
+            }
+            double E = 0;
+            if (c->c1[k] > 0 || c->c2[k] > 0 || c->c3[k] > 0)
+                E = up(up(up(c->c1[k] * A) + up(c->c2[k] * fabs(Lk->b[j]))) + c->c3[k]);
+            c->E[k][j] = E;
+            lo[j] = dn(sl - E);
+            hi[j] = up(sh + E);
+        }
+        if (deep && k > 0 && k + 1 < c->L && net->layers[k + 1].kind == VFY_LAYER_RELU)
+            if (!refine(c, k, xl, xh))
+                return -1;
+        double lim = c->fsem ? FLOAT_EXEC_LIMIT : INFINITY;
+        for (int64_t j = 0; j < n_out; j++)
+            if (!(lo[j] > -lim && hi[j] < lim))
+                return 0;
+    }
+    return 1;
+}
+
+/* min over y in the output bounds and x in [xl, xh] of cy·y + cx·x, rounded down. */
+static double ibp_row(const ck *c, const vfy_row *r, const double *xl, const double *xh)
+{
+    const double *yl = in_lo(c, c->L, xl), *yh = in_hi(c, c->L, xh);
+    double v = 0;
+    for (int64_t j = 0; j < c->ny; j++)
+        if (r->cy[j] != 0)
+            v = dn(v + dn(r->cy[j] * (r->cy[j] > 0 ? yl[j] : yh[j])));
+    if (r->cx)
+        for (int64_t j = 0; j < c->nx; j++)
+            if (r->cx[j] != 0)
+                v = dn(v + dn(r->cx[j] * (r->cx[j] > 0 ? xl[j] : xh[j])));
+    return isfinite(v) ? v : -INFINITY;
+}
+
+/* Farkas: rows i = 0..m-1 of a case with linear forms row_i(x) >= lam_i·x + c_i (lam_i in
+ * [ilo, ihi]). If for some mu >= 0,  min_{x in box} sum_i mu_i (lam_i·x + c_i - rhs_hi_i) > 0,
+ * then no x of the box satisfies every row_i(x) <= rhs_hi_i. mu is searched in plain double
+ * (exponentiated supergradient ascent on the simplex); the test that decides is rounded outward and
+ * holds for whatever mu was found. */
+static int farkas(ck *c, const vfy_case *cs, int64_t r0, const double *xl, const double *xh)
+{
+    int64_t m = cs->n_rows, n = c->nx;
+    if (m < 2)
+        return 0;
+    for (int64_t i = 0; i < m; i++) {
+        if (!(c->ic[r0 + i] > -INFINITY) || c->dead[r0 + i])
+            return 0;
+        c->mu[i] = 1.0 / (double)m;
+    }
+    double best = -INFINITY;
+    for (int it = 0; it < 100; it++) {
+        double f = 0, smax = 0;
+        for (int64_t i = 0; i < m; i++) {
+            c->sg[i] = c->ic[r0 + i] - cs->rows[i].rhs_hi;
+            f += c->mu[i] * c->sg[i];
+        }
+        for (int64_t j = 0; j < n; j++) {
+            double g = 0;
+            for (int64_t i = 0; i < m; i++)
+                g += c->mu[i] * 0.5 * (c->ilo[(r0 + i) * n + j] + c->ihi[(r0 + i) * n + j]);
+            double xs = g >= 0 ? xl[j] : xh[j];
+            f += g * xs;
+            for (int64_t i = 0; i < m; i++)
+                c->sg[i] += 0.5 * (c->ilo[(r0 + i) * n + j] + c->ihi[(r0 + i) * n + j]) * xs;
+        }
+        if (f > best) {
+            best = f;
+            memcpy(c->mub, c->mu, (size_t)m * sizeof(double));
+        }
+        for (int64_t i = 0; i < m; i++)
+            smax = fabs(c->sg[i]) > smax ? fabs(c->sg[i]) : smax;
+        if (!(smax > 0) || !isfinite(smax))
+            break;
+        double eta = 2.0 / (smax * sqrt((double)it + 1.0)), z = 0;
+        for (int64_t i = 0; i < m; i++) {
+            c->mu[i] *= exp(eta * c->sg[i]);
+            z += c->mu[i];
+        }
+        if (!(z > 0) || !isfinite(z))
+            break;
+        for (int64_t i = 0; i < m; i++)
+            c->mu[i] /= z;
+    }
+    if (!(best > 0))
+        return 0;
+    /* SOUND: mu_i >= 0 is a fixed double; D >= sum mu_i (rhs_hi_i - c_i); the coefficient of x_j
+     * lies in [glo, ghi] and its minimum times x_j is at a corner; all rounded outward. */
+    const double *mu = c->mub;
+    double D = 0, v = 0;
+    for (int64_t i = 0; i < m; i++) {
+        if (!(mu[i] >= 0) || !isfinite(mu[i]))
+            return 0;
+        D = up(D + up(mu[i] * up(cs->rows[i].rhs_hi - c->ic[r0 + i])));
+    }
+    for (int64_t j = 0; j < n; j++) {
+        double glo = 0, ghi = 0;
+        for (int64_t i = 0; i < m; i++) {
+            glo = dn(glo + dn(mu[i] * c->ilo[(r0 + i) * n + j]));
+            ghi = up(ghi + up(mu[i] * c->ihi[(r0 + i) * n + j]));
+        }
+        double p1 = dn(glo * xl[j]), p2 = dn(glo * xh[j]), p3 = dn(ghi * xl[j]), p4 = dn(ghi * xh[j]);
+        double t = p1 < p2 ? p1 : p2;
+        t = t < p3 ? t : p3;
+        t = t < p4 ? t : p4;
+        v = dn(v + t);
+    }
+    v = dn(v - D);
+    return isfinite(v) && v > 0;
+}
+
+/* Try to refute cases[0..n) on [xl, xh]; done[i] is set for each refuted one (others untouched).
+ * deep: back-substitution for intermediate bounds too. margin receives the best (lb - rhs_hi) of
+ * the last case that stayed open. Returns the number refuted, or -1 when out of memory. */
+static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *cases, int64_t n,
+                      char *done, int deep, double *margin)
+{
+    const vfy_spec *spec = c->spec;
+    c->pieces++;
+    int st = layers(c, xl, xh, deep);
+    if (st < 0)
+        return -1;
+    if (st == 0) {
+        *margin = -INFINITY;
+        return 0;
+    }
+    int64_t K = 0;
+    for (int64_t a = 0; a < n; a++)
+        if (!done[a])
+            K += spec->cases[cases[a]].n_rows;
+    if (K == 0)
+        return 0;
+    if (!ck_reserve(c, K))
+        return -1;
+    int64_t W = c->width, ny = c->ny, nx = c->nx, i = 0;
+    int has_cx = 0;
+    double *cx = NULL;
+    for (int64_t a = 0; a < n; a++)
+        for (int64_t r = 0; !done[a] && r < spec->cases[cases[a]].n_rows; r++)
+            has_cx |= spec->cases[cases[a]].rows[r].cx != NULL;
+    if (has_cx && !(cx = vfy_alloc_array((size_t)(K * nx), sizeof(double))))
+        return -1;
+    for (int64_t a = 0; a < n; a++) {
+        if (done[a])
+            continue;
+        const vfy_case *cs = &spec->cases[cases[a]];
+        for (int64_t r = 0; r < cs->n_rows; r++, i++) {
+            memcpy(c->al + i * W, cs->rows[r].cy, (size_t)ny * sizeof(double));
+            memcpy(c->ah + i * W, cs->rows[r].cy, (size_t)ny * sizeof(double));
+            c->betal[i] = c->betah[i] = 0;
+            if (cx && cs->rows[r].cx)
+                memcpy(cx + i * nx, cs->rows[r].cx, (size_t)nx * sizeof(double));
+        }
+    }
+    backward(c, c->L - 1, K, xl, xh, cx, 1);
+    vfy_free(cx);
+    int64_t got = 0;
+    i = 0;
+    for (int64_t a = 0; a < n; a++) {
+        if (done[a])
+            continue;
+        const vfy_case *cs = &spec->cases[cases[a]];
+        int64_t r0 = i;
+        double best = -INFINITY;
+        int ok = 0;
+        for (int64_t r = 0; r < cs->n_rows; r++, i++) {
+            double ib = ibp_row(c, &cs->rows[r], xl, xh);
+            if (ib > c->lb[i]) {
+                /* the interval bound is tighter: use it as the row's linear form (lam = 0) */
+                c->lb[i] = c->ic[i] = ib;
+                c->dead[i] = 0;
+                memset(c->ilo + i * nx, 0, (size_t)nx * sizeof(double));
+                memset(c->ihi + i * nx, 0, (size_t)nx * sizeof(double));
+            }
+            /* SOUND: lb is a lower bound of the row's left side over the piece, rhs_hi is at least
+             * the real right-hand side: the row cannot hold anywhere on the piece. */
+            if (c->lb[i] > cs->rows[r].rhs_hi)
+                ok = 1;
+            double g = c->lb[i] - cs->rows[r].rhs_hi;
+            if (g > best)
+                best = g;
+        }
+        if (!ok && farkas(c, cs, r0, xl, xh)) {
+            ok = 1;
+            c->farkas++;
+        }
+        if (ok) {
+            done[a] = 1;
+            got++;
+        } else {
+            *margin = best;
+        }
+    }
+    return got;
+}
+
+/* Refute cases[0..n) on every piece of [xl, xh] (bisected up to opts->max_depth levels along the
+ * widest dimension relative to the spec box bw). Returns 1, 0 (a piece stays open: *fail_case,
+ * *margin, *fail_depth say which), -1 out of memory. */
+static int prove(ck *c, const double *xl, const double *xh, const double *bw, const int64_t *cases,
+                 int64_t n, int depth, int64_t *fail_case, double *margin, int *fail_depth)
+{
+    char *done = vfy_alloc((size_t)n + 1);
+    double *buf = vfy_alloc_array((size_t)(4 * c->nx) + 1, sizeof(double));
+    int64_t *open = vfy_alloc_array((size_t)n + 1, sizeof(int64_t));
+    int ret = -1;
+    if (!done || !buf || !open)
+        goto out;
+    int64_t left = n, got;
+    double mg = -INFINITY;
+    for (int deep = 0; deep < 2 && left > 0; deep++) {
+        if ((got = refute(c, xl, xh, cases, n, done, deep, &mg)) < 0)
+            goto out;
+        left -= got;
+    }
+    if (left == 0) {
+        ret = 1;
+        goto out;
+    }
+    int64_t no = 0;
+    for (int64_t a = 0; a < n; a++)
+        if (!done[a])
+            open[no++] = cases[a];
+    int64_t nx = c->nx, dim = -1;
+    double bestw = -1;
+    for (int64_t j = 0; j < nx; j++) {
+        double mid = 0.5 * (xl[j] + xh[j]);
+        if (!(xl[j] < mid && mid < xh[j]))
+            continue;
+        double w = bw[j] > 0 ? (xh[j] - xl[j]) / bw[j] : (xh[j] - xl[j]);
+        if (w > bestw) {
+            bestw = w;
+            dim = j;
+        }
+    }
+    if (depth >= c->opts->max_depth || dim < 0) {
+        *fail_case = open[0];
+        *margin = mg;
+        *fail_depth = depth;
+        ret = 0;
+        goto out;
+    }
+    /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
+    double mid = 0.5 * (xl[dim] + xh[dim]);
+    double *l1 = buf, *h1 = buf + nx, *l2 = buf + 2 * nx, *h2 = buf + 3 * nx;
+    memcpy(l1, xl, (size_t)nx * sizeof(double));
+    memcpy(h1, xh, (size_t)nx * sizeof(double));
+    memcpy(l2, xl, (size_t)nx * sizeof(double));
+    memcpy(h2, xh, (size_t)nx * sizeof(double));
+    h1[dim] = mid;
+    l2[dim] = mid;
+    ret = prove(c, l1, h1, bw, open, no, depth + 1, fail_case, margin, fail_depth);
+    if (ret == 1)
+        ret = prove(c, l2, h2, bw, open, no, depth + 1, fail_case, margin, fail_depth);
+out:
+    vfy_free(done);
+    vfy_free(buf);
+    vfy_free(open);
+    return ret;
+}
+
+/* ---- the cover check ----
+ * covers(B, S) decides whether the closed boxes S cover the closed box B:
+ *  - keep the regions meeting B properly (in every dimension where B has width, an overlap of
+ *    positive width; where B is a point, containing it); none left: B's relative interior is
+ *    uncovered (reported at B's centre);
+ *  - a region containing B: covered;
+ *  - else cut B at a region boundary v strictly inside B (preferring a clean cut that no region
+ *    crosses, found by a sweep in lo order, the most balanced one) and require both halves covered.
+ * SOUND: by induction, a 1 means B ⊆ ∪S (B is the union of its halves). If no boundary lies inside
+ * B, every kept region contains B (so the cut always exists when needed). Each cut leaves fewer
+ * boundaries inside each half, so the recursion ends. */
+typedef struct cover {
+    const double *R;   /* regions: lo (nx) then hi (nx), each */
+    int64_t nx;
+    int64_t budget;
+    double *where;     /* nx: centre of an uncovered box */
+    int gave_up;
+} cover;
+
+typedef struct span { double lo, hi; } span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    double x = ((const span *)a)->lo, y = ((const span *)b)->lo;
+    return (x > y) - (x < y);
+}
+
+static int covers(cover *cv, double *blo, double *bhi, const int64_t *ids, int64_t n)
+{
+    int64_t nx = cv->nx;
+    cv->budget -= n + 1;
+    if (cv->budget < 0) {
+        cv->gave_up = 1;
+        return 0;
+    }
+    int64_t *keep = vfy_alloc_array((size_t)n + 1, sizeof(int64_t));
+    span *sp = vfy_alloc_array((size_t)n + 1, sizeof(span));
+    int ret = 0;
+    if (!keep || !sp) {
+        cv->gave_up = 2;
+        goto out;
+    }
+    int64_t m = 0;
+    for (int64_t t = 0; t < n; t++) {
+        const double *lo = cv->R + ids[t] * 2 * nx, *hi = lo + nx;
+        int meet = 1, contains = 1;
+        for (int64_t d = 0; d < nx && meet; d++) {
+            if (blo[d] < bhi[d])
+                meet = lo[d] < bhi[d] && hi[d] > blo[d];
+            else
+                meet = lo[d] <= blo[d] && blo[d] <= hi[d];
+            contains &= lo[d] <= blo[d] && bhi[d] <= hi[d];
+        }
+        if (meet && contains) {
+            ret = 1;
+            goto out;
+        }
+        if (meet)
+            keep[m++] = ids[t];
+    }
+    if (m == 0) {
+        for (int64_t d = 0; d < nx; d++)
+            cv->where[d] = 0.5 * (blo[d] + bhi[d]);
+        goto out;
+    }
+    int64_t cut_d = -1;
+    double cut_v = 0, cut_bal = INFINITY;
+    for (int64_t d = 0; d < nx; d++) {
+        if (!(blo[d] < bhi[d]))
+            continue;
+        for (int64_t t = 0; t < m; t++) {
+            const double *lo = cv->R + keep[t] * 2 * nx;
+            sp[t].lo = lo[d];
+            sp[t].hi = lo[nx + d];
+        }
+        qsort(sp, (size_t)m, sizeof *sp, span_cmp);
+        double maxhi = -INFINITY;
+        for (int64_t t = 0; t < m; t++) {
+            if (t > 0 && sp[t].lo >= maxhi && blo[d] < maxhi && maxhi < bhi[d]) {
+                double bal = fabs(2.0 * (double)t - (double)m);
+                if (bal < cut_bal) {
+                    cut_bal = bal;
+                    cut_d = d;
+                    cut_v = maxhi;
+                }
+            }
+            if (sp[t].hi > maxhi)
+                maxhi = sp[t].hi;
+        }
+    }
+    if (cut_d < 0) {
+        /* no clean cut: any boundary inside B (some region crosses it and goes to both halves) */
+        for (int64_t t = 0; t < m && cut_d < 0; t++) {
+            const double *lo = cv->R + keep[t] * 2 * nx, *hi = lo + nx;
+            for (int64_t d = 0; d < nx && cut_d < 0; d++) {
+                if (blo[d] < lo[d] && lo[d] < bhi[d]) {
+                    cut_d = d;
+                    cut_v = lo[d];
+                } else if (blo[d] < hi[d] && hi[d] < bhi[d]) {
+                    cut_d = d;
+                    cut_v = hi[d];
+                }
+            }
+        }
+    }
+    VFY_ASSERT(cut_d >= 0); /* else every kept region contains B (see above) */
+    double save = bhi[cut_d];
+    bhi[cut_d] = cut_v;
+    ret = covers(cv, blo, bhi, keep, m);
+    bhi[cut_d] = save;
+    if (ret) {
+        save = blo[cut_d];
+        blo[cut_d] = cut_v;
+        ret = covers(cv, blo, bhi, keep, m);
+        blo[cut_d] = save;
+    }
+out:
+    vfy_free(keep);
+    vfy_free(sp);
+    return ret;
+}
+
+/* ---- certificate text ---- */
+typedef struct lines {
+    const char *p, *end;
+    int64_t no;           /* number of the current line */
+    const char *name;
+    char tok[80];
+    const char *lp, *le;  /* the current line */
+} lines;
+
+static int next_line(lines *ln)
+{
+    if (ln->p >= ln->end)
+        return 0;
+    ln->lp = ln->p;
+    const char *e = memchr(ln->p, '\n', (size_t)(ln->end - ln->p));
+    ln->le = e ? e : ln->end;
+    ln->p = e ? e + 1 : ln->end;
+    ln->no++;
+    return 1;
+}
+
+/* The next whitespace-separated token of the line into ln->tok; 0 at the end of the line, -1 when
+ * the token is too long. */
+static int token(lines *ln)
+{
+    while (ln->lp < ln->le && (*ln->lp == ' ' || *ln->lp == '\t' || *ln->lp == '\r'))
+        ln->lp++;
+    if (ln->lp >= ln->le)
+        return 0;
+    size_t n = 0;
+    while (ln->lp < ln->le && *ln->lp != ' ' && *ln->lp != '\t' && *ln->lp != '\r') {
+        if (n + 1 >= sizeof ln->tok)
+            return -1;
+        ln->tok[n++] = *ln->lp++;
+    }
+    ln->tok[n] = '\0';
+    return 1;
+}
+
+static int tok_int(lines *ln, long long *v)
+{
+    if (token(ln) != 1)
+        return 0;
+    char *e;
+    const char *s = ln->tok;
+    if (!(*s >= '0' && *s <= '9'))
+        return 0;
+    *v = strtoll(s, &e, 10);
+    return *e == '\0' && *v >= 0 && *v < (1LL << 62);
+}
+
+/* A finite double written in C99 hexadecimal ("%a"): exact by construction. */
+static int tok_hex(lines *ln, double *v)
+{
+    if (token(ln) != 1)
+        return 0;
+    const char *s = ln->tok;
+    if (*s == '-' || *s == '+')
+        s++;
+    if (!(s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+        return 0;
+    char *e;
+    *v = strtod(ln->tok, &e);
+    return *e == '\0' && isfinite(*v);
+}
+
+static int tok_is(lines *ln, const char *word) { return token(ln) == 1 && !strcmp(ln->tok, word); }
+
+static uint64_t fnv1a64(const uint8_t *d, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= d[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+void vfy_check_opts_default(vfy_check_opts *o) { o->max_depth = 12; }
+
+/* invalid: fill res->why through vfy_fail (one line) */
+#define INVALID(...)                                                   \
+    do {                                                               \
+        vfy_error e_;                                                  \
+        vfy_fail(&e_, VFY_ERR_INVALID, __VA_ARGS__);                   \
+        snprintf(res->why, sizeof res->why, "%s", e_.msg);             \
+        res->valid = 0;                                                \
+        goto done;                                                     \
+    } while (0)
+
+static int header_file(lines *ln, const char *key, const uint8_t *d, size_t n)
+{
+    if (!next_line(ln) || !tok_is(ln, key) || token(ln) != 1 || strlen(ln->tok) != 16)
+        return -1;
+    char *e;
+    unsigned long long h = strtoull(ln->tok, &e, 16);
+    long long bytes;
+    if (*e || !tok_int(ln, &bytes))
+        return -1;
+    return h == fnv1a64(d, n) && (unsigned long long)bytes == (unsigned long long)n;
+}
+
+static int header_count(lines *ln, const char *key, long long *v)
+{
+    return next_line(ln) && tok_is(ln, key) && tok_int(ln, v) && token(ln) == 0;
+}
+
+vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, const char *model_name,
+                                       const char *spec_text, size_t spec_len, const char *spec_name,
+                                       const char *cert, size_t cert_len, const char *cert_name,
+                                       const vfy_check_opts *opts, vfy_check_result *res,
+                                       vfy_error *err)
+{
+    double t0 = vfy_now();
+    memset(res, 0, sizeof *res);
+    vfy_check_opts dflt;
+    if (!opts) {
+        vfy_check_opts_default(&dflt);
+        opts = &dflt;
+    }
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    ck c;
+    memset(&c, 0, sizeof c);
+    double *R = NULL, *box_w = NULL, *tlo = NULL, *thi = NULL;
+    int64_t *rcases = NULL, *roff = NULL, *rbox = NULL, *ids = NULL, *cl = NULL;
+    int64_t nreg = 0, capreg = 0, ncl = 0, capcl = 0;
+    cover cv;
+    memset(&cv, 0, sizeof cv);
+    vfy_status st = vfy_onnx_load_bytes(model, model_len, model_name, &net, err);
+    if (st == VFY_OK)
+        st = vfy_spec_parse(spec_text, spec_len, spec_name, &spec, err);
+    if (st == VFY_OK)
+        st = vfy_net_validate(net, err);
+    if (st != VFY_OK)
+        goto done;
+    if (spec->n_x != net->n_in || spec->n_y != net->n_out) {
+        st = vfy_fail(err, VFY_ERR_INVALID, "%s declares %lld inputs and %lld outputs but %s has "
+                      "%lld and %lld", spec_name, (long long)spec->n_x, (long long)spec->n_y,
+                      model_name, (long long)net->n_in, (long long)net->n_out);
+        goto done;
+    }
+    res->valid = 1;
+    c.opts = opts;
+    lines ln = {cert, cert + cert_len, 0, cert_name, "", NULL, NULL};
+    const char *cn = cert_name;
+    long long v;
+    /* (a) the header */
+    if (!next_line(&ln) || !tok_is(&ln, "verify-certificate") || !tok_int(&ln, &v))
+        INVALID("%s:%lld: not a verify certificate (expected 'verify-certificate 1')", cn,
+                (long long)ln.no);
+    if (v != 1)
+        INVALID("%s:%lld: certificate format version %lld, this checker reads version 1", cn,
+                (long long)ln.no, v);
+    int fsem;
+    if (!next_line(&ln) || !tok_is(&ln, "semantics") || token(&ln) != 1)
+        INVALID("%s:%lld: expected 'semantics float32' or 'semantics real'", cn, (long long)ln.no);
+    if (!strcmp(ln.tok, "float32"))
+        fsem = 1;
+    else if (!strcmp(ln.tok, "real"))
+        fsem = 0;
+    else
+        INVALID("%s:%lld: unknown semantics '%s'", cn, (long long)ln.no, ln.tok);
+    int hm = header_file(&ln, "model", model, model_len);
+    if (hm < 0)
+        INVALID("%s:%lld: expected 'model <fnv1a64> <bytes> <name>'", cn, (long long)ln.no);
+    if (hm == 0)
+        INVALID("%s:%lld: the checksum or size of the model does not match %s (a certificate for "
+                "another model?)", cn, (long long)ln.no, model_name);
+    int hs = header_file(&ln, "spec", (const uint8_t *)spec_text, spec_len);
+    if (hs < 0)
+        INVALID("%s:%lld: expected 'spec <fnv1a64> <bytes> <name>'", cn, (long long)ln.no);
+    if (hs == 0)
+        INVALID("%s:%lld: the checksum or size of the spec does not match %s (a certificate for "
+                "another spec?)", cn, (long long)ln.no, spec_name);
+    const char *keys[4] = {"n_in", "n_out", "boxes", "cases"};
+    long long want[4] = {net->n_in, net->n_out, spec->n_boxes, spec->n_cases};
+    for (int q = 0; q < 4; q++) {
+        if (!header_count(&ln, keys[q], &v))
+            INVALID("%s:%lld: expected '%s N'", cn, (long long)ln.no, keys[q]);
+        if (v != want[q])
+            INVALID("%s:%lld: %s is %lld but the model and spec give %lld", cn, (long long)ln.no,
+                    keys[q], v, want[q]);
+    }
+    if ((st = ck_init(&c, net, spec, fsem, err)) != VFY_OK)
+        goto done;
+    int64_t nx = net->n_in;
+    box_w = vfy_alloc_array((size_t)nx + 1, sizeof(double));
+    cl = vfy_alloc_array((size_t)spec->n_cases + 1, sizeof(int64_t));
+    if (!box_w || !cl)
+        goto nomem;
+    /* (b) the regions */
+    int ended = 0;
+    while (next_line(&ln)) {
+        int tk = token(&ln);
+        if (tk == 0)
+            continue; /* blank line */
+        if (ended)
+            INVALID("%s:%lld: text after the 'end' line", cn, (long long)ln.no);
+        if (tk == 1 && !strcmp(ln.tok, "end")) {
+            if (!tok_int(&ln, &v) || token(&ln) != 0)
+                INVALID("%s:%lld: expected 'end N'", cn, (long long)ln.no);
+            if (v != nreg)
+                INVALID("%s:%lld: the certificate has %lld region lines but its end line says %lld",
+                        cn, (long long)ln.no, (long long)nreg, v);
+            ended = 1;
+            continue;
+        }
+        if (tk != 1 || strcmp(ln.tok, "region"))
+            INVALID("%s:%lld: expected a 'region' or 'end' line", cn, (long long)ln.no);
+        long long box;
+        if (!tok_int(&ln, &box) || box >= spec->n_boxes)
+            INVALID("%s:%lld: bad box index (the spec has %lld boxes)", cn, (long long)ln.no,
+                    (long long)spec->n_boxes);
+        if (nreg == capreg) {
+            int64_t nc = capreg ? 2 * capreg : 256;
+            double *R2 = vfy_realloc(R, (size_t)nc * 2 * (size_t)nx * sizeof(double));
+            if (!R2)
+                goto nomem;
+            R = R2;
+            int64_t *o2 = vfy_realloc(roff, (size_t)(nc + 1) * sizeof(int64_t));
+            if (!o2)
+                goto nomem;
+            roff = o2;
+            int64_t *b2 = vfy_realloc(rbox, (size_t)nc * sizeof(int64_t));
+            if (!b2)
+                goto nomem;
+            rbox = b2;
+            capreg = nc;
+            if (nreg == 0)
+                roff[0] = 0;
+        }
+        double *xl = R + nreg * 2 * nx, *xh = xl + nx;
+        if (!tok_is(&ln, "lo"))
+            INVALID("%s:%lld: expected 'lo' after the box index", cn, (long long)ln.no);
+        for (int64_t j = 0; j < nx; j++)
+            if (!tok_hex(&ln, &xl[j]))
+                INVALID("%s:%lld: lo[%lld] is not a finite hexadecimal float ('%s')", cn,
+                        (long long)ln.no, (long long)j, ln.tok);
+        if (!tok_is(&ln, "hi"))
+            INVALID("%s:%lld: expected 'hi' after %lld lower bounds", cn, (long long)ln.no,
+                    (long long)nx);
+        for (int64_t j = 0; j < nx; j++) {
+            if (!tok_hex(&ln, &xh[j]))
+                INVALID("%s:%lld: hi[%lld] is not a finite hexadecimal float ('%s')", cn,
+                        (long long)ln.no, (long long)j, ln.tok);
+            if (!(xl[j] <= xh[j]))
+                INVALID("%s:%lld: empty region: lo[%lld] > hi[%lld]", cn, (long long)ln.no,
+                        (long long)j, (long long)j);
+        }
+        if (!tok_is(&ln, "cases"))
+            INVALID("%s:%lld: expected 'cases' after %lld upper bounds", cn, (long long)ln.no,
+                    (long long)nx);
+        int64_t n = 0;
+        long long prev = -1;
+        while ((tk = token(&ln)) == 1) {
+            char *e;
+            const char *s = ln.tok;
+            long long cc = (*s >= '0' && *s <= '9') ? strtoll(s, &e, 10) : -1;
+            if (cc < 0 || *e || cc >= spec->n_cases)
+                INVALID("%s:%lld: bad case index '%s' (the spec has %lld cases)", cn,
+                        (long long)ln.no, ln.tok, (long long)spec->n_cases);
+            if (cc <= prev)
+                INVALID("%s:%lld: case indices must increase", cn, (long long)ln.no);
+            if (spec->cases[cc].box != box)
+                INVALID("%s:%lld: case %lld belongs to box %lld, not %lld", cn, (long long)ln.no,
+                        cc, (long long)spec->cases[cc].box, box);
+            if (spec->cases[cc].n_rows == 0)
+                INVALID("%s:%lld: case %lld constrains no output, it cannot be refuted", cn,
+                        (long long)ln.no, cc);
+            prev = cc;
+            cl[n++] = cc;
+        }
+        if (tk < 0)
+            INVALID("%s:%lld: token too long", cn, (long long)ln.no);
+        if (n == 0)
+            INVALID("%s:%lld: a region line lists no case", cn, (long long)ln.no);
+        const vfy_box *bx = &spec->boxes[box];
+        for (int64_t j = 0; j < nx; j++)
+            box_w[j] = bx->hi[j] - bx->lo[j];
+        int64_t fc = -1;
+        double mg = -INFINITY;
+        int fd = 0;
+        int64_t p0 = c.pieces;
+        int pr = prove(&c, xl, xh, box_w, cl, n, 0, &fc, &mg, &fd);
+        if (pr < 0)
+            goto nomem;
+        if (pr == 0) {
+            if (fd > 0)
+                INVALID("%s:%lld: case %lld is not refuted on this region, nor on every piece of "
+                        "it bisected %d times (best row margin %.3g)", cn, (long long)ln.no,
+                        (long long)fc, fd, mg);
+            INVALID("%s:%lld: case %lld is not refuted on this region (best row margin %.3g)", cn,
+                    (long long)ln.no, (long long)fc, mg);
+        }
+        if (c.pieces - p0 > 2) /* unbisected: at most the plain and the deep pass */
+            res->bisected++;
+        /* remember the region for the cover check */
+        if (ncl + n > capcl) {
+            int64_t nc = capcl ? 2 * capcl : 1024;
+            while (nc < ncl + n)
+                nc *= 2;
+            int64_t *r2 = vfy_realloc(rcases, (size_t)nc * sizeof(int64_t));
+            if (!r2)
+                goto nomem;
+            rcases = r2;
+            capcl = nc;
+        }
+        memcpy(rcases + ncl, cl, (size_t)n * sizeof(int64_t));
+        ncl += n;
+        rbox[nreg] = box;
+        roff[nreg + 1] = ncl;
+        nreg++;
+        res->regions = nreg;
+    }
+    if (!ended)
+        INVALID("%s:%lld: the certificate ends without its 'end N' line (truncated?)", cn,
+                (long long)ln.no);
+    /* (c) the cover: every case's box, and under the float32 claim the float32 rounding of each
+     * of its points (round-to-nearest is monotone, so fl32([lo, hi]) ⊆ [fl32(lo), fl32(hi)]) */
+    ids = vfy_alloc_array((size_t)nreg + 1, sizeof(int64_t));
+    tlo = vfy_alloc_array((size_t)nx + 1, sizeof(double));
+    thi = vfy_alloc_array((size_t)nx + 1, sizeof(double));
+    cv.where = vfy_alloc_array((size_t)nx + 1, sizeof(double));
+    if (!ids || !tlo || !thi || !cv.where)
+        goto nomem;
+    cv.R = R;
+    cv.nx = nx;
+    cv.budget = COVER_BUDGET;
+    for (int64_t cc = 0; cc < spec->n_cases; cc++) {
+        int64_t b = spec->cases[cc].box, m = 0;
+        for (int64_t r = 0; r < nreg; r++) {
+            if (rbox[r] != b)
+                continue;
+            for (int64_t q = roff[r]; q < roff[r + 1]; q++)
+                if (rcases[q] == cc) {
+                    ids[m++] = r;
+                    break;
+                }
+        }
+        const vfy_box *bx = &spec->boxes[b];
+        for (int64_t j = 0; j < nx; j++) {
+            tlo[j] = bx->lo[j];
+            thi[j] = bx->hi[j];
+            if (fsem) {
+                if (!(fabs(tlo[j]) <= FLT_MAX && fabs(thi[j]) <= FLT_MAX))
+                    INVALID("%s: box %lld leaves the float32 range in X_%lld: the float32 claim "
+                            "cannot hold", cn, (long long)b, (long long)j);
+                double f = (double)(float)tlo[j], g = (double)(float)thi[j];
+                if (f < tlo[j])
+                    tlo[j] = f;
+                if (g > thi[j])
+                    thi[j] = g;
+            }
+        }
+        if (!covers(&cv, tlo, thi, ids, m)) {
+            if (cv.gave_up == 2)
+                goto nomem;
+            if (cv.gave_up)
+                INVALID("%s: the cover check of case %lld gave up after %lld region visits", cn,
+                        (long long)cc, (long long)COVER_BUDGET);
+            char pt[512];
+            size_t o = 0;
+            for (int64_t j = 0; j < nx && o + 40 < sizeof pt; j++)
+                o += (size_t)snprintf(pt + o, sizeof pt - o, "%s%.9g", j ? ", " : "", cv.where[j]);
+            if (nx > 0 && o + 40 >= sizeof pt)
+                snprintf(pt + o, sizeof pt - o, ", ...");
+            INVALID("%s: case %lld of box %lld is not covered near x = (%s)", cn, (long long)cc,
+                    (long long)b, pt);
+        }
+    }
+    goto done;
+nomem:
+    st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory checking %s", cert_name);
+    res->valid = 0;
+done:
+    res->pieces = c.pieces;
+    res->farkas = c.farkas;
+    res->time_s = vfy_now() - t0;
+    if (st == VFY_OK)
+        vfy_log(1, "checker: %lld regions, %lld bisected, %lld pieces bounded, %lld Farkas "
+                "refutations, %.3f s", (long long)res->regions, (long long)res->bisected,
+                (long long)res->pieces, (long long)res->farkas, res->time_s);
+    ck_free(&c);
+    vfy_free(R);
+    vfy_free(box_w);
+    vfy_free(tlo);
+    vfy_free(thi);
+    vfy_free(rcases);
+    vfy_free(roff);
+    vfy_free(rbox);
+    vfy_free(ids);
+    vfy_free(cl);
+    vfy_free(cv.where);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+    if (st != VFY_OK)
+        res->valid = 0;
+    return st;
+}
+
+vfy_status vfy_check_certificate(const char *model_path, const char *spec_path,
+                                 const char *cert_path, const vfy_check_opts *opts,
+                                 vfy_check_result *res, vfy_error *err)
+{
+    memset(res, 0, sizeof *res);
+    uint8_t *m = NULL, *s = NULL, *c = NULL;
+    size_t ml = 0, sl = 0, cl = 0;
+    vfy_status st = vfy_read_file(model_path, &m, &ml, err);
+    if (st == VFY_OK)
+        st = vfy_read_file(spec_path, &s, &sl, err);
+    if (st == VFY_OK)
+        st = vfy_read_file(cert_path, &c, &cl, err);
+    if (st == VFY_OK)
+        st = vfy_check_certificate_bytes(m, ml, model_path, (const char *)s, sl, spec_path,
+                                         (const char *)c, cl, cert_path, opts, res, err);
+    vfy_free(m);
+    vfy_free(s);
+    vfy_free(c);
+    return st;
+}
