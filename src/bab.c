@@ -93,6 +93,7 @@ typedef struct dresult {
     int64_t sat_case;
     double *bounds;    /* R_SPLIT: this domain's layer bounds (flat), the children's prior */
     double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
+    int relu;          /* R_SPLIT: dim is a ReLU (flat index), not an input dimension */
 } dresult;
 
 typedef struct worker {
@@ -307,7 +308,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         return;
     }
     if (vfy_bound_layers(s->ctx, s->method, d->lo, d->hi,
-                         (s->opts->reuse_parent_bounds || s->relu_split) ? d->prior : NULL,
+                         (s->opts->reuse_parent_bounds || d->n_splits > 0) ? d->prior : NULL,
                          w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
@@ -330,13 +331,13 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         }
     }
     vfy_status st = VFY_OK;
-    if (K > 0 && s->method == VFY_BOUND_ALPHA) {
+    /* a domain with ReLU splits needs the split multipliers (beta), optimised with alpha */
+    if (K > 0 && (s->method == VFY_BOUND_ALPHA || (d->n_splits > 0 && s->method != VFY_BOUND_IBP))) {
         vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
         st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
                                   d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb, w->lam_in,
                                   w->c_in);
-    }
-    else if (K > 0)
+    } else if (K > 0)
         st = vfy_bound_rows(s->ctx, s->method, d->lo, d->hi, w->b, K, w->cy,
                             w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in);
     if (st != VFY_OK) {
@@ -414,7 +415,9 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         r->kind = R_PROVED;
         return;
     }
-    if (s->relu_split) {
+    int relu_here = s->relu_split;
+    r->relu = relu_here;
+    if (relu_here) {
         /* split the unstable ReLU with the best score (ties: lowest index) */
         if (vfy_bound_relu_scores(s->ctx, d->lo, d->hi, w->b, r->n_active, w->bcy,
                                   w->has_cx ? w->bcx : NULL, w->rscore) != VFY_OK) {
@@ -753,7 +756,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     goto nomem;
                 case R_SPLIT: {
                     res->domains++;
-                    int64_t nsp = d->n_splits + (s.relu_split ? 1 : 0);
+                    int64_t nsp = d->n_splits + (r->relu ? 1 : 0);
                     domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp),
                                      domain_new(nx, s.n_flat, r->n_active, nsp)};
                     if (!ch[0] || !ch[1]) {
@@ -764,7 +767,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             vfy_free(s.batch[j]);
                         goto nomem;
                     }
-                    double mid = s.relu_split ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
+                    double mid = r->relu ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
                     for (int h = 0; h < 2; h++) {
                         memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
                         memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
@@ -775,12 +778,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     for (int h = 0; h < 2; h++) {
                         memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
                         memcpy(ch[h]->split_sign, d->split_sign, (size_t)d->n_splits);
-                        if (s.relu_split) {
+                        if (r->relu) {
                             ch[h]->split_idx[d->n_splits] = r->dim;
                             ch[h]->split_sign[d->n_splits] = h ? 1 : -1;
                         }
                     }
-                    if (s.relu_split) {
+                    if (r->relu) {
                         /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
                          * (its prior) hold on its part, clamped by its sign */
                         int64_t half = s.n_flat / 2;
