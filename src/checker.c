@@ -27,22 +27,15 @@
 #define COVER_BUDGET 400000000LL /* region visits allowed to the cover check */
 
 /* ---- outward rounding ----
- * SOUND: a correctly rounded (round-to-nearest) result is within half an ulp of the exact value, so
- * the next double outward bounds it; this holds at binade boundaries, for subnormals (the step is
- * 2^-1074), and on overflow (dn(+inf) = DBL_MAX <= the exact value; up(+inf) = +inf). NaN stays NaN. */
-static inline double up(double x)
-{
-    if (x != x || x == INFINITY)
-        return x;
-    if (x == 0)
-        return 0x1p-1074;
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    b += x > 0 ? 1 : (uint64_t)-1;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-static inline double dn(double x) { return -up(-x); }
+ * up(x) >= the exact value of any operation whose round-to-nearest result is x; dn likewise below.
+ * SOUND: the exact value lies within half an ulp of x, so below succ(x) = x + ulp(x) (at most; less
+ * when x < 0 is minus a power of two). d = fl(fl(|x| 2^-52) + 2^-1074) >= ulp(x): for normal x,
+ * |x| 2^-52 >= ulp(x), which is a double, and rounding to nearest is monotone; for subnormal x,
+ * ulp(x) = 2^-1074 <= d. Hence x + d >= succ(x), a double, and fl(x + d) >= succ(x) again by
+ * monotonicity. Overflow gives +-inf or NaN (inf - inf), which every caller rejects through its
+ * finiteness tests. No rounding mode is changed, and the form is branch-free (it vectorises). */
+static inline double up(double x) { return x + (fabs(x) * 0x1p-52 + 0x1p-1074); }
+static inline double dn(double x) { return x - (fabs(x) * 0x1p-52 + 0x1p-1074); }
 
 /* ---- the checker's state ---- */
 typedef struct ck {
@@ -52,6 +45,7 @@ typedef struct ck {
     int64_t nx, ny, L, width;
     double *c1, *c2, *c3;     /* per layer: perturbation constants (affine layers) */
     double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
+    double **wp, **wn;        /* DENSE layers: max(W, 0) and min(W, 0) (exact) */
     double *H, *sv, *tv;      /* width: |input| bound; ReLU upper lines s z + t */
     int64_t *idx;             /* width */
     int64_t cap;              /* rows the buffers below hold */
@@ -63,7 +57,9 @@ typedef struct ck {
     double *mu, *mub, *sg;       /* cap: Farkas multipliers */
     double *xl2, *xh2;           /* nx: bisection pieces */
     const vfy_check_opts *opts;
+    int slopes;                  /* lower slopes of unstable ReLUs: 0 CROWN's default, 1 s = u/(u-l) */
     int64_t pieces, farkas;
+    int deepest;                 /* deepest bisection of the current region */
 } ck;
 
 static void ck_free(ck *c)
@@ -73,8 +69,10 @@ static void ck_free(ck *c)
             vfy_free(c->lo[k]);
             vfy_free(c->hi[k]);
             vfy_free(c->E[k]);
+            vfy_free(c->wp[k]);
+            vfy_free(c->wn[k]);
         }
-    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->H, c->sv, c->tv, c->idx,
+    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->H, c->sv, c->tv, c->idx,
                     c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
                     c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -143,13 +141,15 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     c->lo = vfy_alloc_array(L1, sizeof(double *));
     c->hi = vfy_alloc_array(L1, sizeof(double *));
     c->E = vfy_alloc_array(L1, sizeof(double *));
+    c->wp = vfy_alloc_array(L1, sizeof(double *));
+    c->wn = vfy_alloc_array(L1, sizeof(double *));
     c->H = vfy_alloc_array(w, sizeof(double));
     c->sv = vfy_alloc_array(w, sizeof(double));
     c->tv = vfy_alloc_array(w, sizeof(double));
     c->idx = vfy_alloc_array(w, sizeof(int64_t));
     c->xl2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
     c->xh2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
-    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->H || !c->sv || !c->tv ||
+    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->H || !c->sv || !c->tv ||
         !c->idx || !c->xl2 || !c->xh2)
         return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
     for (int64_t k = 0; k < c->L; k++) {
@@ -165,6 +165,17 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
             return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
         if (Lk->kind == VFY_LAYER_RELU)
             continue;
+        if (Lk->kind == VFY_LAYER_DENSE) {
+            size_t nw = (size_t)(Lk->n_in * Lk->n_out);
+            c->wp[k] = vfy_alloc_array(nw, sizeof(double));
+            c->wn[k] = vfy_alloc_array(nw, sizeof(double));
+            if (!c->wp[k] || !c->wn[k])
+                return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+            for (size_t q = 0; q < nw; q++) {
+                c->wp[k][q] = Lk->w[q] > 0 ? Lk->w[q] : 0.0;
+                c->wn[k][q] = Lk->w[q] < 0 ? Lk->w[q] : 0.0;
+            }
+        }
         double rel = Lk->w_relerr;
         if (fsem) {
             double g = gamma32_up(Lk->fan_in + 2);
@@ -189,6 +200,19 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
 static const double *in_lo(const ck *c, int64_t k, const double *xl) { return k ? c->lo[k - 1] : xl; }
 static const double *in_hi(const ck *c, int64_t k, const double *xh) { return k ? c->hi[k - 1] : xh; }
 
+/* [lo, hi] += [a, b] w elementwise (a <= b), for w = wp + wn with wp = max(w, 0), wn = min(w, 0):
+ * the lower end of [a, b] w is a wp + b wn, the upper b wp + a wn; one term of each is an exact
+ * zero, so each sum is the rounded product. SOUND: rounded outward before and after the add. */
+static void axpy_iv(int64_t n, double a, double b, const double *restrict wp,
+                    const double *restrict wn, double *restrict lo, double *restrict hi)
+{
+    for (int64_t q = 0; q < n; q++) {
+        double pl = a * wp[q] + b * wn[q], ph = b * wp[q] + a * wn[q];
+        lo[q] = dn(lo[q] + dn(pl));
+        hi[q] = up(hi[q] + up(ph));
+    }
+}
+
 /* ---- back-substitution ----
  * K rows of interval coefficients on v_{k_top+1} are in al/ah (row stride width), constants in
  * betal/betah. Invariant, for every execution of the network from an input in [xl, xh]:
@@ -209,7 +233,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
         if (Lk->kind == VFY_LAYER_RELU) {
             /* lam_j relu(z_j) >= mu_j z_j + d_j on [l_j, u_j]:
              *  l >= 0: relu(z) = z;  u <= 0: relu(z) = 0;  else, writing lam = lam+ - lam-:
-             *  lam+ relu(z) >= lam+ a z (a = 1 if u > -l else 0: relu(z) >= z and relu(z) >= 0), and
+             *  lam+ relu(z) >= lam+ a z for any a in [0, 1] (CROWN's default a = 1 if u > -l else 0;
+             *  the fallback a = s, the upper line's slope), and
              *  -lam- relu(z) >= -lam- (s z + t) for the upper line relu(z) <= s z + t. So
              *  mu = lam+ a - lam- s, d = -lam- t; over lam in [la, lh], lam+ in [la+, lh+] and
              *  lam- in [lh-, la-] give mu in [la+ a - la- s, lh+ a - lh- s], d in [-la- t, -lh- t].
@@ -240,11 +265,12 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                         ra[j] = rh[j] = 0;
                         continue;
                     }
-                    double al = u[j] > -l[j] ? 1.0 : 0.0, s = c->sv[j], t = c->tv[j];
+                    double s = c->sv[j], t = c->tv[j];
+                    double al = c->slopes ? s : (u[j] > -l[j] ? 1.0 : 0.0);
                     double pa = a > 0 ? a : 0, pb = b > 0 ? b : 0;
                     double na = a < 0 ? -a : 0, nb = b < 0 ? -b : 0;
-                    ra[j] = dn(pa * al - up(na * s));
-                    rh[j] = up(pb * al - dn(nb * s));
+                    ra[j] = dn(dn(pa * al) - up(na * s));
+                    rh[j] = up(up(pb * al) - dn(nb * s));
                     bl = dn(bl - up(na * t));
                     bh = up(bh - dn(nb * t));
                 }
@@ -268,17 +294,7 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                 if (a == 0 && b == 0)
                     continue;
                 if (Lk->kind == VFY_LAYER_DENSE) {
-                    const double *wr = Lk->w + o * n_in;
-                    for (int64_t q = 0; q < n_in; q++) {
-                        double w = wr[q];
-                        if (w > 0) {
-                            na_[q] = dn(na_[q] + dn(a * w));
-                            nh_[q] = up(nh_[q] + up(b * w));
-                        } else if (w < 0) {
-                            na_[q] = dn(na_[q] + dn(b * w));
-                            nh_[q] = up(nh_[q] + up(a * w));
-                        }
-                    }
+                    axpy_iv(n_in, a, b, c->wp[k] + o * n_in, c->wn[k] + o * n_in, na_, nh_);
                 } else {
                     double w = Lk->w[o];
                     na_[o] = w >= 0 ? dn(a * w) : dn(b * w);
@@ -529,7 +545,6 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
                       char *done, int deep, double *margin)
 {
     const vfy_spec *spec = c->spec;
-    c->pieces++;
     int st = layers(c, xl, xh, deep);
     if (st < 0)
         return -1;
@@ -619,10 +634,16 @@ static int prove(ck *c, const double *xl, const double *xh, const double *bw, co
     int ret = -1;
     if (!done || !buf || !open)
         goto out;
+    c->pieces++;
+    if (depth > c->deepest)
+        c->deepest = depth;
     int64_t left = n, got;
     double mg = -INFINITY;
-    for (int deep = 0; deep < 2 && left > 0; deep++) {
-        if ((got = refute(c, xl, xh, cases, n, done, deep, &mg)) < 0)
+    /* passes, cheapest first: interval layer bounds; back-substituted layer bounds; the same with
+     * the adaptive lower slopes (CROWN's default is a coin toss where u = -l) */
+    for (int pass = 0; pass < 3 && left > 0; pass++) {
+        c->slopes = pass == 2;
+        if ((got = refute(c, xl, xh, cases, n, done, pass > 0, &mg)) < 0)
             goto out;
         left -= got;
     }
@@ -1077,7 +1098,7 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
         int64_t fc = -1;
         double mg = -INFINITY;
         int fd = 0;
-        int64_t p0 = c.pieces;
+        c.deepest = 0;
         int pr = prove(&c, xl, xh, box_w, cl, n, 0, &fc, &mg, &fd);
         if (pr < 0)
             goto nomem;
@@ -1089,7 +1110,7 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
             INVALID("%s:%lld: case %lld is not refuted on this region (best row margin %.3g)", cn,
                     (long long)ln.no, (long long)fc, mg);
         }
-        if (c.pieces - p0 > 2) /* unbisected: at most the plain and the deep pass */
+        if (c.deepest > 0)
             res->bisected++;
         /* remember the region for the cover check */
         if (ncl + n > capcl) {
