@@ -107,6 +107,8 @@ typedef struct worker {
     double *rscore;      /* n_flat / 2: ReLU branching scores */
     double *bcy, *bcx;   /* the best row of each open case (K x n_out, K x n_in) */
     double *mu, *mu_best, *sg; /* K: conjunction multipliers and supergradient */
+    int mu_valid;              /* mu_best holds multipliers of the current case */
+    double *ccy, *ccx;         /* a combined row (n_out, n_in) */
 } worker;
 
 typedef struct search {
@@ -148,6 +150,8 @@ static void worker_free(worker *w)
     vfy_free(w->mu);
     vfy_free(w->mu_best);
     vfy_free(w->sg);
+    vfy_free(w->ccy);
+    vfy_free(w->ccx);
 }
 
 static int worker_init(worker *w, const search *s)
@@ -174,6 +178,10 @@ static int worker_init(worker *w, const search *s)
     w->mu = vfy_alloc_array((size_t)K, sizeof(double));
     w->mu_best = vfy_alloc_array((size_t)K, sizeof(double));
     w->sg = vfy_alloc_array((size_t)K, sizeof(double));
+    w->ccy = vfy_alloc_array((size_t)ny, sizeof(double));
+    w->ccx = vfy_alloc_array((size_t)nx, sizeof(double));
+    if (!w->ccy || !w->ccx)
+        return 0;
     return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
 }
 
@@ -231,6 +239,7 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
 static int conj_refuted(worker *w, const domain *d, int64_t nx, const vfy_case *cs, int64_t row0)
 {
     int64_t m = cs->n_rows;
+    w->mu_valid = 0;
     if (m < 2)
         return 0;
     const double *A = w->lam_in + row0 * nx, *C = w->c_in + row0;
@@ -259,6 +268,7 @@ static int conj_refuted(worker *w, const domain *d, int64_t nx, const vfy_case *
         if (f > best) {
             best = f;
             memcpy(w->mu_best, mu, (size_t)m * sizeof(double));
+            w->mu_valid = 1;
         }
         for (int64_t i = 0; i < m; i++)
             smax = fmax(smax, fabs(sg[i]));
@@ -294,6 +304,57 @@ static int conj_refuted(worker *w, const domain *d, int64_t nx, const vfy_case *
     }
     double v = vfy_sub_down(lhs, D);
     return v > 0;
+}
+
+/* After conj_refuted, a second chance for a multi-row case: bound the combination sum_i mu_i row_i
+ * itself with one more backward pass, which chooses every relaxation for the combination instead of
+ * combining bounds chosen for each row. mu (the best multipliers of the Farkas search) is rounded to
+ * multiples of 2^-20 so that the combined coefficients are computed exactly (each product and sum is
+ * checked exact; otherwise the attempt is skipped). An unsafe x satisfies every row_i <= rhs_i, so
+ * sum_i mu_i row_i(x) <= sum_i mu_i rhs_hi_i =: R (rounded up); a lower bound above R refutes. */
+static int combo_refuted(search *s, worker *w, const domain *d, const vfy_case *cs)
+{
+    const vfy_net *net = s->net;
+    int64_t m = cs->n_rows, ny = net->n_out, nx = net->n_in;
+    if (m < 2 || !w->mu_valid)
+        return 0;
+    double *cy = w->ccy, *cx = w->ccx;
+    memset(cy, 0, (size_t)ny * sizeof(double));
+    memset(cx, 0, (size_t)nx * sizeof(double));
+    int has_cx = 0;
+    double R = 0;
+    for (int64_t i = 0; i < m; i++) {
+        double mu = ldexp(nearbyint(ldexp(w->mu_best[i], 20)), -20);
+        if (!(mu > 0))
+            continue;
+        const vfy_row *r = &cs->rows[i];
+        R = vfy_add_up(R, vfy_mul_up(mu, r->rhs_hi));
+        for (int pass = 0; pass < 2; pass++) {
+            const double *src = pass ? r->cx : r->cy;
+            double *dst = pass ? cx : cy;
+            int64_t n = pass ? nx : ny;
+            if (!src)
+                continue;
+            has_cx |= pass;
+            for (int64_t j = 0; j < n; j++) {
+                if (src[j] == 0)
+                    continue;
+                double p = mu * src[j];
+                if (fma(mu, src[j], -p) != 0)
+                    return 0; /* inexact product */
+                double t = dst[j] + p, bb = t - dst[j];
+                if ((dst[j] - (t - bb)) + (p - bb) != 0)
+                    return 0; /* inexact sum (TwoSum) */
+                dst[j] = t;
+            }
+        }
+    }
+    double lb;
+    if (vfy_bound_rows(s->ctx, VFY_BOUND_CROWN, d->lo, d->hi, w->b, 1, cy, has_cx ? cx : NULL, &lb,
+                       NULL, NULL) != VFY_OK)
+        return 0;
+    /* SOUND: cy, cx are exactly sum_i mu_i c_i and R >= sum_i mu_i rhs_hi_i */
+    return lb > R;
 }
 
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
@@ -365,6 +426,8 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
             }
         }
         if (!refuted && conj_refuted(w, d, nx, cs, row0))
+            refuted = 1;
+        if (!refuted && combo_refuted(s, w, d, cs))
             refuted = 1;
         if (!refuted) {
             if (best >= 0) {
