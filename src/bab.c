@@ -12,7 +12,8 @@
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
-#define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
+#define AUTO_INPUT_SPLIT_MAX 16
+#define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */ /* AUTO splits the input when it has at most this many dimensions */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
 _Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
@@ -357,6 +358,45 @@ static int combo_refuted(search *s, worker *w, const domain *d, const vfy_case *
     return lb > R;
 }
 
+/* A domain whose ReLUs are all decided but whose cases are still open: re-bound the rows of those
+ * cases with many alpha/beta iterations; the cases refuted now are dropped from r. Returns 1 when
+ * none remains. */
+static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
+{
+    const vfy_spec *spec = s->spec;
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = 0;
+    for (int64_t a = 0; a < r->n_active; a++) {
+        const vfy_case *cs = &spec->cases[r->active[a]];
+        for (int64_t i = 0; i < cs->n_rows; i++, K++) {
+            memcpy(w->cy + K * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+            if (cs->rows[i].cx)
+                memcpy(w->cx + K * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+            else
+                memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
+        }
+    }
+    if (K == 0)
+        return 0;
+    vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
+    if (vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, d->n_splits ? &sp : NULL,
+                             LEAF_ITERS, w->lb, w->lam_in, w->c_in) != VFY_OK)
+        return 0;
+    int64_t row0 = 0, kept = 0;
+    for (int64_t a = 0; a < r->n_active; a++) {
+        const vfy_case *cs = &spec->cases[r->active[a]];
+        int refuted = 0;
+        for (int64_t i = 0; i < cs->n_rows; i++)
+            refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: as in process_domain */
+        if (!refuted)
+            refuted = conj_refuted(w, d, nx, cs, row0);
+        if (!refuted)
+            r->active[kept++] = r->active[a];
+        row0 += cs->n_rows;
+    }
+    r->n_active = kept;
+    return kept == 0;
+}
+
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
 static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
@@ -495,7 +535,9 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
                 idx = q;
             }
         if (idx < 0) {
-            r->kind = R_STUCK;
+            /* every ReLU is decided: the bound is then an LP dual that the short optimisation may
+             * not have reached; optimise the open cases' rows much longer before giving up */
+            r->kind = leaf_refuted(s, w, d, r) ? R_PROVED : R_STUCK;
             return;
         }
         r->kind = R_SPLIT;
