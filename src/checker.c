@@ -922,11 +922,13 @@ static int header_count(lines *ln, const char *key, long long *v)
     return next_line(ln) && tok_is(ln, key) && tok_int(ln, v) && token(ln) == 0;
 }
 
-vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, const char *model_name,
-                                       const char *spec_text, size_t spec_len, const char *spec_name,
-                                       const char *cert, size_t cert_len, const char *cert_name,
-                                       const vfy_check_opts *opts, vfy_check_result *res,
-                                       vfy_error *err)
+/* The whole check. model/spec (the files' bytes) are NULL when the caller vouches for net and spec
+ * (vfy_check_certificate_net): then the checksums are read but not compared. */
+static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t *model,
+                        size_t model_len, const char *model_name, const char *spec_text,
+                        size_t spec_len, const char *spec_name, const char *cert, size_t cert_len,
+                        const char *cert_name, const vfy_check_opts *opts, vfy_check_result *res,
+                        vfy_error *err)
 {
     double t0 = vfy_now();
     memset(res, 0, sizeof *res);
@@ -935,8 +937,6 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
         vfy_check_opts_default(&dflt);
         opts = &dflt;
     }
-    vfy_net *net = NULL;
-    vfy_spec *spec = NULL;
     ck c;
     memset(&c, 0, sizeof c);
     double *R = NULL, *box_w = NULL, *tlo = NULL, *thi = NULL;
@@ -944,11 +944,7 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
     int64_t nreg = 0, capreg = 0, ncl = 0, capcl = 0;
     cover cv;
     memset(&cv, 0, sizeof cv);
-    vfy_status st = vfy_onnx_load_bytes(model, model_len, model_name, &net, err);
-    if (st == VFY_OK)
-        st = vfy_spec_parse(spec_text, spec_len, spec_name, &spec, err);
-    if (st == VFY_OK)
-        st = vfy_net_validate(net, err);
+    vfy_status st = vfy_net_validate(net, err);
     if (st != VFY_OK)
         goto done;
     if (spec->n_x != net->n_in || spec->n_y != net->n_out) {
@@ -979,12 +975,16 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
     else
         INVALID("%s:%lld: unknown semantics '%s'", cn, (long long)ln.no, ln.tok);
     int hm = header_file(&ln, "model", model, model_len);
+    if (!model && hm == 0)
+        hm = 1;
     if (hm < 0)
         INVALID("%s:%lld: expected 'model <fnv1a64> <bytes> <name>'", cn, (long long)ln.no);
     if (hm == 0)
         INVALID("%s:%lld: the checksum or size of the model does not match %s (a certificate for "
                 "another model?)", cn, (long long)ln.no, model_name);
     int hs = header_file(&ln, "spec", (const uint8_t *)spec_text, spec_len);
+    if (!spec_text && hs == 0)
+        hs = 1;
     if (hs < 0)
         INVALID("%s:%lld: expected 'spec <fnv1a64> <bytes> <name>'", cn, (long long)ln.no);
     if (hs == 0)
@@ -1209,10 +1209,37 @@ done:
     vfy_free(ids);
     vfy_free(cl);
     vfy_free(cv.where);
-    vfy_spec_free(spec);
-    vfy_net_free(net);
     if (st != VFY_OK)
         res->valid = 0;
+    return st;
+}
+
+vfy_status vfy_check_certificate_net(const vfy_net *net, const vfy_spec *spec, const char *cert,
+                                     size_t cert_len, const char *cert_name,
+                                     const vfy_check_opts *opts, vfy_check_result *res,
+                                     vfy_error *err)
+{
+    return check(net, spec, NULL, 0, "the model", NULL, 0, "the spec", cert, cert_len, cert_name,
+                 opts, res, err);
+}
+
+vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, const char *model_name,
+                                       const char *spec_text, size_t spec_len, const char *spec_name,
+                                       const char *cert, size_t cert_len, const char *cert_name,
+                                       const vfy_check_opts *opts, vfy_check_result *res,
+                                       vfy_error *err)
+{
+    memset(res, 0, sizeof *res);
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    vfy_status st = vfy_onnx_load_bytes(model, model_len, model_name, &net, err);
+    if (st == VFY_OK)
+        st = vfy_spec_parse(spec_text, spec_len, spec_name, &spec, err);
+    if (st == VFY_OK)
+        st = check(net, spec, model, model_len, model_name, spec_text, spec_len, spec_name, cert,
+                   cert_len, cert_name, opts, res, err);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
     return st;
 }
 

@@ -17,7 +17,8 @@
 #ifndef VFY_CHECKER_H
 #define VFY_CHECKER_H
 
-#include "vfy/core.h"
+#include "vfy/net.h"
+#include "vfy/spec.h"
 
 typedef struct vfy_check_opts {
     int max_depth;  /* bisection levels tried on a region that is not confirmed whole (default 12) */
@@ -49,5 +50,13 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
                                        const char *cert, size_t cert_len, const char *cert_name,
                                        const vfy_check_opts *opts, vfy_check_result *res,
                                        vfy_error *err);
+
+/* The same for a network and spec the caller has loaded itself (borrowed): the header's checksum
+ * lines must be well formed but are not compared, since there are no files to hash. For tests and
+ * for callers that vouch for what they loaded. */
+vfy_status vfy_check_certificate_net(const vfy_net *net, const vfy_spec *spec, const char *cert,
+                                     size_t cert_len, const char *cert_name,
+                                     const vfy_check_opts *opts, vfy_check_result *res,
+                                     vfy_error *err);
 
 #endif
