@@ -9,6 +9,10 @@
 #include "vfy/bound.h"
 #include "vfy/eval.h"
 #include "vfy/la.h"
+#include "vfy/onnx.h"
+#include "vfy/spec.h"
+
+#include <stdio.h>
 
 /* exact a + b = s + e (TwoSum) */
 static void two_sum(double a, double b, double *s, double *e)
@@ -271,6 +275,66 @@ START_TEST(test_float_overflow_no_proof)
 }
 END_TEST
 
+
+/* CROWN against the reference implementation's values in ../shared/benchmarks/REFERENCE_BOUNDS.md
+ * (auto_LiRPA, float32): in real-only mode our bound is never looser than the reference (beyond 1e-4
+ * for float32 vs double); it can be tighter, since intermediate bounds are also intersected with IBP
+ * (on ACAS Xu prop_3 by up to 0.12, while the sampled minima of the rows lie far above both). */
+static void check_reference(const char *model, const char *spec_path, const double *ref, int n_ref)
+{
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    vfy_error err;
+    ck_assert_msg(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
+    ck_assert_msg(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
+    int64_t K = 0, ny = net->n_out;
+    double cy[64 * 10], rhs[64], lb[64];
+    for (int64_t c = 0; c < spec->n_cases; c++)
+        for (int64_t i = 0; i < spec->cases[c].n_rows; i++, K++) {
+            ck_assert(K < 64);
+            memcpy(cy + K * ny, spec->cases[c].rows[i].cy, (size_t)ny * sizeof(double));
+            rhs[K] = spec->cases[c].rows[i].rhs_hi;
+        }
+    ck_assert_int_eq(K, n_ref);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    const double *lo = spec->boxes[0].lo, *hi = spec->boxes[0].hi;
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, NULL, lb, NULL, NULL), VFY_OK);
+    for (int64_t i = 0; i < K; i++) {
+        double m = lb[i] - rhs[i];
+        ck_assert_msg(m >= ref[i] - 1e-4 * (1 + fabs(ref[i])) && m <= ref[i] + 0.2 * (1 + fabs(ref[i])),
+                      "%s row %lld: crown %.6g, reference %.6g", model, (long long)i, m, ref[i]);
+    }
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+
+START_TEST(test_reference_bounds)
+{
+    FILE *f = fopen("../shared/benchmarks/REFERENCE_BOUNDS.md", "r");
+    if (!f) {
+        fprintf(stderr, "skipped: ../shared/benchmarks is absent\n");
+        return;
+    }
+    fclose(f);
+    static const double mnist2[9] = {0.412259, 0.48894, 0.434482, 0.47527, 0.398815,
+                                     0.340795, 0.443228, 0.470415, 0.349224};
+    static const double mnist6[9] = {0.977781, 0.977098, 0.98013, 0.971321, 0.96791,
+                                     0.951837, 0.968011, 0.967507, 0.976784};
+    static const double acas[4] = {-0.503859, -0.569159, -0.897641, -0.966174};
+    check_reference("../shared/benchmarks/mnist_fc/onnx/mnist-net_256x2.onnx",
+                    "../shared/benchmarks/mnist_fc/vnnlib/prop_0_0.03.vnnlib", mnist2, 9);
+    check_reference("../shared/benchmarks/mnist_fc/onnx/mnist-net_256x6.onnx",
+                    "../shared/benchmarks/mnist_fc/vnnlib/prop_3_0.03.vnnlib", mnist6, 9);
+    check_reference("../shared/benchmarks/acasxu/onnx/ACASXU_run2a_1_1_batch_2000.onnx",
+                    "../shared/benchmarks/acasxu/vnnlib/prop_3.vnnlib", acas, 4);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -283,6 +347,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_float_execution_cancellation);
     tcase_add_test(tc, test_margin_proved);
     tcase_add_test(tc, test_float_overflow_no_proof);
+    tcase_add_test(tc, test_reference_bounds);
     suite_add_tcase(s, tc);
     return s;
 }
