@@ -611,6 +611,16 @@ def write_bad_inputs(root):
     for name, data in files.items():
         with open(os.path.join(bad, name), "wb") as f:
             f.write(data)
+    # a well-formed model (2 in, 1 out) whose middle node is an operator verify does not support
+    text = ('ir_version: 7\nopset_import { version: 13 }\ngraph {\n  name: "unsupported"\n'
+            + node_text("Gemm", ["X", "W"], ["H"], "gemm", [("transB", "INT", 1)])
+            + node_text("Sin", ["H"], ["S"], "sin_1")
+            + node_text("Gemm", ["S", "V"], ["Y"], "out", [("transB", "INT", 1)])
+            + tensor_text("W", [2, 2], [1.0, 0.0, 0.0, 1.0], False)
+            + tensor_text("V", [1, 2], [1.0, 1.0], False)
+            + value_info_text("input", "X", [1, 2])
+            + value_info_text("output", "Y", [1, 1]) + "}\n")
+    encode_model(text, os.path.join(bad, "unsupported_op.onnx"))
 
 
 def main():
