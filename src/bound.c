@@ -42,7 +42,8 @@ typedef struct vfy_bound_scratch {
     double *beta, *slack, *t, *d, *lbtmp; /* cap_rows */
     double *m, *r, *H, *G, *c, *R;        /* width */
     double *s_up, *t_up;                  /* width: ReLU upper lines */
-    int64_t *idx;                         /* width */
+    int64_t *idx;                         /* width: crown_refine's rows */
+    int64_t *cls;                         /* 2 width: backward's ReLU classification */
     double **q;        /* per layer: q_k (affine layers) */
     double *hsum;      /* per layer: sum of H over the layer's input */
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
@@ -170,6 +171,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->s_up);
         vfy_free(s->t_up);
         vfy_free(s->idx);
+        vfy_free(s->cls);
         if (s->q)
             for (int64_t k = 0; k < b->n_layers; k++)
                 vfy_free(s->q[k]);
@@ -218,9 +220,10 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->s_up = vfy_alloc_array(w, sizeof(double));
     s->t_up = vfy_alloc_array(w, sizeof(double));
     s->idx = vfy_alloc_array(w, sizeof(int64_t));
+    s->cls = vfy_alloc_array(2 * w, sizeof(int64_t));
     s->q = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
     s->hsum = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
-    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->idx ||
+    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->idx || !s->cls ||
         !s->q || !s->hsum)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -388,31 +391,34 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
              * SOUND: fl(lam s) differs from lam s by at most u|mu| (+2^-1074), times |z| <= H; the
              * sum d is a dot product charged gamma(n) sum |lam| t. */
             const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+            /* classify once: idx[0..nu) unstable, idx[nu..nu+nz) inactive (stable active: untouched) */
+            int64_t nu = 0, nz = 0, *unst = s->cls, *inact = s->cls + n_in;
+            double hsum = 0;
             for (int64_t j = 0; j < n_in; j++) {
                 s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
-                if (l[j] < 0 && u[j] > 0)
+                hsum = vfy_add_up(hsum, s->H[j]);
+                if (l[j] >= 0)
+                    continue;
+                if (u[j] > 0) {
                     relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                    unst[nu++] = j;
+                } else {
+                    inact[nz++] = j;
+                }
             }
             const double *al = alpha ? alpha + K * ctx->roff[k] : NULL;
             if (tape)
                 memcpy(tape + K * ctx->roff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double g = vfy_la_gamma(n_in);
-            double hsum = 0;
-            for (int64_t j = 0; j < n_in; j++)
-                hsum = vfy_add_up(hsum, s->H[j]);
             double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
             for (int64_t i = 0; i < K; i++) {
                 double *row = lam + i * n_in;
                 double d = 0, abst = 0, errmu = 0;
-                for (int64_t j = 0; j < n_in; j++) {
-                    double x = row[j];
-                    if (l[j] >= 0)
-                        continue;             /* exact: mu = lam */
-                    if (!(u[j] > 0)) {
-                        row[j] = 0.0;         /* exact: relu(z) = 0 */
-                        continue;
-                    }
-                    double mu;
+                for (int64_t a = 0; a < nz; a++)
+                    row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
+                for (int64_t a = 0; a < nu; a++) {
+                    int64_t j = unst[a];
+                    double x = row[j], mu;
                     if (x >= 0) {
                         mu = x * (al ? al[i * n_in + j] : relu_lower_slope(l[j], u[j]));
                     } else {
@@ -436,23 +442,21 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
          * gamma |lam||b|, both inside |lam| q_k; the underflow of each entry of fl(lam W) adds at
          * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. */
         const double *q = s->q[k];
-        for (int64_t i = 0; i < K * n_out; i++)
-            s->absl[i] = fabs(lam[i]);
-        if (L->kind == VFY_LAYER_DENSE) {
+        if (L->kind == VFY_LAYER_DENSE)
             vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
-            vfy_la_gemv(K, n_out, s->absl, q, s->t, 0);
-            vfy_la_gemv(K, n_out, lam, L->b, s->d, 0);
-        } else {
-            for (int64_t i = 0; i < K; i++) {
-                double t = 0, d = 0;
-                for (int64_t j = 0; j < n_out; j++) {
-                    lam2[i * n_in + j] = lam[i * n_out + j] * L->w[j];
-                    t += s->absl[i * n_out + j] * q[j];
-                    d += lam[i * n_out + j] * L->b[j];
-                }
-                s->t[i] = t;
-                s->d[i] = d;
+        /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
+        for (int64_t i = 0; i < K; i++) {
+            const double *row = lam + i * n_out;
+            double t = 0, d = 0;
+            if (L->kind == VFY_LAYER_SCALE)
+                for (int64_t j = 0; j < n_out; j++)
+                    lam2[i * n_in + j] = row[j] * L->w[j];
+            for (int64_t j = 0; j < n_out; j++) {
+                t += fabs(row[j]) * q[j];
+                d += row[j] * L->b[j];
             }
+            s->t[i] = t;
+            s->d[i] = d;
         }
         double g = vfy_la_gamma(n_out);
         double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(s->hsum[k], 1.0));

@@ -335,6 +335,54 @@ START_TEST(test_reference_bounds)
 }
 END_TEST
 
+
+/* Dense grids on 2-input networks with several hidden layers (so that CROWN refines bounds through
+ * earlier relaxations): every layer's value at every grid point lies inside the CROWN bounds. Random
+ * points in higher dimensions rarely come near a neuron's extremes; a grid in 2-D does. */
+START_TEST(test_grid_contains)
+{
+    int64_t hidden[4] = {10, 12, 10, 8};
+    vfy_net *net = testnet_random(500 + (uint64_t)_i, 2, hidden, 3 + _i % 2, 3, 0.9, _i % 3 == 0);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    uint64_t st = 77 + (uint64_t)_i;
+    double lo[2], hi[2], wlo[2], whi[2];
+    for (int j = 0; j < 2; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.8 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, 2, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    double **acts = calloc((size_t)net->n_layers, sizeof *acts);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    const int G = 100;
+    for (int a = 0; a <= G; a++)
+        for (int c = 0; c <= G; c++) {
+            double x[2] = {lo[0] + (hi[0] - lo[0]) * a / G, lo[1] + (hi[1] - lo[1]) * c / G};
+            if (a == G)
+                x[0] = hi[0];
+            if (c == G)
+                x[1] = hi[1];
+            vfy_eval_forward_all(net, x, acts);
+            for (int64_t k = 0; k < net->n_layers; k++)
+                for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                    ck_assert_msg(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
+                                  "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]",
+                                  (long long)k, (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+        }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(acts);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -348,12 +396,14 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_margin_proved);
     tcase_add_test(tc, test_float_overflow_no_proof);
     tcase_add_test(tc, test_reference_bounds);
+    tcase_add_loop_test(tc, test_grid_contains, 0, 8);
     suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
+    vfy_la_single_thread(); /* tiny products: OpenBLAS threads only add overhead */
     SRunner *sr = srunner_create(bound_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
