@@ -320,8 +320,8 @@ int main(int argc, char **argv)
         st = vfy_spec_load(spec_path, &spec, &err);
     if (st == VFY_OK && (spec->n_x != net->n_in || spec->n_y != net->n_out))
         st = vfy_fail(&err, VFY_ERR_INVALID,
-                      "%s: declares %lld inputs X_i and %lld outputs Y_i, but %s has %lld inputs and "
-                      "%lld outputs", spec_path, (long long)spec->n_x, (long long)spec->n_y,
+                      "%s: declares %lld input(s) X_i and %lld output(s) Y_i, but %s has %lld "
+                      "input(s) and %lld output(s)", spec_path, (long long)spec->n_x, (long long)spec->n_y,
                       model_path, (long long)net->n_in, (long long)net->n_out);
     if (st == VFY_OK && compare) {
         st = compare_bounds(net, spec, opts.float_semantics, &err);
