@@ -55,6 +55,8 @@ typedef struct ck {
     char *dead;                  /* cap: a row that met a non-finite value */
     double *ilo, *ihi, *ic;      /* cap x nx, cap: final linear forms (for Farkas) */
     double *mu, *mub, *sg;       /* cap: Farkas multipliers */
+    int mub_ok;                  /* mub holds the current case's best multipliers */
+    double *mus;                 /* cap: each open case's multipliers, by row */
     double *xl2, *xh2;           /* nx: bisection pieces */
     const vfy_check_opts *opts;
     int slopes;                  /* lower slopes of unstable ReLUs: 0 CROWN's default, 1 s = u/(u-l) */
@@ -74,7 +76,7 @@ static void ck_free(ck *c)
         }
     void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->H, c->sv, c->tv, c->idx,
                     c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
-                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2};
+                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vfy_free(bufs[i]);
 }
@@ -88,8 +90,8 @@ static int ck_reserve(ck *c, int64_t K)
         vfy_free(*d[i]);
         *d[i] = vfy_alloc_array((size_t)(K * c->width), sizeof(double));
     }
-    double **e[] = {&c->betal, &c->betah, &c->lb, &c->ic, &c->mu, &c->mub, &c->sg};
-    for (size_t i = 0; i < 7; i++) {
+    double **e[] = {&c->betal, &c->betah, &c->lb, &c->ic, &c->mu, &c->mub, &c->sg, &c->mus};
+    for (size_t i = 0; i < 8; i++) {
         vfy_free(*e[i]);
         *e[i] = vfy_alloc_array((size_t)K, sizeof(double));
     }
@@ -103,7 +105,7 @@ static int ck_reserve(ck *c, int64_t K)
     for (size_t i = 0; i < 4; i++)
         if (!*d[i])
             return 0;
-    for (size_t i = 0; i < 7; i++)
+    for (size_t i = 0; i < 8; i++)
         if (!*e[i])
             return 0;
     if (!c->ilo || !c->ihi || !c->dead)
@@ -470,6 +472,7 @@ static double ibp_row(const ck *c, const vfy_row *r, const double *xl, const dou
 static int farkas(ck *c, const vfy_case *cs, int64_t r0, const double *xl, const double *xh)
 {
     int64_t m = cs->n_rows, n = c->nx;
+    c->mub_ok = 0;
     if (m < 2)
         return 0;
     for (int64_t i = 0; i < m; i++) {
@@ -496,6 +499,7 @@ static int farkas(ck *c, const vfy_case *cs, int64_t r0, const double *xl, const
         if (f > best) {
             best = f;
             memcpy(c->mub, c->mu, (size_t)m * sizeof(double));
+            c->mub_ok = 1;
         }
         for (int64_t i = 0; i < m; i++)
             smax = fabs(c->sg[i]) > smax ? fabs(c->sg[i]) : smax;
@@ -563,11 +567,17 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
     int64_t W = c->width, ny = c->ny, nx = c->nx, i = 0;
     int has_cx = 0;
     double *cx = NULL;
+    char *was_done = vfy_alloc((size_t)n + 1);
+    if (!was_done)
+        return -1;
+    memcpy(was_done, done, (size_t)n);
     for (int64_t a = 0; a < n; a++)
         for (int64_t r = 0; !done[a] && r < spec->cases[cases[a]].n_rows; r++)
             has_cx |= spec->cases[cases[a]].rows[r].cx != NULL;
-    if (has_cx && !(cx = vfy_alloc_array((size_t)(K * nx), sizeof(double))))
+    if (has_cx && !(cx = vfy_alloc_array((size_t)(K * nx), sizeof(double)))) {
+        vfy_free(was_done);
         return -1;
+    }
     for (int64_t a = 0; a < n; a++) {
         if (done[a])
             continue;
@@ -617,8 +627,53 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
             got++;
         } else {
             *margin = best;
+            /* keep the multipliers for the combined pass below (NaN: none) */
+            for (int64_t r = 0; r < cs->n_rows; r++)
+                c->mus[r0 + r] = c->mub_ok && cs->n_rows >= 2 ? c->mub[r] : NAN;
         }
     }
+    /* A case still open gets one more pass: back-substitution of the combination
+     * sum_i mu_i row_i itself (with the Farkas multipliers found above), which picks every
+     * relaxation for the combination. SOUND: mu_i >= 0; the combined coefficients are carried as
+     * outward-rounded intervals; an x satisfying every row has sum_i mu_i row_i(x) <= R (rounded
+     * up), so a lower bound above R refutes the case. Rows with X terms are left out. */
+    i = 0;
+    for (int64_t a = 0; a < n; a++) {
+        if (was_done[a])
+            continue; /* its rows were not bounded in this call */
+        const vfy_case *cs = &spec->cases[cases[a]];
+        int64_t r0 = i;
+        i += cs->n_rows;
+        if (done[a])
+            continue;
+        int usable = cs->n_rows >= 2;
+        for (int64_t r = 0; r < cs->n_rows && usable; r++)
+            usable = cs->rows[r].cx == NULL && c->mus[r0 + r] >= 0 && isfinite(c->mus[r0 + r]);
+        if (!usable)
+            continue;
+        double R = 0;
+        for (int64_t j = 0; j < ny; j++)
+            c->al[j] = c->ah[j] = 0;
+        for (int64_t r = 0; r < cs->n_rows; r++) {
+            double mu = c->mus[r0 + r];
+            R = up(R + up(mu * cs->rows[r].rhs_hi));
+            for (int64_t j = 0; j < ny; j++) {
+                double v = cs->rows[r].cy[j];
+                if (v == 0)
+                    continue;
+                c->al[j] = dn(c->al[j] + dn(mu * v));
+                c->ah[j] = up(c->ah[j] + up(mu * v));
+            }
+        }
+        c->betal[0] = c->betah[0] = 0;
+        backward(c, c->L - 1, 1, xl, xh, NULL, 1);
+        if (!c->dead[0] && isfinite(c->lb[0]) && c->lb[0] > R) {
+            done[a] = 1;
+            got++;
+            c->farkas++;
+        }
+    }
+    vfy_free(was_done);
     return got;
 }
 
@@ -893,7 +948,7 @@ static uint64_t fnv1a64(const uint8_t *d, size_t n)
     return h;
 }
 
-void vfy_check_opts_default(vfy_check_opts *o) { o->max_depth = 12; }
+void vfy_check_opts_default(vfy_check_opts *o) { o->max_depth = 20; }
 
 /* invalid: fill res->why through vfy_fail (one line) */
 #define INVALID(...)                                                   \

@@ -21,7 +21,7 @@
 #include "vfy/spec.h"
 
 typedef struct vfy_check_opts {
-    int max_depth;  /* bisection levels tried on a region that is not confirmed whole (default 12) */
+    int max_depth;  /* bisection levels tried on a region that is not confirmed whole (default 20) */
 } vfy_check_opts;
 
 void vfy_check_opts_default(vfy_check_opts *o);
