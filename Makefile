@@ -45,10 +45,14 @@ TEST_HELP_OBJ := $(patsubst tests/%.c,$(OUT)/tobj/%.o,$(TEST_HELP_SRC))
 .SECONDARY:
 all: $(OUT)/verify
 
-$(GEN)/onnx.pb-c.c $(GEN)/onnx.pb-c.h: $(ONNX_PROTO)
+# One rule makes both files: the .c depends on the .h so that parallel make never runs protoc-c twice.
+$(GEN)/onnx.pb-c.h: $(ONNX_PROTO)
 	@mkdir -p $(GEN)
-	cp $(ONNX_PROTO) $(GEN)/onnx.proto
+	cp -f $(ONNX_PROTO) $(GEN)/onnx.proto
 	cd $(GEN) && protoc-c --c_out=. onnx.proto
+
+$(GEN)/onnx.pb-c.c: $(GEN)/onnx.pb-c.h
+	@test -f $@ || { rm -f $<; $(MAKE) $<; }
 
 $(OUT)/obj/onnx.pb-c.o: $(GEN)/onnx.pb-c.c
 	@mkdir -p $(dir $@)
