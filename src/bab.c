@@ -627,29 +627,31 @@ static int dom_less(const domain *a, const domain *b)
     return a->prio < b->prio || (a->prio == b->prio && a->seq < b->seq);
 }
 
+/* Make room for one more entry in a growable array of domains; 0 on allocation failure. */
+static int grow(domain ***arr, int64_t *cap, int64_t n)
+{
+    if (n < *cap)
+        return 1;
+    int64_t nc = *cap ? 2 * *cap : 256;
+    domain **nd = vfy_realloc(*arr, (size_t)nc * sizeof *nd);
+    if (!nd)
+        return 0;
+    *arr = nd;
+    *cap = nc;
+    return 1;
+}
+
 static int frontier_push(frontier *f, domain *d)
 {
     d->seq = f->seq++;
     if (f->n >= f->cap) {
-        if (f->n_stk == f->cap_stk) {
-            int64_t cap = f->cap_stk ? 2 * f->cap_stk : 256;
-            domain **nd = vfy_realloc(f->stk, (size_t)cap * sizeof *nd);
-            if (!nd)
-                return 0;
-            f->stk = nd;
-            f->cap_stk = cap;
-        }
+        if (!grow(&f->stk, &f->cap_stk, f->n_stk))
+            return 0;
         f->stk[f->n_stk++] = d;
         return 1;
     }
-    if (f->n == f->cap_alloc) {
-        int64_t cap = f->cap_alloc ? 2 * f->cap_alloc : 256;
-        domain **nd = vfy_realloc(f->heap, (size_t)cap * sizeof *nd);
-        if (!nd)
-            return 0;
-        f->heap = nd;
-        f->cap_alloc = cap;
-    }
+    if (!grow(&f->heap, &f->cap_alloc, f->n))
+        return 0;
     int64_t i = f->n++;
     while (i > 0) {
         int64_t p = (i - 1) / 2;
