@@ -1577,6 +1577,29 @@ START_TEST(test_err_graph)
 }
 END_TEST
 
+/* Load buf failing the n-th allocation for n = 0, 1, ... until loading succeeds: every failure must
+ * be a clean VFY_ERR_NOMEM with no half-built net (leaks show under ASan). n_layers >= 0: the
+ * layer count of the loaded net. */
+static void fail_every_allocation(const uint8_t *buf, size_t len, int64_t n_layers)
+{
+    vfy_status st = VFY_ERR_NOMEM;
+    long n;
+    for (n = 0; n < 100000 && st != VFY_OK; n++) {
+        vfy_net *net = NULL;
+        vfy_error e;
+        vfy_alloc_fail_after(n);
+        st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
+        vfy_alloc_fail_after(-1);
+        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+        ck_assert(st == VFY_OK ? net != NULL : net == NULL);
+        if (net && n_layers >= 0)
+            ck_assert_int_eq(net->n_layers, n_layers);
+        vfy_net_free(net);
+    }
+    ck_assert_int_eq(st, VFY_OK);
+    ck_assert_int_gt(n, 20);
+}
+
 /* Fail every allocation in turn: NOMEM (or OK once enough succeed), no leak (ASan build). */
 START_TEST(test_nomem)
 {
@@ -1600,20 +1623,7 @@ START_TEST(test_nomem)
     ADD_NODE(b, "Relu", "relu", "h", "y", NULL);
     size_t len;
     uint8_t *buf = mb_pack(&b, &len);
-    vfy_status st = VFY_ERR_NOMEM;
-    long n;
-    for (n = 0; n < 100000 && st != VFY_OK; n++) {
-        vfy_net *net = NULL;
-        vfy_error e;
-        vfy_alloc_fail_after(n);
-        st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
-        vfy_alloc_fail_after(-1);
-        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
-        ck_assert(st == VFY_OK ? net != NULL : net == NULL);
-        vfy_net_free(net);
-    }
-    ck_assert_int_eq(st, VFY_OK);
-    ck_assert_int_gt(n, 20);
+    fail_every_allocation(buf, len, -1);
 }
 END_TEST
 
@@ -1647,22 +1657,7 @@ START_TEST(test_nomem_conv)
     ADD_NODE(b, "GlobalAveragePool", "gap", "a", "y", NULL);
     size_t len;
     uint8_t *buf = mb_pack(&b, &len);
-    vfy_status st = VFY_ERR_NOMEM;
-    long n;
-    for (n = 0; n < 100000 && st != VFY_OK; n++) {
-        vfy_net *net = NULL;
-        vfy_error e;
-        vfy_alloc_fail_after(n);
-        st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
-        vfy_alloc_fail_after(-1);
-        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
-        ck_assert(st == VFY_OK ? net != NULL : net == NULL);
-        if (net)
-            ck_assert_int_eq(net->n_layers, 7); /* pad, conv, bn (2), relu, avg, gap */
-        vfy_net_free(net);
-    }
-    ck_assert_int_eq(st, VFY_OK);
-    ck_assert_int_gt(n, 20);
+    fail_every_allocation(buf, len, 7); /* pad, conv, bn (2), relu, avg, gap */
 }
 END_TEST
 
