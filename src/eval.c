@@ -25,6 +25,11 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
+        case VFY_LAYER_SIGMOID:
+        case VFY_LAYER_TANH:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = vfy_act_f64(L->kind, a[j]);
+            break;
         default:
             VFY_ASSERT(0);
         }
@@ -60,6 +65,11 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0f;
             break;
+        case VFY_LAYER_SIGMOID:
+        case VFY_LAYER_TANH:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = vfy_act_f32(L->kind, a[j]);
+            break;
         default:
             VFY_ASSERT(0);
         }
@@ -90,6 +100,11 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts)
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
+        case VFY_LAYER_SIGMOID:
+        case VFY_LAYER_TANH:
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = vfy_act_f64(L->kind, a[j]);
+            break;
         default:
             VFY_ASSERT(0);
         }
@@ -117,6 +132,14 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         case VFY_LAYER_RELU:
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = in[j] > 0 ? cur[j] : 0.0;
+            break;
+        case VFY_LAYER_SIGMOID: /* sigmoid' = s (1 - s), s the layer's output */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = cur[j] * acts[k][j] * (1.0 - acts[k][j]);
+            break;
+        case VFY_LAYER_TANH: /* tanh' = 1 - t^2 */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = cur[j] * (1.0 - acts[k][j] * acts[k][j]);
             break;
         default:
             VFY_ASSERT(0);

@@ -17,7 +17,7 @@ void vfy_net_free(vfy_net *net)
     vfy_free(net);
 }
 
-static const char *const kind_names[] = {"dense", "scale", "relu"};
+static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
@@ -36,8 +36,9 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
                       (long long)prev);
         goto fail;
     }
-    if (kind != VFY_LAYER_RELU && (!w || !b)) {
-        st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': missing weights", name ? name : "?");
+    if (vfy_layer_is_act(kind) ? (w || b) : (!w || !b)) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': %s weights", name ? name : "?",
+                      vfy_layer_is_act(kind) ? "unexpected" : "missing");
         goto fail;
     }
     vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
@@ -73,13 +74,19 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
         if (L->n_in != prev)
             return vfy_fail(err, VFY_ERR_INVALID, "layer %lld '%s' takes %lld values, gets %lld",
                             (long long)i, L->name, (long long)L->n_in, (long long)prev);
+        if (L->kind < 0 || L->kind >= VFY_LAYER_KIND_COUNT)
+            return vfy_fail(err, VFY_ERR_INVALID, "layer %lld: bad kind %d", (long long)i, (int)L->kind);
+        if (vfy_layer_is_act(L->kind) && (L->n_in != L->n_out || L->w || L->b))
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): an activation maps %lld values "
+                            "to %lld%s", L->name, kind_names[L->kind], (long long)L->n_in,
+                            (long long)L->n_out, L->w || L->b ? " and has weights" : "");
         int64_t nw = L->kind == VFY_LAYER_DENSE ? L->n_in * L->n_out
                    : L->kind == VFY_LAYER_SCALE ? L->n_out : 0;
         for (int64_t k = 0; k < nw; k++)
             if (!isfinite(L->w[k]))
                 return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': weight %lld is not finite",
                                 L->name, (long long)k);
-        if (L->kind != VFY_LAYER_RELU)
+        if (!vfy_layer_is_act(L->kind))
             for (int64_t k = 0; k < L->n_out; k++)
                 if (!isfinite(L->b[k]))
                     return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': bias %lld is not finite",
@@ -103,4 +110,38 @@ int64_t vfy_net_max_width(const vfy_net *net)
             m = net->layers[i].n_out;
     }
     return m;
+}
+
+float vfy_act_f32(vfy_layer_kind kind, float x)
+{
+    switch (kind) {
+    case VFY_LAYER_RELU: return x > 0 ? x : 0.0f;
+    case VFY_LAYER_SIGMOID:
+        if (x >= 0)
+            return 1.0f / (1.0f + expf(-x));
+        else {
+            float e = expf(x);
+            return e / (1.0f + e);
+        }
+    case VFY_LAYER_TANH: return tanhf(x);
+    default: VFY_ASSERT(0);
+    }
+    return 0;
+}
+
+double vfy_act_f64(vfy_layer_kind kind, double x)
+{
+    switch (kind) {
+    case VFY_LAYER_RELU: return x > 0 ? x : 0.0;
+    case VFY_LAYER_SIGMOID:
+        if (x >= 0)
+            return 1.0 / (1.0 + exp(-x));
+        else {
+            double e = exp(x);
+            return e / (1.0 + e);
+        }
+    case VFY_LAYER_TANH: return tanh(x);
+    default: VFY_ASSERT(0);
+    }
+    return 0;
 }

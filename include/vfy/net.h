@@ -2,7 +2,8 @@
  *
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
- * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE) and RELU. The ONNX loader
+ * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE) and the elementwise
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))) and TANH. The ONNX loader
  * lowers a graph into this form without rounding the real-valued semantics: every float32 weight is
  * held exactly in a double, and where the lowering had to round a coefficient (e.g. Div by a constant
  * c stored as the multiplier 1/c) the layer says by how much in w_relerr, so that bounds stay sound.
@@ -19,14 +20,16 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_DENSE,
     VFY_LAYER_SCALE,
     VFY_LAYER_RELU,
+    VFY_LAYER_SIGMOID,
+    VFY_LAYER_TANH,
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
 typedef struct vfy_layer {
     vfy_layer_kind kind;
-    int64_t n_in, n_out;   /* RELU and SCALE: n_in == n_out */
-    double *w;             /* DENSE: n_out x n_in row-major; SCALE: n_out multipliers; RELU: NULL */
-    double *b;             /* DENSE and SCALE: n_out (never NULL there); RELU: NULL */
+    int64_t n_in, n_out;   /* activations and SCALE: n_in == n_out */
+    double *w;             /* DENSE: n_out x n_in row-major; SCALE: n_out multipliers; activations: NULL */
+    double *b;             /* DENSE and SCALE: n_out (never NULL there); activations: NULL */
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
@@ -41,6 +44,19 @@ typedef struct vfy_net {
     int out_rank;
     int64_t out_shape[8];
 } vfy_net;
+
+/* 1 for the elementwise activations (RELU, SIGMOID, TANH): no weights, n_in == n_out. */
+static inline int vfy_layer_is_act(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH;
+}
+
+/* An activation's value as a floating-point execution computes it: vfy_act_f32 in float32 with libm's
+ * expf/tanhf (sigmoid as 1/(1+expf(-x)) for x >= 0, expf(x)/(1+expf(x)) below, so that neither
+ * overflows), vfy_act_f64 the same in double. For evaluation and constant folding only, never a proof
+ * device: the bound module encloses the real functions itself. kind must satisfy vfy_layer_is_act. */
+float vfy_act_f32(vfy_layer_kind kind, float x);
+double vfy_act_f64(vfy_layer_kind kind, double x);
 
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
