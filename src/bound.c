@@ -41,10 +41,12 @@ typedef struct vfy_bound_scratch {
     double *lam, *lam2, *absl; /* cap_rows x width */
     double *beta, *slack, *t, *d, *lbtmp; /* cap_rows */
     double *m, *r, *H, *G, *c, *R;        /* width */
-    double *s_up, *t_up;                  /* width: ReLU upper lines */
+    double *s_up, *t_up, *s_lo;           /* width: ReLU upper lines, lower slopes */
     int64_t *idx;                         /* width: crown_refine's rows */
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
     double **q;        /* per layer: q_k (affine layers) */
+    double **act;      /* per SIGMOID/TANH layer: 6 n: cached lines (act_lines) for the bounds l, u:
+                        * l, u, sl, tl, su, tu */
     double *hsum;      /* per layer: sum of H over the layer's input */
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
     int64_t cap_alpha;
@@ -170,12 +172,17 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->R);
         vfy_free(s->s_up);
         vfy_free(s->t_up);
+        vfy_free(s->s_lo);
         vfy_free(s->idx);
         vfy_free(s->cls);
         if (s->q)
             for (int64_t k = 0; k < b->n_layers; k++)
                 vfy_free(s->q[k]);
         vfy_free(s->q);
+        if (s->act)
+            for (int64_t k = 0; k < b->n_layers; k++)
+                vfy_free(s->act[k]);
+        vfy_free(s->act);
         vfy_free(s->hsum);
         vfy_free(s->alpha);
         vfy_free(s->tape);
@@ -219,12 +226,14 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->R = vfy_alloc_array(w, sizeof(double));
     s->s_up = vfy_alloc_array(w, sizeof(double));
     s->t_up = vfy_alloc_array(w, sizeof(double));
+    s->s_lo = vfy_alloc_array(w, sizeof(double));
     s->idx = vfy_alloc_array(w, sizeof(int64_t));
     s->cls = vfy_alloc_array(2 * w, sizeof(int64_t));
     s->q = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    s->act = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
     s->hsum = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
-    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->idx || !s->cls ||
-        !s->q || !s->hsum)
+    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->s_lo ||
+        !s->idx || !s->cls || !s->q || !s->act || !s->hsum)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
@@ -232,10 +241,16 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
         b->hi[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         if (!b->lo[k] || !b->hi[k])
             goto fail;
-        if (L->kind != VFY_LAYER_RELU) {
+        if (!vfy_layer_is_act(L->kind)) {
             s->q[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
             if (!s->q[k])
                 goto fail;
+        } else if (L->kind != VFY_LAYER_RELU) {
+            s->act[k] = vfy_alloc_array((size_t)(6 * L->n_out), sizeof(double));
+            if (!s->act[k])
+                goto fail;
+            for (int64_t j = 0; j < 2 * L->n_out; j++)
+                s->act[k][j] = NAN; /* no bounds cached yet */
         }
     }
     if (!scratch_reserve(s, 2 * s->width + 8))
@@ -358,6 +373,236 @@ static void relu_upper_line(double l, double u, double *s_out, double *t_out)
 /* CROWN's default lower slope for an unstable ReLU: 1 when u > -l, else 0 (both exact). */
 static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; }
 
+/* ---- Sigmoid and Tanh ----
+ *
+ * Both are increasing, f' is even and decreasing in |z| (so f is convex for z <= 0 and concave for
+ * z >= 0), sigmoid' = s (1 - s) in (0, 1/4], tanh' = 1 - t^2 in (0, 1].
+ *
+ * Enclosure of the real function at a double z (act_enclose). We rely on libm: glibc documents exp
+ * within 1 ulp and tanh within 2 ulp (its libm-test-ulps tables); we assume at most 2^-48 relative
+ * (16 ulp) for both. sigmoid(z) is computed as 1/(1 + exp(-z)); for z >= -700, exp(-z) <= e^700 is
+ * finite and s(z) >= e^-700 / 2 is a normal double, so the three steps (exp, +, /) perturb the result
+ * by a relative (1 + d1)(1 + d2)(1 + d3) with |d1| <= 2^-48 + 2^-1074 (an underflowing exp adds at
+ * most 2^-1074 to 1 + exp), |d2|, |d3| <= 2^-53: in all below 2^-47. For z < -700,
+ * 0 < s(z) < e^z <= e^-700 < 2^-1000. tanh(z) is libm's; a subnormal result is off by a few 2^-1074
+ * at most. Hence the value widened by 2^-46 |v| + 2^-1060 (rounded outward) and clamped to the range
+ * (0, 1) or (-1, 1) encloses the real f(z).
+ *
+ * Float executions (ctx->float_semantics): a runtime does not compute these functions exactly, and
+ * onnxruntime does not even use libm: its MLAS kernels evaluate a clamped rational approximation
+ * (sigmoid clamped to [-18, 18], tanh to [-9, 9]) in float32. Its error is absolute, not relative:
+ * sigmoid(-17) = 4e-8 comes out near 2e-7. Measured against a long-double reference on every 61st
+ * float32 of |x| <= 64 (with and without fma), the largest errors are 2.0e-7 (sigmoid) and 3.6e-7
+ * (tanh); glibc's expf/tanhf (our vfy_eval_f32) stay below 1e-7. We charge ACT_EXEC_ERR = 2^-19
+ * = 1.9e-6 absolute per activation output (5x the worst measured), in IBP and in the backward pass.
+ * This is an assumption about the runtime's activation kernels, stated in docs/soundness.md. */
+#define ACT_LIBM_REL 0x1p-46
+#define ACT_EXEC_ERR 0x1p-19
+/* Lines are certified on ACT_PIECES sub-intervals; below ACT_MIN_WIDTH the constants are used. */
+#define ACT_PIECES 64
+#define ACT_MIN_WIDTH 0x1p-20
+
+static double act_range_lo(vfy_layer_kind kind) { return kind == VFY_LAYER_SIGMOID ? 0.0 : -1.0; }
+
+/* [*lo, *hi] ∋ f(z) for the real f (see above); the whole range when z is NaN. */
+static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    double rlo = act_range_lo(kind);
+    if (isnan(z)) {
+        *lo = rlo;
+        *hi = 1.0;
+        return;
+    }
+    double v;
+    if (kind == VFY_LAYER_SIGMOID) {
+        if (z < -700) {
+            *lo = 0.0; /* SOUND: 0 < s(z) < e^z <= e^-700 < 2^-1000 */
+            *hi = 0x1p-1000;
+            return;
+        }
+        v = 1.0 / (1.0 + exp(-z));
+    } else {
+        v = tanh(z);
+    }
+    /* SOUND: |v - f(z)| < 2^-46 |v| + 2^-1060 under the libm assumption above */
+    double d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+    *lo = fmax(vfy_sub_down(v, d), rlo);
+    *hi = fmin(vfy_add_up(v, d), 1.0);
+}
+
+/* [*dlo, *dhi] ∋ f'(z) from an enclosure [lo, hi] ∋ f(z) (lo, hi inside f's range).
+ * SOUND: sigmoid: 0 <= lo <= s <= hi <= 1, so lo (1 - hi) <= s (1 - s) <= hi (1 - lo), both products of
+ * non-negative factors; tanh: t^2 lies between the squares of the end points (0 when they straddle 0).
+ * Rounded outward, then clamped to f''s range (0, 1/4] or (0, 1]. */
+static void act_deriv(vfy_layer_kind kind, double lo, double hi, double *dlo, double *dhi)
+{
+    if (kind == VFY_LAYER_SIGMOID) {
+        *dlo = fmax(vfy_mul_down(lo, vfy_sub_down(1.0, hi)), 0.0);
+        *dhi = fmin(vfy_mul_up(hi, vfy_sub_up(1.0, lo)), 0.25);
+    } else {
+        double a = fmax(fabs(lo), fabs(hi));
+        double c = (lo <= 0 && hi >= 0) ? 0.0 : fmin(fabs(lo), fabs(hi));
+        *dlo = fmax(vfy_sub_down(1.0, vfy_mul_up(a, a)), 0.0);
+        *dhi = fmin(vfy_sub_up(1.0, vfy_mul_down(c, c)), 1.0);
+    }
+}
+
+/* f and f' in plain double: only to choose slopes, never to bound. */
+static double act_val(vfy_layer_kind kind, double z) { return vfy_act_f64(kind, z); }
+static double act_slope(vfy_layer_kind kind, double z)
+{
+    double v = act_val(kind, z);
+    return kind == VFY_LAYER_SIGMOID ? v * (1.0 - v) : 1.0 - v * v;
+}
+
+/* The slopes of CROWN's lines for f on [l, u] (l < u finite), as auto_LiRPA chooses them:
+ *  u <= 0 (f convex):   upper = the chord, lower = the tangent at the midpoint;
+ *  l >= 0 (f concave):  lower = the chord, upper = the tangent at the midpoint;
+ *  l < 0 < u:           upper = the line through (l, f(l)) tangent to f at some d in (0, u], i.e. the
+ *                       root of h(d) = f(d) - f(l) - f'(d)(d - l), increasing on [0, inf) with h(0) < 0;
+ *                       when h(u) <= 0 the tangent point lies beyond u and the chord is above f;
+ *                       lower = symmetrically the line through (u, f(u)) tangent at d in [l, 0),
+ *                       the root of g(d) = f(u) - f(d) - f'(d)(u - d), decreasing on (-inf, 0], g(0) < 0;
+ *                       the chord when g(l) <= 0.
+ * The roots are found by 30 bisection steps. These are only choices: act_relax certifies the
+ * intercepts for whatever slopes come out, so nothing here needs to be exact. */
+static void act_slopes(vfy_layer_kind kind, double l, double u, double *a_lo, double *a_up)
+{
+    double fl = act_val(kind, l), fu = act_val(kind, u);
+    double chord = (fu - fl) / (u - l), mid = 0.5 * l + 0.5 * u;
+    if (u <= 0) {
+        *a_up = chord;
+        *a_lo = act_slope(kind, mid);
+        return;
+    }
+    if (l >= 0) {
+        *a_lo = chord;
+        *a_up = act_slope(kind, mid);
+        return;
+    }
+    if (fu - fl - act_slope(kind, u) * (u - l) <= 0) {
+        *a_up = chord;
+    } else {
+        double d0 = 0, d1 = u;
+        for (int it = 0; it < 30; it++) {
+            double d = 0.5 * (d0 + d1);
+            if (act_val(kind, d) - fl - act_slope(kind, d) * (d - l) < 0)
+                d0 = d;
+            else
+                d1 = d;
+        }
+        *a_up = act_slope(kind, d1);
+    }
+    if (fu - fl - act_slope(kind, l) * (u - l) <= 0) {
+        *a_lo = chord;
+    } else {
+        double d0 = l, d1 = 0;
+        for (int it = 0; it < 30; it++) {
+            double d = 0.5 * (d0 + d1);
+            if (fu - act_val(kind, d) - act_slope(kind, d) * (u - d) > 0)
+                d0 = d;
+            else
+                d1 = d;
+        }
+        *a_lo = act_slope(kind, d0);
+    }
+}
+
+/* Linear bounds of the real f on [l, u]:  sl z + tl <= f(z) <= su z + tu  for every z in [l, u].
+ *
+ * The slopes come from act_slopes; the intercepts are certified, whatever the slopes: with
+ * g(z) = f(z) - a z, the line a z + t is above f on [l, u] iff t >= max g, below iff t <= min g. Cut
+ * [l, u] into ACT_PIECES pieces [p, q] (computed end points, monotone, p_0 = l, p_N = u, so they cover
+ * [l, u]); on each, with Dlo <= f' <= Dhi on [p, q] and w >= q - p,
+ *     g(z) = g(p) + int_p^z (f' - a)  <= g(p) + max(0, Dhi - a) w,
+ *     g(z) = g(q) - int_z^q (f' - a)  <= g(q) + max(0, a - Dlo) w,
+ *     g(z) >= g(p) - max(0, a - Dlo) w,    g(z) >= g(q) - max(0, Dhi - a) w.
+ * (Near the tangent point f' - a is small on the piece, so the loss is about f'' w^2.) f' is even and
+ * decreasing in |z|: its sup on [p, q] is at the point nearest 0 (f'(0) = 1/4 or 1 when 0 is inside),
+ * its inf at the end point farthest from 0; both come from act_deriv on the enclosures of f.
+ * tu = max over pieces of the smaller upper estimate, tl = min of the larger lower one.
+ * SOUND: g(p) is bounded by the enclosure of f(p) minus a p rounded the other way; every operation
+ * is rounded outward; a non-finite result falls back to the constants.
+ * When [l, u] is narrower than ACT_MIN_WIDTH, not finite, or NaN, the constant lines
+ * f(l) <= f(z) <= f(u) (monotonicity, enclosures rounded outward) are used. */
+static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                      double *tu)
+{
+    double flo, fhi, glo, ghi;
+    act_enclose(kind, l, &flo, &fhi);
+    act_enclose(kind, u, &glo, &ghi);
+    *sl = *su = 0.0;
+    *tl = flo;
+    *tu = ghi;
+    if (!(l < u) || !(u - l < INFINITY) || !(u - l > ACT_MIN_WIDTH))
+        return;
+    double a_lo, a_up;
+    act_slopes(kind, l, u, &a_lo, &a_up);
+    if (!isfinite(a_lo) || !isfinite(a_up))
+        return;
+    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    double P[ACT_PIECES + 1], Flo[ACT_PIECES + 1], Fhi[ACT_PIECES + 1];
+    double Dlo[ACT_PIECES + 1], Dhi[ACT_PIECES + 1];
+    double width = u - l;
+    for (int i = 0; i <= ACT_PIECES; i++) {
+        double p = i == 0 ? l : (i == ACT_PIECES ? u : fmin(l + width * ((double)i / ACT_PIECES), u));
+        P[i] = p;
+        act_enclose(kind, p, &Flo[i], &Fhi[i]);
+        act_deriv(kind, Flo[i], Fhi[i], &Dlo[i], &Dhi[i]);
+    }
+    double t_lo = INFINITY, t_up = -INFINITY;
+    for (int i = 0; i < ACT_PIECES; i++) {
+        double p = P[i], q = P[i + 1], w = vfy_sub_up(q, p);
+        double dhi = (p <= 0 && q >= 0) ? dmax : (q < 0 ? Dhi[i + 1] : Dhi[i]);
+        double dlo = fabs(p) >= fabs(q) ? Dlo[i] : Dlo[i + 1];
+        /* upper line, slope a_up */
+        double rise = vfy_mul_up(fmax(vfy_sub_up(dhi, a_up), 0.0), w);
+        double fall = vfy_mul_up(fmax(vfy_sub_up(a_up, dlo), 0.0), w);
+        double u1 = vfy_add_up(vfy_sub_up(Fhi[i], vfy_mul_down(a_up, p)), rise);
+        double u2 = vfy_add_up(vfy_sub_up(Fhi[i + 1], vfy_mul_down(a_up, q)), fall);
+        t_up = fmax(t_up, fmin(u1, u2));
+        /* lower line, slope a_lo */
+        rise = vfy_mul_up(fmax(vfy_sub_up(dhi, a_lo), 0.0), w);
+        fall = vfy_mul_up(fmax(vfy_sub_up(a_lo, dlo), 0.0), w);
+        double l1 = vfy_sub_down(vfy_sub_down(Flo[i], vfy_mul_up(a_lo, p)), fall);
+        double l2 = vfy_sub_down(vfy_sub_down(Flo[i + 1], vfy_mul_up(a_lo, q)), rise);
+        t_lo = fmin(t_lo, fmax(l1, l2));
+    }
+    if (isfinite(t_up)) {
+        *su = a_up;
+        *tu = t_up;
+    }
+    if (isfinite(t_lo)) {
+        *sl = a_lo;
+        *tl = t_lo;
+    }
+}
+
+void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                         double *tu)
+{
+    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
+    act_relax(kind, l, u, sl, tl, su, tu);
+}
+
+/* Make the cached lines of activation layer k (SIGMOID or TANH) those of its input bounds [l, u]:
+ * a neuron is recomputed only when its [l, u] changed since (the cache is keyed by the bounds
+ * themselves, so it can never serve lines of other bounds). */
+static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const double *l,
+                      const double *u)
+{
+    int64_t n = L->n_in;
+    double *c = s->act[k];
+    double *cl = c, *cu = c + n, *sl = c + 2 * n, *tl = c + 3 * n, *su = c + 4 * n, *tu = c + 5 * n;
+    for (int64_t j = 0; j < n; j++) {
+        if (cl[j] == l[j] && cu[j] == u[j])
+            continue;
+        act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
+        cl[j] = l[j];
+        cu[j] = u[j];
+    }
+}
+
 /* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
  * constant and error of each row, with the invariant (for every execution of the network)
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
@@ -383,53 +628,83 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 if (s->sp_layer[q] == k)
                     for (int64_t i = 0; i < K; i++)
                         lam[i * n_out + s->sp_j[q]] -= beta[i * n_sp + q] * s->beta_s[q];
-        if (L->kind == VFY_LAYER_RELU) {
-            /* lam · relu(z) >= sum_j mu_j z_j + d, per coefficient sign:
-             *   stable active (l >= 0): mu = lam; stable inactive (u <= 0): mu = 0;
-             *   unstable, lam >= 0: relu(z) >= a z (a in [0,1]): mu = lam a;
-             *   unstable, lam < 0:  relu(z) <= s z + t:            mu = lam s, d += lam t.
-             * SOUND: fl(lam s) differs from lam s by at most u|mu| (+2^-1074), times |z| <= H; the
-             * sum d is a dot product charged gamma(n) sum |lam| t. */
+        if (vfy_layer_is_act(L->kind)) {
+            /* An activation h = f(z), relaxed per neuron by  sl z + tl <= f(z) <= su z + tu  on the
+             * pre-activation's [l, u]; each coefficient picks the line by its sign:
+             *   lam >= 0: lam f(z) >= (lam sl) z + lam tl;   lam < 0: lam f(z) >= (lam su) z + lam tu.
+             * ReLU: stable active (l >= 0): f(z) = z, coefficient untouched; stable inactive
+             * (u <= 0): f(z) = 0, coefficient 0; unstable: lower line a z (a = alpha, or CROWN's
+             * default), upper line s z + t (relu_upper_line). SIGMOID/TANH: every neuron takes its
+             * certified lines (act_relax), and a float execution's value of f is within
+             * ACT_EXEC_ERR of the real one, so (float semantics) |lam| ACT_EXEC_ERR is charged.
+             * SOUND: fl(lam sl) differs from lam sl by at most 2^-53 |mu| (+2^-1074), times
+             * |z| <= H; the sum d of the lam t is a dot product charged gamma(n) sum |lam t|; the
+             * underflow of each term is in tiny. */
             const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
-            /* classify once: idx[0..nu) unstable, idx[nu..nu+nz) inactive (stable active: untouched) */
+            int relu = L->kind == VFY_LAYER_RELU;
+            /* classify once: idx[0..nu) relaxed, idx[nu..nu+nz) inactive (stable active: untouched) */
             int64_t nu = 0, nz = 0, *unst = s->cls, *inact = s->cls + n_in;
             double hsum = 0;
+            const double *sl = s->s_lo, *tl = NULL, *su = s->s_up, *tu = s->t_up;
+            if (!relu) {
+                act_lines(L, s, k, l, u);
+                const double *c = s->act[k];
+                sl = c + 2 * n_in;
+                tl = c + 3 * n_in;
+                su = c + 4 * n_in;
+                tu = c + 5 * n_in;
+            }
             for (int64_t j = 0; j < n_in; j++) {
                 s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
                 hsum = vfy_add_up(hsum, s->H[j]);
+                if (!relu) {
+                    unst[nu++] = j;
+                    continue;
+                }
                 if (l[j] >= 0)
                     continue;
                 if (u[j] > 0) {
                     relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                    s->s_lo[j] = relu_lower_slope(l[j], u[j]);
                     unst[nu++] = j;
                 } else {
                     inact[nz++] = j;
                 }
             }
-            const double *al = alpha ? alpha + K * ctx->roff[k] : NULL;
-            if (tape)
+            const double *al = alpha && relu ? alpha + K * ctx->roff[k] : NULL;
+            if (tape && relu)
                 memcpy(tape + K * ctx->roff[k], lam, (size_t)(K * n_in) * sizeof(double));
+            double exec_err = !relu && ctx->float_semantics ? ACT_EXEC_ERR : 0.0;
             double g = vfy_la_gamma(n_in);
             double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
             for (int64_t i = 0; i < K; i++) {
                 double *row = lam + i * n_in;
-                double d = 0, abst = 0, errmu = 0;
+                double d = 0, abst = 0, errmu = 0, absx = 0;
                 for (int64_t a = 0; a < nz; a++)
                     row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
                 for (int64_t a = 0; a < nu; a++) {
                     int64_t j = unst[a];
                     double x = row[j], mu;
                     if (x >= 0) {
-                        mu = x * (al ? al[i * n_in + j] : relu_lower_slope(l[j], u[j]));
+                        mu = x * (al ? al[i * n_in + j] : sl[j]);
+                        if (tl) {
+                            double p = x * tl[j];
+                            d += p;
+                            abst += fabs(p);
+                        }
                     } else {
-                        mu = x * s->s_up[j];
-                        d += x * s->t_up[j];
-                        abst += -x * s->t_up[j];
+                        mu = x * su[j];
+                        double p = x * tu[j];
+                        d += p;
+                        abst += fabs(p);
                     }
+                    absx += fabs(x);
                     errmu += fabs(mu) * s->H[j];
                     row[j] = mu;
                 }
                 double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
+                if (exec_err > 0) /* SOUND: |lam|·ACT_EXEC_ERR, the sum rounded (gamma) and up */
+                    e = vfy_add_up(e, vfy_mul_up(vfy_mul_up(absx, 1.0 + g), exec_err));
                 s->beta[i] += d;
                 e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
                 s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
@@ -521,15 +796,17 @@ static void check_overflow(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
 }
 
 /* CROWN refinement of the output of affine layer k, a pre-activation: for every neuron that the
- * IBP step left unstable, lower-bound v_j and -v_j by a backward pass and intersect. */
+ * IBP step left unstable (before a ReLU) or not a point (before SIGMOID/TANH, whose relaxation
+ * tightens with any narrower interval), lower-bound v_j and -v_j by a backward pass and intersect. */
 static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k,
                                const double *in_lo, const double *in_hi)
 {
     vfy_bound_scratch *s = b->scratch;
     const vfy_layer *L = &ctx->net->layers[k];
     int64_t n = L->n_out, nu = 0;
+    int relu = ctx->net->layers[k + 1].kind == VFY_LAYER_RELU;
     for (int64_t j = 0; j < n; j++)
-        if (b->lo[k][j] < 0 && b->hi[k][j] > 0)
+        if (relu ? (b->lo[k][j] < 0 && b->hi[k][j] > 0) : b->lo[k][j] < b->hi[k][j])
             s->idx[nu++] = j;
     if (nu == 0)
         return VFY_OK;
@@ -608,12 +885,27 @@ vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, c
             }
             continue;
         }
+        if (vfy_layer_is_act(L->kind)) {
+            /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
+             * (act_enclose; NaN gives the whole range); a float execution's value is within
+             * ACT_EXEC_ERR of f(z). */
+            double e = ctx->float_semantics ? ACT_EXEC_ERR : 0.0, t;
+            for (int64_t j = 0; j < L->n_out; j++) {
+                act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
+                act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);
+                if (e > 0) {
+                    b->lo[k][j] = vfy_sub_down(b->lo[k][j], e);
+                    b->hi[k][j] = vfy_add_up(b->hi[k][j], e);
+                }
+            }
+            continue;
+        }
         affine_prepare(ctx, b, k, lo, hi);
         ibp_affine(ctx, b, k);
         if (prior)
             intersect_prior(ctx, b, k, prior, off, half);
-        int feeds_relu = k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU;
-        if (method != VFY_BOUND_IBP && feeds_relu && k > 0) {
+        int feeds_act = k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind);
+        if (method != VFY_BOUND_IBP && feeds_act && k > 0) {
             vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
             if (st != VFY_OK)
                 return st;
@@ -746,6 +1038,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
             for (int64_t i = 0; i < K; i++)
                 for (int64_t j = 0; j < n_out; j++)
                     v2[i * n_out + j] = L->w[j] * v[i * n_in + j] + L->b[j];
+        } else if (L->kind != VFY_LAYER_RELU) {
+            /* SIGMOID/TANH carry no slopes here: the primal point goes through f itself (an
+             * approximation of the relaxed network, which only steers the search) */
+            for (int64_t p = 0; p < K * n_out; p++)
+                v2[p] = vfy_act_f64(L->kind, v[p]);
         } else {
             const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
             const double *tp = s->tape + K * ctx->roff[k];

@@ -383,6 +383,382 @@ START_TEST(test_grid_contains)
 }
 END_TEST
 
+/* ---- Sigmoid and Tanh ---- */
+
+/* Check records every passing ck_assert through a pipe (a system call each); the loops below test
+ * millions of points, so they call it only on failure. */
+#define CHECK(c) do { if (!(c)) ck_assert(c); } while (0)
+#define CHECKM(c, ...) do { if (!(c)) ck_assert_msg(c, __VA_ARGS__); } while (0)
+
+static long double act_ref(vfy_layer_kind kind, long double z)
+{
+    return kind == VFY_LAYER_SIGMOID ? 1.0L / (1.0L + expl(-z)) : tanhl(z);
+}
+
+/* f(z) - (s z + t) in long double, with s z split exactly (fma) so that only long double rounding
+ * (2^-64 relative, far below the certified lines' own margins of at least one double ulp) remains. */
+static long double act_gap(vfy_layer_kind kind, double z, double s, double t)
+{
+    double p = s * z, e = fma(s, z, -p);
+    return ((act_ref(kind, z) - (long double)t) - (long double)p) - (long double)e;
+}
+
+/* A random interval of one of the shapes that matter: tiny, saturated (|z| ~ 40), straddling 0,
+ * one-sided (either sign), general, a point, an end point at 0. */
+static void act_interval(uint64_t *st, int cls, double *l, double *u)
+{
+    double a = testnet_uniform(st), b = testnet_uniform(st);
+    switch (cls) {
+    case 0: /* tiny */
+        *l = 20 * a - 10;
+        *u = *l + ldexp(b, -(int)(10 + 40 * testnet_uniform(st)));
+        break;
+    case 1: /* saturated or across the saturation */
+        *l = testnet_uniform(st) < 0.5 ? -45 + 10 * a : 30 + 10 * a;
+        *u = *l + (testnet_uniform(st) < 0.5 ? 15 * b : 85 * b);
+        break;
+    case 2: /* straddling */
+        *l = -8 * a - 1e-3;
+        *u = 8 * b + 1e-3;
+        break;
+    case 3: /* one-sided */
+        *l = 12 * a * a;
+        *u = *l + 6 * b;
+        if (testnet_uniform(st) < 0.5) {
+            double t = -*u;
+            *u = -*l;
+            *l = t;
+        }
+        break;
+    case 4: /* general */
+        *l = 40 * a - 20;
+        *u = *l + 20 * b;
+        break;
+    case 5: /* a point */
+        *l = *u = 16 * a - 8;
+        break;
+    default: /* an end point at 0 */
+        *l = testnet_uniform(st) < 0.5 ? -6 * a : 0.0;
+        *u = *l < 0 ? 0.0 : 6 * b;
+        break;
+    }
+}
+
+/* The relaxation lines hold on every sampled point of thousands of random intervals (no tolerance),
+ * and the certified intercepts lose little against the best intercept for the same slope. */
+START_TEST(test_act_lines)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    double f2max = _i ? 0.7699 : 0.0963; /* max |f''| */
+    uint64_t st = 31 + (uint64_t)_i;
+    for (int t = 0; t < 3500; t++) {
+        double l, u, sl, tl, su, tu;
+        act_interval(&st, t % 7, &l, &u);
+        vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        CHECK(isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu));
+        long double lo_gap = INFINITY, up_gap = INFINITY;
+        const int G = 400;
+        for (int g = 0; g <= G + 20; g++) {
+            double z = g <= G ? l + (u - l) * g / G : l + (u - l) * testnet_uniform(&st);
+            if (g == G)
+                z = u;
+            if (z < l)
+                z = l;
+            if (z > u)
+                z = u;
+            long double a = act_gap(kind, z, sl, tl), b = -act_gap(kind, z, su, tu);
+            CHECKM(a >= 0 && b >= 0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g "
+                          "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", _i ? "tanh" : "sigmoid", l, u,
+                          z, sl, tl, a, su, tu, b);
+            lo_gap = a < lo_gap ? a : lo_gap;
+            up_gap = b < up_gap ? b : up_gap;
+        }
+        /* tightness: each line comes within f''max h^2 of f (h = (u - l)/64, the certification's
+         * pieces) up to the enclosures' widening; the grid sees the closest point up to
+         * f''max (step/2)^2 / 2 */
+        double h = (u - l) / 64, step = (u - l) / G;
+        double loss = f2max * (h * h + step * step / 8) + 1e-12 * (1 + fabs(sl * l) + fabs(su * u));
+        if (u - l > 0x1p-20)
+            CHECKM(lo_gap <= loss && up_gap <= loss, "%s on [%.17g, %.17g]: gaps %Lg %Lg above %g",
+                   _i ? "tanh" : "sigmoid", l, u, lo_gap, up_gap, loss);
+    }
+    /* degenerate inputs give the whole range or the constants, never a wrong line */
+    double sl, tl, su, tu;
+    vfy_bound_act_lines(kind, NAN, NAN, &sl, &tl, &su, &tu);
+    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu == 1);
+    vfy_bound_act_lines(kind, NAN, 1, &sl, &tl, &su, &tu);
+    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu >= act_ref(kind, 1) && tu < 1);
+    vfy_bound_act_lines(kind, -INFINITY, INFINITY, &sl, &tl, &su, &tu);
+    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu == 1);
+    vfy_bound_act_lines(kind, -800, -790, &sl, &tl, &su, &tu);
+    CHECK(tl <= act_ref(kind, -790) && tu >= act_ref(kind, -790));
+}
+END_TEST
+
+/* A float32 forward pass whose activations err by +-delta (alternating), as a runtime's approximate
+ * kernels may (onnxruntime's are within 4e-7 of the real functions): the bounds with the float
+ * semantics must contain it too. */
+static void eval_f32_perturbed(const vfy_net *net, const float *x, float *y, float delta)
+{
+    int64_t w = vfy_net_max_width(net);
+    float *a = malloc((size_t)w * sizeof *a), *b = malloc((size_t)w * sizeof *b);
+    memcpy(a, x, (size_t)net->n_in * sizeof *a);
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        for (int64_t j = 0; j < L->n_out; j++) {
+            if (L->kind == VFY_LAYER_DENSE) {
+                float acc = 0;
+                for (int64_t i = 0; i < L->n_in; i++)
+                    acc += (float)L->w[j * L->n_in + i] * a[i];
+                b[j] = acc + (float)L->b[j];
+            } else if (L->kind == VFY_LAYER_SCALE) {
+                b[j] = (float)L->w[j] * a[j] + (float)L->b[j];
+            } else {
+                b[j] = vfy_act_f32(L->kind, a[j]);
+                if (L->kind != VFY_LAYER_RELU)
+                    b[j] += (j + k) % 2 ? delta : -delta;
+            }
+        }
+        float *t = a;
+        a = b;
+        b = t;
+    }
+    memcpy(y, a, (size_t)net->n_out * sizeof *y);
+    free(a);
+    free(b);
+}
+
+static const vfy_layer_kind act_mixes[4][4] = {
+    {VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID},
+    {VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH},
+    {VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH, VFY_LAYER_SIGMOID},
+    {VFY_LAYER_TANH, VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH},
+};
+
+/* Random sigmoid/tanh (and mixed) networks: sampled points (double and float32 executions, and a
+ * float32 execution with perturbed activations) lie in the IBP and CROWN bounds of every layer; the
+ * rows' CROWN bounds hold at every sample and are never below IBP's; CROWN's output layer bounds
+ * are not looser than IBP's beyond rounding. */
+START_TEST(test_act_bounds_contain)
+{
+    const shape *sh = &shapes[_i % 4];
+    const vfy_layer_kind *act = act_mixes[(_i / 4) % 4];
+    int fsem = _i % 3 != 2;
+    double scale = sh->scale * (_i % 2 ? 3.0 : 1.0); /* larger weights: saturated neurons */
+    vfy_net *net = testnet_random_act(300 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                                      scale, sh->with_scale, act);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+    CHECK(bi && bc);
+    uint64_t st = 2000 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.02 + testnet_uniform(&st) * (_i < 8 ? 0.1 : 1.0);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, net->n_in, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    if (fsem) {
+        check_contains(net, bi, lo, hi, 9 + (uint64_t)_i, 300);
+        check_contains(net, bc, lo, hi, 9 + (uint64_t)_i, 300);
+    }
+    int64_t L = net->n_layers - 1, K = 3, ny = net->n_out, nx = net->n_in;
+    for (int64_t j = 0; j < ny; j++) {
+        CHECKM(bc->lo[L][j] >= bi->lo[L][j] - 1e-9 * (1 + fabs(bi->lo[L][j])) &&
+                      bc->hi[L][j] <= bi->hi[L][j] + 1e-9 * (1 + fabs(bi->hi[L][j])),
+                      "output %lld: crown [%.17g, %.17g], ibp [%.17g, %.17g]", (long long)j,
+                      bc->lo[L][j], bc->hi[L][j], bi->lo[L][j], bi->hi[L][j]);
+    }
+    double cy[3 * 8], lbi[3], lbc[3];
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, wlo, whi, bi, K, cy, NULL, lbi, NULL, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL), VFY_OK);
+    for (int i = 0; i < K; i++)
+        CHECK(lbc[i] >= lbi[i] && isfinite(lbc[i]));
+    double x[16], y[8], scr[128], **acts = calloc((size_t)net->n_layers, sizeof *acts);
+    float xf[16], yf[8];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int s = 0; s < 400; s++) {
+        for (int64_t j = 0; j < nx; j++) {
+            double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : testnet_uniform(&st));
+            float f = (float)(lo[j] + u * (hi[j] - lo[j]));
+            if ((double)f < lo[j])
+                f = nextafterf(f, INFINITY);
+            if ((double)f > hi[j])
+                f = nextafterf(f, -INFINITY);
+            x[j] = f;
+            xf[j] = f;
+        }
+        vfy_eval_forward_all(net, x, acts);
+        for (int64_t k = 0; k < net->n_layers; k++)
+            for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                CHECKM(bc->lo[k][j] <= acts[k][j] && acts[k][j] <= bc->hi[k][j] &&
+                              bi->lo[k][j] <= acts[k][j] && acts[k][j] <= bi->hi[k][j],
+                              "layer %lld neuron %lld: %.17g not in crown [%.17g, %.17g] or ibp",
+                              (long long)k, (long long)j, acts[k][j], bc->lo[k][j], bc->hi[k][j]);
+        vfy_eval_f64(net, x, y, scr);
+        for (int i = 0; i < K; i++) {
+            double v = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            CHECKM(lbc[i] <= v, "row %d: bound %.17g above value %.17g", i, lbc[i], v);
+        }
+        if (fsem) {
+            eval_f32_perturbed(net, xf, yf, 0x1p-21f);
+            for (int64_t j = 0; j < ny; j++)
+                CHECKM(bc->lo[L][j] <= (double)yf[j] && (double)yf[j] <= bc->hi[L][j],
+                              "perturbed float32 output %lld: %.9g not in [%.17g, %.17g]",
+                              (long long)j, (double)yf[j], bc->lo[L][j], bc->hi[L][j]);
+            for (int i = 0; i < K; i++) {
+                double v = 0;
+                for (int64_t j = 0; j < ny; j++)
+                    v += cy[i * ny + j] * (double)yf[j];
+                CHECKM(lbc[i] <= v, "row %d: bound %.17g above perturbed float32 %.17g", i,
+                              lbc[i], v);
+            }
+        }
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(acts);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Dense grids on 2-input sigmoid/tanh networks: every layer's value at every grid point lies inside
+ * the CROWN bounds, and the CROWN rows hold at every grid point. */
+START_TEST(test_act_grid_contains)
+{
+    int64_t hidden[4] = {10, 12, 10, 8};
+    vfy_net *net = testnet_random_act(700 + (uint64_t)_i, 2, hidden, 3 + _i % 2, 3, _i % 2 ? 2.5 : 0.9,
+                                      _i % 3 == 0, act_mixes[_i % 4]);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    uint64_t st = 177 + (uint64_t)_i;
+    double lo[2], hi[2], wlo[2], whi[2];
+    for (int j = 0; j < 2; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.8 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, 2, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    double cy[9] = {1, -1, 0, 0, 1, -1, -1, 0.5, 2}, lb[3], y[3], scr[64];
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, b, 3, cy, NULL, lb, NULL, NULL), VFY_OK);
+    double **acts = calloc((size_t)net->n_layers, sizeof *acts);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    const int G = 100;
+    for (int a = 0; a <= G; a++)
+        for (int c = 0; c <= G; c++) {
+            double x[2] = {lo[0] + (hi[0] - lo[0]) * a / G, lo[1] + (hi[1] - lo[1]) * c / G};
+            if (a == G)
+                x[0] = hi[0];
+            if (c == G)
+                x[1] = hi[1];
+            vfy_eval_forward_all(net, x, acts);
+            for (int64_t k = 0; k < net->n_layers; k++)
+                for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                    CHECKM(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
+                                  "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]",
+                                  (long long)k, (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+            vfy_eval_f64(net, x, y, scr);
+            for (int i = 0; i < 3; i++)
+                CHECK(lb[i] <= cy[3 * i] * y[0] + cy[3 * i + 1] * y[1] + cy[3 * i + 2] * y[2]);
+        }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(acts);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The float-execution allowance is charged where bounds are tight: a network that is one activation
+ * layer, on point boxes. Its float semantics bounds (IBP and CROWN rows) must contain every value
+ * within 2^-21 of f(x) (a runtime's activation kernel may be that far off: onnxruntime's measured
+ * worst is 3.6e-7), and the real-only bounds stay within 1e-12 of f(x). */
+START_TEST(test_act_exec_allowance)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_net *net = calloc(1, sizeof *net);
+    net->n_in = net->n_out = 1;
+    ck_assert_int_eq(vfy_net_push(net, kind, 1, 1, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+    static const double xs[] = {0.3, -0.3, 0, 2.5, -4, 17, -17, 40, -40, 1e-30};
+    for (int fs = 0; fs <= 1; fs++) {
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, fs, &ctx, NULL), VFY_OK);
+        vfy_bounds *b = vfy_bounds_create(ctx);
+        for (size_t t = 0; t < sizeof xs / sizeof xs[0]; t++) {
+            double lo = xs[t], hi = xs[t], cy[2] = {1, -1}, lb[2];
+            long double f = act_ref(kind, xs[t]);
+            vfy_bound_widen_input(ctx, 1, &lo, &hi);
+            for (int m = 0; m < 2; m++) {
+                vfy_bound_method meth = m ? VFY_BOUND_CROWN : VFY_BOUND_IBP;
+                ck_assert_int_eq(vfy_bound_layers(ctx, meth, &lo, &hi, NULL, b), VFY_OK);
+                ck_assert_int_eq(vfy_bound_rows(ctx, meth, &lo, &hi, b, 2, cy, NULL, lb, NULL, NULL),
+                                 VFY_OK);
+                double blo = m ? lb[0] : b->lo[0][0], bhi = m ? -lb[1] : b->hi[0][0];
+                if (fs)
+                    ck_assert_msg(blo <= f - 0x1p-21L && bhi >= f + 0x1p-21L,
+                                  "x = %g: [%.17g, %.17g] misses f(x) +- 2^-21", xs[t], blo, bhi);
+                else
+                    ck_assert_msg(blo <= f && bhi >= f && bhi - blo <= 1e-12,
+                                  "x = %g: real bounds [%.17g, %.17g]", xs[t], blo, bhi);
+            }
+        }
+        vfy_bounds_free(b);
+        vfy_bound_ctx_free(ctx);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
+/* CROWN gains on sigmoid networks (the reason for the lines), and a bounds object serves contexts
+ * with and without the float semantics alternately without mixing their allowances up. */
+START_TEST(test_act_crown_tighter)
+{
+    int64_t hidden[3] = {20, 20, 20};
+    vfy_net *net = testnet_random_act(42, 5, hidden, 3, 5, 0.5, 0, act_mixes[0]);
+    vfy_bound_ctx *cf, *cr;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &cf, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &cr, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(cf);
+    double lo[5], hi[5];
+    for (int j = 0; j < 5; j++) {
+        lo[j] = -0.5;
+        hi[j] = 0.5;
+    }
+    double cy[5] = {1, -1, 0, 0, 0}, lbi, lbc, lbr, lbf;
+    vfy_bound_layers(cf, VFY_BOUND_IBP, lo, hi, NULL, b);
+    vfy_bound_rows(cf, VFY_BOUND_IBP, lo, hi, b, 1, cy, NULL, &lbi, NULL, NULL);
+    vfy_bound_layers(cf, VFY_BOUND_CROWN, lo, hi, NULL, b);
+    vfy_bound_rows(cf, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbc, NULL, NULL);
+    CHECKM(lbc > lbi, "crown %g ibp %g", lbc, lbi);
+    vfy_bound_layers(cr, VFY_BOUND_CROWN, lo, hi, NULL, b);
+    vfy_bound_rows(cr, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbr, NULL, NULL);
+    vfy_bound_layers(cf, VFY_BOUND_CROWN, lo, hi, NULL, b);
+    vfy_bound_rows(cf, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbf, NULL, NULL);
+    CHECKM(lbr > lbc && lbf == lbc, "real %.17g, float %.17g then %.17g", lbr, lbc, lbf);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(cf);
+    vfy_bound_ctx_free(cr);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -397,6 +773,11 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_float_overflow_no_proof);
     tcase_add_test(tc, test_reference_bounds);
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
+    tcase_add_loop_test(tc, test_act_lines, 0, 2);
+    tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
+    tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
+    tcase_add_test(tc, test_act_crown_tighter);
+    tcase_add_loop_test(tc, test_act_exec_allowance, 0, 2);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,6 +14,12 @@ double testnet_uniform(uint64_t *state)
 vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
                         int64_t n_out, double scale, int with_scale)
 {
+    return testnet_random_act(seed, n_in, hidden, n_hidden, n_out, scale, with_scale, NULL);
+}
+
+vfy_net *testnet_random_act(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
+                            int64_t n_out, double scale, int with_scale, const vfy_layer_kind *act)
+{
     vfy_net *net = vfy_alloc(sizeof *net);
     if (!net)
         return NULL;
@@ -57,8 +63,8 @@ vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int 
             vfy_net_free(net);
             return NULL;
         }
-        if (l < n_hidden &&
-            vfy_net_push(net, VFY_LAYER_RELU, n, n, NULL, NULL, 0, 0, "relu", NULL) != VFY_OK) {
+        if (l < n_hidden && vfy_net_push(net, act ? act[l] : VFY_LAYER_RELU, n, n, NULL, NULL, 0, 0,
+                                         act ? "act" : "relu", NULL) != VFY_OK) {
             vfy_net_free(net);
             return NULL;
         }

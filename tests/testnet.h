@@ -9,6 +9,9 @@
  * normalisation) in front. Returns NULL on allocation failure. */
 vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
                         int64_t n_out, double scale, int with_scale);
+/* The same with the activation after hidden layer l given by act[l] (RELU, SIGMOID or TANH). */
+vfy_net *testnet_random_act(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
+                            int64_t n_out, double scale, int with_scale, const vfy_layer_kind *act);
 /* A network from explicit DENSE layers separated by ReLUs: sizes[0..n_dense], weights row-major. */
 vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w,
                        const double *const *b);

@@ -93,4 +93,12 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
                                  vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                                  double *score);
 
+/* The relaxation of a SIGMOID or TANH neuron whose pre-activation lies in [l, u]: for every real z in
+ * [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's tangent/chord lines with
+ * intercepts certified in directed arithmetic; constants f(l), f(u) when [l, u] is tiny, infinite or
+ * NaN). A float execution's value of f can differ from the real one by the allowance of
+ * docs/soundness.md, which the callers charge separately. Exposed for tests. */
+void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                         double *tu);
+
 #endif
