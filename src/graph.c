@@ -41,6 +41,8 @@ static const struct op_info {
     {"GlobalAveragePool", "", 1, 1},
     {"BatchNormalization", "epsilon momentum spatial training_mode", 5, 5},
     {"Pad", "mode pads value", 1, 4},
+    {"Sigmoid", "", 1, 1},
+    {"Tanh", "", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -453,6 +455,8 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_DIV: r = x / y; break;
         case VFY_OP_NEG: r = -x; break;
         case VFY_OP_RELU: r = x > 0 ? x : 0.0f; break;
+        case VFY_OP_SIGMOID: r = vfy_act_f32(VFY_LAYER_SIGMOID, x); break;
+        case VFY_OP_TANH: r = vfy_act_f32(VFY_LAYER_TANH, x); break;
         default: VFY_ASSERT(0);
         }
         return r;
@@ -464,6 +468,8 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_DIV: return a / b;
     case VFY_OP_NEG: return -a;
     case VFY_OP_RELU: return a > 0 ? a : 0.0;
+    case VFY_OP_SIGMOID: return vfy_act_f64(VFY_LAYER_SIGMOID, a);
+    case VFY_OP_TANH: return vfy_act_f64(VFY_LAYER_TANH, a);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -1649,6 +1655,13 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_DIV:
     case VFY_OP_NEG:
     case VFY_OP_RELU: st = infer_elementwise(&c); break;
+    case VFY_OP_SIGMOID:
+    case VFY_OP_TANH:
+        /* ONNX defines them on floating types only (integer folding has no meaning for them) */
+        st = dt_float(c.in[0]->t.dtype) ? infer_elementwise(&c)
+           : nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has type %s, expected a float type",
+                   c.in[0]->name, vfy_dtype_name(c.in[0]->t.dtype));
+        break;
     case VFY_OP_CONV: st = infer_conv(&c); break;
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
@@ -1763,7 +1776,7 @@ static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t,
 {
     vfy_net *net = lc->net;
     vfy_layer *L = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
-    if (L && L->kind != VFY_LAYER_RELU && relerr == 0 && L->n_out == len) {
+    if (L && !vfy_layer_is_act(L->kind) && relerr == 0 && L->n_out == len) {
         int64_t nin = L->kind == VFY_LAYER_DENSE ? L->n_in : 1;
         int ok = 1;
         double p, q;
@@ -2222,6 +2235,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_CAST: /* only widening casts reach here (vfy_graph_infer) */
         return VFY_OK;
     case VFY_OP_RELU: return push(lc, n, VFY_LAYER_RELU, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SIGMOID: return push(lc, n, VFY_LAYER_SIGMOID, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TRANSPOSE: return lower_transpose(lc, n);
     case VFY_OP_MATMUL: return lower_matmul(lc, n, ci);
     case VFY_OP_GEMM: return lower_gemm(lc, n, ci);

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "onnx.pb-c.h"
+#include "vfy/eval.h"
 #include "vfy/graph.h"
 #include "vfy/onnx.h"
 #include "vfy/spec.h"
@@ -332,6 +333,10 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
         for (int64_t o = 0; o < L->n_out; o++) {
             if (L->kind == VFY_LAYER_RELU) {
                 b[o] = a[o] > 0 ? a[o] : 0;
+            } else if (L->kind == VFY_LAYER_SIGMOID) {
+                b[o] = 1.0 / (1.0 + exp(-a[o]));
+            } else if (L->kind == VFY_LAYER_TANH) {
+                b[o] = tanh(a[o]);
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else {
@@ -840,6 +845,67 @@ START_TEST(test_constants)
     check_against(net, ref_const);
     ck_assert(net->layers[0].b[0] == (double)(0.1f + 0.2f));
     vfy_net_free(net);
+}
+END_TEST
+
+/* Sigmoid and Tanh: x [3] @ W32 + B2 -> Sigmoid -> Mul by Sigmoid(C) (folded in float32, as a
+ * runtime computes it) -> Tanh. The activations become their own layers; the Mul is a SCALE layer
+ * (never folded into an activation). */
+static const float SIG_C[2] = {0.5f, 2.0f};
+
+static float sigmoid_f32(float v) { return 1.0f / (1.0f + expf(-v)); } /* v >= 0 here */
+
+static void ref_sig_tanh(const double *x, double *y)
+{
+    double h[2];
+    ref_mm(x, h);
+    for (int j = 0; j < 2; j++)
+        y[j] = tanh((double)sigmoid_f32(SIG_C[j]) * (1.0 / (1.0 + exp(-h[j]))));
+}
+
+START_TEST(test_sigmoid_tanh)
+{
+    mb b = {0};
+    int64_t xd[1] = {3}, wd[2] = {3, 2}, bd[1] = {2};
+    b.in[b.nin++] = vinfo("x", FLT, 1, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 1, bd);
+    ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_RAW));
+    ADD_INIT(b, tensor_f("B", 1, bd, B2, ENC_RAW));
+    ADD_INIT(b, tensor_f("C", 1, bd, SIG_C, ENC_FLOAT));
+    ADD_NODE(b, "MatMul", "mm", "x,W", "h", NULL);
+    ADD_NODE(b, "Add", "add", "h,B", "z", NULL);
+    ADD_NODE(b, "Sigmoid", "sig", "z", "s", NULL);
+    ADD_NODE(b, "Sigmoid", "sigc", "C", "sc", NULL); /* constant: folded */
+    ADD_NODE(b, "Mul", "mul", "s,sc", "m", NULL);
+    ADD_NODE(b, "Tanh", "th", "m", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 4);
+    ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_DENSE);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_SIGMOID);
+    ck_assert_int_eq(net->layers[2].kind, VFY_LAYER_SCALE);
+    ck_assert_int_eq(net->layers[3].kind, VFY_LAYER_TANH);
+    ck_assert_ptr_null(net->layers[1].w);
+    for (int j = 0; j < 2; j++)
+        ck_assert(net->layers[2].w[j] == (double)sigmoid_f32(SIG_C[j]));
+    check_against(net, ref_sig_tanh);
+    /* the library's own evaluations agree: double closely, float32 to float32 accuracy */
+    double x[3] = {0.3, -1.2, 0.7}, y[2], r[2], scr[16];
+    float xf[3] = {0.3f, -1.2f, 0.7f}, yf[2], sf[16];
+    ref_sig_tanh((double[]){(double)xf[0], (double)xf[1], (double)xf[2]}, r);
+    for (int j = 0; j < 3; j++)
+        x[j] = (double)xf[j];
+    vfy_eval_f64(net, x, y, scr);
+    vfy_eval_f32(net, xf, yf, sf);
+    for (int j = 0; j < 2; j++) {
+        ck_assert_msg(fabs(y[j] - r[j]) <= 1e-14, "f64 %.17g ref %.17g", y[j], r[j]);
+        ck_assert_msg(fabs((double)yf[j] - r[j]) <= 1e-6, "f32 %.9g ref %.17g", (double)yf[j], r[j]);
+    }
+    vfy_net_free(net);
+    /* a sigmoid of a saturating input, and the float32 form that cannot overflow */
+    ck_assert(vfy_act_f32(VFY_LAYER_SIGMOID, -100.0f) >= 0.0f && vfy_act_f32(VFY_LAYER_SIGMOID, -100.0f) < 1e-40f);
+    ck_assert(vfy_act_f32(VFY_LAYER_SIGMOID, 100.0f) == 1.0f);
+    ck_assert(vfy_act_f64(VFY_LAYER_SIGMOID, -800.0) == 0.0);
+    ck_assert(vfy_act_f32(VFY_LAYER_TANH, -30.0f) == -1.0f);
 }
 END_TEST
 
@@ -1458,11 +1524,11 @@ START_TEST(test_err_unsupported_op)
     b.in[b.nin++] = vinfo("x", FLT, 2, xd);
     b.out[b.nout++] = vinfo("y", FLT, 2, xd);
     ADD_NODE(b, "Relu", "r", "x", "h", NULL);
-    ADD_NODE(b, "Sigmoid", "sig_7", "h", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sig_7' (Sigmoid): unsupported operator", NULL);
+    ADD_NODE(b, "Softsign", "sg_7", "h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sg_7' (Softsign): unsupported operator", NULL);
     /* without a name: the node's index */
     b.node[1]->name = NULL;
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node '#1' (Sigmoid): unsupported operator", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node '#1' (Softsign): unsupported operator", NULL);
     /* an unknown attribute of a known op */
     b.node[1] = node("Relu", "r2", "h", "y", attr_i("bogus", 1), NULL);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "'r2' (Relu)", "bogus");
@@ -1816,7 +1882,7 @@ START_TEST(test_benchmarks)
     int n = load_dir(root, "test", 1, 0, 0);
     n += load_dir(root, "acasxu", 1, 5, 5);
     n += load_dir(root, "mnist_fc", 1, 784, 10);
-    n += load_dir(root, "eran", 0, 0, 0);
+    n += load_dir(root, "eran", 1, 784, 10);
     n += load_dir(root, "oval21", 1, 3072, 10);
     n += load_dir(root, "verivital", 0, 0, 0);
     ck_assert_int_gt(n, 0);
@@ -1834,8 +1900,10 @@ START_TEST(test_benchmarks)
         bench_unsupported(root, "verivital", "Convnet_maxpool.onnx", "(MaxPool)");
     }
     snprintf(dir, sizeof dir, "%s/eran/onnx", root);
-    if (stat(dir, &sb) == 0)
-        bench_unsupported(root, "eran", "ffnnSIGMOID__Point_6x200.onnx", "(Sigmoid)");
+    if (stat(dir, &sb) == 0) {
+        bench_model(root, "eran", "ffnnSIGMOID__Point_6x200.onnx", 784, 10, 14);
+        bench_model(root, "eran", "mnist_relu_9_200.onnx", 784, 10, 18);
+    }
 }
 END_TEST
 
@@ -1905,6 +1973,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_transpose);
     tcase_add_test(tc, test_constants);
     tcase_add_test(tc, test_relu_chain);
+    tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_graph_api);
     tcase_add_test(tc, test_conv);
     tcase_add_test(tc, test_conv_flatten_gemm);

@@ -50,6 +50,8 @@ typedef enum vfy_op {
     VFY_OP_GLOBAL_AVERAGE_POOL,
     VFY_OP_BATCH_NORM,       /* inference mode */
     VFY_OP_PAD,              /* constant mode */
+    VFY_OP_SIGMOID,
+    VFY_OP_TANH,
     VFY_OP_COUNT
 } vfy_op;
 
