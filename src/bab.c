@@ -217,10 +217,14 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
         } else if (L->kind == VFY_LAYER_SCALE) {
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = g[j] * fabs(L->w[j]);
-        } else {
+        } else if (L->kind == VFY_LAYER_RELU) {
             const double *hi = k > 0 ? w->b->hi[k - 1] : d->hi;
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = hi[j] > 0 ? g[j] : 0.0;
+        } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 */
+            double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+            for (int64_t j = 0; j < L->n_out; j++)
+                g2[j] = g[j] * m;
         }
         double *t = g;
         g = g2;
