@@ -10,7 +10,9 @@
  *                 c3 = (fan_in+2) 2^-149;
  *  real claim:    c1 = w_relerr, c2 = c3 = 0;
  * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
- * ReLU is exact. A float32 execution may overflow where the real network does not, so under the
+ * ReLU is exact; Sigmoid and Tanh are enclosed from libm with widening, and under the float32 claim
+ * their executed value may differ from the real one by CK_ACT_EXEC (section "Sigmoid and Tanh"
+ * below). A float32 execution may overflow where the real network does not, so under the
  * float32 claim no bound may leave (-1e38, 1e38). */
 #include "vfy/checker.h"
 #include "vfy/net.h"
@@ -46,6 +48,7 @@ typedef struct ck {
     double *c1, *c2, *c3;     /* per layer: perturbation constants (affine layers) */
     double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
     double **wp, **wn;        /* DENSE layers: max(W, 0) and min(W, 0) (exact) */
+    double **ln;              /* SIGMOID/TANH layers: lines sl, tl, su, tu (4 n) for the current bounds */
     double *H, *sv, *tv;      /* width: |input| bound; ReLU upper lines s z + t */
     int64_t *idx;             /* width */
     int64_t cap;              /* rows the buffers below hold */
@@ -73,8 +76,9 @@ static void ck_free(ck *c)
             vfy_free(c->E[k]);
             vfy_free(c->wp[k]);
             vfy_free(c->wn[k]);
+            vfy_free(c->ln[k]);
         }
-    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->H, c->sv, c->tv, c->idx,
+    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H, c->sv, c->tv, c->idx,
                     c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
                     c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -145,19 +149,22 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     c->E = vfy_alloc_array(L1, sizeof(double *));
     c->wp = vfy_alloc_array(L1, sizeof(double *));
     c->wn = vfy_alloc_array(L1, sizeof(double *));
+    c->ln = vfy_alloc_array(L1, sizeof(double *));
     c->H = vfy_alloc_array(w, sizeof(double));
     c->sv = vfy_alloc_array(w, sizeof(double));
     c->tv = vfy_alloc_array(w, sizeof(double));
     c->idx = vfy_alloc_array(w, sizeof(int64_t));
     c->xl2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
     c->xh2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
-    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->H || !c->sv || !c->tv ||
+    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->ln || !c->H ||
+        !c->sv || !c->tv ||
         !c->idx || !c->xl2 || !c->xh2)
         return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
     for (int64_t k = 0; k < c->L; k++) {
         const vfy_layer *Lk = &net->layers[k];
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
-            Lk->kind != VFY_LAYER_RELU)
+            Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
+            Lk->kind != VFY_LAYER_TANH)
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -167,6 +174,11 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
             return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
         if (Lk->kind == VFY_LAYER_RELU)
             continue;
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+            if (!(c->ln[k] = vfy_alloc_array((size_t)(4 * Lk->n_out), sizeof(double))))
+                return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+            continue;
+        }
         if (Lk->kind == VFY_LAYER_DENSE) {
             size_t nw = (size_t)(Lk->n_in * Lk->n_out);
             c->wp[k] = vfy_alloc_array(nw, sizeof(double));
@@ -215,6 +227,186 @@ static void axpy_iv(int64_t n, double a, double b, const double *restrict wp,
     }
 }
 
+/* ---- Sigmoid and Tanh ----
+ * f is increasing; f' is even and decreasing in |z| (f convex below 0, concave above);
+ * sigmoid' = s (1 - s) <= 1/4, tanh' = 1 - t^2 <= 1.
+ * Value enclosures rest on libm: exp and tanh within 2^-48 relative (16 ulp; glibc documents 1 and
+ * 2 ulp). Float32 claim: a runtime's activation kernel is within CK_ACT_EXEC of the real function
+ * (absolute: onnxruntime's rational approximations err by up to 3.6e-7 measured; docs/soundness.md
+ * section 4b). */
+#define CK_ACT_EXEC 0x1p-19
+#define CK_ACT_PIECES 64
+
+/* [*lo, *hi] ∋ f(z). SOUND: sigmoid: E = exp(-z) is within 2^-48 E (+2^-1074 underflow) of e^-z
+ * for z >= -700 (no overflow), so 1 + e^-z lies in [1 + E(1 - 2^-47) - 2^-1074,
+ * 1 + E(1 + 2^-47) + 2^-1073]
+ * and s(z) = 1/(1 + e^-z) between the reciprocals, each step rounded outward; below -700,
+ * 0 < s(z) < e^z < 2^-1000. tanh: libm's t within 2^-48 |t| (+ a few 2^-1074), widened by 2^-47 |t| +
+ * 2^-1070. Both clamped to the function's range. NaN: the whole range. */
+static void act_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    double rlo = kind == VFY_LAYER_SIGMOID ? 0.0 : -1.0;
+    *lo = rlo;
+    *hi = 1.0;
+    if (z != z)
+        return;
+    if (kind == VFY_LAYER_SIGMOID) {
+        if (z < -700) {
+            *lo = 0.0;
+            *hi = 0x1p-1000;
+            return;
+        }
+        double e = exp(-z);
+        double el = dn(dn(e * dn(1.0 - 0x1p-47)) - 0x1p-1074);
+        double eh = up(up(e * up(1.0 + 0x1p-47)) + 0x1p-1073);
+        double dl = dn(1.0 + (el > 0 ? el : 0)), dh = up(1.0 + eh);
+        double l = dn(1.0 / dh), h = up(1.0 / dl);
+        *lo = l > rlo ? l : rlo;
+        *hi = h < 1.0 ? h : 1.0;
+    } else {
+        double t = tanh(z), d = up(up(fabs(t) * 0x1p-47) + 0x1p-1070);
+        double l = dn(t - d), h = up(t + d);
+        *lo = l > rlo ? l : rlo;
+        *hi = h < 1.0 ? h : 1.0;
+    }
+}
+
+/* [*dlo, *dhi] ∋ f'(z) from [lo, hi] ∋ f(z). SOUND: sigmoid: s and 1 - s are non-negative, so
+ * lo (1 - hi) <= s (1 - s) <= hi (1 - lo); tanh: t^2 lies between the end points' squares (0 if they
+ * straddle 0). Outward, clamped to (0, 1/4] or (0, 1]. */
+static void act_div(vfy_layer_kind kind, double lo, double hi, double *dlo, double *dhi)
+{
+    double a, b;
+    if (kind == VFY_LAYER_SIGMOID) {
+        a = dn(lo * dn(1.0 - hi));
+        b = up(hi * up(1.0 - lo));
+        *dlo = a > 0 ? a : 0;
+        *dhi = b < 0.25 ? b : 0.25;
+    } else {
+        double m = fabs(lo) > fabs(hi) ? fabs(lo) : fabs(hi);
+        double n = (lo <= 0 && hi >= 0) ? 0 : (fabs(lo) < fabs(hi) ? fabs(lo) : fabs(hi));
+        a = dn(1.0 - up(m * m));
+        b = up(1.0 - dn(n * n));
+        *dlo = a > 0 ? a : 0;
+        *dhi = b < 1.0 ? b : 1.0;
+    }
+}
+
+static double act_pt(vfy_layer_kind kind, double z)
+{
+    return kind == VFY_LAYER_SIGMOID ? 1.0 / (1.0 + exp(-z)) : tanh(z);
+}
+static double act_dpt(vfy_layer_kind kind, double z)
+{
+    double v = act_pt(kind, z);
+    return kind == VFY_LAYER_SIGMOID ? v * (1.0 - v) : 1.0 - v * v;
+}
+
+/* Lines sl z + tl <= f(z) <= su z + tu on [l, u]. Slopes, a free choice (CROWN's): the chord on the
+ * side where it lies on the right side of f, the tangent at the midpoint on the other; straddling 0,
+ * the tangent from an end point (its touching point by bisection) or the chord when that point lies
+ * beyond the other end. Slopes are clamped to >= 0 (f is increasing). Intercepts: certified on
+ * CK_ACT_PIECES pieces [p, q]: g = f - a z satisfies g <= g(p) + max(0, sup f' - a)(q - p) and
+ * g <= g(q) + max(0, a - inf f')(q - p) there (and symmetrically from below), sup f' at the point of
+ * [p, q] nearest 0, inf f' at the end farthest from 0. SOUND: all rounded outward from enclosures;
+ * a point, a non-finite or a tiny interval takes the constants f(l), f(u). */
+static void act_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                         double *tu)
+{
+    double a0, a1, b0, b1;
+    act_iv(kind, l, &a0, &a1);
+    act_iv(kind, u, &b0, &b1);
+    *sl = *su = 0;
+    *tl = a0;
+    *tu = b1;
+    if (!(l < u) || !(u - l < INFINITY) || !(u - l > 0x1p-20))
+        return;
+    double fl = act_pt(kind, l), fu = act_pt(kind, u), k = (fu - fl) / (u - l), m = 0.5 * l + 0.5 * u;
+    double slo, sup;
+    if (u <= 0) {
+        sup = k;
+        slo = act_dpt(kind, m);
+    } else if (l >= 0) {
+        slo = k;
+        sup = act_dpt(kind, m);
+    } else {
+        /* upper: through (l, f(l)), tangent at d in (0, u] */
+        if (fu - fl <= act_dpt(kind, u) * (u - l)) {
+            sup = k;
+        } else {
+            double d0 = 0, d1 = u;
+            for (int it = 0; it < 30; it++) {
+                double d = 0.5 * (d0 + d1);
+                if (act_pt(kind, d) - fl < act_dpt(kind, d) * (d - l))
+                    d0 = d;
+                else
+                    d1 = d;
+            }
+            sup = act_dpt(kind, d1);
+        }
+        /* lower: through (u, f(u)), tangent at d in [l, 0) */
+        if (fu - fl <= act_dpt(kind, l) * (u - l)) {
+            slo = k;
+        } else {
+            double d0 = l, d1 = 0;
+            for (int it = 0; it < 30; it++) {
+                double d = 0.5 * (d0 + d1);
+                if (fu - act_pt(kind, d) > act_dpt(kind, d) * (u - d))
+                    d0 = d;
+                else
+                    d1 = d;
+            }
+            slo = act_dpt(kind, d0);
+        }
+    }
+    if (!(slo >= 0) || !(slo < INFINITY))
+        slo = 0;
+    if (!(sup >= 0) || !(sup < INFINITY))
+        sup = 0;
+    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    double P[CK_ACT_PIECES + 1], F0[CK_ACT_PIECES + 1], F1[CK_ACT_PIECES + 1];
+    double D0[CK_ACT_PIECES + 1], D1[CK_ACT_PIECES + 1];
+    for (int i = 0; i <= CK_ACT_PIECES; i++) {
+        /* monotone in i, P[0] = l, P[N] = u: the pieces cover [l, u] */
+        double p = l + (u - l) * ((double)i / CK_ACT_PIECES);
+        P[i] = i == CK_ACT_PIECES ? u : (p < u ? p : u);
+        act_iv(kind, P[i], &F0[i], &F1[i]);
+        act_div(kind, F0[i], F1[i], &D0[i], &D1[i]);
+    }
+    double hi_g = -INFINITY, lo_g = INFINITY;
+    for (int i = 0; i < CK_ACT_PIECES; i++) {
+        double p = P[i], q = P[i + 1], w = up(q - p);
+        double dh = (p <= 0 && q >= 0) ? dmax : (q < 0 ? D1[i + 1] : D1[i]);
+        double dl = fabs(p) >= fabs(q) ? D0[i] : D0[i + 1];
+        double r = up(dh - sup), f = up(sup - dl);
+        double u1 = up(up(F1[i] - dn(sup * p)) + up((r > 0 ? r : 0) * w));
+        double u2 = up(up(F1[i + 1] - dn(sup * q)) + up((f > 0 ? f : 0) * w));
+        double g = u1 < u2 ? u1 : u2;
+        hi_g = g > hi_g ? g : hi_g;
+        r = up(dh - slo);
+        f = up(slo - dl);
+        double l1 = dn(dn(F0[i] - up(slo * p)) - up((f > 0 ? f : 0) * w));
+        double l2 = dn(dn(F0[i + 1] - up(slo * q)) - up((r > 0 ? r : 0) * w));
+        g = l1 > l2 ? l1 : l2;
+        lo_g = g < lo_g ? g : lo_g;
+    }
+    if (isfinite(hi_g)) {
+        *su = sup;
+        *tu = hi_g;
+    }
+    if (isfinite(lo_g)) {
+        *sl = slo;
+        *tl = lo_g;
+    }
+}
+
+void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                         double *tu)
+{
+    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
+    act_lines_ck(kind, l, u, sl, tl, su, tu);
+}
+
 /* ---- back-substitution ----
  * K rows of interval coefficients on v_{k_top+1} are in al/ah (row stride width), constants in
  * betal/betah. Invariant, for every execution of the network from an input in [xl, xh]:
@@ -232,6 +424,40 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
     for (int64_t k = k_top; k >= 0; k--) {
         const vfy_layer *Lk = &net->layers[k];
         int64_t n_in = Lk->n_in, n_out = Lk->n_out;
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+            /* lam_j f(z_j) >= mu_j z_j + d_j on [l_j, u_j] with the lines sl z + tl <= f(z) <=
+             * su z + tu (sl, su >= 0): writing lam = lam+ - lam-, lam+ f >= lam+ (sl z + tl) and
+             * -lam- f >= -lam- (su z + tu), so mu = lam+ sl - lam- su, d = lam+ tl - lam- tu. Over
+             * lam in [a, b]: mu in [a+ sl - a- su, b+ sl - b- su] (increasing in lam+, decreasing in
+             * lam-), d between the corner values. Float32 claim: the executed f is within
+             * CK_ACT_EXEC of the real one, so max|lam| CK_ACT_EXEC is subtracted.
+             * SOUND: products and sums rounded outward; lines from act_lines_ck. */
+            const double *ln = c->ln[k];
+            const double *sl = ln, *tl = ln + n_in, *su = ln + 2 * n_in, *tu = ln + 3 * n_in;
+            for (int64_t i = 0; i < K; i++) {
+                double *ra = c->al + i * W, *rh = c->ah + i * W;
+                double bl = c->betal[i], bh = c->betah[i], pen = 0;
+                for (int64_t j = 0; j < n_in; j++) {
+                    double a = ra[j], b = rh[j];
+                    if (a == 0 && b == 0)
+                        continue;
+                    double pa = a > 0 ? a : 0, pb = b > 0 ? b : 0;
+                    double na = a < 0 ? -a : 0, nb = b < 0 ? -b : 0;
+                    ra[j] = dn(dn(pa * sl[j]) - up(na * su[j]));
+                    rh[j] = up(up(pb * sl[j]) - dn(nb * su[j]));
+                    double p1 = pa * tl[j], p2 = pb * tl[j], q1 = na * tu[j], q2 = nb * tu[j];
+                    double pmin = p1 < p2 ? p1 : p2, pmax = p1 < p2 ? p2 : p1;
+                    double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
+                    bl = dn(bl + dn(dn(pmin) - up(qmax)));
+                    bh = up(bh + up(up(pmax) - dn(qmin)));
+                    if (c->fsem)
+                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * CK_ACT_EXEC));
+                }
+                c->betal[i] = dn(bl - pen);
+                c->betah[i] = bh;
+            }
+            continue;
+        }
         if (Lk->kind == VFY_LAYER_RELU) {
             /* lam_j relu(z_j) >= mu_j z_j + d_j on [l_j, u_j]:
              *  l >= 0: relu(z) = z;  u <= 0: relu(z) = 0;  else, writing lam = lam+ - lam-:
@@ -358,13 +584,15 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
     }
 }
 
-/* Tighten the unstable neurons of affine layer k (which feeds a ReLU) by back-substitution of
- * +v_j and -v_j. SOUND: both enclosures hold, so their intersection does. */
+/* Tighten the neurons of affine layer k (which feeds an activation: the unstable ones before a ReLU,
+ * all before Sigmoid/Tanh) by back-substitution of +v_j and -v_j. SOUND: both enclosures hold, so
+ * their intersection does. */
 static int refine(ck *c, int64_t k, const double *xl, const double *xh)
 {
     int64_t n = c->net->layers[k].n_out, nu = 0;
+    int relu = c->net->layers[k + 1].kind == VFY_LAYER_RELU;
     for (int64_t j = 0; j < n; j++)
-        if (c->lo[k][j] < 0 && c->hi[k][j] > 0)
+        if (relu ? (c->lo[k][j] < 0 && c->hi[k][j] > 0) : c->lo[k][j] < c->hi[k][j])
             c->idx[nu++] = j;
     if (nu == 0)
         return 1;
@@ -409,6 +637,23 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
             }
             continue;
         }
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+            /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
+             * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
+             * are final. */
+            double *ln = c->ln[k], t;
+            for (int64_t j = 0; j < n_out; j++) {
+                act_iv(Lk->kind, l[j], &lo[j], &t);
+                act_iv(Lk->kind, u[j], &t, &hi[j]);
+                if (c->fsem) {
+                    lo[j] = dn(lo[j] - CK_ACT_EXEC);
+                    hi[j] = up(hi[j] + CK_ACT_EXEC);
+                }
+                act_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                             &ln[3 * n_out + j]);
+            }
+            continue;
+        }
         for (int64_t q = 0; q < n_in; q++)
             c->H[q] = fabs(l[q]) > fabs(u[q]) ? fabs(l[q]) : fabs(u[q]);
         /* SOUND: sums of outward-rounded products enclose W v + b for v in [l, u]; A >= (|W| H)_j;
@@ -438,7 +683,9 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
             lo[j] = dn(sl - E);
             hi[j] = up(sh + E);
         }
-        if (deep && k > 0 && k + 1 < c->L && net->layers[k + 1].kind == VFY_LAYER_RELU)
+        if (deep && k > 0 && k + 1 < c->L &&
+            (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
+             net->layers[k + 1].kind == VFY_LAYER_TANH))
             if (!refine(c, k, xl, xh))
                 return -1;
         double lim = c->fsem ? FLOAT_EXEC_LIMIT : INFINITY;

@@ -736,6 +736,194 @@ START_TEST(test_adversarial)
 }
 END_TEST
 
+/* ---- Sigmoid and Tanh ---- */
+
+/* x (n_in = 2) -> DENSE w1 (h x 2), b1 -> act -> DENSE w2 (1 x h), b2 */
+static vfy_net *act_net(vfy_layer_kind kind, int64_t h, const double *w1, const double *b1,
+                        const double *w2, double b2)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    double *a = vfy_alloc_array((size_t)(2 * h), sizeof(double)), *b = vfy_alloc_array((size_t)h, sizeof(double));
+    double *c = vfy_alloc_array((size_t)h, sizeof(double)), *d = vfy_alloc_array(1, sizeof(double));
+    memcpy(a, w1, (size_t)(2 * h) * sizeof(double));
+    memcpy(b, b1, (size_t)h * sizeof(double));
+    memcpy(c, w2, (size_t)h * sizeof(double));
+    d[0] = b2;
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 2, h, a, b, 0, 2, "d1", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, kind, h, h, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, h, 1, c, d, 0, h, "d2", NULL), VFY_OK);
+    return net;
+}
+
+static vfy_spec *act_spec(double x0l, double x0h, double x1l, double x1h, const char *cmp, double t)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+             "(assert (>= X_0 %.200g))(assert (<= X_0 %.200g))(assert (>= X_1 %.200g))"
+             "(assert (<= X_1 %.200g))(assert (%s Y_0 %.200g))", x0l, x0h, x1l, x1h, cmp, t);
+    vfy_spec *sp = NULL;
+    vfy_error err;
+    ck_assert_msg(vfy_spec_parse(text, strlen(text), "act.vnnlib", &sp, &err) == VFY_OK, "%s", err.msg);
+    return sp;
+}
+
+/* Verify with a certificate in memory; returns the verdict, *valid the checker's answer. */
+static vfy_verdict act_certify(const vfy_net *net, const vfy_spec *sp, double timeout, int *valid,
+                               char *why)
+{
+    vfy_verify_opts o;
+    opts_cert(&o, timeout);
+    memcert mc = {0};
+    mem_header(&mc, net, sp);
+    o.on_refuted = mem_refuted;
+    o.on_refuted_user = &mc;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert(vfy_verify(net, sp, &o, &res, &err) == VFY_OK);
+    vfy_verdict v = res.verdict;
+    vfy_verify_result_free(&res);
+    *valid = check_mem(net, sp, &mc, why);
+    return v;
+}
+
+/* Sigmoid and tanh nets, proofs that need input splitting: verify's certificate is valid in the
+ * checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a random
+ * 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
+START_TEST(test_act_certified)
+{
+    vfy_layer_kind kind = _i % 2 ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    char why[1024];
+    int valid;
+    if (_i < 2) {
+        const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {0, 0}, w2[2] = {1, 1};
+        vfy_net *net = act_net(kind, 2, w1, b1, w2, 0);
+        /* f(x0 + x1/4) + f(-x0) >= f(-x0) + f(x0 - 1/4) > t on x1 in [-1, 0] */
+        double t = kind == VFY_LAYER_SIGMOID ? 0.9 : -0.3;
+        vfy_spec *sp = act_spec(-3, 3, -1, 0, "<=", t);
+        ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
+        ck_assert_msg(valid, "%s", why);
+        vfy_spec_free(sp);
+        /* a forged certificate for a threshold just above the sampled minimum (sat) is rejected */
+        double mn = INFINITY, x[2], y, scr[16];
+        for (int a = 0; a <= 300; a++)
+            for (int b = 0; b <= 50; b++) {
+                x[0] = -3 + a / 50.0;
+                x[1] = -1 + b / 50.0;
+                vfy_eval_f64(net, x, &y, scr);
+                mn = y < mn ? y : mn;
+            }
+        sp = act_spec(-3, 3, -1, 0, "<=", mn + 1e-4);
+        memcert mf = {0};
+        mem_header(&mf, net, sp);
+        double lo[2] = {-3.001, -1.001}, hi[2] = {3.001, 0.001};
+        int64_t c0 = 0;
+        mem_refuted(&mf, 0, lo, hi, 1, &c0);
+        ck_assert_msg(!check_mem(net, sp, &mf, why), "forged certificate accepted");
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        return;
+    }
+    uint64_t st = 40 + (uint64_t)_i;
+    double w1[12], b1[6], w2[6];
+    for (int j = 0; j < 12; j++)
+        w1[j] = (double)(float)(3 * testnet_uniform(&st) - 1.5);
+    for (int j = 0; j < 6; j++) {
+        b1[j] = (double)(float)(testnet_uniform(&st) - 0.5);
+        w2[j] = (double)(float)(2 * testnet_uniform(&st) - 1);
+    }
+    vfy_net *net = act_net(kind, 6, w1, b1, w2, 0.125);
+    double mn = INFINITY, x[2], y, scr[32];
+    for (int a = 0; a <= 200; a++)
+        for (int b = 0; b <= 200; b++) {
+            x[0] = -1 + a / 100.0;
+            x[1] = -1 + b / 100.0;
+            vfy_eval_f64(net, x, &y, scr);
+            mn = y < mn ? y : mn;
+        }
+    vfy_spec *sp = act_spec(-1, 1, -1, 1, "<=", mn - 0.02);
+    ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
+    ck_assert_msg(valid, "%s", why);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The checker's own lines hold at every sampled point of thousands of random intervals (tiny,
+ * saturated, straddling, one-sided), against long double with no tolerance (the product split
+ * exactly by fma). */
+START_TEST(test_act_checker_lines)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    uint64_t st = 8 + (uint64_t)_i;
+    for (int t = 0; t < 3000; t++) {
+        double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
+        switch (t % 5) {
+        case 0: l = 20 * a - 10; u = l + ldexp(b, -(int)(10 + 40 * testnet_uniform(&st))); break;
+        case 1: l = (testnet_uniform(&st) < 0.5 ? -45 : 30) + 10 * a; u = l + 40 * b; break;
+        case 2: l = -8 * a - 1e-3; u = 8 * b + 1e-3; break;
+        case 3: l = 12 * a * a; u = l + 6 * b; if (b < 0.5) { double s = -u; u = -l; l = s; } break;
+        default: l = 40 * a - 20; u = l + 20 * b; break;
+        }
+        double sl, tl, su, tu;
+        vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        for (int g = 0; g <= 300; g++) {
+            double z = g == 300 ? u : l + (u - l) * g / 300;
+            if (z > u)
+                z = u;
+            long double f = _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
+            double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
+            long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
+            if (!(lo_gap >= 0 && up_gap >= 0))
+                ck_assert_msg(0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g, upper %.17g "
+                              "z + %.17g", _i ? "tanh" : "sigmoid", l, u, z, sl, tl, su, tu);
+        }
+    }
+}
+END_TEST
+
+/* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh) in
+ * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
+ * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
+ * rejects a certificate claiming the box; with the margin 1e-5 the proof and certificate go through;
+ * under the real semantics (no allowance) the small margin is proved too. */
+START_TEST(test_act_allowance_decides)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
+    vfy_net *net = act_net(kind, 1, w1, b1, w2, 0);
+    double f0 = kind == VFY_LAYER_SIGMOID ? 0.5 : 0.0;
+    vfy_spec *bad = act_spec(0, 0, 0, 0, "<=", f0 - 1e-7), *good = act_spec(0, 0, 0, 0, "<=", f0 - 1e-5);
+    char why[1024];
+    int valid;
+    ck_assert_int_ne(act_certify(net, bad, 1, &valid, why), VFY_UNSAT);
+    ck_assert(!valid);
+    memcert mf = {0};
+    mem_header(&mf, net, bad);
+    double lo[2] = {-0x1p-140, -0x1p-140}, hi[2] = {0x1p-140, 0x1p-140};
+    int64_t c0 = 0;
+    mem_refuted(&mf, 0, lo, hi, 1, &c0);
+    ck_assert_msg(!check_mem(net, bad, &mf, why), "forged certificate accepted");
+    ck_assert_int_eq(act_certify(net, good, 5, &valid, why), VFY_UNSAT);
+    ck_assert_msg(valid, "%s", why);
+    /* the real semantics: no allowance, the 1e-7 margin is a proof */
+    vfy_verify_opts o;
+    opts_cert(&o, 5);
+    o.float_semantics = 0;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(bad);
+    vfy_spec_free(good);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The checker's resolution: y = x on the point box x = 2^53 (real claim: no allowance), where the
  * doubles are the integers. Y_0 <= 2^53 holds at x (sat): rejected; Y_0 <= 2^53 - 64 is refuted
  * with a margin of 64 ulps: accepted (the checker's outward rounding costs a few ulps per step). */
@@ -799,6 +987,9 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
     tcase_add_test(tc, test_checker_ulps);
+    tcase_add_loop_test(tc, test_act_certified, 0, 6);
+    tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
     suite_add_tcase(s, tc);
     TCase *ta = tcase_create("acasxu");
     tcase_set_timeout(ta, 60);
