@@ -580,6 +580,18 @@ START_TEST(test_act_bounds_contain)
     ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL), VFY_OK);
     for (int i = 0; i < K; i++)
         CHECK(lbc[i] >= lbi[i] && isfinite(lbc[i]));
+    /* alpha-CROWN (slopes of the ReLUs only) and the branching scores on mixed nets: the bound
+     * only improves, and only ReLU pre-activations can score */
+    double lba[3], *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 5, lba, NULL, NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score), VFY_OK);
+    for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            CHECK(score[off + j] == 0 || (k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU));
+    free(score);
+    for (int i = 0; i < K; i++)
+        CHECK(lba[i] >= lbc[i]);
     double x[16], y[8], scr[128], **acts = calloc((size_t)net->n_layers, sizeof *acts);
     float xf[16], yf[8];
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -607,7 +619,8 @@ START_TEST(test_act_bounds_contain)
             double v = 0;
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
-            CHECKM(lbc[i] <= v, "row %d: bound %.17g above value %.17g", i, lbc[i], v);
+            CHECKM(lbc[i] <= v && lba[i] <= v, "row %d: bound %.17g (alpha %.17g) above value %.17g",
+                   i, lbc[i], lba[i], v);
         }
         if (fsem) {
             eval_f32_perturbed(net, xf, yf, 0x1p-21f);
