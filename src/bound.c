@@ -4,7 +4,8 @@
  *  - The network: v_{k+1} = W v_k + b + e_k for an affine layer, where e_k is the layer's perturbation:
  *    the error of a float32 execution (|e| <= gamma32(fan_in) (|W||v| + |b|), any summation order)
  *    plus the representation error of the stored weights (|W_real - W| <= w_relerr |W|). The real
- *    network is the case e_k = 0. ReLU is exact in every semantics.
+ *    network is the case e_k = 0. ReLU is exact in every semantics; Sigmoid and Tanh are enclosed
+ *    from libm and, for float executions, charged ACT_EXEC_ERR (section "Sigmoid and Tanh" below).
  *  - Our own arithmetic: every BLAS product is round-to-nearest; its error is bounded a priori by
  *    gamma(n) sum |a||b| (+ n 2^-1074 for underflow) and charged to a per-row slack that is subtracted
  *    from the bound at the end. Scalars that decide (concretisation, slack sums) use directed

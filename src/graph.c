@@ -443,7 +443,9 @@ static int64_t bcast_src(const int64_t *oshape, int orank, const vfy_tensor *t, 
 }
 
 /* Elementwise arithmetic in the tensor's own type: float32 for FLOAT (what onnxruntime computes),
- * double for DOUBLE. */
+ * double for DOUBLE. Sigmoid and Tanh of constants go through libm (vfy_act_f32/f64); a runtime's own
+ * kernel may land a few ulps away, and the folded value is the network's constant from then on
+ * (docs/soundness.md section 4b). */
 static double farith(vfy_dtype dt, vfy_op op, double a, double b)
 {
     if (dt == VFY_DT_FLOAT) {
