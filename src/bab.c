@@ -3,6 +3,7 @@
 #include "vfy/attack.h"
 #include "vfy/eval.h"
 #include "vfy/la.h"
+#include "vfy/lp.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -33,6 +34,8 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->split = VFY_SPLIT_AUTO;
     o->alpha_iters = 8;
     o->max_memory_mb = 2048;
+    o->lp = VFY_LP_AUTO;
+    o->lp_exact_max = 24;
     o->reuse_parent_bounds = 1;
     o->on_refuted = NULL;
     o->on_refuted_user = NULL;
@@ -121,6 +124,8 @@ typedef struct search {
     int64_t max_rows, max_cases;
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
+    int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
+    atomic_llong lp_domains, lp_refuted, lp_solves;
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
@@ -397,6 +402,151 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
     return kept == 0;
 }
 
+/* The LP stage of a domain (issue 4): each open case is bounded over the triangle LP of the domain
+ * (GLPK, safe dual bound). When the relaxation has at most `exact_max` unstable ReLUs, their phases
+ * are then enumerated depth-first with warm-started LPs: a phase assignment whose LP bound is
+ * positive is refuted; one with every phase fixed is exact up to the float32 perturbation, and its
+ * optimum is a candidate counterexample, confirmed by the forward pass or else left open. Cases
+ * refuted are dropped from r; returns 1 when r became SAT. Budget: at most `max_nodes` LPs per case. */
+#define EXACT_MAX_NODES 256
+
+/* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
+static int64_t count_unstable(const search *s, const vfy_bounds *b)
+{
+    int64_t n = 0;
+    for (int64_t k = 1; k < s->net->n_layers; k++) {
+        if (s->net->layers[k].kind != VFY_LAYER_RELU)
+            continue;
+        const double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
+        for (int64_t j = 0; j < s->net->layers[k].n_out; j++)
+            n += lo[j] < 0 && hi[j] > 0;
+    }
+    return n;
+}
+static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t exact_max)
+{
+    const vfy_net *net = s->net;
+    const vfy_spec *spec = s->spec;
+    int64_t nx = net->n_in, ny = net->n_out;
+    vfy_lp *lp = NULL;
+    vfy_error err;
+    vfy_status bst = vfy_lp_build_compact(s->ctx, d->lo, d->hi, w->b, exact_max, &lp, &err);
+    if (bst == VFY_ERR_INVALID)
+        bst = vfy_lp_build(s->ctx, d->lo, d->hi, w->b, &lp, &err);
+    if (bst != VFY_OK)
+        return 0;
+    vfy_lp_set_deadline(lp, &s->dl);
+    int64_t U = vfy_lp_unstable(lp, 0, NULL, NULL, NULL);
+    int exact = U <= exact_max && U <= 62;
+    int64_t *ul = NULL, *ui = NULL;
+    double *viol = NULL;
+    signed char *phase = NULL, *stack = NULL;
+    if (exact) {
+        ul = vfy_alloc_array((size_t)U + 1, sizeof(int64_t));
+        ui = vfy_alloc_array((size_t)U + 1, sizeof(int64_t));
+        viol = vfy_alloc_array((size_t)U + 1, sizeof(double));
+        phase = vfy_alloc((size_t)U + 1);
+        stack = vfy_alloc((size_t)(U + 1) * (size_t)(EXACT_MAX_NODES + U + 2));
+        if (!ul || !ui || !viol || !phase || !stack)
+            exact = 0;
+        else
+            vfy_lp_unstable(lp, U, ul, ui, NULL);
+    }
+    int sat = 0;
+    int64_t kept = 0;
+    for (int64_t a = 0; a < r->n_active && !sat; a++) {
+        int64_t c = r->active[a];
+        const vfy_case *cs = &spec->cases[c];
+        for (int64_t i = 0; i < cs->n_rows; i++) {
+            memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+            if (cs->rows[i].cx)
+                memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+            else
+                memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
+            w->lb[i] = cs->rows[i].rhs_hi;
+        }
+        int refuted = 0;
+        if (vfy_lp_case_begin(lp, cs->n_rows, w->cy, w->cx, w->lb) == VFY_OK) {
+            double v;
+            vfy_lp_case_solve(lp, &v, w->cand);
+            refuted = v > 0; /* SOUND: a safe bound above 0 of max_i (row_i - rhs_hi_i) */
+            if (!refuted && try_candidate(s, w, c, w->cand, r))
+                sat = 1;
+            if (!refuted && !sat && exact) {
+                /* depth-first over phase assignments; a stack entry is a full assignment */
+                int64_t top = 0, nodes = 0, open = 0;
+                memset(stack, 0, (size_t)U);
+                top = 1;
+                memset(phase, 0, (size_t)U);
+                while (top > 0 && !sat) {
+                    if (nodes >= EXACT_MAX_NODES || vfy_deadline_over(&s->dl)) {
+                        open = 1;
+                        break;
+                    }
+                    top--;
+                    const signed char *want = stack + top * U;
+                    int ok = 1;
+                    for (int64_t q = 0; q < U && ok; q++)
+                        if (phase[q] != want[q]) {
+                            ok = vfy_lp_fix_relu(lp, ul[q], ui[q], want[q]) == VFY_OK;
+                            phase[q] = ok ? want[q] : phase[q];
+                        }
+                    if (!ok)
+                        continue; /* an impossible phase within the bounds: nothing to refute */
+                    nodes++;
+                    vfy_lp_case_solve(lp, &v, w->cand);
+                    if (v > 0)
+                        continue; /* SOUND: as above, under these phases */
+                    if (try_candidate(s, w, c, w->cand, r)) {
+                        sat = 1;
+                        break;
+                    }
+                    vfy_lp_unstable(lp, U, ul, ui, viol);
+                    int64_t pick = -1;
+                    for (int64_t q = 0; q < U; q++)
+                        if (phase[q] == 0 && (pick < 0 || viol[q] > viol[pick]))
+                            pick = q;
+                    if (pick < 0) {
+                        open = 1; /* every phase fixed, yet neither refuted nor confirmed */
+                        continue;
+                    }
+                    for (int sg = -1; sg <= 1; sg += 2) {
+                        signed char *child = stack + top * U;
+                        memcpy(child, phase, (size_t)U);
+                        child[pick] = (signed char)sg;
+                        top++;
+                    }
+                }
+                if (!sat && !open && top == 0)
+                    refuted = 1;
+                for (int64_t q = 0; q < U; q++)
+                    if (phase[q] != 0) {
+                        vfy_lp_fix_relu(lp, ul[q], ui[q], 0);
+                        phase[q] = 0;
+                    }
+            }
+            vfy_lp_case_end(lp);
+        }
+        if (!refuted && !sat)
+            r->active[kept++] = c;
+        if (refuted)
+            atomic_fetch_add(&s->lp_refuted, 1);
+    }
+    vfy_lp_stats ls;
+    vfy_lp_stats_get(lp, &ls);
+    atomic_fetch_add(&s->lp_solves, ls.solves);
+    atomic_fetch_add(&s->lp_domains, 1);
+    if (!sat)
+        r->n_active = kept;
+    vfy_free(ul);
+    vfy_free(ui);
+    vfy_free(viol);
+    vfy_free(phase);
+    vfy_free(stack);
+    vfy_lp_free(lp);
+    return sat;
+}
+
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
 static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
@@ -514,6 +664,13 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         }
         row0 += cs->n_rows;
     }
+    if (r->n_active > 0 && s->lp_stage_on && !s->relu_split) {
+        int64_t U = count_unstable(s, w->b);
+        if (s->opts->lp == VFY_LP_ALL || U <= s->opts->lp_exact_max) {
+            if (lp_stage(s, w, d, r, s->opts->lp_exact_max))
+                return; /* R_SAT */
+        }
+    }
     if (r->n_active == 0) {
         r->kind = R_PROVED;
         return;
@@ -579,6 +736,8 @@ static void *worker_main(void *arg)
             break;
         process_domain(s, w, s->batch[i], i, &s->res[i]);
     }
+    if (s->lp_stage_on)
+        vfy_lp_thread_done(); /* GLPK's environment of this thread */
     return NULL;
 }
 
@@ -750,6 +909,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                    (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);
     /* AUTO: CROWN per domain for input splitting (measured fastest on ACAS Xu), alpha/beta-CROWN
      * for ReLU splitting (the split multipliers need the optimisation) */
+    /* the checker of certificates re-derives proofs by interval arithmetic and cannot follow an LP
+     * dual, so a certificate run (on_refuted set) does without the LP stage */
+    s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     {
@@ -947,6 +1109,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
 nomem:
     st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory during the search");
 done:
+    res->lp_domains = atomic_load(&s.lp_domains);
+    res->lp_refuted = atomic_load(&s.lp_refuted);
+    res->lp_solves = atomic_load(&s.lp_solves);
     if (st == VFY_OK && res->verdict == VFY_SAT) {
         float *xf = (float *)s.workers[0].cand; /* n_in floats fit in n_in doubles */
         float *scratch = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(float));

@@ -29,6 +29,13 @@ typedef enum vfy_split_mode {
     VFY_SPLIT_RELU,   /* split unstable ReLUs (z <= 0 | z >= 0) */
 } vfy_split_mode;
 
+typedef enum vfy_lp_use {
+    VFY_LP_OFF,   /* bounds only from the bound module */
+    VFY_LP_AUTO,  /* the triangle LP and the exact phase enumeration on domains that CROWN leaves
+                     open and that have at most lp_exact_max unstable ReLUs */
+    VFY_LP_ALL,   /* the triangle LP on every domain CROWN leaves open (--bounds lp) */
+} vfy_lp_use;
+
 typedef struct vfy_verify_opts {
     vfy_split_mode split;      /* branching (default AUTO) */
     double timeout_s;          /* wall-clock budget from the call; INFINITY for none */
@@ -40,6 +47,9 @@ typedef struct vfy_verify_opts {
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
     double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
                                   on depth-first (it never drops a domain) */
+    vfy_lp_use lp;             /* the LP stage (GLPK; default AUTO) */
+    int lp_exact_max;          /* enumerate ReLU phases by LP on domains with at most this many
+                                  unstable ReLUs (default 24; 0: never) */
     int reuse_parent_bounds;   /* children intersect their layer bounds with the parent's (default 1);
                                   0 makes every domain's proof self-contained (certificates) */
     /* Called on the calling thread, in a deterministic order, for every domain on which cases were
@@ -60,6 +70,9 @@ typedef struct vfy_verify_result {
     int64_t domains;  /* domains bounded */
     int64_t max_depth;
     int64_t unresolved; /* leaves that could not be split further nor decided */
+    int64_t lp_domains; /* domains given the LP stage */
+    int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
+    int64_t lp_solves;  /* LPs solved */
     double time_s;
     char reason[256]; /* a short human explanation of an unknown/timeout */
 } vfy_verify_result;
