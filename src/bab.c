@@ -98,6 +98,7 @@ typedef struct dresult {
     double *bounds;    /* R_SPLIT: this domain's layer bounds (flat), the children's prior */
     double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
     int relu;          /* R_SPLIT: dim is a ReLU (flat index), not an input dimension */
+    int lp_tried, lp_won; /* the LP stage ran here; it refuted a case or found a counterexample */
 } dresult;
 
 typedef struct worker {
@@ -126,6 +127,9 @@ typedef struct search {
     int relu_split;    /* branch on ReLUs rather than on the input */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     atomic_llong lp_domains, lp_refuted, lp_solves;
+    /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
+     * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
+    int64_t lp_tried, lp_won;
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
@@ -408,7 +412,8 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * positive is refuted; one with every phase fixed is exact up to the float32 perturbation, and its
  * optimum is a candidate counterexample, confirmed by the forward pass or else left open. Cases
  * refuted are dropped from r; returns 1 when r became SAT. Budget: at most `max_nodes` LPs per case. */
-#define EXACT_MAX_NODES 256
+#define EXACT_MAX_NODES 64
+#define LP_WARMUP 64 /* domains given the LP stage before its record decides */
 
 /* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
 static int64_t count_unstable(const search *s, const vfy_bounds *b)
@@ -527,8 +532,13 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
             }
             vfy_lp_case_end(lp);
         }
-        if (!refuted && !sat)
+        if (!refuted && !sat) {
+            if (kept != a) { /* keep each open case's best row beside it (ReLU branching scores) */
+                memmove(w->bcy + kept * ny, w->bcy + a * ny, (size_t)ny * sizeof(double));
+                memmove(w->bcx + kept * nx, w->bcx + a * nx, (size_t)nx * sizeof(double));
+            }
             r->active[kept++] = c;
+        }
         if (refuted)
             atomic_fetch_add(&s->lp_refuted, 1);
     }
@@ -554,6 +564,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
     const vfy_spec *spec = s->spec;
     int64_t nx = net->n_in, ny = net->n_out;
     r->n_active = 0;
+    r->lp_tried = r->lp_won = 0;
     if (vfy_deadline_over(&s->dl)) {
         r->kind = R_SKIPPED;
         return;
@@ -664,10 +675,18 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         }
         row0 += cs->n_rows;
     }
-    if (r->n_active > 0 && s->lp_stage_on && !s->relu_split) {
+    if (r->n_active > 0 && s->lp_stage_on) {
+        int all = s->opts->lp == VFY_LP_ALL;
         int64_t U = count_unstable(s, w->b);
-        if (s->opts->lp == VFY_LP_ALL || U <= s->opts->lp_exact_max) {
-            if (lp_stage(s, w, d, r, s->opts->lp_exact_max))
+        /* AUTO: while the stage pays (it refuted something on at least a fifth of the domains it
+         * was given, or it is still warming up) every eligible domain gets it; else one in 64 */
+        int pays = s->lp_tried < LP_WARMUP || 5 * s->lp_won >= s->lp_tried || d->seq % 64 == 0;
+        if (all || (U <= s->opts->lp_exact_max && pays)) {
+            int64_t before = r->n_active;
+            r->lp_tried = 1;
+            int sat = lp_stage(s, w, d, r, s->opts->lp_exact_max);
+            r->lp_won = sat || r->n_active < before;
+            if (sat)
                 return; /* R_SAT */
         }
     }
@@ -1000,6 +1019,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (n_ref > 0)
                         opts->on_refuted(opts->on_refuted_user, bi, d->lo, d->hi, n_ref, box_cases);
                 }
+                s.lp_tried += r->lp_tried;
+                s.lp_won += r->lp_won;
                 switch (r->kind) {
                 case R_PROVED:
                     res->domains++;
