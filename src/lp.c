@@ -40,6 +40,7 @@ struct vfy_lp {
     int case_ok;       /* a conjunction is loaded */
     int dual_next;     /* bounds changed since the last solve: use the dual simplex */
     int compact;       /* built by vfy_lp_build_compact: hidden neurons are not all columns */
+    int64_t n_built;   /* layers in the relaxation (a prefix of the network, or all of it) */
     /* per unstable ReLU output column y: its row y - z >= 0, and its original bounds (fix_relu) */
     int *lower_row;
     char *fixed_saved;
@@ -289,8 +290,17 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
 vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                         const vfy_bounds *b, vfy_lp **out, vfy_error *err)
 {
+    return vfy_lp_build_prefix(ctx, in_lo, in_hi, b, vfy_bound_ctx_net(ctx)->n_layers, out, err);
+}
+
+vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                               const vfy_bounds *b, int64_t n_layers, vfy_lp **out, vfy_error *err)
+{
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     *out = NULL;
+    if (n_layers < 0 || n_layers > net->n_layers)
+        return vfy_fail(err, VFY_ERR_INVALID, "lp: a prefix of %lld layers of %lld",
+                        (long long)n_layers, (long long)net->n_layers);
     if (b->overflow)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: layer bounds overflow the float32 range");
     vfy_lp *lp = vfy_alloc(sizeof *lp);
@@ -299,7 +309,8 @@ vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const dou
     lp->ctx = ctx;
     lp->net = net;
     lp->nx = net->n_in;
-    lp->ref = vfy_alloc_array((size_t)net->n_layers, sizeof(int *));
+    lp->n_built = n_layers;
+    lp->ref = vfy_alloc_array((size_t)(net->n_layers + 1), sizeof(int *));
     int64_t wmax = vfy_net_max_width(net);
     double *H = vfy_alloc_array((size_t)(wmax > 0 ? wmax : 1), sizeof(double));
     int *xref = vfy_alloc_array((size_t)(net->n_in > 0 ? net->n_in : 1), sizeof(int));
@@ -316,7 +327,7 @@ vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const dou
     }
     const int *prev = xref;
     const double *plo = in_lo, *phi = in_hi;
-    for (int64_t k = 0; k < net->n_layers; k++) {
+    for (int64_t k = 0; k < n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         const double *lo = b->lo[k], *hi = b->hi[k];
         int *ref = lp->ref[k] = vfy_alloc_array((size_t)(L->n_out > 0 ? L->n_out : 1), sizeof(int));
@@ -500,6 +511,7 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
     lp->net = net;
     lp->nx = nx;
     lp->compact = 1;
+    lp->n_built = net->n_layers;
     int64_t wmax = vfy_net_max_width(net), nbmax = nx + U;
     if (wmax < nx)
         wmax = nx;
@@ -779,6 +791,8 @@ vfy_status vfy_lp_bound_rows(vfy_lp *lp, int64_t K, const double *cy, const doub
                              double *lp_value)
 {
     const vfy_net *net = lp->net;
+    if (lp->n_built != net->n_layers)
+        return VFY_ERR_INVALID; /* a prefix has no outputs */
     glpk_quiet();
     for (int64_t i = 0; i < K; i++) {
         obj_clear(lp);
@@ -796,7 +810,7 @@ vfy_status vfy_lp_bound_neuron(vfy_lp *lp, int64_t k, int64_t j, double *lo, dou
 {
     *lo = -INFINITY;
     *hi = INFINITY;
-    if (k < 0 || k >= lp->net->n_layers || j < 0 || j >= lp->net->layers[k].n_out)
+    if (k < 0 || k >= lp->n_built || j < 0 || j >= lp->net->layers[k].n_out)
         return VFY_ERR_INVALID;
     if (lp->compact)
         return VFY_ERR_INVALID; /* hidden neurons are forms there, not columns */
@@ -857,6 +871,8 @@ vfy_status vfy_lp_case_begin(vfy_lp *lp, int64_t m, const double *cy, const doub
     int64_t L = net->n_layers - 1;
     lp->case_r0 = lp->nrows;
     lp->case_ok = 0;
+    if (lp->n_built != net->n_layers)
+        return VFY_ERR_INVALID;
     if (m <= 0)
         return VFY_OK;
     glpk_quiet();
@@ -980,7 +996,7 @@ vfy_status vfy_lp_bound_case(vfy_lp *lp, int64_t m, const double *cy, const doub
  * SOUND: both describe exactly the points of the relaxation with that phase of a real ReLU. */
 vfy_status vfy_lp_fix_relu(vfy_lp *lp, int64_t k, int64_t j, int sign)
 {
-    if (k < 0 || k >= lp->net->n_layers || lp->net->layers[k].kind != VFY_LAYER_RELU ||
+    if (k < 0 || k >= lp->n_built || lp->net->layers[k].kind != VFY_LAYER_RELU ||
         j < 0 || j >= lp->net->layers[k].n_out)
         return VFY_ERR_INVALID;
     int y = lp->ref[k][j];
@@ -1021,7 +1037,7 @@ vfy_status vfy_lp_fix_relu(vfy_lp *lp, int64_t k, int64_t j, int sign)
 int64_t vfy_lp_unstable(const vfy_lp *lp, int64_t max, int64_t *layer, int64_t *index, double *viol)
 {
     int64_t n = 0;
-    for (int64_t k = 0; k < lp->net->n_layers; k++) {
+    for (int64_t k = 0; k < lp->n_built; k++) {
         if (lp->net->layers[k].kind != VFY_LAYER_RELU)
             continue;
         for (int64_t j = 0; j < lp->net->layers[k].n_out; j++) {
@@ -1245,7 +1261,7 @@ vfy_status vfy_lp_add_pair_cuts(vfy_lp *lp, const double *weight, int64_t max_pa
     for (int64_t k = 0; k < net->n_layers; k++)
         off[k + 1] = off[k] + net->layers[k].n_out;
     n_c = 0;
-    for (int64_t k = 0; k < net->n_layers; k++) {
+    for (int64_t k = 0; k < lp->n_built; k++) {
         if (net->layers[k].kind != VFY_LAYER_RELU)
             continue;
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {
@@ -1292,4 +1308,103 @@ vfy_status vfy_lp_add_pair_cuts(vfy_lp *lp, const double *weight, int64_t max_pa
     vfy_free(cs);
     vfy_free(off);
     return VFY_OK;
+}
+
+/* ---------------------------------------------------------------- intermediate bounds */
+
+typedef struct { double score; int64_t j; } ncand;
+
+static int ncand_cmp(const void *pa, const void *pb)
+{
+    const ncand *a = pa, *b = pb;
+    if (a->score != b->score)
+        return a->score > b->score ? -1 : 1;
+    return a->j < b->j ? -1 : (a->j > b->j);
+}
+
+vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                 vfy_bounds *b, int64_t max_per_layer, const vfy_deadline *dl,
+                                 int64_t *n_tightened)
+{
+    const vfy_net *net = vfy_bound_ctx_net(ctx);
+    *n_tightened = 0;
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, n_relu_seen = 0;
+    double *flat = vfy_alloc_array((size_t)(2 * half + 1), sizeof(double));
+    ncand *cs = vfy_alloc_array((size_t)(vfy_net_max_width(net) + 1), sizeof(ncand));
+    vfy_status st = VFY_OK;
+    if (!flat || !cs) {
+        st = VFY_ERR_NOMEM;
+        goto done;
+    }
+    int64_t n_todo = 0;
+    for (int64_t k = 1; k < net->n_layers; k++)
+        n_todo += net->layers[k].kind == VFY_LAYER_RELU && net->layers[k - 1].kind != VFY_LAYER_RELU;
+    n_todo = n_todo > 0 ? n_todo - 1 : 0;
+    for (int64_t k = 1; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind != VFY_LAYER_RELU || net->layers[k - 1].kind == VFY_LAYER_RELU)
+            continue;
+        /* the first ReLU layer's inputs are affine in x: CROWN is exact there already */
+        if (n_relu_seen++ == 0)
+            continue;
+        if (dl && vfy_deadline_over(dl))
+            break;
+        /* each remaining layer gets an equal share of the time left */
+        vfy_deadline share = {INFINITY, 0};
+        if (dl && isfinite(dl->t_end))
+            share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_todo > 0 ? n_todo : 1);
+        n_todo--;
+        double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
+        int64_t n = 0;
+        for (int64_t j = 0; j < L->n_out; j++)
+            if (lo[j] < 0 && hi[j] > 0)
+                cs[n++] = (ncand){-lo[j] * hi[j] / (hi[j] - lo[j]), j};
+        if (n == 0)
+            continue;
+        qsort(cs, (size_t)n, sizeof(ncand), ncand_cmp);
+        if (n > max_per_layer)
+            n = max_per_layer;
+        vfy_lp *lp = NULL;
+        st = vfy_lp_build_prefix(ctx, in_lo, in_hi, b, k, &lp, NULL);
+        if (st == VFY_ERR_INVALID) {
+            st = VFY_OK;
+            break; /* bounds not finite: nothing to tighten with */
+        }
+        if (st != VFY_OK)
+            goto done;
+        vfy_lp_set_deadline(lp, &share);
+        for (int64_t q = 0; q < n; q++) {
+            if (vfy_deadline_over(&share) || (dl && vfy_deadline_over(dl)))
+                break;
+            int64_t j = cs[q].j;
+            double nlo, nhi;
+            if (vfy_lp_bound_neuron(lp, k - 1, j, &nlo, &nhi) != VFY_OK)
+                continue;
+            /* SOUND: both are safe LP bounds over a relaxation of the box; keep the tighter */
+            int better = 0;
+            if (nlo > lo[j]) {
+                lo[j] = nlo;
+                better = 1;
+            }
+            if (nhi < hi[j]) {
+                hi[j] = nhi;
+                better = 1;
+            }
+            *n_tightened += better;
+        }
+        vfy_lp_free(lp);
+        /* the ReLU's own bounds, then every later layer by CROWN on top of the tightened ones */
+        for (int64_t j = 0; j < L->n_out; j++) {
+            b->lo[k][j] = fmax(b->lo[k][j], fmax(lo[j], 0.0));
+            b->hi[k][j] = fmin(b->hi[k][j], fmax(hi[j], 0.0));
+        }
+        vfy_bounds_export(ctx, b, flat);
+        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+        if (st != VFY_OK)
+            goto done;
+    }
+done:
+    vfy_free(flat);
+    vfy_free(cs);
+    return st;
 }

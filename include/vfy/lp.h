@@ -31,6 +31,11 @@ typedef struct vfy_lp vfy_lp;
  * over that box). Fails with VFY_ERR_INVALID when a bound is not finite (no LP is then possible). */
 vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                         const vfy_bounds *b, vfy_lp **out, vfy_error *err);
+/* The relaxation of the first n_layers layers only (a prefix, for bounding hidden neurons). Only
+ * vfy_lp_bound_neuron (for layers < n_layers) applies to it. */
+vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                               const vfy_bounds *b, int64_t n_layers, vfy_lp **out, vfy_error *err);
+
 /* The same relaxation with fewer columns, for a box where few ReLUs are unstable: the stable
  * layers are composed into affine forms over the inputs and the unstable ReLUs' outputs (with an
  * error radius for rounding and perturbation, see lp.c), so the LP has columns only for the inputs,
@@ -95,5 +100,15 @@ vfy_status vfy_lp_bound_neuron(vfy_lp *lp, int64_t k, int64_t j, double *lo, dou
  * area -l u / (u - l)). *n_added receives the number of rows added. */
 vfy_status vfy_lp_add_pair_cuts(vfy_lp *lp, const double *weight, int64_t max_pairs,
                                  int64_t *n_added);
+
+/* Tighten the hidden layers' bounds in b (valid over [in_lo, in_hi]) by LP: for each ReLU layer
+ * after the first, the pre-activations of up to max_per_layer unstable neurons (the loosest
+ * triangles first) are bounded by the triangle LP of the prefix network, and every later layer is
+ * then re-bounded by CROWN on top of them (intersected, so nothing loosens). *n_tightened counts the
+ * neurons that improved. Each layer gets an equal share of the time to the deadline (dl may be
+ * NULL: no limit); what is done by then is kept. */
+vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                                 vfy_bounds *b, int64_t max_per_layer, const vfy_deadline *dl,
+                                 int64_t *n_tightened);
 
 #endif

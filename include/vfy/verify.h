@@ -1,12 +1,16 @@
 /* verify: the search. Given a network and a spec, decide whether some input of the spec's region
  * drives the output into the unsafe set.
  *
- * For each distinct input box of the spec, branch and bound on the input: bound every domain (a
- * sub-box) with CROWN, drop the cases it refutes, look for a counterexample at the points the bounds
- * suggest, and split the rest along the dimension that weighs most in the bounds. Domains are taken in
- * fixed-size batches from a depth-first stack and bounded in parallel; results are applied in batch
- * order, so the verdict and the counterexample depend only on the seed, never on the thread count or
- * timing (except where the deadline cuts the search). A random and gradient attack runs first. */
+ * For each distinct input box of the spec, branch and bound: on the input (few inputs) or on
+ * unstable ReLUs (many). Every domain is bounded (CROWN, or alpha/beta-CROWN with ReLU splits), the
+ * cases it refutes are dropped, counterexamples are sought at the points the bounds suggest, and the
+ * rest is split. Domains that CROWN leaves open with few unstable ReLUs get the LP stage (lp.h): the
+ * triangle LP and an enumeration of those ReLUs' phases with safe LP bounds. With ReLU splitting a
+ * first search gets a tenth of the time; if it does not finish, the root's hidden bounds are
+ * tightened by LP and the search restarts. Domains are taken in fixed-size batches from a best-first
+ * frontier and bounded in parallel; results are applied in batch order, so the verdict and the
+ * counterexample depend only on the seed, never on the thread count or timing (except where a
+ * deadline, the first phase's included, cuts the search). A random and gradient attack runs first. */
 #ifndef VFY_VERIFY_H
 #define VFY_VERIFY_H
 
@@ -73,6 +77,7 @@ typedef struct vfy_verify_result {
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
     int64_t lp_solves;  /* LPs solved */
+    int64_t lp_tightened; /* hidden neurons whose root bounds the LP tightened (ReLU splitting) */
     double time_s;
     char reason[256]; /* a short human explanation of an unknown/timeout */
 } vfy_verify_result;
