@@ -3,6 +3,7 @@
 #include "vfy/attack.h"
 #include "vfy/eval.h"
 #include "vfy/la.h"
+#include "vfy/lp.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -12,8 +13,8 @@
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
-#define AUTO_INPUT_SPLIT_MAX 16
-#define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */ /* AUTO splits the input when it has at most this many dimensions */
+#define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
+#define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
 _Static_assert(sizeof verdict_names / sizeof verdict_names[0] == VFY_VERDICT_COUNT, "names");
@@ -33,6 +34,8 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->split = VFY_SPLIT_AUTO;
     o->alpha_iters = 8;
     o->max_memory_mb = 2048;
+    o->lp = VFY_LP_AUTO;
+    o->lp_exact_max = 24;
     o->reuse_parent_bounds = 1;
     o->on_refuted = NULL;
     o->on_refuted_user = NULL;
@@ -95,6 +98,7 @@ typedef struct dresult {
     double *bounds;    /* R_SPLIT: this domain's layer bounds (flat), the children's prior */
     double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
     int relu;          /* R_SPLIT: dim is a ReLU (flat index), not an input dimension */
+    int lp_tried, lp_won; /* the LP stage ran here; it refuted a case or found a counterexample */
 } dresult;
 
 typedef struct worker {
@@ -121,6 +125,11 @@ typedef struct search {
     int64_t max_rows, max_cases;
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
+    int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
+    atomic_llong lp_domains, lp_refuted, lp_solves;
+    /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
+     * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
+    int64_t lp_tried, lp_won;
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
@@ -183,7 +192,8 @@ static int worker_init(worker *w, const search *s)
     w->ccx = vfy_alloc_array((size_t)nx, sizeof(double));
     if (!w->ccy || !w->ccx)
         return 0;
-    return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws && w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
+    return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws &&
+           w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
 }
 
 /* Try x as a counterexample of case c (x is modified). */
@@ -401,6 +411,193 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
     return kept == 0;
 }
 
+/* The LP stage of a domain (issue 4): each open case is bounded over the triangle LP of the domain
+ * (GLPK, safe dual bound). When the relaxation has at most `exact_max` unstable ReLUs, their phases
+ * are then enumerated depth-first with warm-started LPs: a phase assignment whose LP bound is
+ * positive is refuted; one with every phase fixed is exact up to the float32 perturbation, and its
+ * optimum is a candidate counterexample, confirmed by the forward pass or else left open. Cases
+ * refuted are dropped from r; returns 1 when r became SAT. Budget: at most `max_nodes` LPs per case. */
+#define EXACT_MAX_NODES 64
+#define PHASE1_SHARE 0.1          /* of the time, for the first search before LP tightening */
+#define PHASE1_DEFAULT_S 30        /* the same without a timeout */
+#define ROOT_TIGHTEN_SHARE 0.1    /* of the time left, for LP-tightening the root's hidden layers */
+#define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
+#define LP_WARMUP 64 /* domains given the LP stage before its record decides */
+
+/* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
+static int64_t count_unstable(const search *s, const vfy_bounds *b)
+{
+    int64_t n = 0;
+    for (int64_t k = 1; k < s->net->n_layers; k++) {
+        if (s->net->layers[k].kind != VFY_LAYER_RELU)
+            continue;
+        const double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
+        for (int64_t j = 0; j < s->net->layers[k].n_out; j++)
+            n += lo[j] < 0 && hi[j] > 0;
+    }
+    return n;
+}
+static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t exact_max)
+{
+    const vfy_net *net = s->net;
+    const vfy_spec *spec = s->spec;
+    int64_t nx = net->n_in, ny = net->n_out;
+    vfy_lp *lp = NULL;
+    vfy_error err;
+    vfy_status bst = vfy_lp_build_compact(s->ctx, d->lo, d->hi, w->b, exact_max, &lp, &err);
+    if (bst == VFY_ERR_INVALID)
+        bst = vfy_lp_build(s->ctx, d->lo, d->hi, w->b, &lp, &err);
+    if (bst != VFY_OK)
+        return 0;
+    vfy_lp_set_deadline(lp, &s->dl);
+    int64_t U = vfy_lp_unstable(lp, 0, NULL, NULL, NULL);
+    int exact = U <= exact_max && U <= 62;
+    int64_t *ul = NULL, *ui = NULL;
+    double *viol = NULL;
+    signed char *phase = NULL, *stack = NULL;
+    if (exact) {
+        ul = vfy_alloc_array((size_t)U + 1, sizeof(int64_t));
+        ui = vfy_alloc_array((size_t)U + 1, sizeof(int64_t));
+        viol = vfy_alloc_array((size_t)U + 1, sizeof(double));
+        phase = vfy_alloc((size_t)U + 1);
+        stack = vfy_alloc((size_t)(U + 1) * (size_t)(EXACT_MAX_NODES + U + 2));
+        if (!ul || !ui || !viol || !phase || !stack)
+            exact = 0;
+        else
+            vfy_lp_unstable(lp, U, ul, ui, NULL);
+    }
+    int sat = 0;
+    int64_t kept = 0;
+    for (int64_t a = 0; a < r->n_active && !sat; a++) {
+        int64_t c = r->active[a];
+        const vfy_case *cs = &spec->cases[c];
+        for (int64_t i = 0; i < cs->n_rows; i++) {
+            memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+            if (cs->rows[i].cx)
+                memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+            else
+                memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
+            w->lb[i] = cs->rows[i].rhs_hi;
+        }
+        int refuted = 0;
+        if (vfy_lp_case_begin(lp, cs->n_rows, w->cy, w->cx, w->lb) == VFY_OK) {
+            double v;
+            vfy_lp_case_solve(lp, &v, w->cand);
+            refuted = v > 0; /* SOUND: a safe bound above 0 of max_i (row_i - rhs_hi_i) */
+            if (!refuted && try_candidate(s, w, c, w->cand, r))
+                sat = 1;
+            if (!refuted && !sat && exact) {
+                /* depth-first over phase assignments; a stack entry is a full assignment */
+                int64_t top = 0, nodes = 0, open = 0;
+                memset(stack, 0, (size_t)U);
+                top = 1;
+                memset(phase, 0, (size_t)U);
+                while (top > 0 && !sat) {
+                    if (nodes >= EXACT_MAX_NODES || vfy_deadline_over(&s->dl)) {
+                        open = 1;
+                        break;
+                    }
+                    top--;
+                    const signed char *want = stack + top * U;
+                    int ok = 1;
+                    for (int64_t q = 0; q < U && ok; q++)
+                        if (phase[q] != want[q]) {
+                            ok = vfy_lp_fix_relu(lp, ul[q], ui[q], want[q]) == VFY_OK;
+                            phase[q] = ok ? want[q] : phase[q];
+                        }
+                    if (!ok)
+                        continue; /* an impossible phase within the bounds: nothing to refute */
+                    nodes++;
+                    vfy_lp_case_solve(lp, &v, w->cand);
+                    if (v > 0)
+                        continue; /* SOUND: as above, under these phases */
+                    if (try_candidate(s, w, c, w->cand, r)) {
+                        sat = 1;
+                        break;
+                    }
+                    vfy_lp_unstable(lp, U, ul, ui, viol);
+                    int64_t pick = -1;
+                    for (int64_t q = 0; q < U; q++)
+                        if (phase[q] == 0 && (pick < 0 || viol[q] > viol[pick]))
+                            pick = q;
+                    if (pick < 0) {
+                        open = 1; /* every phase fixed, yet neither refuted nor confirmed */
+                        continue;
+                    }
+                    for (int sg = -1; sg <= 1; sg += 2) {
+                        signed char *child = stack + top * U;
+                        memcpy(child, phase, (size_t)U);
+                        child[pick] = (signed char)sg;
+                        top++;
+                    }
+                }
+                if (!sat && !open && top == 0)
+                    refuted = 1;
+                for (int64_t q = 0; q < U; q++)
+                    if (phase[q] != 0) {
+                        vfy_lp_fix_relu(lp, ul[q], ui[q], 0);
+                        phase[q] = 0;
+                    }
+            }
+            vfy_lp_case_end(lp);
+        }
+        if (!refuted && !sat) {
+            if (kept != a) { /* keep each open case's best row beside it (ReLU branching scores) */
+                memmove(w->bcy + kept * ny, w->bcy + a * ny, (size_t)ny * sizeof(double));
+                memmove(w->bcx + kept * nx, w->bcx + a * nx, (size_t)nx * sizeof(double));
+            }
+            r->active[kept++] = c;
+        }
+        if (refuted)
+            atomic_fetch_add(&s->lp_refuted, 1);
+    }
+    vfy_lp_stats ls;
+    vfy_lp_stats_get(lp, &ls);
+    atomic_fetch_add(&s->lp_solves, ls.solves);
+    atomic_fetch_add(&s->lp_domains, 1);
+    if (!sat)
+        r->n_active = kept;
+    vfy_free(ul);
+    vfy_free(ui);
+    vfy_free(viol);
+    vfy_free(phase);
+    vfy_free(stack);
+    vfy_lp_free(lp);
+    return sat;
+}
+
+/* Whether alpha-CROWN on the layer bounds in w->b (already computed for d) refutes every case of d
+ * by a single row: then the search needs nothing more at the root. */
+static int root_refuted(search *s, worker *w, const domain *d)
+{
+    const vfy_spec *spec = s->spec;
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        const vfy_case *cs = &spec->cases[d->active[a]];
+        for (int64_t i = 0; i < cs->n_rows; i++, K++) {
+            memcpy(w->cy + K * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+            if (cs->rows[i].cx)
+                memcpy(w->cx + K * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+            else
+                memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
+        }
+    }
+    if (K == 0 || vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, NULL,
+                                       s->opts->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
+        return 0;
+    int64_t row0 = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        const vfy_case *cs = &spec->cases[d->active[a]];
+        int refuted = 0;
+        for (int64_t i = 0; i < cs->n_rows; i++)
+            refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi;
+        if (!refuted)
+            return 0;
+        row0 += cs->n_rows;
+    }
+    return 1;
+}
+
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
 static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
@@ -408,6 +605,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
     const vfy_spec *spec = s->spec;
     int64_t nx = net->n_in, ny = net->n_out;
     r->n_active = 0;
+    r->lp_tried = r->lp_won = 0;
     if (vfy_deadline_over(&s->dl)) {
         r->kind = R_SKIPPED;
         return;
@@ -518,6 +716,21 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         }
         row0 += cs->n_rows;
     }
+    if (r->n_active > 0 && s->lp_stage_on) {
+        int all = s->opts->lp == VFY_LP_ALL;
+        int64_t U = count_unstable(s, w->b);
+        /* AUTO: while the stage pays (it refuted something on at least a fifth of the domains it
+         * was given, or it is still warming up) every eligible domain gets it; else one in 64 */
+        int pays = s->lp_tried < LP_WARMUP || 5 * s->lp_won >= s->lp_tried || d->seq % 64 == 0;
+        if (all || (U <= s->opts->lp_exact_max && pays)) {
+            int64_t before = r->n_active;
+            r->lp_tried = 1;
+            int sat = lp_stage(s, w, d, r, s->opts->lp_exact_max);
+            r->lp_won = sat || r->n_active < before;
+            if (sat)
+                return; /* R_SAT */
+        }
+    }
     if (r->n_active == 0) {
         r->kind = R_PROVED;
         return;
@@ -583,6 +796,8 @@ static void *worker_main(void *arg)
             break;
         process_domain(s, w, s->batch[i], i, &s->res[i]);
     }
+    if (s->lp_stage_on)
+        vfy_lp_thread_done(); /* GLPK's environment of this thread */
     return NULL;
 }
 
@@ -754,6 +969,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                    (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);
     /* AUTO: CROWN per domain for input splitting (measured fastest on ACAS Xu), alpha/beta-CROWN
      * for ReLU splitting (the split multipliers need the optimisation) */
+    /* the checker of certificates re-derives proofs by interval arithmetic and cannot follow an LP
+     * dual, so a certificate run (on_refuted set) does without the LP stage */
+    s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     {
@@ -800,142 +1018,195 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             set_sat(&s, res, x, c);
     }
 
-    /* 2. branch and bound, one box at a time */
-    for (int64_t bi = 0; bi < spec->n_boxes && res->verdict != VFY_SAT; bi++) {
-        int64_t nc = 0;
-        for (int64_t c = 0; c < spec->n_cases; c++)
-            if (spec->cases[c].box == bi)
-                box_cases[nc++] = c;
-        if (nc == 0)
-            continue;
-        domain *root = domain_new(nx, 0, nc, 0);
-        if (!root)
-            goto nomem;
-        memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
-        memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
-        vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
-        memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
-        root->prio = -INFINITY;
-        if (!frontier_push(&fr, root)) {
-            vfy_free(root);
-            goto nomem;
-        }
-        while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
-            s.n_batch = 0;
-            while (s.n_batch < BATCH && fr.n + fr.n_stk > 0)
-                s.batch[s.n_batch++] = frontier_pop(&fr);
-            run_batch(&s);
-            /* apply in batch order; children pushed so the first domain's are on top */
-            int timed_out = 0;
-            for (int i = s.n_batch - 1; i >= 0; i--) {
-                domain *d = s.batch[i];
-                dresult *r = &s.res[i];
-                if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT)) {
-                    int64_t n_ref = 0;
-                    for (int64_t a = 0; a < d->n_active; a++) {
-                        int open = 0;
-                        for (int64_t q = 0; r->kind == R_SPLIT && q < r->n_active; q++)
-                            open |= r->active[q] == d->active[a];
-                        if (!open)
-                            box_cases[n_ref++] = d->active[a];
-                    }
-                    if (n_ref > 0)
-                        opts->on_refuted(opts->on_refuted_user, bi, d->lo, d->hi, n_ref, box_cases);
-                }
-                switch (r->kind) {
-                case R_PROVED:
-                    res->domains++;
-                    vfy_free(d);
-                    break;
-                case R_STUCK:
-                    res->domains++;
-                    res->unresolved++;
-                    vfy_free(d);
-                    break;
-                case R_SAT:
-                    res->domains++;
-                    vfy_free(d);
-                    break;
-                case R_SKIPPED:
-                    timed_out = 1;
-                    vfy_free(d);
-                    break;
-                case R_NOMEM:
-                    vfy_free(d);
-                    for (int j = i - 1; j >= 0; j--)
-                        vfy_free(s.batch[j]);
+    /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
+     * first search with a tenth of the time, which settles the easy instances at no extra cost;
+     * if it runs out, the root's hidden bounds are tightened by LP (every domain inherits them)
+     * and the search starts again with the rest of the time. */
+    double t_final = s.dl.t_end;
+    int n_phases = (s.relu_split && s.lp_stage_on) ? 2 : 1;
+    for (int phase = 0; phase < n_phases; phase++) {
+        int tighten = phase == 1;
+        int restart = 0;
+        if (n_phases == 2 && phase == 0)
+            s.dl.t_end = vfy_now() + (isfinite(t_final) ? PHASE1_SHARE * (t_final - vfy_now())
+                                                        : PHASE1_DEFAULT_S);
+        else
+            s.dl.t_end = t_final;
+        for (int64_t bi = 0; bi < spec->n_boxes && res->verdict != VFY_SAT && !restart; bi++) {
+            int64_t nc = 0;
+            for (int64_t c = 0; c < spec->n_cases; c++)
+                if (spec->cases[c].box == bi)
+                    box_cases[nc++] = c;
+            if (nc == 0)
+                continue;
+            domain *root = domain_new(nx, tighten ? s.n_flat : 0, nc, 0);
+            if (!root)
+                goto nomem;
+            memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
+            memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
+            vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
+            if (tighten) {
+                /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
+                 * with their parent's): tighten them by LP, within a tenth of the time left */
+                vfy_bounds *b0 = s.workers[0].b;
+                vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
+                if (isfinite(s.dl.t_end))
+                    tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
+                int64_t n_t = 0;
+                double t1 = vfy_now();
+                st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
+                /* only where alpha-CROWN does not already refute every case at the root */
+                if (st == VFY_OK && !root_refuted(&s, &s.workers[0], root))
+                    st = vfy_lp_tighten_layers(ctx, root->lo, root->hi, b0, INT64_MAX, &tdl, &n_t);
+                vfy_lp_thread_done();
+                if (st != VFY_OK) {
+                    vfy_free(root);
                     goto nomem;
-                case R_SPLIT: {
-                    res->domains++;
-                    int64_t nsp = d->n_splits + (r->relu ? 1 : 0);
-                    domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp),
-                                     domain_new(nx, s.n_flat, r->n_active, nsp)};
-                    if (!ch[0] || !ch[1]) {
-                        vfy_free(ch[0]);
-                        vfy_free(ch[1]);
+                }
+                vfy_bounds_export(ctx, b0, root->prior);
+                res->lp_tightened += n_t;
+                vfy_log(1, "root: %lld hidden neurons tightened by LP in %.2f s", (long long)n_t,
+                        vfy_now() - t1);
+            }
+            memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
+            root->prio = -INFINITY;
+            if (!frontier_push(&fr, root)) {
+                vfy_free(root);
+                goto nomem;
+            }
+            while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
+                s.n_batch = 0;
+                while (s.n_batch < BATCH && fr.n + fr.n_stk > 0)
+                    s.batch[s.n_batch++] = frontier_pop(&fr);
+                run_batch(&s);
+                /* apply in batch order; children pushed so the first domain's are on top */
+                int timed_out = 0;
+                for (int i = s.n_batch - 1; i >= 0; i--) {
+                    domain *d = s.batch[i];
+                    dresult *r = &s.res[i];
+                    if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT)) {
+                        int64_t n_ref = 0;
+                        for (int64_t a = 0; a < d->n_active; a++) {
+                            int open = 0;
+                            for (int64_t q = 0; r->kind == R_SPLIT && q < r->n_active; q++)
+                                open |= r->active[q] == d->active[a];
+                            if (!open)
+                                box_cases[n_ref++] = d->active[a];
+                        }
+                        if (n_ref > 0)
+                            opts->on_refuted(opts->on_refuted_user, bi, d->lo, d->hi, n_ref, box_cases);
+                    }
+                    s.lp_tried += r->lp_tried;
+                    s.lp_won += r->lp_won;
+                    switch (r->kind) {
+                    case R_PROVED:
+                        res->domains++;
+                        vfy_free(d);
+                        break;
+                    case R_STUCK:
+                        res->domains++;
+                        res->unresolved++;
+                        vfy_free(d);
+                        break;
+                    case R_SAT:
+                        res->domains++;
+                        vfy_free(d);
+                        break;
+                    case R_SKIPPED:
+                        timed_out = 1;
+                        vfy_free(d);
+                        break;
+                    case R_NOMEM:
                         vfy_free(d);
                         for (int j = i - 1; j >= 0; j--)
                             vfy_free(s.batch[j]);
                         goto nomem;
-                    }
-                    double mid = r->relu ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
-                    for (int h = 0; h < 2; h++) {
-                        memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
-                        memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
-                        memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
-                        memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
-                        ch[h]->depth = d->depth + 1;
-                    }
-                    for (int h = 0; h < 2; h++) {
-                        memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
-                        memcpy(ch[h]->split_sign, d->split_sign, (size_t)d->n_splits);
-                        if (r->relu) {
-                            ch[h]->split_idx[d->n_splits] = r->dim;
-                            ch[h]->split_sign[d->n_splits] = h ? 1 : -1;
+                    case R_SPLIT: {
+                        res->domains++;
+                        int64_t nsp = d->n_splits + (r->relu ? 1 : 0);
+                        domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp),
+                                         domain_new(nx, s.n_flat, r->n_active, nsp)};
+                        if (!ch[0] || !ch[1]) {
+                            vfy_free(ch[0]);
+                            vfy_free(ch[1]);
+                            vfy_free(d);
+                            for (int j = i - 1; j >= 0; j--)
+                                vfy_free(s.batch[j]);
+                            goto nomem;
                         }
+                        double mid = r->relu ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
+                        for (int h = 0; h < 2; h++) {
+                            memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
+                            memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
+                            memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
+                            memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
+                            ch[h]->depth = d->depth + 1;
+                        }
+                        for (int h = 0; h < 2; h++) {
+                            memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
+                            memcpy(ch[h]->split_sign, d->split_sign, (size_t)d->n_splits);
+                            if (r->relu) {
+                                ch[h]->split_idx[d->n_splits] = r->dim;
+                                ch[h]->split_sign[d->n_splits] = h ? 1 : -1;
+                            }
+                        }
+                        if (r->relu) {
+                            /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
+                             * (its prior) hold on its part, clamped by its sign */
+                            int64_t half = s.n_flat / 2;
+                            if (ch[0]->prior[half + r->dim] > 0)
+                                ch[0]->prior[half + r->dim] = 0;
+                            if (ch[1]->prior[r->dim] < 0)
+                                ch[1]->prior[r->dim] = 0;
+                        } else {
+                            /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
+                            ch[0]->hi[r->dim] = mid;
+                            ch[1]->lo[r->dim] = mid;
+                        }
+                        if (ch[0]->depth > res->max_depth)
+                            res->max_depth = ch[0]->depth;
+                        vfy_free(d);
+                        ch[0]->prio = ch[1]->prio = r->prio;
+                        if (!frontier_push(&fr, ch[1])) {
+                            vfy_free(ch[0]);
+                            vfy_free(ch[1]);
+                            goto nomem;
+                        }
+                        if (!frontier_push(&fr, ch[0])) {
+                            vfy_free(ch[0]);
+                            goto nomem;
+                        }
+                        break;
                     }
-                    if (r->relu) {
-                        /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
-                         * (its prior) hold on its part, clamped by its sign */
-                        int64_t half = s.n_flat / 2;
-                        if (ch[0]->prior[half + r->dim] > 0)
-                            ch[0]->prior[half + r->dim] = 0;
-                        if (ch[1]->prior[r->dim] < 0)
-                            ch[1]->prior[r->dim] = 0;
-                    } else {
-                        /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
-                        ch[0]->hi[r->dim] = mid;
-                        ch[1]->lo[r->dim] = mid;
                     }
-                    if (ch[0]->depth > res->max_depth)
-                        res->max_depth = ch[0]->depth;
-                    vfy_free(d);
-                    ch[0]->prio = ch[1]->prio = r->prio;
-                    if (!frontier_push(&fr, ch[1])) {
-                        vfy_free(ch[0]);
-                        vfy_free(ch[1]);
-                        goto nomem;
+                }
+                for (int i = 0; i < s.n_batch; i++)
+                    if (s.res[i].kind == R_SAT) {
+                        set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
+                        break;
                     }
-                    if (!frontier_push(&fr, ch[0])) {
-                        vfy_free(ch[0]);
-                        goto nomem;
-                    }
+                if (timed_out && res->verdict != VFY_SAT && phase + 1 < n_phases &&
+                    vfy_now() < t_final) {
+                    restart = 1; /* the first phase's time is up: start again, tightened */
                     break;
                 }
+                if (timed_out && res->verdict != VFY_SAT) {
+                    res->verdict = VFY_TIMEOUT;
+                    snprintf(res->reason, sizeof res->reason, "deadline after %lld domains",
+                             (long long)res->domains);
+                    goto done;
                 }
-            }
-            for (int i = 0; i < s.n_batch; i++)
-                if (s.res[i].kind == R_SAT) {
-                    set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
-                    break;
-                }
-            if (timed_out && res->verdict != VFY_SAT) {
-                res->verdict = VFY_TIMEOUT;
-                snprintf(res->reason, sizeof res->reason, "deadline after %lld domains",
-                         (long long)res->domains);
-                goto done;
             }
         }
+        if (!restart)
+            break;
+        vfy_log(1, "first phase out of time after %lld domains: tightening the root by LP",
+                (long long)res->domains);
+        int64_t cap = fr.cap;
+        frontier_free(&fr);
+        memset(&fr, 0, sizeof fr);
+        fr.cap = cap;
+        res->unresolved = 0;
     }
     if (res->verdict != VFY_SAT) {
         if (res->unresolved > 0) {
@@ -951,6 +1222,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
 nomem:
     st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory during the search");
 done:
+    res->lp_domains = atomic_load(&s.lp_domains);
+    res->lp_refuted = atomic_load(&s.lp_refuted);
+    res->lp_solves = atomic_load(&s.lp_solves);
     if (st == VFY_OK && res->verdict == VFY_SAT) {
         float *xf = (float *)s.workers[0].cand; /* n_in floats fit in n_in doubles */
         float *scratch = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(float));

@@ -99,6 +99,8 @@ nomem:
 }
 
 const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k) { return ctx->absw[k]; }
+const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx) { return ctx->net; }
+int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx) { return ctx->float_semantics; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -370,6 +372,8 @@ static void relu_upper_line(double l, double u, double *s_out, double *t_out)
     *s_out = s;
     *t_out = fmax(fmax(t1, t2), 0.0);
 }
+
+void vfy_bound_relu_upper(double l, double u, double *s, double *t) { relu_upper_line(l, u, s, t); }
 
 /* CROWN's default lower slope for an unstable ReLU: 1 when u > -l, else 0 (both exact). */
 static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; }

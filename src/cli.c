@@ -5,6 +5,7 @@
 #include "vfy/cert.h"
 #include "vfy/checker.h"
 #include "vfy/bound.h"
+#include "vfy/lp.h"
 #include "vfy/la.h"
 #include "vfy/core.h"
 #include "vfy/onnx.h"
@@ -37,8 +38,13 @@ static const char usage_text[] =
     "  --result FILE      write a VNN-COMP result file (sat is followed by the counterexample)\n"
     "  --seed N           seed of the counterexample search (default 0)\n"
     "  --threads N        worker threads (default: the number of cores)\n"
-    "  --bounds M         bounding method of each domain: ibp, crown, alpha (alpha/beta-CROWN) or\n"
-    "                     auto (default: crown with input splitting, alpha with ReLU splitting)\n"
+    "  --bounds M         bounding method of each domain: ibp, crown, alpha (alpha/beta-CROWN),\n"
+    "                     lp (auto, then the triangle LP by GLPK on every domain left open),\n"
+    "                     nolp (auto without any LP) or auto (default: crown with input\n"
+    "                     splitting, alpha with ReLU splitting, and the LP with ReLU phase\n"
+    "                     enumeration on domains with few unstable ReLUs, see --lp-exact)\n"
+    "  --lp-exact N       enumerate ReLU phases by LP on domains with at most N unstable ReLUs\n"
+    "                     (default 24, 0 to 62; 0 turns the enumeration off)\n"
     "  --split M          branching: auto, input or relu (default auto: input splitting for at\n"
     "                     most 16 inputs, ReLU splitting otherwise)\n"
     "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
@@ -54,7 +60,9 @@ static const char usage_text[] =
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  --compare-bounds   instead of verifying, print for every row of the spec the lower bound of\n"
     "                     its margin (row - rhs) over the first input box by IBP, CROWN and\n"
-    "                     alpha-CROWN (8 and 50 iterations), with the time each took\n"
+    "                     alpha-CROWN (8 and 50 iterations), the triangle LP (GLPK, safe\n"
+    "                     dual bound), the LP with multi-neuron cuts, and CROWN and the LP after\n"
+    "                     the hidden layers are tightened by LP, with the time each took\n"
     "  -v, -vv            progress and statistics on stderr\n"
     "  -h, --help         this text;  --version  the version\n"
     "\n"
@@ -128,6 +136,8 @@ static int exit_for_status(vfy_status st)
     }
 }
 
+#define COMPARE_CUT_PAIRS 50 /* pairs of neurons given multi-neuron cuts in --compare-bounds */
+
 /* --compare-bounds: the margins' lower bounds over the first box by each method, side by side. */
 static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int float_semantics,
                                  vfy_error *err)
@@ -190,6 +200,66 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
             printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
         printf("\n");
     }
+    /* the triangle LP over the same (CROWN) layer bounds, then with pair cuts added */
+    st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
+    for (int m = 0; m < 2 && st == VFY_OK; m++) {
+        double t0 = vfy_now();
+        vfy_lp *lp = NULL;
+        int64_t n_cuts = 0;
+        st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
+        if (st == VFY_OK && m == 1)
+            st = vfy_lp_add_pair_cuts(lp, NULL, COMPARE_CUT_PAIRS, &n_cuts);
+        if (st == VFY_OK)
+            st = vfy_lp_bound_rows(lp, K, cy, cx, lb, lam);
+        if (st == VFY_OK) {
+            printf("%-9s %8.4f ", m ? "lp-cuts" : "lp", vfy_now() - t0);
+            for (int64_t i = 0; i < K; i++)
+                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
+            printf("\n");
+            vfy_lp_stats ls;
+            vfy_lp_stats_get(lp, &ls);
+            vfy_log(1, "%s: %lld columns, %lld rows, %lld nonzeros, %lld cut rows, %lld solves, "
+                       "%lld simplex iterations", m ? "lp-cuts" : "lp", (long long)ls.cols,
+                    (long long)ls.rows, (long long)ls.nnz, (long long)ls.cuts,
+                    (long long)ls.solves, (long long)ls.iterations);
+            for (int64_t i = 0; i < K; i++)
+                vfy_log(1, "  row %lld: safe bound %.17g, GLPK's objective %.17g", (long long)i,
+                        lb[i], lam[i]);
+        }
+        vfy_lp_free(lp);
+    }
+    /* hidden layers tightened by LP first, then CROWN and the LP on the output rows */
+    if (st == VFY_OK) {
+        double t0 = vfy_now();
+        int64_t n_t = 0;
+        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
+        if (st == VFY_OK)
+            st = vfy_lp_tighten_layers(ctx, lo, hi, b, INT64_MAX, NULL, &n_t);
+        double t1 = vfy_now();
+        if (st == VFY_OK)
+            st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, cx, lb, lam, cc);
+        if (st == VFY_OK) {
+            printf("%-9s %8.4f ", "lpt-crown", vfy_now() - t0);
+            for (int64_t i = 0; i < K; i++)
+                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
+            printf("\n");
+            vfy_log(1, "lpt: %lld hidden neurons tightened by LP in %.3f s", (long long)n_t, t1 - t0);
+            vfy_lp *lp = NULL;
+            st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
+            if (st == VFY_OK)
+                st = vfy_lp_bound_rows(lp, K, cy, cx, lb, NULL);
+            if (st == VFY_OK) {
+                printf("%-9s %8.4f ", "lpt-lp", vfy_now() - t0);
+                for (int64_t i = 0; i < K; i++)
+                    printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
+                printf("\n");
+            }
+            vfy_lp_free(lp);
+        }
+    }
+    vfy_lp_thread_done();
+    if (st != VFY_OK)
+        goto done;
 done:
     vfy_free(cy);
     vfy_free(cx);
@@ -233,7 +303,7 @@ int main(int argc, char **argv)
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
-                   !strcmp(a, "--max-memory") || !strcmp(a, "--split") ||
+                   !strcmp(a, "--max-memory") || !strcmp(a, "--split") || !strcmp(a, "--lp-exact") ||
                    !strcmp(a, "--certificate")) {
             if (!val)
                 return usage_error("%s needs a value", a);
@@ -266,6 +336,10 @@ int main(int argc, char **argv)
             } else if (!strcmp(a, "--max-memory")) {
                 if (!parse_double(val, &opts.max_memory_mb) || !(opts.max_memory_mb >= 1))
                     return usage_error("--max-memory needs a number of megabytes >= 1, not '%s'", val);
+            } else if (!strcmp(a, "--lp-exact")) {
+                if (!parse_int(val, 0, 62, &n))
+                    return usage_error("--lp-exact needs an integer from 0 to 62, not '%s'", val);
+                opts.lp_exact_max = (int)n;
             } else if (!strcmp(a, "--alpha-iters")) {
                 if (!parse_int(val, 0, 1000, &n))
                     return usage_error("--alpha-iters needs an integer from 0 to 1000, not '%s'", val);
@@ -279,8 +353,15 @@ int main(int argc, char **argv)
                     opts.method = VFY_BOUND_ALPHA;
                 else if (!strcmp(val, "auto"))
                     opts.method = VFY_BOUND_AUTO;
+                else if (!strcmp(val, "lp"))
+                    opts.method = VFY_BOUND_AUTO, opts.lp = VFY_LP_ALL;
+                else if (!strcmp(val, "nolp"))
+                    opts.method = VFY_BOUND_AUTO, opts.lp = VFY_LP_OFF;
                 else
-                    return usage_error("--bounds takes ibp, crown, alpha or auto, not '%s'", val);
+                    return usage_error("--bounds takes ibp, crown, alpha, lp, nolp or auto, not '%s'",
+                                       val);
+                if (opts.method != VFY_BOUND_AUTO)
+                    opts.lp = VFY_LP_OFF;
             }
         } else if (!strcmp(a, "--check-certificate")) {
             check_mode = 1;
@@ -367,6 +448,9 @@ int main(int argc, char **argv)
     vfy_log(1, "%s after %.3f s: %lld domains, depth %lld%s%s", vfy_verdict_name(res.verdict),
             res.time_s, (long long)res.domains, (long long)res.max_depth,
             res.reason[0] ? "; " : "", res.reason);
+    if (res.lp_domains > 0)
+        vfy_log(1, "LP stage: %lld domains, %lld cases refuted there, %lld LPs solved",
+                (long long)res.lp_domains, (long long)res.lp_refuted, (long long)res.lp_solves);
     if (result_path) {
         st = vfy_result_write(result_path, &res, net->n_in, net->n_out, &err);
         if (st != VFY_OK) {

@@ -30,11 +30,14 @@ static vfy_spec *parse(const char *text)
     return s;
 }
 
+static vfy_lp_use run_lp = VFY_LP_AUTO; /* the LP stage of the next run() */
+
 static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, double timeout,
                        vfy_verify_result *res)
 {
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
+    o.lp = run_lp;
     o.threads = threads;
     o.timeout_s = timeout;
     vfy_error err;
@@ -91,8 +94,16 @@ START_TEST(test_split_needed_unsat)
                            "(assert (>= X_0 -0.5))(assert (<= X_0 1))(assert (>= X_1 -0.4))"
                            "(assert (<= X_1 0.4))(assert (<= Y_0 -0.5))");
     vfy_verify_result res;
+    run_lp = VFY_LP_OFF;
     ck_assert_int_eq(run(net, spec, 2, 10, &res), VFY_UNSAT);
+    run_lp = VFY_LP_AUTO;
     ck_assert(res.domains > 1);
+    ck_assert_int_eq(res.lp_domains, 0);
+    vfy_verify_result_free(&res);
+    /* with the LP stage the root is enough: two unstable ReLUs, their phases enumerated by LP */
+    ck_assert_int_eq(run(net, spec, 2, 10, &res), VFY_UNSAT);
+    ck_assert_int_eq(res.domains, 1);
+    ck_assert_int_eq(res.lp_refuted, 1);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);

@@ -29,6 +29,13 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx);
 /* |W| of DENSE layer k (n_out x n_in), kept by the context; NULL for other layers. */
 const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k);
+/* The network and the float_semantics flag the context was created with. */
+const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx);
+int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx);
+
+/* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
+ * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
+void vfy_bound_relu_upper(double l, double u, double *s, double *t);
 
 /* Per-layer bounds; also per-thread scratch. Allocate one per worker. */
 typedef struct vfy_bounds {

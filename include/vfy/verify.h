@@ -1,12 +1,16 @@
 /* verify: the search. Given a network and a spec, decide whether some input of the spec's region
  * drives the output into the unsafe set.
  *
- * For each distinct input box of the spec, branch and bound on the input: bound every domain (a
- * sub-box) with CROWN, drop the cases it refutes, look for a counterexample at the points the bounds
- * suggest, and split the rest along the dimension that weighs most in the bounds. Domains are taken in
- * fixed-size batches from a depth-first stack and bounded in parallel; results are applied in batch
- * order, so the verdict and the counterexample depend only on the seed, never on the thread count or
- * timing (except where the deadline cuts the search). A random and gradient attack runs first. */
+ * For each distinct input box of the spec, branch and bound: on the input (few inputs) or on
+ * unstable ReLUs (many). Every domain is bounded (CROWN, or alpha/beta-CROWN with ReLU splits), the
+ * cases it refutes are dropped, counterexamples are sought at the points the bounds suggest, and the
+ * rest is split. Domains that CROWN leaves open with few unstable ReLUs get the LP stage (lp.h): the
+ * triangle LP and an enumeration of those ReLUs' phases with safe LP bounds. With ReLU splitting a
+ * first search gets a tenth of the time; if it does not finish, the root's hidden bounds are
+ * tightened by LP and the search restarts. Domains are taken in fixed-size batches from a best-first
+ * frontier and bounded in parallel; results are applied in batch order, so the verdict and the
+ * counterexample depend only on the seed, never on the thread count or timing (except where a
+ * deadline, the first phase's included, cuts the search). A random and gradient attack runs first. */
 #ifndef VFY_VERIFY_H
 #define VFY_VERIFY_H
 
@@ -29,6 +33,13 @@ typedef enum vfy_split_mode {
     VFY_SPLIT_RELU,   /* split unstable ReLUs (z <= 0 | z >= 0) */
 } vfy_split_mode;
 
+typedef enum vfy_lp_use {
+    VFY_LP_OFF,   /* bounds only from the bound module */
+    VFY_LP_AUTO,  /* the triangle LP and the exact phase enumeration on domains that CROWN leaves
+                     open and that have at most lp_exact_max unstable ReLUs */
+    VFY_LP_ALL,   /* the triangle LP on every domain CROWN leaves open (--bounds lp) */
+} vfy_lp_use;
+
 typedef struct vfy_verify_opts {
     vfy_split_mode split;      /* branching (default AUTO) */
     double timeout_s;          /* wall-clock budget from the call; INFINITY for none */
@@ -40,6 +51,9 @@ typedef struct vfy_verify_opts {
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
     double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
                                   on depth-first (it never drops a domain) */
+    vfy_lp_use lp;             /* the LP stage (GLPK; default AUTO) */
+    int lp_exact_max;          /* enumerate ReLU phases by LP on domains with at most this many
+                                  unstable ReLUs (default 24; 0: never) */
     int reuse_parent_bounds;   /* children intersect their layer bounds with the parent's (default 1);
                                   0 makes every domain's proof self-contained (certificates) */
     /* Called on the calling thread, in a deterministic order, for every domain on which cases were
@@ -60,6 +74,10 @@ typedef struct vfy_verify_result {
     int64_t domains;  /* domains bounded */
     int64_t max_depth;
     int64_t unresolved; /* leaves that could not be split further nor decided */
+    int64_t lp_domains; /* domains given the LP stage */
+    int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
+    int64_t lp_solves;  /* LPs solved */
+    int64_t lp_tightened; /* hidden neurons whose root bounds the LP tightened (ReLU splitting) */
     double time_s;
     char reason[256]; /* a short human explanation of an unknown/timeout */
 } vfy_verify_result;

@@ -1,0 +1,384 @@
+/* Check suite of the lp module: the triangle LP (full and compact), safe dual bounds, conjunctions,
+ * ReLU phase fixing and multi-neuron cuts. Soundness checks compare with sampled points and use no
+ * tolerance. */
+#include "vfy/bound.h"
+#include "vfy/eval.h"
+#include "vfy/la.h"
+#include "vfy/lp.h"
+#include "testnet.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shape {
+    int64_t n_in, n_out;
+    int n_hidden;
+    int64_t hidden[4];
+    double scale;
+    int with_scale;
+} shape;
+
+static const shape shapes[] = {
+    {2, 2, 2, {8, 8}, 1.0, 0},
+    {5, 5, 3, {20, 20, 20}, 0.5, 1},
+    {3, 4, 4, {16, 12, 10, 8}, 0.8, 0},
+    {10, 3, 1, {30}, 2.0, 1},
+};
+
+typedef struct fixture {
+    vfy_net *net;
+    vfy_bound_ctx *ctx;
+    vfy_bounds *b;
+    double lo[16], hi[16];     /* the sampled box */
+    double wlo[16], whi[16];   /* widened for float32 inputs */
+} fixture;
+
+static void fixture_make(fixture *f, int i, int float_semantics, double radius)
+{
+    const shape *sh = &shapes[i % 4];
+    f->net = testnet_random(300 + (uint64_t)i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                            sh->scale, sh->with_scale);
+    ck_assert_ptr_nonnull(f->net);
+    ck_assert_int_eq(vfy_bound_ctx_create(f->net, float_semantics, &f->ctx, NULL), VFY_OK);
+    f->b = vfy_bounds_create(f->ctx);
+    ck_assert_ptr_nonnull(f->b);
+    uint64_t st = 77 + (uint64_t)i;
+    for (int64_t j = 0; j < f->net->n_in; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = radius * (0.5 + testnet_uniform(&st));
+        f->lo[j] = f->wlo[j] = c - r;
+        f->hi[j] = f->whi[j] = c + r;
+    }
+    vfy_bound_widen_input(f->ctx, f->net->n_in, f->wlo, f->whi);
+    ck_assert_int_eq(vfy_bound_layers(f->ctx, VFY_BOUND_CROWN, f->wlo, f->whi, NULL, f->b), VFY_OK);
+}
+
+static void fixture_free(fixture *f)
+{
+    vfy_bounds_free(f->b);
+    vfy_bound_ctx_free(f->ctx);
+    vfy_net_free(f->net);
+}
+
+/* A float32-valued sample of the box (corners first); y64 and y32 its outputs. */
+static void sample(const fixture *f, int s, uint64_t *st, double *x, double *y64, double *y32)
+{
+    const vfy_net *net = f->net;
+    float xf[16], yf[16], sf[256];
+    double sd[256];
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : testnet_uniform(st));
+        float v = (float)(f->lo[j] + u * (f->hi[j] - f->lo[j]));
+        if ((double)v < f->lo[j])
+            v = nextafterf(v, INFINITY);
+        if ((double)v > f->hi[j])
+            v = nextafterf(v, -INFINITY);
+        x[j] = v;
+        xf[j] = v;
+    }
+    vfy_eval_f64(net, x, y64, sd);
+    vfy_eval_f32(net, xf, yf, sf);
+    for (int64_t j = 0; j < net->n_out; j++)
+        y32[j] = yf[j];
+}
+
+static double dot(const double *a, const double *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t j = 0; j < n; j++)
+        s += a[j] * b[j];
+    return s;
+}
+
+/* Rows' safe LP bounds hold at every sample (real and float32 outputs), are at least CROWN's up to
+ * the rounding the safe bound charges, and agree with GLPK's own optimum to a few digits. */
+START_TEST(test_lp_contains_samples)
+{
+    int fs = _i >= 4;
+    fixture f;
+    fixture_make(&f, _i, fs, 0.15);
+    const vfy_net *net = f.net;
+    int64_t ny = net->n_out, K = 3;
+    uint64_t st = 9 + (uint64_t)_i;
+    double cy[3 * 8], lbc[3], lbl[3], lbk[3], val[3];
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows(f.ctx, VFY_BOUND_CROWN, f.wlo, f.whi, f.b, K, cy, NULL, lbc,
+                                    NULL, NULL), VFY_OK);
+    vfy_lp *lp = NULL, *lc = NULL;
+    ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lbl, val), VFY_OK);
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 1000, &lc, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_bound_rows(lc, K, cy, NULL, lbk, NULL), VFY_OK);
+    for (int i = 0; i < K; i++) {
+        double tol = 1e-9 * (1 + fabs(lbc[i]));
+        ck_assert_msg(lbl[i] >= lbc[i] - tol, "row %d: LP %.17g below CROWN %.17g", i, lbl[i], lbc[i]);
+        ck_assert_msg(lbk[i] >= lbc[i] - tol, "row %d: compact LP %.17g below CROWN %.17g", i,
+                      lbk[i], lbc[i]);
+        ck_assert(lbl[i] <= val[i]);
+        ck_assert(fabs(lbl[i] - val[i]) <= 1e-6 * (1 + fabs(val[i])));
+    }
+    double x[16], y64[16], y32[16];
+    for (int s = 0; s < 400; s++) {
+        sample(&f, s, &st, x, y64, y32);
+        for (int i = 0; i < K; i++) {
+            double v64 = dot(cy + i * ny, y64, ny);
+            ck_assert_msg(lbl[i] <= v64, "row %d: LP bound %.17g above %.17g", i, lbl[i], v64);
+            ck_assert_msg(lbk[i] <= v64, "row %d: compact bound %.17g above %.17g", i, lbk[i], v64);
+            if (fs) {
+                double v32 = dot(cy + i * ny, y32, ny);
+                ck_assert(lbl[i] <= v32 && lbk[i] <= v32);
+            }
+        }
+    }
+    /* neuron bounds of the first affine layer's outputs contain the samples too */
+    for (int64_t j = 0; j < net->layers[0].n_out && j < 4; j++) {
+        double nlo, nhi;
+        ck_assert_int_eq(vfy_lp_bound_neuron(lp, 0, j, &nlo, &nhi), VFY_OK);
+        ck_assert(nlo <= nhi);
+        double *acts[16] = {0};
+        for (int64_t k = 0; k < net->n_layers; k++)
+            acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+        for (int s = 0; s < 100; s++) {
+            sample(&f, s, &st, x, y64, y32);
+            vfy_eval_forward_all(net, x, acts);
+            ck_assert(nlo <= acts[0][j] && acts[0][j] <= nhi);
+        }
+        for (int64_t k = 0; k < net->n_layers; k++)
+            free(acts[k]);
+    }
+    ck_assert_int_eq(vfy_lp_bound_neuron(lc, 0, 0, &lbl[0], &lbl[1]), VFY_ERR_INVALID);
+    vfy_lp_free(lp);
+    vfy_lp_free(lc);
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
+/* A conjunction's bound never exceeds max_i (row_i - rhs_i) at a sample; with rhs chosen so that
+ * some sample satisfies every row, it is not positive (no false refutation). */
+START_TEST(test_lp_case_sound)
+{
+    fixture f;
+    fixture_make(&f, _i, 1, 0.2);
+    const vfy_net *net = f.net;
+    int64_t ny = net->n_out, m = 2;
+    uint64_t st = 31 + (uint64_t)_i;
+    double cy[2 * 8], rhs[2], x[16], y64[16], y32[16];
+    for (int64_t i = 0; i < m * ny; i++)
+        cy[i] = testnet_uniform(&st) * 2 - 1;
+    sample(&f, 7, &st, x, y64, y32);
+    for (int i = 0; i < m; i++)
+        rhs[i] = dot(cy + i * ny, y64, ny) + 0.01 * i;
+    vfy_lp *lp = NULL;
+    ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL), VFY_OK);
+    double lb, xo[16];
+    ck_assert_int_eq(vfy_lp_bound_case(lp, m, cy, NULL, rhs, &lb, xo), VFY_OK);
+    ck_assert(lb <= 0);
+    for (int64_t j = 0; j < net->n_in; j++)
+        ck_assert(f.wlo[j] <= xo[j] && xo[j] <= f.whi[j]);
+    for (int s = 0; s < 300; s++) {
+        sample(&f, s, &st, x, y64, y32);
+        double mx = -INFINITY;
+        for (int i = 0; i < m; i++)
+            mx = fmax(mx, dot(cy + i * ny, y64, ny) - rhs[i]);
+        ck_assert_msg(lb <= mx, "case bound %.17g above %.17g", lb, mx);
+    }
+    /* the same again (its rows were retired and new ones added): the same bound */
+    double lb2;
+    ck_assert_int_eq(vfy_lp_bound_case(lp, m, cy, NULL, rhs, &lb2, NULL), VFY_OK);
+    ck_assert(fabs(lb2 - lb) <= 1e-9 * (1 + fabs(lb)));
+    vfy_lp_free(lp);
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
+/* Fixing a ReLU's phase: the bound holds at every sample with that phase, and fixing every
+ * unstable ReLU of a small net makes the LP exact: its optimum point's real value reaches the
+ * bound up to rounding. */
+START_TEST(test_lp_fix_relu)
+{
+    fixture f;
+    fixture_make(&f, 0, 0, 0.3);
+    const vfy_net *net = f.net;
+    int64_t ny = net->n_out;
+    vfy_lp *lp = NULL;
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &lp, NULL), VFY_OK);
+    int64_t layer[64], index[64];
+    int64_t U = vfy_lp_unstable(lp, 64, layer, index, NULL);
+    ck_assert(U >= 1);
+    double cy[8] = {1, -1}, rhs[1] = {0};
+    ck_assert_int_eq(vfy_lp_case_begin(lp, 1, cy, NULL, rhs), VFY_OK);
+    uint64_t st = 5;
+    double *acts[16] = {0};
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int sg = -1; sg <= 1; sg += 2) {
+        ck_assert_int_eq(vfy_lp_fix_relu(lp, layer[0], index[0], sg), VFY_OK);
+        double lb;
+        ck_assert_int_eq(vfy_lp_case_solve(lp, &lb, NULL), VFY_OK);
+        int hits = 0;
+        for (int s = 0; s < 2000; s++) {
+            double x[16], y64[16], y32[16];
+            sample(&f, s, &st, x, y64, y32);
+            vfy_eval_forward_all(net, x, acts);
+            double z = acts[layer[0] - 1][index[0]];
+            if ((sg > 0 && z < 0) || (sg < 0 && z > 0))
+                continue;
+            hits++;
+            ck_assert(lb <= dot(cy, y64, ny));
+        }
+        ck_assert(hits > 0);
+    }
+    ck_assert_int_eq(vfy_lp_fix_relu(lp, layer[0], index[0], 0), VFY_OK);
+    ck_assert_int_eq(vfy_lp_fix_relu(lp, 0, 0, 1), VFY_ERR_INVALID); /* not a ReLU layer */
+    vfy_lp_case_end(lp);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    vfy_lp_free(lp);
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
+/* Pair cuts: still sound at every sample, never looser than the triangle LP, and strictly tighter
+ * on at least one of these random nets. */
+START_TEST(test_lp_pair_cuts)
+{
+    int tighter = 0;
+    for (int i = 0; i < 4; i++) {
+        fixture f;
+        fixture_make(&f, i, 1, 0.4);
+        const vfy_net *net = f.net;
+        int64_t ny = net->n_out, K = 2;
+        uint64_t st = 3 + (uint64_t)i;
+        double cy[2 * 8], lb0[2], lb1[2];
+        for (int64_t q = 0; q < K * ny; q++)
+            cy[q] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+        vfy_lp *lp = NULL;
+        ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL), VFY_OK);
+        ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lb0, NULL), VFY_OK);
+        int64_t added = 0;
+        ck_assert_int_eq(vfy_lp_add_pair_cuts(lp, NULL, 20, &added), VFY_OK);
+        ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lb1, NULL), VFY_OK);
+        for (int q = 0; q < K; q++) {
+            ck_assert(lb1[q] >= lb0[q] - 1e-9 * (1 + fabs(lb0[q])));
+            tighter |= lb1[q] > lb0[q] + 1e-6 * (1 + fabs(lb0[q]));
+        }
+        for (int s = 0; s < 300; s++) {
+            double x[16], y64[16], y32[16];
+            sample(&f, s, &st, x, y64, y32);
+            for (int q = 0; q < K; q++) {
+                ck_assert(lb1[q] <= dot(cy + q * ny, y64, ny));
+                ck_assert(lb1[q] <= dot(cy + q * ny, y32, ny));
+            }
+        }
+        vfy_lp_free(lp);
+        fixture_free(&f);
+    }
+    ck_assert(tighter);
+    vfy_lp_thread_done();
+}
+END_TEST
+
+/* GLPK's answer and the safe bound differ, and the safe one is used. Two inputs x1 in [0, 1] and
+ * x2 in [0, 2^30]; y0 = x1 + 2^-53 x2, y1 = x2. The minimum of -y0 is -(1 + 2^-23), at x2 = 2^30,
+ * but x2's reduced cost (about 2^-53 after scaling by the geometric mean of its coefficients 2^-53 and 1)
+ * is far inside GLPK's optimality tolerance (1e-7), so GLPK may stop at x2 = 0 and claim -1: above
+ * the true minimum, i.e. not a bound. The safe bound recomputes the reduced cost from the duals and
+ * charges it over x2's whole range, so it is at most the true minimum whatever GLPK did. */
+START_TEST(test_lp_safe_bound_not_glpk)
+{
+    const int64_t sizes[2] = {2, 2};
+    const double w1[4] = {1, 0x1p-53, 0, 1}, b1[2] = {0, 0};
+    const double *w[1] = {w1}, *b[1] = {b1};
+    vfy_net *net = testnet_dense(1, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bounds *bb = vfy_bounds_create(ctx);
+    double lo[2] = {0, 0}, hi[2] = {1, 0x1p30};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bb), VFY_OK);
+    vfy_lp *lp = NULL;
+    ck_assert_int_eq(vfy_lp_build(ctx, lo, hi, bb, &lp, NULL), VFY_OK);
+    double cy[2] = {-1, 0}, lb, val;
+    const double truth = -(1.0 + 0x1p-23); /* exact in double */
+    ck_assert_int_eq(vfy_lp_bound_rows(lp, 1, cy, NULL, &lb, &val), VFY_OK);
+    ck_assert_msg(lb <= truth, "safe bound %.17g above the true minimum %.17g", lb, truth);
+    ck_assert(lb >= truth - 1e-9);
+    /* GLPK 5.0 stops at x2 = 0 here: its optimum -1 is not a lower bound, the safe one is */
+    ck_assert_msg(val > truth && lb < val,
+                  "GLPK's optimum %.17g (expected above the true minimum: its tolerance)", val);
+    vfy_lp_free(lp);
+    vfy_lp_thread_done();
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Bounds that are not finite: no LP, a clear status. */
+START_TEST(test_lp_rejects_infinite)
+{
+    fixture f;
+    fixture_make(&f, 1, 1, 0.1);
+    f.b->hi[0][0] = INFINITY;
+    vfy_lp *lp = (vfy_lp *)&f; /* must be reset to NULL */
+    vfy_error err;
+    ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, &err), VFY_ERR_INVALID);
+    ck_assert_ptr_null(lp);
+    ck_assert_ptr_nonnull(strstr(err.msg, "no finite bounds"));
+    vfy_lp_free(lp);
+    fixture_free(&f);
+}
+END_TEST
+
+/* Every allocation failure is reported, never a crash. */
+START_TEST(test_lp_alloc_failures)
+{
+    fixture f;
+    fixture_make(&f, 0, 1, 0.2);
+    for (long n = 0; n < 400; n++) {
+        vfy_lp *lp = NULL;
+        vfy_alloc_fail_after(n);
+        vfy_status st = vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL);
+        vfy_lp_free(lp);
+        vfy_alloc_fail_after(n);
+        vfy_status st2 = vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &lp, NULL);
+        vfy_alloc_fail_after(-1);
+        ck_assert(st == VFY_OK || st == VFY_ERR_NOMEM);
+        ck_assert(st2 == VFY_OK || st2 == VFY_ERR_NOMEM);
+        vfy_lp_free(lp);
+    }
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
+static Suite *lp_suite(void)
+{
+    Suite *s = suite_create("lp");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_lp_contains_samples, 0, 8);
+    tcase_add_loop_test(tc, test_lp_case_sound, 0, 4);
+    tcase_add_test(tc, test_lp_fix_relu);
+    tcase_add_test(tc, test_lp_pair_cuts);
+    tcase_add_test(tc, test_lp_safe_bound_not_glpk);
+    tcase_add_test(tc, test_lp_rejects_infinite);
+    tcase_add_test(tc, test_lp_alloc_failures);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    vfy_la_single_thread();
+    SRunner *sr = srunner_create(lp_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
