@@ -207,6 +207,10 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         vfy_lp *lp = NULL;
         int64_t n_cuts = 0;
         st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
+        if (st == VFY_ERR_UNSUPPORTED) { /* Sigmoid/Tanh: no LP lines */
+            st = VFY_OK;
+            break;
+        }
         if (st == VFY_OK && m == 1)
             st = vfy_lp_add_pair_cuts(lp, NULL, COMPARE_CUT_PAIRS, &n_cuts);
         if (st == VFY_OK)
@@ -246,9 +250,11 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
             vfy_log(1, "lpt: %lld hidden neurons tightened by LP in %.3f s", (long long)n_t, t1 - t0);
             vfy_lp *lp = NULL;
             st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
-            if (st == VFY_OK)
+            if (st == VFY_ERR_UNSUPPORTED)
+                st = VFY_OK; /* Sigmoid/Tanh: no LP line */
+            else if (st == VFY_OK)
                 st = vfy_lp_bound_rows(lp, K, cy, cx, lb, NULL);
-            if (st == VFY_OK) {
+            if (st == VFY_OK && lp) {
                 printf("%-9s %8.4f ", "lpt-lp", vfy_now() - t0);
                 for (int64_t i = 0; i < K; i++)
                     printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));

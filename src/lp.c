@@ -287,6 +287,16 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
     return p;
 }
 
+/* 1 when layers [0, n_layers) hold a SIGMOID or TANH layer: this LP has no relaxation for them (yet),
+ * so the builders refuse such a network (VFY_ERR_UNSUPPORTED) and the search goes without LP. */
+static int has_smooth_act(const vfy_net *net, int64_t n_layers)
+{
+    for (int64_t k = 0; k < n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+            return 1;
+    return 0;
+}
+
 vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                         const vfy_bounds *b, vfy_lp **out, vfy_error *err)
 {
@@ -301,6 +311,8 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
     if (n_layers < 0 || n_layers > net->n_layers)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: a prefix of %lld layers of %lld",
                         (long long)n_layers, (long long)net->n_layers);
+    if (has_smooth_act(net, n_layers))
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "lp: Sigmoid/Tanh layers have no LP relaxation");
     if (b->overflow)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: layer bounds overflow the float32 range");
     vfy_lp *lp = vfy_alloc(sizeof *lp);
@@ -491,6 +503,8 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     *out = NULL;
+    if (has_smooth_act(net, net->n_layers))
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "lp: Sigmoid/Tanh layers have no LP relaxation");
     if (b->overflow)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: layer bounds overflow the float32 range");
     int64_t U = 0, nx = net->n_in;
@@ -1366,9 +1380,9 @@ vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, 
             n = max_per_layer;
         vfy_lp *lp = NULL;
         st = vfy_lp_build_prefix(ctx, in_lo, in_hi, b, k, &lp, NULL);
-        if (st == VFY_ERR_INVALID) {
+        if (st == VFY_ERR_INVALID || st == VFY_ERR_UNSUPPORTED) {
             st = VFY_OK;
-            break; /* bounds not finite: nothing to tighten with */
+            break; /* bounds not finite, or a Sigmoid/Tanh before: nothing to tighten with */
         }
         if (st != VFY_OK)
             goto done;

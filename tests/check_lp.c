@@ -335,6 +335,37 @@ START_TEST(test_lp_rejects_infinite)
 }
 END_TEST
 
+/* Sigmoid/Tanh have no LP relaxation: the builders refuse a network with them (a status, never a
+ * crash or a wrong relaxation), and layer tightening leaves its bounds alone. */
+START_TEST(test_lp_refuses_sigmoid)
+{
+    static const vfy_layer_kind acts[2] = {VFY_LAYER_RELU, VFY_LAYER_SIGMOID};
+    int64_t hidden[2] = {6, 6};
+    vfy_net *net = testnet_random_act(5, 2, hidden, 2, 2, 1.0, 0, acts);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    double lo[2] = {-1, -1}, hi[2] = {1, 1};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    vfy_lp *lp = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_lp_build(ctx, lo, hi, b, &lp, &err), VFY_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(lp);
+    ck_assert_int_eq(vfy_lp_build_compact(ctx, lo, hi, b, 64, &lp, &err), VFY_ERR_UNSUPPORTED);
+    ck_assert_ptr_null(lp);
+    /* the prefix before the sigmoid (DENSE, RELU, DENSE) is an LP */
+    ck_assert_int_eq(vfy_lp_build_prefix(ctx, lo, hi, b, 3, &lp, &err), VFY_OK);
+    vfy_lp_free(lp);
+    int64_t n_t = -1;
+    ck_assert_int_eq(vfy_lp_tighten_layers(ctx, lo, hi, b, INT64_MAX, NULL, &n_t), VFY_OK);
+    ck_assert_int_eq(n_t, 0);
+    vfy_lp_thread_done();
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Every allocation failure is reported, never a crash. */
 START_TEST(test_lp_alloc_failures)
 {
@@ -368,6 +399,7 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_pair_cuts);
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_test(tc, test_lp_rejects_infinite);
+    tcase_add_test(tc, test_lp_refuses_sigmoid);
     tcase_add_test(tc, test_lp_alloc_failures);
     suite_add_tcase(s, tc);
     return s;

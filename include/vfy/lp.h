@@ -28,7 +28,9 @@
 typedef struct vfy_lp vfy_lp;
 
 /* Build the relaxation of the whole network over [in_lo, in_hi] with the layer bounds in b (valid
- * over that box). Fails with VFY_ERR_INVALID when a bound is not finite (no LP is then possible). */
+ * over that box). Fails with VFY_ERR_INVALID when a bound is not finite (no LP is then possible), and
+ * with VFY_ERR_UNSUPPORTED when the network (for the prefix and compact forms: the part built) has a
+ * SIGMOID or TANH layer, which this LP does not relax. */
 vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                         const vfy_bounds *b, vfy_lp **out, vfy_error *err);
 /* The relaxation of the first n_layers layers only (a prefix, for bounding hidden neurons). Only
