@@ -972,6 +972,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     /* the checker of certificates re-derives proofs by interval arithmetic and cannot follow an LP
      * dual, so a certificate run (on_refuted set) does without the LP stage */
     s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
+    /* nor does the LP relax Sigmoid/Tanh (lp.c refuses them): no LP stage, no second phase */
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+            s.lp_stage_on = 0;
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     {
