@@ -422,6 +422,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
 #define ROOT_TIGHTEN_SHARE 0.1    /* of the time left, for LP-tightening the root's hidden layers */
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
+#define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
 
 /* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
@@ -1211,6 +1212,26 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         memset(&fr, 0, sizeof fr);
         fr.cap = cap;
         res->unresolved = 0;
+    }
+    if (res->verdict != VFY_SAT && res->unresolved > 0 && !vfy_deadline_over(&s.dl)) {
+        /* 3. no proof is coming: spend what is left of the time on the attack, with rounds of
+         * longer descents (steps doubling up to 1000) from fresh samples, every case in turn;
+         * without a deadline, FINAL_ATTACK_ROUNDS rounds */
+        int steps = pgd_steps;
+        for (int round = 0; !vfy_deadline_over(&s.dl) && res->verdict != VFY_SAT &&
+                            (isfinite(s.dl.t_end) || round < FINAL_ATTACK_ROUNDS);
+             round++) {
+            steps = steps * 2 > 1000 ? 1000 : steps * 2;
+            for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
+                const vfy_box *bx = &spec->boxes[spec->cases[c].box];
+                double *x = s.workers[0].cand;
+                if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 8, steps, &rng,
+                                    &s.dl, s.workers[0].ws, x))
+                    set_sat(&s, res, x, c);
+            }
+        }
+        if (res->verdict == VFY_SAT)
+            vfy_log(1, "counterexample found by the attack after the search ended unresolved");
     }
     if (res->verdict != VFY_SAT) {
         if (res->unresolved > 0) {
