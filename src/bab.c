@@ -420,6 +420,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define EXACT_MAX_NODES 64
 #define PHASE1_SHARE 0.1          /* of the time, for the first search before LP tightening */
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
+#define HIDDEN_ALPHA_ITERS 20      /* alpha-CROWN steps per hidden bound at the root */
 #define ROOT_TIGHTEN_SHARE 0.1    /* of the time left, for LP-tightening the root's hidden layers */
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
@@ -1044,35 +1045,41 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     box_cases[nc++] = c;
             if (nc == 0)
                 continue;
-            domain *root = domain_new(nx, tighten ? s.n_flat : 0, nc, 0);
-            if (!root)
-                goto nomem;
-            memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
-            memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
-            vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
-            if (tighten) {
-                /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
-                 * with their parent's): tighten them by LP, within a tenth of the time left */
-                vfy_bounds *b0 = s.workers[0].b;
-                vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
-                if (isfinite(s.dl.t_end))
-                    tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
-                int64_t n_t = 0;
-                double t1 = vfy_now();
-                st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
-                /* only where alpha-CROWN does not already refute every case at the root */
-                if (st == VFY_OK && !root_refuted(&s, &s.workers[0], root))
+            int hidden = s.relu_split; /* the root's hidden bounds are tightened first */
+        domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0);
+        if (!root)
+            goto nomem;
+        memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
+        memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
+        vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
+        if (hidden) {
+            /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
+             * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
+             * the root is refuted anyway, and in the second phase by LP too, within a tenth of the
+             * time left */
+            vfy_bounds *b0 = s.workers[0].b;
+            int64_t n_a = 0, n_t = 0;
+            double t1 = vfy_now();
+            st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
+            if (st == VFY_OK && !root_refuted(&s, &s.workers[0], root)) {
+                st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &n_a);
+                if (st == VFY_OK && tighten) {
+                    vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
+                    if (isfinite(s.dl.t_end))
+                        tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
                     st = vfy_lp_tighten_layers(ctx, root->lo, root->hi, b0, INT64_MAX, &tdl, &n_t);
-                vfy_lp_thread_done();
-                if (st != VFY_OK) {
-                    vfy_free(root);
-                    goto nomem;
+                    vfy_lp_thread_done();
                 }
-                vfy_bounds_export(ctx, b0, root->prior);
-                res->lp_tightened += n_t;
-                vfy_log(1, "root: %lld hidden neurons tightened by LP in %.2f s", (long long)n_t,
-                        vfy_now() - t1);
             }
+            if (st != VFY_OK) {
+                vfy_free(root);
+                goto nomem;
+            }
+            vfy_bounds_export(ctx, b0, root->prior);
+            res->lp_tightened += n_t;
+            vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
+                       "in %.2f s", (long long)n_a, (long long)n_t, vfy_now() - t1);
+        }
             memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
             root->prio = -INFINITY;
             if (!frontier_push(&fr, root)) {

@@ -1226,3 +1226,103 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     }
     return VFY_OK;
 }
+
+/* ---------------------------------------------------------------- alpha on hidden layers */
+
+/* alpha-CROWN for hidden pre-activations: for a ReLU layer k after the first, the network's prefix
+ * of layers [0, k) is bounded as a network of its own, with one row per bound (+e_j for the lower
+ * and -e_j for the upper bound of unstable neuron j), and vfy_bound_rows_alpha optimises each row's
+ * slopes separately. SOUND: every pass of vfy_bound_rows_alpha is a sound backward pass over the
+ * prefix with the same (sound) layer bounds, so each result bounds the neuron; we keep the tighter
+ * of it and the old bound. */
+#define TIGHTEN_CHUNK 256 /* rows per call, to bound the scratch memory */
+vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
+                                   const double *in_hi, vfy_bounds *b, int iters,
+                                   int64_t *n_tightened)
+{
+    const vfy_net *net = ctx->net;
+    *n_tightened = 0;
+    if (b->overflow)
+        return VFY_OK;
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, relu_seen = 0;
+    int64_t wmax = vfy_net_max_width(net);
+    double *flat = vfy_alloc_array((size_t)(2 * half + 1), sizeof(double));
+    double *cy = vfy_alloc_array((size_t)(TIGHTEN_CHUNK * wmax), sizeof(double));
+    double *lb = vfy_alloc_array(TIGHTEN_CHUNK, sizeof(double));
+    int64_t *idx = vfy_alloc_array((size_t)(wmax + 1), sizeof(int64_t));
+    vfy_status st = VFY_OK;
+    if (!flat || !cy || !lb || !idx) {
+        st = VFY_ERR_NOMEM;
+        goto done;
+    }
+    for (int64_t k = 1; k < net->n_layers; k++) {
+        const vfy_layer *R = &net->layers[k];
+        if (R->kind != VFY_LAYER_RELU || net->layers[k - 1].kind == VFY_LAYER_RELU)
+            continue;
+        if (relu_seen++ == 0)
+            continue; /* affine in x: CROWN is already exact there */
+        double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
+        int64_t n = 0, n_out = net->layers[k - 1].n_out;
+        for (int64_t j = 0; j < n_out; j++)
+            if (lo[j] < 0 && hi[j] > 0)
+                idx[n++] = j;
+        if (n == 0)
+            continue;
+        /* the prefix as a network of its own (a view: it owns nothing) */
+        vfy_net pre = *net;
+        pre.n_layers = k;
+        pre.n_out = n_out;
+        vfy_bound_ctx *pc = NULL;
+        vfy_bounds *pb = NULL;
+        st = vfy_bound_ctx_create(&pre, ctx->float_semantics, &pc, NULL);
+        if (st == VFY_OK && !(pb = vfy_bounds_create(pc)))
+            st = VFY_ERR_NOMEM;
+        if (st != VFY_OK) {
+            vfy_bound_ctx_free(pc);
+            goto done;
+        }
+        for (int64_t q = 0; q < k; q++) {
+            memcpy(pb->lo[q], b->lo[q], (size_t)net->layers[q].n_out * sizeof(double));
+            memcpy(pb->hi[q], b->hi[q], (size_t)net->layers[q].n_out * sizeof(double));
+        }
+        for (int64_t r0 = 0; r0 < 2 * n && st == VFY_OK; r0 += TIGHTEN_CHUNK) {
+            int64_t K = 2 * n - r0 < TIGHTEN_CHUNK ? 2 * n - r0 : TIGHTEN_CHUNK;
+            memset(cy, 0, (size_t)(K * n_out) * sizeof(double));
+            for (int64_t i = 0; i < K; i++) {
+                int64_t r = r0 + i;
+                cy[i * n_out + idx[r / 2]] = r % 2 ? -1.0 : 1.0;
+            }
+            st = vfy_bound_rows_alpha(pc, in_lo, in_hi, pb, K, cy, NULL, NULL, iters, lb, NULL,
+                                      NULL);
+            for (int64_t i = 0; i < K && st == VFY_OK; i++) {
+                int64_t r = r0 + i, j = idx[r / 2];
+                if (r % 2 == 0 && lb[i] > lo[j]) {
+                    lo[j] = lb[i];
+                    ++*n_tightened;
+                } else if (r % 2 == 1 && -lb[i] < hi[j]) {
+                    hi[j] = -lb[i];
+                    ++*n_tightened;
+                }
+            }
+        }
+        vfy_bounds_free(pb);
+        vfy_bound_ctx_free(pc);
+        if (st != VFY_OK)
+            goto done;
+        /* the ReLU's own bounds, then every later layer by CROWN on top (intersected) */
+        for (int64_t j = 0; j < R->n_out; j++) {
+            b->lo[k][j] = fmax(b->lo[k][j], fmax(lo[j], 0.0));
+            b->hi[k][j] = fmin(b->hi[k][j], fmax(hi[j], 0.0));
+        }
+        vfy_bounds_export(ctx, b, flat);
+        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+        if (st != VFY_OK)
+            goto done;
+    }
+done:
+    vfy_free(flat);
+    vfy_free(cy);
+    vfy_free(lb);
+    vfy_free(idx);
+    return st;
+}

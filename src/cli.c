@@ -232,6 +232,23 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         }
         vfy_lp_free(lp);
     }
+    /* hidden layers tightened by alpha-CROWN, then alpha on the output rows */
+    if (st == VFY_OK) {
+        double t0 = vfy_now();
+        int64_t n_t = 0;
+        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
+        if (st == VFY_OK)
+            st = vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, &n_t);
+        if (st == VFY_OK)
+            st = vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, 50, lb, lam, cc);
+        if (st == VFY_OK) {
+            printf("%-9s %8.4f ", "alpha-hid", vfy_now() - t0);
+            for (int64_t i = 0; i < K; i++)
+                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
+            printf("\n");
+            vfy_log(1, "alpha-hid: %lld hidden bounds tightened", (long long)n_t);
+        }
+    }
     /* hidden layers tightened by LP first, then CROWN and the LP on the output rows */
     if (st == VFY_OK) {
         double t0 = vfy_now();

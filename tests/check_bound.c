@@ -772,6 +772,44 @@ START_TEST(test_act_crown_tighter)
 }
 END_TEST
 
+/* alpha-CROWN on the hidden layers: every layer's bounds still contain every sampled execution (no
+ * tolerance), none is looser than CROWN's, and some are tighter. */
+START_TEST(test_tighten_alpha_sound)
+{
+    const shape *sh = &shapes[1 + _i % 2]; /* several ReLU layers */
+    vfy_net *net = testnet_random(700 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                                  sh->scale, sh->with_scale);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
+    uint64_t st = 50 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, net->n_in, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, &n_t), VFY_OK);
+    int64_t strict = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            ck_assert(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
+            strict += bt->lo[k][j] > bc->lo[k][j] || bt->hi[k][j] < bc->hi[k][j];
+        }
+    ck_assert(n_t > 0 && strict > 0);
+    check_contains(net, bt, lo, hi, 9 + (uint64_t)_i, 400);
+    vfy_bounds_free(bc);
+    vfy_bounds_free(bt);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -786,6 +824,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_float_overflow_no_proof);
     tcase_add_test(tc, test_reference_bounds);
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
+    tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);

@@ -108,4 +108,12 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu);
 
+/* alpha-CROWN on the hidden layers: for each ReLU layer after the first, the lower and upper bound
+ * of every unstable pre-activation is optimised by vfy_bound_rows_alpha (iters steps) on the
+ * network's prefix, the tighter of old and new is kept, and every later layer is re-bounded by
+ * CROWN on top. *n_tightened counts the bounds that improved. */
+vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
+                                   const double *in_hi, vfy_bounds *b, int iters,
+                                   int64_t *n_tightened);
+
 #endif
