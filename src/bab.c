@@ -372,15 +372,13 @@ static int combo_refuted(search *s, worker *w, const domain *d, const vfy_case *
     return lb > R;
 }
 
-/* A domain whose ReLUs are all decided but whose cases are still open: re-bound the rows of those
- * cases with many alpha/beta iterations; the cases refuted now are dropped from r. Returns 1 when
- * none remains. */
-static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
+/* Put the rows of the n cases listed in `cases`, one after another, into w->cy and w->cx (zero
+ * where a row has no X part); returns how many rows. */
+static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *cases)
 {
-    const vfy_spec *spec = s->spec;
     int64_t nx = s->net->n_in, ny = s->net->n_out, K = 0;
-    for (int64_t a = 0; a < r->n_active; a++) {
-        const vfy_case *cs = &spec->cases[r->active[a]];
+    for (int64_t a = 0; a < n; a++) {
+        const vfy_case *cs = &s->spec->cases[cases[a]];
         for (int64_t i = 0; i < cs->n_rows; i++, K++) {
             memcpy(w->cy + K * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
             if (cs->rows[i].cx)
@@ -389,6 +387,16 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
                 memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
         }
     }
+    return K;
+}
+
+/* A domain whose ReLUs are all decided but whose cases are still open: re-bound the rows of those
+ * cases with many alpha/beta iterations; the cases refuted now are dropped from r. Returns 1 when
+ * none remains. */
+static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
+{
+    const vfy_spec *spec = s->spec;
+    int64_t nx = s->net->n_in, K = stack_rows(s, w, r->n_active, r->active);
     if (K == 0)
         return 0;
     vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
@@ -573,17 +581,7 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
 static int root_refuted(search *s, worker *w, const domain *d)
 {
     const vfy_spec *spec = s->spec;
-    int64_t nx = s->net->n_in, ny = s->net->n_out, K = 0;
-    for (int64_t a = 0; a < d->n_active; a++) {
-        const vfy_case *cs = &spec->cases[d->active[a]];
-        for (int64_t i = 0; i < cs->n_rows; i++, K++) {
-            memcpy(w->cy + K * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
-            if (cs->rows[i].cx)
-                memcpy(w->cx + K * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
-            else
-                memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
-        }
-    }
+    int64_t K = stack_rows(s, w, d->n_active, d->active);
     if (K == 0 || vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, NULL,
                                        s->opts->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
         return 0;
@@ -1220,6 +1218,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         fr.cap = cap;
         res->unresolved = 0;
     }
+    s.dl.t_end = t_final; /* a first phase that ended unresolved leaves the rest to the attack */
     if (res->verdict != VFY_SAT && res->unresolved > 0 && !vfy_deadline_over(&s.dl)) {
         /* 3. no proof is coming: spend what is left of the time on the attack, with rounds of
          * longer descents (steps doubling up to 1000) from fresh samples, every case in turn;

@@ -1229,6 +1229,20 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 
 /* ---------------------------------------------------------------- alpha on hidden layers */
 
+/* SOUND: max(0, l) <= relu(z) <= max(0, u) for z in [l, u]; the rest is vfy_bound_layers with the
+ * current bounds as the prior (an intersection of sound enclosures). */
+vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                             vfy_bounds *b, int64_t k, double *flat)
+{
+    const double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
+    for (int64_t j = 0; j < ctx->net->layers[k].n_out; j++) {
+        b->lo[k][j] = fmax(b->lo[k][j], fmax(lo[j], 0.0));
+        b->hi[k][j] = fmin(b->hi[k][j], fmax(hi[j], 0.0));
+    }
+    vfy_bounds_export(ctx, b, flat);
+    return vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+}
+
 /* alpha-CROWN for hidden pre-activations: for a ReLU layer k after the first, the network's prefix
  * of layers [0, k) is bounded as a network of its own, with one row per bound (+e_j for the lower
  * and -e_j for the upper bound of unstable neuron j), and vfy_bound_rows_alpha optimises each row's
@@ -1309,13 +1323,7 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
         vfy_bound_ctx_free(pc);
         if (st != VFY_OK)
             goto done;
-        /* the ReLU's own bounds, then every later layer by CROWN on top (intersected) */
-        for (int64_t j = 0; j < R->n_out; j++) {
-            b->lo[k][j] = fmax(b->lo[k][j], fmax(lo[j], 0.0));
-            b->hi[k][j] = fmin(b->hi[k][j], fmax(hi[j], 0.0));
-        }
-        vfy_bounds_export(ctx, b, flat);
-        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+        st = vfy_bound_refresh(ctx, in_lo, in_hi, b, k, flat);
         if (st != VFY_OK)
             goto done;
     }

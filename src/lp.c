@@ -1407,13 +1407,7 @@ vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, 
             *n_tightened += better;
         }
         vfy_lp_free(lp);
-        /* the ReLU's own bounds, then every later layer by CROWN on top of the tightened ones */
-        for (int64_t j = 0; j < L->n_out; j++) {
-            b->lo[k][j] = fmax(b->lo[k][j], fmax(lo[j], 0.0));
-            b->hi[k][j] = fmin(b->hi[k][j], fmax(hi[j], 0.0));
-        }
-        vfy_bounds_export(ctx, b, flat);
-        st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+        st = vfy_bound_refresh(ctx, in_lo, in_hi, b, k, flat);
         if (st != VFY_OK)
             goto done;
     }

@@ -108,6 +108,12 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu);
 
+/* After the pre-activations of ReLU layer k (layer k-1's output bounds in b) were tightened: clamp
+ * the ReLU's own bounds to them and re-bound every layer by CROWN, intersected with b (nothing
+ * loosens). flat: scratch of vfy_bounds_flat_size(ctx) doubles. */
+vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                             vfy_bounds *b, int64_t k, double *flat);
+
 /* alpha-CROWN on the hidden layers: for each ReLU layer after the first, the lower and upper bound
  * of every unstable pre-activation is optimised by vfy_bound_rows_alpha (iters steps) on the
  * network's prefix, the tighter of old and new is kept, and every later layer is re-bounded by
