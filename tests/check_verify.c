@@ -105,6 +105,18 @@ START_TEST(test_split_needed_unsat)
     ck_assert_int_eq(res.domains, 1);
     ck_assert_int_eq(res.lp_refuted, 1);
     vfy_verify_result_free(&res);
+    /* --bounds lp without the enumeration: the full triangle LP on every open domain; it cannot
+     * refute the root alone (the triangle is loose there), the search still proves it */
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.lp = VFY_LP_ALL;
+    o.lp_exact_max = 0;
+    o.timeout_s = 10;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    ck_assert(res.lp_domains >= 1 && res.lp_solves >= res.lp_domains);
+    vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);
 }
