@@ -429,6 +429,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define PHASE1_SHARE 0.1          /* of the time, for the first search before LP tightening */
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
 #define HIDDEN_ALPHA_ITERS 20      /* alpha-CROWN steps per hidden bound at the root */
+#define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
 #define ROOT_TIGHTEN_SHARE 0.1    /* of the time left, for LP-tightening the root's hidden layers */
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
@@ -1043,7 +1044,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     box_cases[nc++] = c;
             if (nc == 0)
                 continue;
-            int hidden = s.relu_split; /* the root's hidden bounds are tightened first */
+            /* the root's hidden bounds are tightened first, when there is time for it */
+        int hidden = s.relu_split && !vfy_deadline_over(&s.dl);
         domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0);
         if (!root)
             goto nomem;
@@ -1059,8 +1061,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             int64_t n_a = 0, n_t = 0;
             double t1 = vfy_now();
             st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
-            if (st == VFY_OK && !root_refuted(&s, &s.workers[0], root)) {
-                st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &n_a);
+            if (st == VFY_OK && !vfy_deadline_over(&s.dl) &&
+                !root_refuted(&s, &s.workers[0], root)) {
+                /* within a fifth of the time left: on wide convolutional nets it is not cheap */
+                vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
+                if (isfinite(s.dl.t_end))
+                    adl.t_end = vfy_now() + HIDDEN_ALPHA_SHARE * (s.dl.t_end - vfy_now());
+                st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &adl,
+                                             &n_a);
                 if (st == VFY_OK && tighten) {
                     vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                     if (isfinite(s.dl.t_end))

@@ -1252,7 +1252,7 @@ vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, cons
 #define TIGHTEN_CHUNK 256 /* rows per call, to bound the scratch memory */
 vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
                                    const double *in_hi, vfy_bounds *b, int iters,
-                                   int64_t *n_tightened)
+                                   const vfy_deadline *dl, int64_t *n_tightened)
 {
     const vfy_net *net = ctx->net;
     *n_tightened = 0;
@@ -1275,6 +1275,8 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
             continue;
         if (relu_seen++ == 0)
             continue; /* affine in x: CROWN is already exact there */
+        if (dl && vfy_deadline_over(dl))
+            break; /* what is done is kept */
         double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
         int64_t n = 0, n_out = net->layers[k - 1].n_out;
         for (int64_t j = 0; j < n_out; j++)
@@ -1299,7 +1301,8 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
             memcpy(pb->lo[q], b->lo[q], (size_t)net->layers[q].n_out * sizeof(double));
             memcpy(pb->hi[q], b->hi[q], (size_t)net->layers[q].n_out * sizeof(double));
         }
-        for (int64_t r0 = 0; r0 < 2 * n && st == VFY_OK; r0 += TIGHTEN_CHUNK) {
+        for (int64_t r0 = 0; r0 < 2 * n && st == VFY_OK && !(dl && vfy_deadline_over(dl));
+             r0 += TIGHTEN_CHUNK) {
             int64_t K = 2 * n - r0 < TIGHTEN_CHUNK ? 2 * n - r0 : TIGHTEN_CHUNK;
             memset(cy, 0, (size_t)(K * n_out) * sizeof(double));
             for (int64_t i = 0; i < K; i++) {

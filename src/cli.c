@@ -238,7 +238,7 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         int64_t n_t = 0;
         st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
         if (st == VFY_OK)
-            st = vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, &n_t);
+            st = vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, NULL, &n_t);
         if (st == VFY_OK)
             st = vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, 50, lb, lam, cc);
         if (st == VFY_OK) {

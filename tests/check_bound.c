@@ -794,7 +794,7 @@ START_TEST(test_tighten_alpha_sound)
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
     int64_t n_t = 0;
-    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, &n_t), VFY_OK);
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
     int64_t strict = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {

@@ -117,9 +117,10 @@ vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, cons
 /* alpha-CROWN on the hidden layers: for each ReLU layer after the first, the lower and upper bound
  * of every unstable pre-activation is optimised by vfy_bound_rows_alpha (iters steps) on the
  * network's prefix, the tighter of old and new is kept, and every later layer is re-bounded by
- * CROWN on top. *n_tightened counts the bounds that improved. */
+ * CROWN on top. *n_tightened counts the bounds that improved. Stops at the deadline (dl may be
+ * NULL), keeping what it has done. */
 vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
                                    const double *in_hi, vfy_bounds *b, int iters,
-                                   int64_t *n_tightened);
+                                   const vfy_deadline *dl, int64_t *n_tightened);
 
 #endif
