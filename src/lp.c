@@ -49,43 +49,41 @@ struct vfy_lp {
 
 /* ---------------------------------------------------------------- building */
 
+/* Reallocate the array whose pointer is at pp (any pointer type) to `bytes`; 0 on failure, with
+ * the old array kept. */
+static int resize(void *pp, size_t bytes)
+{
+    void *old, *p;
+    memcpy(&old, pp, sizeof old);
+    if (!(p = vfy_realloc(old, bytes)))
+        return 0;
+    memcpy(pp, &p, sizeof p);
+    return 1;
+}
+
+/* The next power-of-two capacity from cap (or `first`) that holds need. */
+static int64_t grown(int64_t cap, int64_t first, int64_t need)
+{
+    cap = cap ? cap : first;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
 static int grow_rows(vfy_lp *lp, int64_t need_rows, int64_t need_nnz)
 {
     if (need_rows + 2 > lp->cap_rows) {
-        int64_t cap = lp->cap_rows ? lp->cap_rows : 1024;
-        while (cap < need_rows + 2)
-            cap *= 2;
-        int64_t *rs = vfy_realloc(lp->rstart, (size_t)cap * sizeof(int64_t));
-        if (!rs)
+        size_t cap = (size_t)grown(lp->cap_rows, 1024, need_rows + 2), d = sizeof(double);
+        if (!resize(&lp->rstart, cap * sizeof(int64_t)) || !resize(&lp->rl, cap * d) ||
+            !resize(&lp->ru, cap * d) || !resize(&lp->y, cap * d))
             return 0;
-        lp->rstart = rs;
-        double *a = vfy_realloc(lp->rl, (size_t)cap * sizeof(double));
-        if (!a)
-            return 0;
-        lp->rl = a;
-        a = vfy_realloc(lp->ru, (size_t)cap * sizeof(double));
-        if (!a)
-            return 0;
-        lp->ru = a;
-        a = vfy_realloc(lp->y, (size_t)cap * sizeof(double));
-        if (!a)
-            return 0;
-        lp->y = a;
-        lp->cap_rows = cap;
+        lp->cap_rows = (int64_t)cap;
     }
     if (need_nnz + 1 > lp->cap_nnz) {
-        int64_t cap = lp->cap_nnz ? lp->cap_nnz : 4096;
-        while (cap < need_nnz + 1)
-            cap *= 2;
-        int *c = vfy_realloc(lp->rcol, (size_t)cap * sizeof(int));
-        if (!c)
+        size_t cap = (size_t)grown(lp->cap_nnz, 4096, need_nnz + 1);
+        if (!resize(&lp->rcol, cap * sizeof(int)) || !resize(&lp->rval, cap * sizeof(double)))
             return 0;
-        lp->rcol = c;
-        double *v = vfy_realloc(lp->rval, (size_t)cap * sizeof(double));
-        if (!v)
-            return 0;
-        lp->rval = v;
-        lp->cap_nnz = cap;
+        lp->cap_nnz = (int64_t)cap;
     }
     return 1;
 }
@@ -94,41 +92,17 @@ static int grow_cols(vfy_lp *lp, int64_t need)
 {
     if (need + 1 <= lp->cap_cols)
         return 1;
-    int64_t cap = lp->cap_cols ? lp->cap_cols : 1024;
-    while (cap < need + 1)
-        cap *= 2;
-    double **dp[] = {&lp->cl, &lp->cu, &lp->obj, &lp->d, &lp->S};
-    for (size_t i = 0; i < sizeof dp / sizeof dp[0]; i++) {
-        double *a = vfy_realloc(*dp[i], (size_t)cap * sizeof(double));
-        if (!a)
-            return 0;
-        *dp[i] = a;
-    }
-    int64_t *c = vfy_realloc(lp->cnt, (size_t)cap * sizeof(int64_t));
-    if (!c)
+    size_t cap = (size_t)grown(lp->cap_cols, 1024, need + 1), d = cap * sizeof(double);
+    size_t n = cap * sizeof(int);
+    if (!resize(&lp->cl, d) || !resize(&lp->cu, d) || !resize(&lp->obj, d) || !resize(&lp->d, d) ||
+        !resize(&lp->S, d) || !resize(&lp->save_zl, d) || !resize(&lp->save_zu, d) ||
+        !resize(&lp->save_yl, d) || !resize(&lp->save_yu, d) ||
+        !resize(&lp->cnt, cap * sizeof(int64_t)) || !resize(&lp->fixed_saved, cap) ||
+        !resize(&lp->zcol, n) || !resize(&lp->layer_of, n) || !resize(&lp->lower_row, n))
         return 0;
-    lp->cnt = c;
-    double **sp[] = {&lp->save_zl, &lp->save_zu, &lp->save_yl, &lp->save_yu};
-    for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++) {
-        double *a = vfy_realloc(*sp[i], (size_t)cap * sizeof(double));
-        if (!a)
-            return 0;
-        *sp[i] = a;
-    }
-    char *fs = vfy_realloc(lp->fixed_saved, (size_t)cap);
-    if (!fs)
-        return 0;
-    lp->fixed_saved = fs;
-    int **ip[] = {&lp->zcol, &lp->layer_of, &lp->lower_row};
-    for (size_t i = 0; i < sizeof ip / sizeof ip[0]; i++) {
-        int *a = vfy_realloc(*ip[i], (size_t)cap * sizeof(int));
-        if (!a)
-            return 0;
-        *ip[i] = a;
-    }
-    for (int64_t j = lp->cap_cols; j < cap; j++)
+    for (size_t j = (size_t)lp->cap_cols; j < cap; j++)
         lp->obj[j] = 0.0;
-    lp->cap_cols = cap;
+    lp->cap_cols = (int64_t)cap;
     return 1;
 }
 
@@ -1350,10 +1324,10 @@ vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, 
         st = VFY_ERR_NOMEM;
         goto done;
     }
-    int64_t n_todo = 0;
+    int64_t n_left = 0;
     for (int64_t k = 1; k < net->n_layers; k++)
-        n_todo += net->layers[k].kind == VFY_LAYER_RELU && net->layers[k - 1].kind != VFY_LAYER_RELU;
-    n_todo = n_todo > 0 ? n_todo - 1 : 0;
+        n_left += net->layers[k].kind == VFY_LAYER_RELU && net->layers[k - 1].kind != VFY_LAYER_RELU;
+    n_left = n_left > 0 ? n_left - 1 : 0;
     for (int64_t k = 1; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         if (L->kind != VFY_LAYER_RELU || net->layers[k - 1].kind == VFY_LAYER_RELU)
@@ -1366,8 +1340,8 @@ vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, 
         /* each remaining layer gets an equal share of the time left */
         vfy_deadline share = {INFINITY, 0};
         if (dl && isfinite(dl->t_end))
-            share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_todo > 0 ? n_todo : 1);
-        n_todo--;
+            share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_left > 0 ? n_left : 1);
+        n_left--;
         double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
         int64_t n = 0;
         for (int64_t j = 0; j < L->n_out; j++)

@@ -64,20 +64,6 @@ START_TEST(test_gemm_matches_reference)
 }
 END_TEST
 
-typedef struct shape {
-    int64_t n_in, n_out;
-    int n_hidden;
-    int64_t hidden[4];
-    double scale;
-    int with_scale;
-} shape;
-
-static const shape shapes[] = {
-    {2, 2, 2, {8, 8}, 1.0, 0},
-    {5, 5, 3, {20, 20, 20}, 0.5, 1},
-    {3, 4, 4, {16, 12, 10, 8}, 0.8, 0},
-    {10, 3, 1, {30}, 2.0, 1},
-};
 
 /* Sample points of [lo, hi] (corners first) and check every layer's value lies in the bounds. */
 static void check_contains(const vfy_net *net, const vfy_bounds *b, const double *lo,
@@ -127,7 +113,7 @@ static void check_contains(const vfy_net *net, const vfy_bounds *b, const double
 
 START_TEST(test_bounds_contain_samples)
 {
-    const shape *sh = &shapes[_i % 4];
+    const testnet_shape *sh = &testnet_shapes[_i % 4];
     vfy_net *net = testnet_random(100 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
                                   sh->scale, sh->with_scale);
     ck_assert_ptr_nonnull(net);
@@ -541,7 +527,7 @@ static const vfy_layer_kind act_mixes[4][4] = {
  * are not looser than IBP's beyond rounding. */
 START_TEST(test_act_bounds_contain)
 {
-    const shape *sh = &shapes[_i % 4];
+    const testnet_shape *sh = &testnet_shapes[_i % 4];
     const vfy_layer_kind *act = act_mixes[(_i / 4) % 4];
     int fsem = _i % 3 != 2;
     double scale = sh->scale * (_i % 2 ? 3.0 : 1.0); /* larger weights: saturated neurons */
@@ -776,7 +762,7 @@ END_TEST
  * tolerance), none is looser than CROWN's, and some are tighter. */
 START_TEST(test_tighten_alpha_sound)
 {
-    const shape *sh = &shapes[1 + _i % 2]; /* several ReLU layers */
+    const testnet_shape *sh = &testnet_shapes[1 + _i % 2]; /* several ReLU layers */
     vfy_net *net = testnet_random(700 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
                                   sh->scale, sh->with_scale);
     ck_assert_ptr_nonnull(net);

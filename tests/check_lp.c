@@ -12,20 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct shape {
-    int64_t n_in, n_out;
-    int n_hidden;
-    int64_t hidden[4];
-    double scale;
-    int with_scale;
-} shape;
-
-static const shape shapes[] = {
-    {2, 2, 2, {8, 8}, 1.0, 0},
-    {5, 5, 3, {20, 20, 20}, 0.5, 1},
-    {3, 4, 4, {16, 12, 10, 8}, 0.8, 0},
-    {10, 3, 1, {30}, 2.0, 1},
-};
 
 typedef struct fixture {
     vfy_net *net;
@@ -37,7 +23,7 @@ typedef struct fixture {
 
 static void fixture_make(fixture *f, int i, int float_semantics, double radius)
 {
-    const shape *sh = &shapes[i % 4];
+    const testnet_shape *sh = &testnet_shapes[i % 4];
     f->net = testnet_random(300 + (uint64_t)i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
                             sh->scale, sh->with_scale);
     ck_assert_ptr_nonnull(f->net);

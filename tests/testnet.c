@@ -102,3 +102,10 @@ vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w
     }
     return net;
 }
+
+const testnet_shape testnet_shapes[4] = {
+    {2, 2, 2, {8, 8}, 1.0, 0},
+    {5, 5, 3, {20, 20, 20}, 0.5, 1},
+    {3, 4, 4, {16, 12, 10, 8}, 0.8, 0},
+    {10, 3, 1, {30}, 2.0, 1},
+};

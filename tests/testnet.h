@@ -17,4 +17,14 @@ vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w
                        const double *const *b);
 double testnet_uniform(uint64_t *state); /* [0,1) */
 
+/* Four shapes of random networks (arguments of testnet_random) shared by the bound suites. */
+typedef struct testnet_shape {
+    int64_t n_in, n_out;
+    int n_hidden;
+    int64_t hidden[4];
+    double scale;
+    int with_scale;
+} testnet_shape;
+extern const testnet_shape testnet_shapes[4];
+
 #endif
