@@ -1045,48 +1045,50 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             if (nc == 0)
                 continue;
             /* the root's hidden bounds are tightened first, when there is time for it */
-        int hidden = s.relu_split && !vfy_deadline_over(&s.dl);
-        domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0);
-        if (!root)
-            goto nomem;
-        memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
-        memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
-        vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
-        if (hidden) {
-            /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
-             * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
-             * the root is refuted anyway, and in the second phase by LP too, within a tenth of the
-             * time left */
-            vfy_bounds *b0 = s.workers[0].b;
-            int64_t n_a = 0, n_t = 0;
-            double t1 = vfy_now();
-            st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
-            if (st == VFY_OK && !vfy_deadline_over(&s.dl) &&
-                !root_refuted(&s, &s.workers[0], root)) {
-                /* within a fifth of the time left: on wide convolutional nets it is not cheap */
-                vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
-                if (isfinite(s.dl.t_end))
-                    adl.t_end = vfy_now() + HIDDEN_ALPHA_SHARE * (s.dl.t_end - vfy_now());
-                st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &adl,
-                                             &n_a);
-                if (st == VFY_OK && tighten) {
-                    vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
-                    if (isfinite(s.dl.t_end))
-                        tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
-                    st = vfy_lp_tighten_layers(ctx, root->lo, root->hi, b0, INT64_MAX, &tdl, &n_t);
-                    vfy_lp_thread_done();
-                }
-            }
-            if (st != VFY_OK) {
-                vfy_free(root);
+            int hidden = s.relu_split && !vfy_deadline_over(&s.dl);
+            domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0);
+            if (!root)
                 goto nomem;
-            }
-            vfy_bounds_export(ctx, b0, root->prior);
-            res->lp_tightened += n_t;
-            vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
-                       "in %.2f s", (long long)n_a, (long long)n_t, vfy_now() - t1);
-        }
+            memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
+            memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
+            /* before root_refuted below reads them */
             memcpy(root->active, box_cases, (size_t)nc * sizeof(int64_t));
+            vfy_bound_widen_input(ctx, nx, root->lo, root->hi);
+            if (hidden) {
+                /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
+                 * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
+                 * the root is refuted anyway, and in the second phase by LP too, within a tenth of the
+                 * time left */
+                vfy_bounds *b0 = s.workers[0].b;
+                int64_t n_a = 0, n_t = 0;
+                double t1 = vfy_now();
+                st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
+                if (st == VFY_OK && !vfy_deadline_over(&s.dl) &&
+                    !root_refuted(&s, &s.workers[0], root)) {
+                    /* within a fifth of the time left: on wide convolutional nets it is not cheap */
+                    vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
+                    if (isfinite(s.dl.t_end))
+                        adl.t_end = vfy_now() + HIDDEN_ALPHA_SHARE * (s.dl.t_end - vfy_now());
+                    st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &adl,
+                                                 &n_a);
+                    if (st == VFY_OK && tighten) {
+                        vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
+                        if (isfinite(s.dl.t_end))
+                            tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
+                        st = vfy_lp_tighten_layers(ctx, root->lo, root->hi, b0, INT64_MAX, &tdl, &n_t);
+                        vfy_lp_thread_done();
+                    }
+                }
+                if (st != VFY_OK) {
+                    vfy_free(root);
+                    goto nomem;
+                }
+                vfy_bounds_export(ctx, b0, root->prior);
+                res->alpha_tightened += n_a;
+                res->lp_tightened += n_t;
+                vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
+                           "in %.2f s", (long long)n_a, (long long)n_t, vfy_now() - t1);
+            }
             root->prio = -INFINITY;
             if (!frontier_push(&fr, root)) {
                 vfy_free(root);

@@ -396,6 +396,56 @@ START_TEST(test_shared_test_benchmark)
 }
 END_TEST
 
+/* With ReLU splitting, the root's hidden bounds are tightened by alpha-CROWN unless every case of
+ * the box is refuted at the root. Regression: the root's case list was filled in only after that
+ * check, which then looked at case 0 once per case, so a spec whose first case is refuted at the
+ * root (here Y_0 <= -1e6) skipped the tightening for all the others. */
+START_TEST(test_root_tightening_all_cases)
+{
+    enum { NX = 20 };
+    int64_t hidden[2] = {24, 24};
+    vfy_net *net = testnet_random(41, NX, hidden, 2, 2, 1.0, 0);
+    char text[4096];
+    size_t n = 0;
+    for (int j = 0; j < NX; j++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))",
+                              j, j, j);
+    /* the second case: Y_0 a little below its sampled minimum (unsat or nearly so, but not
+     * refuted by the root's bounds) */
+    double x[NX], y[2], scr[256], mn = INFINITY, mx = -INFINITY;
+    uint64_t rs = 5;
+    for (int t = 0; t < 5000; t++) {
+        for (int j = 0; j < NX; j++)
+            x[j] = -1 + 2 * testnet_uniform(&rs);
+        vfy_eval_f64(net, x, y, scr);
+        mn = fmin(mn, y[0]);
+        mx = fmax(mx, y[0]);
+    }
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(declare-const Y_1 Real)"
+                          "(assert (or (and (<= Y_0 -1000000)) (and (<= Y_0 %.17g))))",
+                          mn - 1.5 * (mx - mn));
+    ck_assert(n < sizeof text);
+    vfy_spec *spec = parse(text);
+    ck_assert_int_eq(spec->n_cases, 2);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.timeout_s = 2;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    /* a counterexample (the attack runs first) would skip the search: this net has none */
+    ck_assert_int_ne(res.verdict, VFY_SAT);
+    ck_assert_msg(res.alpha_tightened > 0, "%lld hidden bounds tightened",
+                  (long long)res.alpha_tightened);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
@@ -408,6 +458,7 @@ static Suite *verify_suite(void)
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);
     tcase_add_test(tc, test_mismatch_is_error);
     tcase_add_test(tc, test_deadline);
+    tcase_add_test(tc, test_root_tightening_all_cases);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);

@@ -77,6 +77,7 @@ typedef struct vfy_verify_result {
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
     int64_t lp_solves;  /* LPs solved */
+    int64_t alpha_tightened; /* hidden bounds of the root that alpha-CROWN tightened (ReLU splitting) */
     int64_t lp_tightened; /* hidden neurons whose root bounds the LP tightened (ReLU splitting) */
     double time_s;
     char reason[256]; /* a short human explanation of an unknown/timeout */
