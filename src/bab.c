@@ -114,6 +114,8 @@ typedef struct worker {
     double *mu, *mu_best, *sg; /* K: conjunction multipliers and supergradient */
     int mu_valid;              /* mu_best holds multipliers of the current case */
     double *ccy, *ccx;         /* a combined row (n_out, n_in) */
+    double *brhs;              /* K: the right-hand side of each best row in bcy */
+    double *lbn, *lbp;         /* K: the branching look-ahead's bounds in the two children */
 } worker;
 
 typedef struct search {
@@ -162,6 +164,9 @@ static void worker_free(worker *w)
     vfy_free(w->sg);
     vfy_free(w->ccy);
     vfy_free(w->ccx);
+    vfy_free(w->brhs);
+    vfy_free(w->lbn);
+    vfy_free(w->lbp);
 }
 
 static int worker_init(worker *w, const search *s)
@@ -190,7 +195,10 @@ static int worker_init(worker *w, const search *s)
     w->sg = vfy_alloc_array((size_t)K, sizeof(double));
     w->ccy = vfy_alloc_array((size_t)ny, sizeof(double));
     w->ccx = vfy_alloc_array((size_t)nx, sizeof(double));
-    if (!w->ccy || !w->ccx)
+    w->brhs = vfy_alloc_array((size_t)K, sizeof(double));
+    w->lbn = vfy_alloc_array((size_t)K, sizeof(double));
+    w->lbp = vfy_alloc_array((size_t)K, sizeof(double));
+    if (!w->ccy || !w->ccx || !w->brhs || !w->lbn || !w->lbp)
         return 0;
     return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws &&
            w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
@@ -600,6 +608,61 @@ static int root_refuted(search *s, worker *w, const domain *d)
 }
 
 /* Bound one domain: refute cases, look for a counterexample, or choose a split. */
+/* The layer whose output holds entry idx of the flat layout (vfy_bounds_export). */
+static int64_t flat_layer(const vfy_net *net, int64_t idx)
+{
+    int64_t k = 0, off = 0;
+    while (k + 1 < net->n_layers && off + net->layers[k].n_out <= idx)
+        off += net->layers[k++].n_out;
+    return k;
+}
+
+/* The ReLU to split (flat index; -1 if none is unstable, -2 out of memory), by filtered smart
+ * branching: the BRANCH_CANDIDATES neurons of the best scores (w->rscore, BaBSR-style) are each
+ * looked ahead (vfy_bound_split_lb: CROWN on both children, later layers not re-bounded), and
+ * the one whose worse child has the best worst open case wins; ties go to the better score. */
+#define BRANCH_CANDIDATES 8
+static int64_t branch_choice(search *s, worker *w, const domain *d, const dresult *r)
+{
+    int64_t cand[BRANCH_CANDIDATES] = {0};
+    int nc = 0;
+    for (int64_t q = 0; q < s->n_flat / 2; q++) {
+        double v = w->rscore[q];
+        if (!(v > 0))
+            continue;
+        /* insertion into the top list, best score first (ties: lower index first) */
+        int pos = nc;
+        while (pos > 0 && w->rscore[cand[pos - 1]] < v)
+            pos--;
+        if (pos >= BRANCH_CANDIDATES)
+            continue;
+        if (nc < BRANCH_CANDIDATES)
+            nc++;
+        for (int t = nc - 1; t > pos; t--)
+            cand[t] = cand[t - 1];
+        cand[pos] = q;
+    }
+    if (nc <= 1)
+        return nc ? cand[0] : -1;
+    int64_t best = cand[0];
+    double best_v = -INFINITY;
+    for (int c = 0; c < nc; c++) {
+        if (vfy_bound_split_lb(s->ctx, d->lo, d->hi, w->b, r->n_active, w->bcy,
+                               w->has_cx ? w->bcx : NULL, cand[c], w->lbn, w->lbp) != VFY_OK)
+            return -2;
+        double v = 0;
+        for (int64_t i = 0; i < r->n_active; i++) {
+            double gn = w->lbn[i] - w->brhs[i], gp = w->lbp[i] - w->brhs[i];
+            v += fmin(gn, 0.0) + fmin(gp, 0.0);
+        }
+        if (v > best_v) {
+            best_v = v;
+            best = cand[c];
+        }
+    }
+    return best;
+}
+
 static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
     const vfy_net *net = s->net;
@@ -611,9 +674,14 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         r->kind = R_SKIPPED;
         return;
     }
-    if (vfy_bound_layers(s->ctx, s->method, d->lo, d->hi,
-                         (s->opts->reuse_parent_bounds || d->n_splits > 0) ? d->prior : NULL,
-                         w->b) != VFY_OK) {
+    /* a ReLU-split child differs from its parent only by its last split: the layers up to that
+     * split's pre-activation keep the parent's bounds (recomputing them would give the same) */
+    int64_t k_from = 0;
+    if (s->relu_split && d->n_splits > 0)
+        k_from = flat_layer(net, d->split_idx[d->n_splits - 1]) + 1;
+    if (vfy_bound_layers_from(s->ctx, s->method, d->lo, d->hi,
+                              (s->opts->reuse_parent_bounds || d->n_splits > 0) ? d->prior : NULL,
+                              k_from, w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
     }
@@ -673,6 +741,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         if (!refuted && combo_refuted(s, w, d, cs))
             refuted = 1;
         if (!refuted) {
+            w->brhs[r->n_active] = best >= 0 ? cs->rows[best].rhs_hi : 0.0;
             if (best >= 0) {
                 memcpy(w->bcy + r->n_active * ny, cs->rows[best].cy, (size_t)ny * sizeof(double));
                 if (cs->rows[best].cx)
@@ -693,7 +762,8 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
                 const double *lam = w->lam_in + (row0 + best) * nx;
                 for (int64_t j = 0; j < nx; j++)
                     w->cand[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
-                add_smear(s, w, d, cs->rows[best].cy, cs->rows[best].cx, w->score);
+                if (!s->relu_split) /* input-split scores only */
+                    add_smear(s, w, d, cs->rows[best].cy, cs->rows[best].cx, w->score);
                 if (try_candidate(s, w, c, w->cand, r))
                     return;
             }
@@ -745,13 +815,11 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
             r->kind = R_NOMEM;
             return;
         }
-        int64_t idx = -1;
-        double bs = 0;
-        for (int64_t q = 0; q < s->n_flat / 2; q++)
-            if (w->rscore[q] > bs) {
-                bs = w->rscore[q];
-                idx = q;
-            }
+        int64_t idx = branch_choice(s, w, d, r);
+        if (idx == -2) {
+            r->kind = R_NOMEM;
+            return;
+        }
         if (idx < 0) {
             /* every ReLU is decided: the bound is then an LP dual that the short optimisation may
              * not have reached; optimise the open cases' rows much longer before giving up */
@@ -1222,6 +1290,23 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             break;
         vfy_log(1, "first phase out of time after %lld domains: tightening the root by LP",
                 (long long)res->domains);
+        /* a proof is not quick: before the second phase, a longer attack. Violations inside an
+         * image-sized box need long descents (the step decays over them): 16 starts of up to
+         * 200 steps, within about 5e9 multiply-adds per case (mnist_fc 256x4: 200 steps, about
+         * 2 s for its 9 cases), within the time left */
+        s.dl.t_end = t_final;
+        int long_steps = (int)fmin(200, fmax(pgd_steps, 5e9 / (16 * 2 * flops)));
+        for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
+            const vfy_box *bx = &spec->boxes[spec->cases[c].box];
+            double *x = s.workers[0].cand;
+            if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 16, long_steps,
+                                &rng, &s.dl, s.workers[0].ws, x))
+                set_sat(&s, res, x, c);
+        }
+        if (res->verdict == VFY_SAT) {
+            vfy_log(1, "counterexample found by the attack between the phases");
+            break;
+        }
         int64_t cap = fr.cap;
         frontier_free(&fr);
         memset(&fr, 0, sizeof fr);

@@ -873,12 +873,37 @@ static void intersect_prior(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, 
 vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
                             const double *in_hi, const double *prior, vfy_bounds *b)
 {
+    return vfy_bound_layers_from(ctx, method, in_lo, in_hi, prior, 0, b);
+}
+
+vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method method,
+                                 const double *in_lo, const double *in_hi, const double *prior,
+                                 int64_t k_from, vfy_bounds *b)
+{
     const vfy_net *net = ctx->net;
     int64_t half = prior ? vfy_bounds_flat_size(ctx) / 2 : 0, off = 0;
+    if (!prior)
+        k_from = 0;
     b->overflow = 0;
     for (int64_t k = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         const vfy_layer *L = &net->layers[k];
         const double *lo = layer_in_lo(b, k, in_lo), *hi = layer_in_hi(b, k, in_hi);
+        if (k < k_from && !vfy_layer_is_act(L->kind)) {
+            /* SOUND: the prior's bounds hold on a superset of this domain. The layer's rounding
+             * coefficients (s->q[k], used by every later backward pass) are still derived from
+             * the bounds of its input here, not taken from an earlier domain. */
+            affine_prepare(ctx, b, k, lo, hi);
+            memcpy(b->lo[k], prior + off, (size_t)L->n_out * sizeof(double));
+            memcpy(b->hi[k], prior + half + off, (size_t)L->n_out * sizeof(double));
+            for (int64_t j = 0; j < L->n_out; j++) {
+                if (isnan(b->lo[k][j]))
+                    b->lo[k][j] = -INFINITY;
+                if (isnan(b->hi[k][j]))
+                    b->hi[k][j] = INFINITY;
+            }
+            check_overflow(ctx, b, k);
+            continue;
+        }
         if (L->kind == VFY_LAYER_RELU) {
             for (int64_t j = 0; j < L->n_out; j++) {
                 b->lo[k][j] = lo[j] > 0 ? lo[j] : 0.0;
@@ -1223,6 +1248,39 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
             }
         }
         off += L->n_out;
+    }
+    return VFY_OK;
+}
+
+/* Branching look-ahead: CROWN's lower bounds of the K rows in the two children of splitting the
+ * pre-activation at flat index idx (z <= 0 into lb_neg, z >= 0 into lb_pos), on b's layer bounds
+ * with only that neuron's bounds clamped (the later layers are not re-bounded, as a real child
+ * would be). An estimate for choosing the split: each value is a sound bound of its child, but
+ * a looser one than the child's own. b is restored before returning. */
+vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                              vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                              int64_t idx, double *lb_neg, double *lb_pos)
+{
+    const vfy_net *net = ctx->net;
+    vfy_bound_scratch *s = b->scratch;
+    int64_t k = 0, off = 0;
+    while (k + 1 < net->n_layers && off + net->layers[k].n_out <= idx)
+        off += net->layers[k++].n_out;
+    int64_t j = idx - off;
+    if (!scratch_reserve(s, K))
+        return VFY_ERR_NOMEM;
+    double lo = b->lo[k][j], hi = b->hi[k][j];
+    for (int h = 0; h < 2; h++) {
+        if (h == 0 && hi > 0)
+            b->hi[k][j] = 0.0; /* SOUND on the child z <= 0 */
+        if (h == 1 && lo < 0)
+            b->lo[k][j] = 0.0; /* SOUND on the child z >= 0 */
+        memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
+        rows_init(s, K);
+        backward(ctx, b, net->n_layers, K, in_lo, in_hi, cx, h ? lb_pos : lb_neg, NULL, NULL, NULL,
+                 NULL, 0, NULL);
+        b->lo[k][j] = lo;
+        b->hi[k][j] = hi;
     }
     return VFY_OK;
 }

@@ -796,6 +796,96 @@ START_TEST(test_tighten_alpha_sound)
 }
 END_TEST
 
+/* Branching on a ReLU: (a) vfy_bound_split_lb's two child bounds hold at every sampled point on
+ * their side of the split (no tolerance); (b) a child's layers computed from its parent's bounds
+ * with vfy_bound_layers_from (the layers up to the split taken as they are) equal, bit for bit,
+ * those recomputed from scratch with the same prior, and contain every sample of the child. */
+START_TEST(test_split_children)
+{
+    const testnet_shape *sh = &testnet_shapes[1 + _i % 2]; /* several ReLU layers */
+    vfy_net *net = testnet_random(900 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                                  sh->scale, sh->with_scale);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx), *b1 = vfy_bounds_create(ctx), *b2 = vfy_bounds_create(ctx);
+    uint64_t st = 70 + (uint64_t)_i;
+    int64_t nx = net->n_in, ny = net->n_out;
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < nx; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    /* the last unstable pre-activation that feeds a ReLU after the first (so later layers exist
+     * and earlier ones are taken over) */
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, off = 0, idx = -1, kz = -1, jz = -1;
+    for (int64_t k = 0; k + 1 < net->n_layers; off += net->layers[k].n_out, k++) {
+        if (net->layers[k + 1].kind != VFY_LAYER_RELU || k == 0)
+            continue;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && idx < 0) {
+                idx = off + j;
+                kz = k;
+                jz = j;
+            }
+    }
+    ck_assert(idx >= 0);
+    enum { K = 3 };
+    double cy[K * 8], lbn[K], lbp[K];
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, b, K, cy, NULL, idx, lbn, lbp), VFY_OK);
+    /* the children's layer bounds, for the z <= 0 side */
+    double *flat = malloc((size_t)(2 * half) * sizeof(double));
+    vfy_bounds_export(ctx, b, flat);
+    flat[half + idx] = 0.0;
+    ck_assert_int_eq(vfy_bound_layers_from(ctx, VFY_BOUND_CROWN, wlo, whi, flat, 0, b1), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers_from(ctx, VFY_BOUND_CROWN, wlo, whi, flat, kz + 1, b2), VFY_OK);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            ck_assert(b1->lo[k][j] == b2->lo[k][j] && b1->hi[k][j] == b2->hi[k][j]);
+    double **acts = calloc((size_t)net->n_layers, sizeof *acts);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    double x[16];
+    int seen[2] = {0, 0};
+    for (int t = 0; t < 2000; t++) {
+        for (int64_t j = 0; j < nx; j++)
+            x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        vfy_eval_forward_all(net, x, acts);
+        const double *y = acts[net->n_layers - 1];
+        double z = acts[kz][jz];
+        for (int i = 0; i < K; i++) {
+            double v = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            if (z <= 0)
+                ck_assert_msg(lbn[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, lbn[i], v);
+            if (z >= 0)
+                ck_assert_msg(lbp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lbp[i], v);
+        }
+        seen[z >= 0]++;
+        if (z <= 0)
+            for (int64_t k = 0; k < net->n_layers; k++)
+                for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                    ck_assert(b2->lo[k][j] <= acts[k][j] && acts[k][j] <= b2->hi[k][j]);
+    }
+    ck_assert(seen[0] > 0 && seen[1] > 0); /* both sides were exercised */
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(acts);
+    free(flat);
+    vfy_bounds_free(b);
+    vfy_bounds_free(b1);
+    vfy_bounds_free(b2);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -811,6 +901,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_reference_bounds);
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
+    tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);

@@ -59,6 +59,15 @@ void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, doub
 vfy_status vfy_bound_layers(const vfy_bound_ctx *ctx, vfy_bound_method method, const double *in_lo,
                             const double *in_hi, const double *prior, vfy_bounds *b);
 
+/* As vfy_bound_layers, but the affine layers before k_from take prior's bounds as they are (their
+ * rounding coefficients are still derived here): for a domain that differs from the one prior was
+ * computed on only by an activation split whose pre-activation is the output of layer k_from - 1
+ * (clamped in prior), recomputing those layers would give prior's bounds again. k_from = 0, or
+ * prior NULL: every layer is computed. */
+vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method method,
+                                 const double *in_lo, const double *in_hi, const double *prior,
+                                 int64_t k_from, vfy_bounds *b);
+
 /* Number of doubles in a flat copy of all layers' bounds (lo of every layer, then hi). */
 int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx);
 void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *flat);
@@ -99,6 +108,14 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                  vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                                  double *score);
+
+/* Branching look-ahead: CROWN's lower bounds of the K rows (as vfy_bound_rows) in the two children
+ * of splitting the unstable pre-activation at flat index idx: z <= 0 into lb_neg, z >= 0 into
+ * lb_pos, each K long. Only that neuron's bounds are clamped (later layers are not re-bounded), so
+ * each value is a sound but loose bound of its child: an estimate for choosing what to split. */
+vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
+                              vfy_bounds *b, int64_t K, const double *cy, const double *cx,
+                              int64_t idx, double *lb_neg, double *lb_pos);
 
 /* The relaxation of a SIGMOID or TANH neuron whose pre-activation lies in [l, u]: for every real z in
  * [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's tangent/chord lines with
