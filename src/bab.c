@@ -14,6 +14,7 @@
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
 #define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
+#define BRANCH_CANDIDATES 8 /* ReLUs looked ahead per split (filtered smart branching) */
 #define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
@@ -32,7 +33,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->float_semantics = 1;
     o->method = VFY_BOUND_AUTO;
     o->split = VFY_SPLIT_AUTO;
-    o->alpha_iters = 8;
+    o->alpha_iters = 16;
     o->max_memory_mb = 2048;
     o->lp = VFY_LP_AUTO;
     o->lp_exact_max = 24;
@@ -115,7 +116,7 @@ typedef struct worker {
     int mu_valid;              /* mu_best holds multipliers of the current case */
     double *ccy, *ccx;         /* a combined row (n_out, n_in) */
     double *brhs;              /* K: the right-hand side of each best row in bcy */
-    double *lbn, *lbp;         /* K: the branching look-ahead's bounds in the two children */
+    double *lbn, *lbp;         /* BRANCH_CANDIDATES x K: the look-ahead's bounds of the children */
 } worker;
 
 typedef struct search {
@@ -196,8 +197,8 @@ static int worker_init(worker *w, const search *s)
     w->ccy = vfy_alloc_array((size_t)ny, sizeof(double));
     w->ccx = vfy_alloc_array((size_t)nx, sizeof(double));
     w->brhs = vfy_alloc_array((size_t)K, sizeof(double));
-    w->lbn = vfy_alloc_array((size_t)K, sizeof(double));
-    w->lbp = vfy_alloc_array((size_t)K, sizeof(double));
+    w->lbn = vfy_alloc_array((size_t)(BRANCH_CANDIDATES * K), sizeof(double));
+    w->lbp = vfy_alloc_array((size_t)(BRANCH_CANDIDATES * K), sizeof(double));
     if (!w->ccy || !w->ccx || !w->brhs || !w->lbn || !w->lbp)
         return 0;
     return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws &&
@@ -621,7 +622,6 @@ static int64_t flat_layer(const vfy_net *net, int64_t idx)
  * branching: the BRANCH_CANDIDATES neurons of the best scores (w->rscore, BaBSR-style) are each
  * looked ahead (vfy_bound_split_lb: CROWN on both children, later layers not re-bounded), and
  * the one whose worse child has the best worst open case wins; ties go to the better score. */
-#define BRANCH_CANDIDATES 8
 static int64_t branch_choice(search *s, worker *w, const domain *d, const dresult *r)
 {
     int64_t cand[BRANCH_CANDIDATES] = {0};
@@ -644,15 +644,15 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
     }
     if (nc <= 1)
         return nc ? cand[0] : -1;
-    int64_t best = cand[0];
+    int64_t best = cand[0], K = r->n_active;
     double best_v = -INFINITY;
+    if (vfy_bound_split_lb(s->ctx, d->lo, d->hi, w->b, K, w->bcy, w->has_cx ? w->bcx : NULL, nc,
+                           cand, w->lbn, w->lbp) != VFY_OK)
+        return -2;
     for (int c = 0; c < nc; c++) {
-        if (vfy_bound_split_lb(s->ctx, d->lo, d->hi, w->b, r->n_active, w->bcy,
-                               w->has_cx ? w->bcx : NULL, cand[c], w->lbn, w->lbp) != VFY_OK)
-            return -2;
         double v = 0;
-        for (int64_t i = 0; i < r->n_active; i++) {
-            double gn = w->lbn[i] - w->brhs[i], gp = w->lbp[i] - w->brhs[i];
+        for (int64_t i = 0; i < K; i++) {
+            double gn = w->lbn[c * K + i] - w->brhs[i], gp = w->lbp[c * K + i] - w->brhs[i];
             v += fmin(gn, 0.0) + fmin(gp, 0.0);
         }
         if (v > best_v) {
@@ -767,12 +767,14 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
                 if (try_candidate(s, w, c, w->cand, r))
                     return;
             }
-            for (int64_t j = 0; j < nx; j++)
+            /* (with ReLU splitting every domain has the whole box: its centre was tried) */
+            for (int64_t j = 0; !s->relu_split && j < nx; j++)
                 w->cand[j] = 0.5 * (d->lo[j] + d->hi[j]);
-            if (try_candidate(s, w, c, w->cand, r))
+            if (!s->relu_split && try_candidate(s, w, c, w->cand, r))
                 return;
             /* the most promising domains of each round also get a short local attack: once a
-             * domain is small, descent from inside it finds violations too narrow for sampling */
+             * domain is small, descent from inside it finds violations too narrow for sampling;
+             * with ReLU splitting (the whole box) it continues the first attack with new seeds */
             if (rank < LOCAL_ATTACK_RANKS && best_gap < 0) {
                 vfy_rng rng;
                 vfy_rng_seed(&rng, s->opts->seed ^ (d->seq * 0x9E3779B97F4A7C15ull));

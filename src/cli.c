@@ -47,7 +47,7 @@ static const char usage_text[] =
     "                     (default 24, 0 to 62; 0 turns the enumeration off)\n"
     "  --split M          branching: auto, input or relu (default auto: input splitting for at\n"
     "                     most 16 inputs, ReLU splitting otherwise)\n"
-    "  --alpha-iters N    alpha-CROWN iterations per domain (default 8)\n"
+    "  --alpha-iters N    alpha-CROWN iterations per domain (default 16)\n"
     "  --max-memory MB    ceiling on the search's queued domains (default 2048); past it the\n"
     "                     search continues depth-first\n"
     "  --certificate FILE write a certificate of an unsat verdict to FILE (docs/certificate.md);\n"

@@ -837,7 +837,22 @@ START_TEST(test_split_children)
     double cy[K * 8], lbn[K], lbp[K];
     for (int64_t i = 0; i < K * ny; i++)
         cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
-    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, b, K, cy, NULL, idx, lbn, lbp), VFY_OK);
+    /* idx looked ahead alone and among others (one pass): the same bounds */
+    int64_t cands[3] = {idx, idx, idx};
+    for (int64_t k = 0, o = 0; k + 1 < net->n_layers; o += net->layers[k].n_out, k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            if (net->layers[k + 1].kind == VFY_LAYER_RELU && b->lo[k][j] < 0 && b->hi[k][j] > 0 &&
+                o + j != idx)
+                cands[2] = o + j;
+    double lbn3[3 * K], lbp3[3 * K];
+    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, b, K, cy, NULL, 1, &idx, lbn, lbp), VFY_OK);
+    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, b, K, cy, NULL, 3, cands, lbn3, lbp3), VFY_OK);
+    /* (an estimate, not a soundness claim: BLAS may sum a longer product in another order) */
+    for (int i = 0; i < K; i++) {
+        double tol = 1e-9 * (1 + fabs(lbn[i]) + fabs(lbp[i]));
+        ck_assert(fabs(lbn3[i] - lbn[i]) <= tol && fabs(lbp3[i] - lbp[i]) <= tol);
+        ck_assert(fabs(lbn3[K + i] - lbn[i]) <= tol && fabs(lbp3[K + i] - lbp[i]) <= tol);
+    }
     /* the children's layer bounds, for the z <= 0 side */
     ck_assert(half > 0);
     double *flat = malloc((size_t)half * 2 * sizeof(double));

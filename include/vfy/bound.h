@@ -110,12 +110,13 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
                                  double *score);
 
 /* Branching look-ahead: CROWN's lower bounds of the K rows (as vfy_bound_rows) in the two children
- * of splitting the unstable pre-activation at flat index idx: z <= 0 into lb_neg, z >= 0 into
- * lb_pos, each K long. Only that neuron's bounds are clamped (later layers are not re-bounded), so
- * each value is a sound but loose bound of its child: an estimate for choosing what to split. */
+ * of splitting each of the n unstable pre-activations at flat indices idx[0..n): for candidate c,
+ * z <= 0 into lb_neg[c K .. c K + K) and z >= 0 into lb_pos[...], in one backward pass. Only that
+ * neuron is decided (later layers are not re-bounded), so each value is a sound but loose bound of
+ * its child: an estimate for choosing what to split. */
 vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                               vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                              int64_t idx, double *lb_neg, double *lb_pos);
+                              int64_t n, const int64_t *idx, double *lb_neg, double *lb_pos);
 
 /* The relaxation of a SIGMOID or TANH neuron whose pre-activation lies in [l, u]: for every real z in
  * [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's tangent/chord lines with
