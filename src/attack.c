@@ -245,6 +245,37 @@ static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, c
     return m;
 }
 
+/* Projected signed-gradient descent on the margin from ws->x inside [ws->lo, ws->hi], the step
+ * shrinking geometrically from a tenth of the box to a ten-thousandth; 1 with the confirmed point
+ * in x_out when a counterexample is found. */
+static int descend(const vfy_net *net, const vfy_spec *spec, int64_t c, int steps,
+                   vfy_attack_ws *ws, double *x_out)
+{
+    int64_t nx = net->n_in;
+    double frac = 0.1, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
+    for (int it = 0; it < steps; it++, frac *= decay) {
+        double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
+        if (m <= 0) {
+            memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+            if (vfy_cex_confirm(net, spec, c, x_out, ws))
+                return 1;
+        }
+        for (int64_t j = 0; j < nx; j++) {
+            double gj = ws->grad[j];
+            double step = frac * (ws->hi[j] - ws->lo[j]);
+            double v = ws->x[j] - (gj > 0 ? step : (gj < 0 ? -step : 0.0));
+            ws->x[j] = v < ws->lo[j] ? ws->lo[j] : (v > ws->hi[j] ? ws->hi[j] : v);
+        }
+    }
+    double m = margin_grad(net, spec, c, ws->x, ws, NULL);
+    if (m <= 0) {
+        memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+        if (vfy_cex_confirm(net, spec, c, x_out, ws))
+            return 1;
+    }
+    return 0;
+}
+
 int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     const double *lo, const double *hi, int n_samples, int restarts, int steps,
                     vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out)
@@ -303,33 +334,36 @@ int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
         if (n_keep < restarts)
             n_keep++;
     }
-    /* 2. projected signed-gradient descent on the margin from each start, the step shrinking
-     * geometrically from a tenth of the box to a ten-thousandth */
+    /* 2. descent from each start */
     for (int r = 0; r < n_keep; r++) {
         if (vfy_deadline_over(dl))
             return 0;
         memcpy(ws->x, ws->starts + (size_t)r * (size_t)nx, (size_t)nx * sizeof(double));
-        double frac = 0.1, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
-        for (int it = 0; it < steps; it++, frac *= decay) {
-            double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
-            if (m <= 0) {
-                memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
-                if (vfy_cex_confirm(net, spec, c, x_out, ws))
-                    return 1;
-            }
-            for (int64_t j = 0; j < nx; j++) {
-                double gj = ws->grad[j];
-                double step = frac * (ws->hi[j] - ws->lo[j]);
-                double v = ws->x[j] - (gj > 0 ? step : (gj < 0 ? -step : 0.0));
-                ws->x[j] = v < ws->lo[j] ? ws->lo[j] : (v > ws->hi[j] ? ws->hi[j] : v);
-            }
-        }
-        double m = margin_grad(net, spec, c, ws->x, ws, NULL);
-        if (m <= 0) {
-            memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
-            if (vfy_cex_confirm(net, spec, c, x_out, ws))
-                return 1;
-        }
+        if (descend(net, spec, c, steps, ws, x_out))
+            return 1;
     }
     return 0;
+}
+
+int vfy_attack_from(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *lo,
+                    const double *hi, const double *x0, int steps, const vfy_deadline *dl,
+                    vfy_attack_ws *ws, double *x_out)
+{
+    const vfy_case *cs = &spec->cases[c];
+    const vfy_box *bx = &spec->boxes[cs->box];
+    int64_t nx = net->n_in;
+    if (vfy_deadline_over(dl))
+        return 0;
+    for (int64_t j = 0; j < nx; j++) {
+        ws->lo[j] = fmax(lo[j], bx->in_lo[j]);
+        ws->hi[j] = fmin(hi[j], bx->in_hi[j]);
+        if (!(ws->lo[j] <= ws->hi[j]))
+            return 0;
+        ws->x[j] = fmin(fmax(x0[j], ws->lo[j]), ws->hi[j]);
+    }
+    if (cs->n_rows == 0) {
+        memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
+        return vfy_cex_confirm(net, spec, c, x_out, ws);
+    }
+    return descend(net, spec, c, steps, ws, x_out);
 }

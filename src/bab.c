@@ -13,6 +13,7 @@
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
+#define LOCAL_DESCENT_STEPS 50 /* ReLU splitting: descent steps from a domain's weakest vertex */
 #define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
 #define BRANCH_CANDIDATES 8 /* ReLUs looked ahead per split (filtered smart branching) */
 #define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
@@ -775,6 +776,20 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
             /* the most promising domains of each round also get a short local attack: once a
              * domain is small, descent from inside it finds violations too narrow for sampling;
              * with ReLU splitting (the whole box) it continues the first attack with new seeds */
+            if (rank < LOCAL_ATTACK_RANKS && best_gap < 0 && s->relu_split && best >= 0) {
+                /* with ReLU splitting, descent from the vertex that minimises the domain's linear
+                 * bound of the row closest to refutation: where its relaxation is weakest */
+                const double *lam = w->lam_in + (row0 + best) * nx;
+                for (int64_t j = 0; j < nx; j++)
+                    w->cand[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
+                if (vfy_attack_from(net, spec, c, d->lo, d->hi, w->cand, LOCAL_DESCENT_STEPS,
+                                    &s->dl, w->ws, w->cand)) {
+                    memcpy(r->x, w->cand, (size_t)nx * sizeof(double));
+                    r->kind = R_SAT;
+                    r->sat_case = c;
+                    return;
+                }
+            }
             if (rank < LOCAL_ATTACK_RANKS && best_gap < 0) {
                 vfy_rng rng;
                 vfy_rng_seed(&rng, s->opts->seed ^ (d->seq * 0x9E3779B97F4A7C15ull));

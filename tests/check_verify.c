@@ -75,6 +75,38 @@ START_TEST(test_abs_sat_confirmed)
 }
 END_TEST
 
+/* vfy_attack_from: descent from one given start (a corner, or a point outside the box, which is
+ * clamped) reaches the violation of |x| <= 0.25 and confirms it; where there is none it says 0. */
+START_TEST(test_attack_from)
+{
+    vfy_net *net = abs_net();
+    vfy_spec *sat = parse("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                          "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (<= Y_0 0.25))");
+    vfy_spec *unsat = parse("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                            "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (<= Y_0 -0.1))");
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_attack_ws *ws = vfy_attack_ws_create(ctx, net, sat);
+    ck_assert_ptr_nonnull(ws);
+    const double lo[1] = {-1}, hi[1] = {1};
+    const double starts[3] = {1.0, -1.0, 7.5};
+    for (int t = 0; t < 3; t++) {
+        double x[1];
+        ck_assert(vfy_attack_from(net, sat, 0, lo, hi, &starts[t], 30, NULL, ws, x));
+        ck_assert(fabs(x[0]) <= 0.25 && x[0] == (double)(float)x[0]);
+    }
+    vfy_attack_ws *ws2 = vfy_attack_ws_create(ctx, net, unsat);
+    double x[1];
+    ck_assert(!vfy_attack_from(net, unsat, 0, lo, hi, &starts[0], 30, NULL, ws2, x));
+    vfy_attack_ws_free(ws);
+    vfy_attack_ws_free(ws2);
+    vfy_bound_ctx_free(ctx);
+    vfy_spec_free(sat);
+    vfy_spec_free(unsat);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* |x0| - |x1| >= -0.5 is false near x0 = 0, x1 = 1: needs the search, not just the first bound */
 static vfy_net *absdiff_net(void)
 {
@@ -453,6 +485,7 @@ static Suite *verify_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
+    tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_disjunction_of_boxes);
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);

@@ -40,4 +40,10 @@ int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     const double *lo, const double *hi, int n_samples, int restarts, int steps,
                     vfy_rng *rng, const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out);
 
+/* The same descent (`steps` iterations) from the one start x0 (clamped into [lo, hi] ∩ the case's
+ * inner box). Returns 1 with the confirmed point in x_out, else 0. */
+int vfy_attack_from(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *lo,
+                    const double *hi, const double *x0, int steps, const vfy_deadline *dl,
+                    vfy_attack_ws *ws, double *x_out);
+
 #endif
