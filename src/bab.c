@@ -609,20 +609,11 @@ static int root_refuted(search *s, worker *w, const domain *d)
     return 1;
 }
 
-/* Bound one domain: refute cases, look for a counterexample, or choose a split. */
-/* The layer whose output holds entry idx of the flat layout (vfy_bounds_export). */
-static int64_t flat_layer(const vfy_net *net, int64_t idx)
-{
-    int64_t k = 0, off = 0;
-    while (k + 1 < net->n_layers && off + net->layers[k].n_out <= idx)
-        off += net->layers[k++].n_out;
-    return k;
-}
-
 /* The ReLU to split (flat index; -1 if none is unstable, -2 out of memory), by filtered smart
  * branching: the BRANCH_CANDIDATES neurons of the best scores (w->rscore, BaBSR-style) are each
  * looked ahead (vfy_bound_split_lb: CROWN on both children, later layers not re-bounded), and
- * the one whose worse child has the best worst open case wins; ties go to the better score. */
+ * the one whose two children leave the least total deficit, the sum over open cases of
+ * min(bound - rhs, 0), wins; ties go to the better score. */
 static int64_t branch_choice(search *s, worker *w, const domain *d, const dresult *r)
 {
     int64_t cand[BRANCH_CANDIDATES] = {0};
@@ -664,6 +655,7 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
     return best;
 }
 
+/* Bound one domain: refute cases, look for a counterexample, or choose a split. */
 static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
 {
     const vfy_net *net = s->net;
@@ -679,7 +671,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
      * split's pre-activation keep the parent's bounds (recomputing them would give the same) */
     int64_t k_from = 0;
     if (s->relu_split && d->n_splits > 0)
-        k_from = flat_layer(net, d->split_idx[d->n_splits - 1]) + 1;
+        k_from = vfy_bound_flat_layer(s->ctx, d->split_idx[d->n_splits - 1]) + 1;
     if (vfy_bound_layers_from(s->ctx, s->method, d->lo, d->hi,
                               (s->opts->reuse_parent_bounds || d->n_splits > 0) ? d->prior : NULL,
                               k_from, w->b) != VFY_OK) {
@@ -1011,6 +1003,20 @@ static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t 
     res->verdict = VFY_SAT;
 }
 
+/* The attack on every case in turn, over its whole box, until a counterexample is confirmed (then
+ * res is SAT) or the deadline passes. */
+static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples, int starts,
+                       int steps)
+{
+    for (int64_t c = 0; c < s->spec->n_cases && res->verdict != VFY_SAT; c++) {
+        const vfy_box *bx = &s->spec->boxes[s->spec->cases[c].box];
+        double *x = s->workers[0].cand;
+        if (vfy_attack_case(s->net, s->spec, c, bx->in_lo, bx->in_hi, n_samples, starts, steps,
+                            rng, &s->dl, s->workers[0].ws, x))
+            set_sat(s, res, x, c);
+    }
+}
+
 vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
                       vfy_verify_result *res, vfy_error *err)
 {
@@ -1100,13 +1106,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                      : (double)net->layers[k].n_out;
     int n_samples = (int)fmin(2000, fmax(50, 3e7 / flops));
     int pgd_steps = (int)fmin(100, fmax(20, 1e8 / (8 * 2 * flops)));
-    for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
-        const vfy_box *bx = &spec->boxes[spec->cases[c].box];
-        double *x = s.workers[0].cand;
-        if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 8, pgd_steps, &rng, &s.dl,
-                            s.workers[0].ws, x))
-            set_sat(&s, res, x, c);
-    }
+    attack_all(&s, res, &rng, n_samples, 8, pgd_steps);
 
     /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
      * first search with a tenth of the time, which settles the easy instances at no extra cost;
@@ -1313,13 +1313,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
          * 2 s for its 9 cases), within the time left */
         s.dl.t_end = t_final;
         int long_steps = (int)fmin(200, fmax(pgd_steps, 5e9 / (16 * 2 * flops)));
-        for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
-            const vfy_box *bx = &spec->boxes[spec->cases[c].box];
-            double *x = s.workers[0].cand;
-            if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 16, long_steps,
-                                &rng, &s.dl, s.workers[0].ws, x))
-                set_sat(&s, res, x, c);
-        }
+        attack_all(&s, res, &rng, n_samples, 16, long_steps);
         if (res->verdict == VFY_SAT) {
             vfy_log(1, "counterexample found by the attack between the phases");
             break;
@@ -1340,13 +1334,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             (isfinite(s.dl.t_end) || round < FINAL_ATTACK_ROUNDS);
              round++) {
             steps = steps * 2 > 1000 ? 1000 : steps * 2;
-            for (int64_t c = 0; c < spec->n_cases && res->verdict != VFY_SAT; c++) {
-                const vfy_box *bx = &spec->boxes[spec->cases[c].box];
-                double *x = s.workers[0].cand;
-                if (vfy_attack_case(net, spec, c, bx->in_lo, bx->in_hi, n_samples, 8, steps, &rng,
-                                    &s.dl, s.workers[0].ws, x))
-                    set_sat(&s, res, x, c);
-            }
+            attack_all(&s, res, &rng, n_samples, 8, steps);
         }
         if (res->verdict == VFY_SAT)
             vfy_log(1, "counterexample found by the attack after the search ended unresolved");

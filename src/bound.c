@@ -849,6 +849,14 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     return VFY_OK;
 }
 
+int64_t vfy_bound_flat_layer(const vfy_bound_ctx *ctx, int64_t idx)
+{
+    int64_t k = 0;
+    while (k + 1 < ctx->net->n_layers && ctx->foff[k + 1] <= idx)
+        k++;
+    return k;
+}
+
 int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx)
 {
     int64_t n = 0;
@@ -900,22 +908,6 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
     for (int64_t k = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         const vfy_layer *L = &net->layers[k];
         const double *lo = layer_in_lo(b, k, in_lo), *hi = layer_in_hi(b, k, in_hi);
-        if (k < k_from && !vfy_layer_is_act(L->kind)) {
-            /* SOUND: the prior's bounds hold on a superset of this domain. The layer's rounding
-             * coefficients (s->q[k], used by every later backward pass) are still derived from
-             * the bounds of its input here, not taken from an earlier domain. */
-            affine_prepare(ctx, b, k, lo, hi);
-            memcpy(b->lo[k], prior + off, (size_t)L->n_out * sizeof(double));
-            memcpy(b->hi[k], prior + half + off, (size_t)L->n_out * sizeof(double));
-            for (int64_t j = 0; j < L->n_out; j++) {
-                if (isnan(b->lo[k][j]))
-                    b->lo[k][j] = -INFINITY;
-                if (isnan(b->hi[k][j]))
-                    b->hi[k][j] = INFINITY;
-            }
-            check_overflow(ctx, b, k);
-            continue;
-        }
         if (L->kind == VFY_LAYER_RELU) {
             for (int64_t j = 0; j < L->n_out; j++) {
                 b->lo[k][j] = lo[j] > 0 ? lo[j] : 0.0;
@@ -942,15 +934,23 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             }
             continue;
         }
+        /* the layer's rounding coefficients (s->q[k], used by every later backward pass) are
+         * always derived here from the bounds of its input, never left from another domain */
         affine_prepare(ctx, b, k, lo, hi);
-        ibp_affine(ctx, b, k);
-        if (prior)
-            intersect_prior(ctx, b, k, prior, off, half);
-        int feeds_act = k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind);
-        if (method != VFY_BOUND_IBP && feeds_act && k > 0) {
-            vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
-            if (st != VFY_OK)
-                return st;
+        if (k < k_from) {
+            /* SOUND: the prior's bounds hold on a superset of this domain */
+            memcpy(b->lo[k], prior + off, (size_t)L->n_out * sizeof(double));
+            memcpy(b->hi[k], prior + half + off, (size_t)L->n_out * sizeof(double));
+        } else {
+            ibp_affine(ctx, b, k);
+            if (prior)
+                intersect_prior(ctx, b, k, prior, off, half);
+            int feeds_act = k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind);
+            if (method != VFY_BOUND_IBP && feeds_act && k > 0) {
+                vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
+                if (st != VFY_OK)
+                    return st;
+            }
         }
         for (int64_t j = 0; j < L->n_out; j++) {
             if (isnan(b->lo[k][j]))
@@ -1157,9 +1157,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         }
         /* beta_m holds Adam's first moment, beta_m + K n_sp its second */
         for (int64_t q = 0; q < n_sp; q++) {
-            int64_t k = 0;
-            while (k + 1 < L && ctx->foff[k + 1] <= splits->idx[q])
-                k++;
+            int64_t k = vfy_bound_flat_layer(ctx, splits->idx[q]);
             s->sp_layer[q] = k;
             s->sp_j[q] = splits->idx[q] - ctx->foff[k];
             s->beta_s[q] = splits->sign[q] > 0 ? 1.0 : -1.0;
@@ -1291,9 +1289,7 @@ vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, con
     }
     /* row (c, h, i) at (2 c + h) K + i */
     for (int64_t c = 0; c < n; c++) {
-        int64_t k = 0;
-        while (k + 1 < net->n_layers && ctx->foff[k + 1] <= idx[c])
-            k++;
+        int64_t k = vfy_bound_flat_layer(ctx, idx[c]);
         for (int h = 0; h < 2; h++)
             for (int64_t i = 0; i < K; i++) {
                 int64_t r = (2 * c + h) * K + i;

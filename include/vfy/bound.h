@@ -71,6 +71,8 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
 /* Number of doubles in a flat copy of all layers' bounds (lo of every layer, then hi). */
 int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx);
 void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *flat);
+/* The layer whose output holds entry idx (< half the flat size) of that layout. */
+int64_t vfy_bound_flat_layer(const vfy_bound_ctx *ctx, int64_t idx);
 
 /* Lower bounds of K linear functions  cy[i]·y + cx[i]·x  (cy: K x n_out, cx: K x n_in or NULL) over
  * the box, by CROWN's backward pass on the layer bounds in b (from vfy_bound_layers), or by IBP when
