@@ -2,8 +2,10 @@
 # Certify and check every unsat instance of a benchmark folder: checking time against verification
 # time (issue 5).
 #
-#   scripts/cert_bench.sh BENCH_DIR [TIMEOUT_S] [VERIFY_BIN]
+#   scripts/cert_bench.sh BENCH_DIR [TIMEOUT_S] [VERIFY_BIN] [FILTER]
 #
+# FILTER (an extended regular expression) keeps the instances whose "onnx,vnnlib" matches it, e.g.
+# 256x2 for one mnist_fc network.
 # BENCH_DIR holds consensus.csv (onnx,vnnlib,consensus,best_tool,best_time_s,resolved,...); every
 # row with resolved=unsat is run as  verify ONNX VNNLIB --certificate C --timeout T  and, when that
 # answers unsat, checked with  verify --check-certificate ONNX VNNLIB C.  Prints one line per
@@ -13,6 +15,7 @@ set -u
 bench=${1:?usage: scripts/cert_bench.sh BENCH_DIR [TIMEOUT_S] [VERIFY_BIN]}
 timeout_s=${2:-60}
 bin=${3:-build/release/verify}
+filter=${4:-}
 csv="$bench/consensus.csv"
 [ -f "$csv" ] || { echo "cert_bench: $csv not found" >&2; exit 4; }
 [ -x "$bin" ] || { echo "cert_bench: $bin not built (make)" >&2; exit 4; }
@@ -36,6 +39,7 @@ n=0; n_unsat=0; n_valid=0; tv_all=0; tv_cert=0; tc_all=0
 while IFS=, read -r onnx vnnlib consensus best_tool best_time resolved rest; do
     [ "$onnx" = onnx ] && continue
     [ "$resolved" = unsat ] || continue
+    if [ -n "$filter" ] && ! echo "$onnx,$vnnlib" | grep -Eq -- "$filter"; then continue; fi
     n=$((n + 1))
     m=$(resolve "$onnx"); s=$(resolve "$vnnlib"); c="$tmp/cert"
     rm -f "$c"

@@ -40,6 +40,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->lp_exact_max = 24;
     o->reuse_parent_bounds = 1;
     o->on_refuted = NULL;
+    o->on_root_bound = NULL;
     o->on_refuted_user = NULL;
 }
 
@@ -101,6 +102,11 @@ typedef struct dresult {
     double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
     int relu;          /* R_SPLIT: dim is a ReLU (flat index), not an input dimension */
     int lp_tried, lp_won; /* the LP stage ran here; it refuted a case or found a counterexample */
+    /* certificates: the proof parameters of each row, in the order of the domain's cases
+     * (vfy_bound_best_params; NaN slopes and no multipliers where plain CROWN bounded it) */
+    double *par_alpha;    /* max_rows x n_half */
+    double *par_beta;     /* max_rows x cap_sp */
+    int64_t cap_sp, n_sp;
 } dresult;
 
 typedef struct worker {
@@ -130,6 +136,11 @@ typedef struct search {
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
+    int cert;          /* a certificate is being written (opts->on_refuted) */
+    int64_t n_half;    /* n_flat / 2: pre-activations and outputs of every layer */
+    double *g_alpha, *g_beta; /* the rows of a refutation, gathered for on_refuted */
+    int64_t g_cap_sp;
+    double *root_prior;       /* certificates with ReLU splitting: the current box's root bounds */
     atomic_llong lp_domains, lp_refuted, lp_solves;
     /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
      * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
@@ -400,6 +411,35 @@ static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *
     return K;
 }
 
+/* The first row of d's case active[a] among the rows of all its cases (process_domain's order). */
+static int64_t case_row0(const search *s, const domain *d, int64_t a)
+{
+    int64_t r = 0;
+    for (int64_t q = 0; q < a; q++)
+        r += s->spec->cases[d->active[q]].n_rows;
+    return r;
+}
+
+/* Certificates: keep the proof parameters of the last vfy_bound_rows_alpha's row i (of w->b) as
+ * those of row `row` of the domain. Returns 0 when out of memory. */
+static int keep_params(search *s, worker *w, const domain *d, dresult *r, int64_t i, int64_t row)
+{
+    if (d->n_splits > r->cap_sp) {
+        double *nb = vfy_alloc_array((size_t)(s->max_rows * d->n_splits), sizeof(double));
+        if (!nb)
+            return 0;
+        vfy_free(r->par_beta);
+        r->par_beta = nb;
+        r->cap_sp = d->n_splits;
+    }
+    r->n_sp = d->n_splits;
+    double *beta = r->par_beta ? r->par_beta + row * d->n_splits : NULL;
+    if (!vfy_bound_best_params(s->ctx, w->b, i, r->par_alpha + row * s->n_half, beta) && beta)
+        for (int64_t q = 0; q < d->n_splits; q++)
+            beta[q] = 0;
+    return 1;
+}
+
 /* A domain whose ReLUs are all decided but whose cases are still open: re-bound the rows of those
  * cases with many alpha/beta iterations; the cases refuted now are dropped from r. Returns 1 when
  * none remains. */
@@ -423,6 +463,16 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
             refuted = conj_refuted(w, d, nx, cs, row0);
         if (!refuted)
             r->active[kept++] = r->active[a];
+        else if (s->cert) {
+            /* this case's rows were bounded here, not in process_domain */
+            int64_t pos = 0;
+            while (d->active[pos] != r->active[a])
+                pos++;
+            int64_t dr = case_row0(s, d, pos);
+            for (int64_t i = 0; i < cs->n_rows; i++)
+                if (!keep_params(s, w, d, r, row0 + i, dr + i))
+                    return 0;
+        }
         row0 += cs->n_rows;
     }
     r->n_active = kept;
@@ -672,8 +722,15 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
     int64_t k_from = 0;
     if (s->relu_split && d->n_splits > 0)
         k_from = vfy_bound_flat_layer(s->ctx, d->split_idx[d->n_splits - 1]) + 1;
+    /* (certificates: the prior is the root's, clamped by every split: the layers from the
+     * earliest split's on are recomputed) */
+    for (int64_t q = 0; s->cert && s->relu_split && q < d->n_splits; q++) {
+        int64_t kq = vfy_bound_flat_layer(s->ctx, d->split_idx[q]) + 1;
+        if (kq < k_from)
+            k_from = kq;
+    }
     if (vfy_bound_layers_from(s->ctx, s->method, d->lo, d->hi,
-                              (s->opts->reuse_parent_bounds || d->n_splits > 0) ? d->prior : NULL,
+                              (s->opts->reuse_parent_bounds || s->relu_split) ? d->prior : NULL,
                               k_from, w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
@@ -702,9 +759,18 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
                                   d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb, w->lam_in,
                                   w->c_in);
-    } else if (K > 0)
+        for (int64_t i = 0; st == VFY_OK && s->cert && i < K; i++)
+            if (!keep_params(s, w, d, r, i, i))
+                st = VFY_ERR_NOMEM;
+    } else if (K > 0) {
         st = vfy_bound_rows(s->ctx, s->method, d->lo, d->hi, w->b, K, w->cy,
                             w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in);
+        if (s->cert) {
+            for (int64_t q = 0; q < K * s->n_half; q++)
+                r->par_alpha[q] = NAN;
+            r->n_sp = 0;
+        }
+    }
     if (st != VFY_OK) {
         r->kind = R_NOMEM;
         return;
@@ -1017,6 +1083,58 @@ static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_sa
     }
 }
 
+/* Certificates: the root's tightened hidden bounds, passed on with the box they hold on. */
+typedef struct root_rec {
+    const vfy_verify_opts *opts;
+    int64_t box;
+    const double *lo, *hi;
+} root_rec;
+
+static void root_bound_rec(void *user, int64_t idx, int upper, const double *alpha_flat)
+{
+    const root_rec *rr = user;
+    rr->opts->on_root_bound(rr->opts->on_refuted_user, rr->box, rr->lo, rr->hi, idx, upper,
+                            alpha_flat);
+}
+
+/* Certificates: report the cases of d that r refuted, with their rows' proof parameters.
+ * buf: max_cases. Returns 0 when out of memory. */
+static int report_refuted(search *s, const domain *d, const dresult *r, int64_t box, int64_t *buf)
+{
+    int64_t n_ref = 0, n_rows = 0, nh = s->n_half, nsp = r->n_sp;
+    if (!s->g_alpha && !(s->g_alpha = vfy_alloc_array((size_t)(s->max_rows * nh) + 1, sizeof(double))))
+        return 0;
+    if (nsp > s->g_cap_sp) {
+        vfy_free(s->g_beta);
+        if (!(s->g_beta = vfy_alloc_array((size_t)(s->max_rows * nsp), sizeof(double))))
+            return 0;
+        s->g_cap_sp = nsp;
+    }
+    int any = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        int open = 0;
+        for (int64_t q = 0; r->kind == R_SPLIT && q < r->n_active; q++)
+            open |= r->active[q] == d->active[a];
+        if (open)
+            continue;
+        buf[n_ref++] = d->active[a];
+        int64_t m = s->spec->cases[d->active[a]].n_rows, r0 = case_row0(s, d, a);
+        memcpy(s->g_alpha + n_rows * nh, r->par_alpha + r0 * nh, (size_t)(m * nh) * sizeof(double));
+        if (nsp > 0)
+            memcpy(s->g_beta + n_rows * nsp, r->par_beta + r0 * nsp, (size_t)(m * nsp) * sizeof(double));
+        for (int64_t q = 0; q < m * nh && !any; q++)
+            any = !isnan(r->par_alpha[r0 * nh + q]);
+        n_rows += m;
+    }
+    if (n_ref == 0)
+        return 1;
+    vfy_refutation ref = {box, d->lo, d->hi, n_ref, buf, d->n_splits, d->split_idx, d->split_sign,
+                          n_rows, nh, (any || nsp > 0) ? s->g_alpha : NULL,
+                          nsp > 0 ? s->g_beta : NULL};
+    s->opts->on_refuted(s->opts->on_refuted_user, &ref);
+    return 1;
+}
+
 vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
                       vfy_verify_result *res, vfy_error *err)
 {
@@ -1064,6 +1182,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     /* the checker of certificates re-derives proofs by interval arithmetic and cannot follow an LP
      * dual, so a certificate run (on_refuted set) does without the LP stage */
     s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
+    s.cert = opts->on_refuted != NULL;
+    s.n_half = s.n_flat / 2;
     /* nor does the LP relax Sigmoid/Tanh (lp.c refuses them): no LP stage, no second phase */
     for (int64_t k = 0; k < net->n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
@@ -1088,7 +1208,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         s.res[i].bounds = vfy_alloc_array((size_t)s.n_flat, sizeof(double));
         if (!s.res[i].active || !s.res[i].x || !s.res[i].bounds)
             goto nomem;
+        if (s.cert && !(s.res[i].par_alpha = vfy_alloc_array((size_t)(s.max_rows * s.n_half) + 1,
+                                                             sizeof(double))))
+            goto nomem;
     }
+    if (s.cert && !(s.root_prior = vfy_alloc_array((size_t)s.n_flat + 1, sizeof(double))))
+        goto nomem;
     box_cases = vfy_alloc_array((size_t)s.max_cases, sizeof(int64_t));
     if (!box_cases)
         goto nomem;
@@ -1154,8 +1279,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                     if (isfinite(s.dl.t_end))
                         adl.t_end = vfy_now() + HIDDEN_ALPHA_SHARE * (s.dl.t_end - vfy_now());
-                    st = vfy_bound_tighten_alpha(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS, &adl,
-                                                 &n_a);
+                    root_rec rr = {opts, bi, root->lo, root->hi};
+                    st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
+                                                     &adl, &n_a,
+                                                     opts->on_root_bound ? root_bound_rec : NULL, &rr);
                     if (st == VFY_OK && tighten) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                         if (isfinite(s.dl.t_end))
@@ -1189,17 +1316,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 for (int i = s.n_batch - 1; i >= 0; i--) {
                     domain *d = s.batch[i];
                     dresult *r = &s.res[i];
-                    if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT)) {
-                        int64_t n_ref = 0;
-                        for (int64_t a = 0; a < d->n_active; a++) {
-                            int open = 0;
-                            for (int64_t q = 0; r->kind == R_SPLIT && q < r->n_active; q++)
-                                open |= r->active[q] == d->active[a];
-                            if (!open)
-                                box_cases[n_ref++] = d->active[a];
-                        }
-                        if (n_ref > 0)
-                            opts->on_refuted(opts->on_refuted_user, bi, d->lo, d->hi, n_ref, box_cases);
+                    if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT) &&
+                        !report_refuted(&s, d, r, bi, box_cases)) {
+                        for (int j = i; j >= 0; j--)
+                            vfy_free(s.batch[j]);
+                        goto nomem;
                     }
                     s.lp_tried += r->lp_tried;
                     s.lp_won += r->lp_won;
@@ -1259,6 +1380,23 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
                              * (its prior) hold on its part, clamped by its sign */
                             int64_t half = s.n_flat / 2;
+                            if (s.cert) {
+                                /* certificates: a domain's bounds must follow from the root's and
+                                 * its own splits alone, as the checker derives them (not from the
+                                 * path's intersections) */
+                                if (d->n_splits == 0)
+                                    memcpy(s.root_prior, r->bounds, (size_t)s.n_flat * sizeof(double));
+                                for (int h = 0; h < 2; h++) {
+                                    memcpy(ch[h]->prior, s.root_prior, (size_t)s.n_flat * sizeof(double));
+                                    for (int64_t q = 0; q < nsp; q++) {
+                                        int64_t f = ch[h]->split_idx[q];
+                                        if (ch[h]->split_sign[q] > 0 && ch[h]->prior[f] < 0)
+                                            ch[h]->prior[f] = 0;
+                                        if (ch[h]->split_sign[q] < 0 && ch[h]->prior[half + f] > 0)
+                                            ch[h]->prior[half + f] = 0;
+                                    }
+                                }
+                            }
                             if (ch[0]->prior[half + r->dim] > 0)
                                 ch[0]->prior[half + r->dim] = 0;
                             if (ch[1]->prior[r->dim] < 0)
@@ -1377,7 +1515,12 @@ done:
         vfy_free(s.res[i].active);
         vfy_free(s.res[i].x);
         vfy_free(s.res[i].bounds);
+        vfy_free(s.res[i].par_alpha);
+        vfy_free(s.res[i].par_beta);
     }
+    vfy_free(s.g_alpha);
+    vfy_free(s.g_beta);
+    vfy_free(s.root_prior);
     if (s.workers)
         for (int t = 0; t < s.n_workers; t++)
             worker_free(&s.workers[t]);

@@ -52,9 +52,11 @@ typedef struct vfy_bound_scratch {
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
     int64_t cap_alpha;
     double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb, *ctmp;
+    double *best_alpha;  /* K x n_relu, alpha's layout: the slopes of each row's best pass */
+    int64_t best_K, best_nsp; /* rows and splits of the last vfy_bound_rows_alpha (0: none) */
     /* beta (split multipliers): K x n_splits each, and each split's layer and neuron */
     int64_t cap_beta;
-    double *beta_v, *beta_g, *beta_m, *beta_s;
+    double *beta_v, *beta_g, *beta_m, *beta_s, *best_beta;
     int64_t *sp_layer, *sp_j;
     /* branching look-ahead (vfy_bound_split_lb), NULL otherwise: row i treats neuron ov_j[i] of
      * ReLU layer ov_layer[i] as decided (ov_sign[i] < 0: inactive, > 0: active) */
@@ -204,6 +206,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->beta_g);
         vfy_free(s->beta_m);
         vfy_free(s->beta_s);
+        vfy_free(s->best_beta);
+        vfy_free(s->best_alpha);
         vfy_free(s->sp_layer);
         vfy_free(s->sp_j);
         vfy_free(s);
@@ -1030,7 +1034,7 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
 {
     if (K <= s->cap_alpha)
         return 1;
-    double **bufs[] = {&s->alpha, &s->tape, &s->grad, &s->adam_m, &s->adam_v};
+    double **bufs[] = {&s->alpha, &s->tape, &s->grad, &s->adam_m, &s->adam_v, &s->best_alpha};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
         vfy_free(*bufs[i]);
         *bufs[i] = vfy_alloc_array((size_t)(K * (ctx->n_relu + 1)), sizeof(double));
@@ -1044,7 +1048,7 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     s->pv2 = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
     s->best_lb = vfy_alloc_array((size_t)K, sizeof(double));
     if (!s->alpha || !s->tape || !s->grad || !s->adam_m || !s->adam_v || !s->pv || !s->pv2 ||
-        !s->best_lb || !s->ctmp) {
+        !s->best_lb || !s->ctmp || !s->best_alpha) {
         s->cap_alpha = 0;
         return 0;
     }
@@ -1123,16 +1127,57 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
     s->pv2 = v2;
 }
 
+/* Row i's slopes and multipliers of the current pass become its best. */
+static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K, int64_t i,
+                      int64_t n_sp)
+{
+    const vfy_net *net = ctx->net;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        int64_t n = net->layers[k].n_in;
+        if (net->layers[k].kind == VFY_LAYER_RELU)
+            memcpy(s->best_alpha + K * ctx->roff[k] + i * n, s->alpha + K * ctx->roff[k] + i * n,
+                   (size_t)n * sizeof(double));
+    }
+    if (n_sp > 0)
+        memcpy(s->best_beta + i * n_sp, s->beta_v + i * n_sp, (size_t)n_sp * sizeof(double));
+}
+
+int vfy_bound_best_params(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i,
+                          double *alpha_flat, double *beta)
+{
+    const vfy_net *net = ctx->net;
+    const vfy_bound_scratch *s = b->scratch;
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, K = s->best_K;
+    for (int64_t q = 0; q < half; q++)
+        alpha_flat[q] = NAN;
+    if (i < 0 || i >= K)
+        return 0;
+    for (int64_t k = 1; k < net->n_layers; k++) {
+        if (net->layers[k].kind != VFY_LAYER_RELU)
+            continue;
+        int64_t n = net->layers[k].n_in;
+        const double *l = b->lo[k - 1], *u = b->hi[k - 1];
+        const double *al = s->best_alpha + K * ctx->roff[k] + i * n;
+        for (int64_t j = 0; j < n; j++)
+            if (l[j] < 0 && u[j] > 0)
+                alpha_flat[ctx->foff[k - 1] + j] = al[j];
+    }
+    if (beta && s->best_nsp > 0)
+        memcpy(beta, s->best_beta + i * s->best_nsp, (size_t)s->best_nsp * sizeof(double));
+    return 1;
+}
+
 vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                                 const vfy_splits *splits, int iters, double *lb, double *lam_in,
                                 double *c_in)
 {
+    vfy_bound_scratch *s = b->scratch;
+    s->best_K = 0;
     vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
     if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
         return st;
     const vfy_net *net = ctx->net;
-    vfy_bound_scratch *s = b->scratch;
     if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
         return VFY_ERR_NOMEM;
     int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in;
@@ -1140,8 +1185,8 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     if (n_sp > 0) {
         if (K * n_sp > s->cap_beta || n_sp > s->cap_beta) {
             int64_t cap = K * n_sp > n_sp ? K * n_sp : n_sp;
-            double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s};
-            for (size_t i = 0; i < 4; i++) {
+            double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s, &s->best_beta};
+            for (size_t i = 0; i < 5; i++) {
                 vfy_free(*bb[i]);
                 *bb[i] = vfy_alloc_array((size_t)cap * 2, sizeof(double));
             }
@@ -1150,7 +1195,8 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
             s->sp_layer = vfy_alloc_array((size_t)cap, sizeof(int64_t));
             s->sp_j = vfy_alloc_array((size_t)cap, sizeof(int64_t));
             s->cap_beta = cap;
-            if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->sp_layer || !s->sp_j) {
+            if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta ||
+                !s->sp_layer || !s->sp_j) {
                 s->cap_beta = 0;
                 return VFY_ERR_NOMEM;
             }
@@ -1177,6 +1223,13 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
             for (int64_t j = 0; j < Ly->n_in; j++)
                 al[i * Ly->n_in + j] = relu_lower_slope(l[j], u[j]);
     }
+    /* the first pass (CROWN's slopes, no multipliers) stands for the initial bound until a pass
+     * beats it */
+    memcpy(s->best_alpha, s->alpha, (size_t)(K * R) * sizeof(double));
+    if (n_sp > 0)
+        memset(s->best_beta, 0, (size_t)(K * n_sp) * sizeof(double));
+    s->best_K = K;
+    s->best_nsp = n_sp;
     memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
     memset(s->adam_v, 0, (size_t)(K * R) * sizeof(double));
     double *lbc = s->best_lb;
@@ -1195,6 +1248,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                     memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
                 if (c_in)
                     c_in[i] = s->ctmp[i];
+                keep_best(ctx, s, K, i, n_sp);
             }
         if (it + 1 == iters)
             break;
@@ -1348,6 +1402,14 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
                                    const double *in_hi, vfy_bounds *b, int iters,
                                    const vfy_deadline *dl, int64_t *n_tightened)
 {
+    return vfy_bound_tighten_alpha_rec(ctx, in_lo, in_hi, b, iters, dl, n_tightened, NULL, NULL);
+}
+
+vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *in_lo,
+                                       const double *in_hi, vfy_bounds *b, int iters,
+                                       const vfy_deadline *dl, int64_t *n_tightened,
+                                       vfy_bound_tighten_rec rec, void *rec_user)
+{
     const vfy_net *net = ctx->net;
     *n_tightened = 0;
     if (b->overflow)
@@ -1358,8 +1420,9 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
     double *cy = vfy_alloc_array((size_t)(TIGHTEN_CHUNK * wmax), sizeof(double));
     double *lb = vfy_alloc_array(TIGHTEN_CHUNK, sizeof(double));
     int64_t *idx = vfy_alloc_array((size_t)(wmax + 1), sizeof(int64_t));
+    double *aflat = rec ? vfy_alloc_array((size_t)(half + 1), sizeof(double)) : NULL;
     vfy_status st = VFY_OK;
-    if (!flat || !cy || !lb || !idx) {
+    if (!flat || !cy || !lb || !idx || (rec && !aflat)) {
         st = VFY_ERR_NOMEM;
         goto done;
     }
@@ -1407,12 +1470,19 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
                                       NULL);
             for (int64_t i = 0; i < K && st == VFY_OK; i++) {
                 int64_t r = r0 + i, j = idx[r / 2];
-                if (r % 2 == 0 && lb[i] > lo[j]) {
+                int better = r % 2 == 0 ? lb[i] > lo[j] : -lb[i] < hi[j];
+                if (r % 2 == 0 && better)
                     lo[j] = lb[i];
-                    ++*n_tightened;
-                } else if (r % 2 == 1 && -lb[i] < hi[j]) {
+                else if (better)
                     hi[j] = -lb[i];
-                    ++*n_tightened;
+                *n_tightened += better;
+                if (better && rec) {
+                    /* the prefix's flat layout is the network's, cut after layer k - 1 */
+                    int64_t hp = vfy_bounds_flat_size(pc) / 2;
+                    vfy_bound_best_params(pc, pb, i, aflat, NULL);
+                    for (int64_t q = hp; q < half; q++)
+                        aflat[q] = NAN;
+                    rec(rec_user, ctx->foff[k - 1] + j, r % 2, aflat);
                 }
             }
         }
@@ -1429,5 +1499,6 @@ done:
     vfy_free(cy);
     vfy_free(lb);
     vfy_free(idx);
+    vfy_free(aflat);
     return st;
 }

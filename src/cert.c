@@ -1,6 +1,7 @@
 /* cert: the certificate writer. See include/vfy/cert.h and docs/certificate.md. */
 #include "vfy/cert.h"
 
+#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,9 @@ struct vfy_cert_writer {
     FILE *f;
     char *path, *tmp;
     int64_t n_in, n_regions;
+    int64_t n_half;    /* entries of a flat alpha vector: every layer's outputs */
+    int64_t root_box;  /* the box whose 'root' line was written last (-1: none) */
+    const vfy_spec *spec; /* borrowed: the rows of each case */
     int failed;        /* sticky: the first write error */
     char why[256];
 };
@@ -67,6 +71,10 @@ vfy_status vfy_cert_begin(const char *path, const char *model_path, const char *
     memcpy(w->tmp, path, n);
     memcpy(w->tmp + n, ".tmp", 5);
     w->n_in = net->n_in;
+    w->root_box = -1;
+    w->spec = spec;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        w->n_half += net->layers[k].n_out;
     w->f = fopen(w->tmp, "w");
     if (!w->f) {
         st = vfy_fail(err, VFY_ERR_IO, "%s: cannot create: %s", w->tmp, strerror(errno));
@@ -91,28 +99,96 @@ fail:
     return st;
 }
 
-void vfy_cert_on_refuted(void *user, int64_t box, const double *lo, const double *hi, int64_t n,
-                         const int64_t *cases)
+static void check_write(vfy_cert_writer *w)
+{
+    if (ferror(w->f) && !w->failed) {
+        w->failed = 1;
+        snprintf(w->why, sizeof w->why, "%s: write error: %s", w->tmp, strerror(errno));
+    }
+}
+
+/* " lo <n %a> hi <n %a>" */
+static void put_box(FILE *f, int64_t n, const double *lo, const double *hi)
+{
+    fputs(" lo", f);
+    for (int64_t j = 0; j < n; j++)
+        fprintf(f, " %a", lo[j]);
+    fputs(" hi", f);
+    for (int64_t j = 0; j < n; j++)
+        fprintf(f, " %a", hi[j]);
+}
+
+/* " alpha N (j a)..." over the set entries (not NaN) of a flat slope vector */
+static void put_alpha(FILE *f, int64_t n_half, const double *alpha)
+{
+    int64_t n = 0;
+    for (int64_t q = 0; q < n_half; q++)
+        n += !isnan(alpha[q]);
+    fprintf(f, " alpha %lld", (long long)n);
+    for (int64_t q = 0; q < n_half; q++)
+        if (!isnan(alpha[q]))
+            fprintf(f, " %lld %a", (long long)q, alpha[q]);
+}
+
+void vfy_cert_on_refuted(void *user, const vfy_refutation *r)
 {
     vfy_cert_writer *w = user;
     if (w->failed)
         return;
     /* %a prints every double exactly; the checker reads it back bit for bit */
     FILE *f = w->f;
-    fprintf(f, "region %lld lo", (long long)box);
-    for (int64_t j = 0; j < w->n_in; j++)
-        fprintf(f, " %a", lo[j]);
-    fputs(" hi", f);
-    for (int64_t j = 0; j < w->n_in; j++)
-        fprintf(f, " %a", hi[j]);
-    fputs(" cases", f);
-    for (int64_t i = 0; i < n; i++)
-        fprintf(f, " %lld", (long long)cases[i]);
-    if (fputc('\n', f) == EOF || ferror(f)) {
-        w->failed = 1;
-        snprintf(w->why, sizeof w->why, "%s: write error: %s", w->tmp, strerror(errno));
+    fprintf(f, "region %lld", (long long)r->box);
+    put_box(f, w->n_in, r->lo, r->hi);
+    if (r->n_splits > 0) {
+        fprintf(f, " splits %lld", (long long)r->n_splits);
+        for (int64_t q = 0; q < r->n_splits; q++)
+            fprintf(f, " %lld %c", (long long)r->split_idx[q], r->split_sign[q] > 0 ? '+' : '-');
     }
+    fputs(" cases", f);
+    for (int64_t i = 0; i < r->n_cases; i++)
+        fprintf(f, " %lld", (long long)r->cases[i]);
+    fputc('\n', f);
     w->n_regions++;
+    if (r->alpha || r->beta) {
+        /* one 'row' line per row of the listed cases that has parameters */
+        int64_t i = 0;
+        for (int64_t a = 0; a < r->n_cases; a++) {
+            int64_t m = w->spec->cases[r->cases[a]].n_rows;
+            for (int64_t q = 0; q < m; q++, i++) {
+                fprintf(f, "row %lld %lld", (long long)r->cases[a], (long long)q);
+                if (r->alpha)
+                    put_alpha(f, w->n_half, r->alpha + i * r->n_half);
+                else
+                    fputs(" alpha 0", f);
+                if (r->n_splits > 0) {
+                    fputs(" beta", f);
+                    for (int64_t t = 0; t < r->n_splits; t++)
+                        fprintf(f, " %a", r->beta ? r->beta[i * r->n_splits + t] : 0.0);
+                }
+                fputc('\n', f);
+            }
+        }
+    }
+    check_write(w);
+}
+
+void vfy_cert_on_root_bound(void *user, int64_t box, const double *lo, const double *hi, int64_t idx,
+                            int upper, const double *alpha_flat)
+{
+    vfy_cert_writer *w = user;
+    if (w->failed)
+        return;
+    FILE *f = w->f;
+    if (box != w->root_box) {
+        fprintf(f, "root %lld", (long long)box);
+        put_box(f, w->n_in, lo, hi);
+        fputc('\n', f);
+        w->root_box = box;
+    }
+    fprintf(f, "bound %lld %s", (long long)idx, upper ? "hi" : "lo");
+    put_alpha(f, w->n_half, alpha_flat);
+    fputc('\n', f);
+    check_write(w);
 }
 
 vfy_status vfy_cert_finish(vfy_cert_writer *w, int keep, vfy_error *err)

@@ -65,6 +65,24 @@ typedef struct ck {
     int slopes;                  /* lower slopes of unstable ReLUs: 0 CROWN's default, 1 s = u/(u-l) */
     int64_t pieces, farkas;
     int deepest;                 /* deepest bisection of the current region */
+    /* format 2 (ReLU splitting) */
+    int64_t half;                /* entries of the flat layout: every layer's outputs, in order */
+    int64_t *foff;               /* per layer: offset of its outputs in the flat layout */
+    double *plo, *phi;           /* half each: the root's bounds (the prior), valid on [prl, prh] */
+    double *prl, *prh;           /* nx */
+    int64_t prior_box;           /* the box of the last 'root' line; -1: no usable prior */
+    int prior_dirty;             /* bounds were derived since the later layers were re-bounded */
+    int64_t prior_layer;         /* layer of the last derived bound */
+    int lo_is_prior;             /* lo/hi hold the prior's layers (no region was bounded since) */
+    int use_prior;               /* layers() intersects every layer with the prior */
+    int64_t n_sp;                /* the current region's splits: layer, neuron, sign */
+    int64_t *sp_k, *sp_j;
+    signed char *sp_s;
+    const double **ra, **rb;     /* cap: each row's slopes (flat, NaN: default) and multipliers, or NULL */
+    int params;                  /* backward reads ra/rb */
+    const double *pa, *pb;       /* the region's rows: slopes (rows x half), multipliers (rows x n_sp) */
+    const char *phas;            /* per region row: a 'row' line gave its parameters */
+    const int64_t *crow;         /* per case of the spec: its first row among the region's, or -1 */
 } ck;
 
 static void ck_free(ck *c)
@@ -80,7 +98,8 @@ static void ck_free(ck *c)
         }
     void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H, c->sv, c->tv, c->idx,
                     c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
-                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus};
+                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus, c->foff, c->plo,
+                    c->phi, c->prl, c->prh, c->sp_k, c->sp_j, c->sp_s, (void *)c->ra, (void *)c->rb};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vfy_free(bufs[i]);
 }
@@ -102,6 +121,10 @@ static int ck_reserve(ck *c, int64_t K)
     vfy_free(c->ilo);
     vfy_free(c->ihi);
     vfy_free(c->dead);
+    vfy_free((void *)c->ra);
+    vfy_free((void *)c->rb);
+    c->ra = vfy_alloc_array((size_t)K, sizeof(double *));
+    c->rb = vfy_alloc_array((size_t)K, sizeof(double *));
     c->ilo = vfy_alloc_array((size_t)(K * c->nx), sizeof(double));
     c->ihi = vfy_alloc_array((size_t)(K * c->nx), sizeof(double));
     c->dead = vfy_alloc((size_t)K);
@@ -112,7 +135,7 @@ static int ck_reserve(ck *c, int64_t K)
     for (size_t i = 0; i < 8; i++)
         if (!*e[i])
             return 0;
-    if (!c->ilo || !c->ihi || !c->dead)
+    if (!c->ilo || !c->ihi || !c->dead || !c->ra || !c->rb)
         return 0;
     c->cap = K;
     return 1;
@@ -206,9 +229,38 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
             c->c3[k] = 0;
         }
     }
-    if (!ck_reserve(c, 2 * c->width + 8))
+    c->foff = vfy_alloc_array(L1, sizeof(int64_t));
+    if (!c->foff)
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
+    for (int64_t k = 0; k < c->L; k++) {
+        c->foff[k] = c->half;
+        c->half += net->layers[k].n_out;
+    }
+    c->foff[c->L] = c->half;
+    c->plo = vfy_alloc_array((size_t)c->half + 1, sizeof(double));
+    c->phi = vfy_alloc_array((size_t)c->half + 1, sizeof(double));
+    c->prl = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
+    c->prh = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
+    c->prior_box = -1;
+    if (!c->plo || !c->phi || !c->prl || !c->prh || !ck_reserve(c, 2 * c->width + 8))
         return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
     return VFY_OK;
+}
+
+/* The ReLU layer fed by entry idx of the flat layout (an affine layer's output followed by a ReLU),
+ * or -1. */
+static int64_t relu_fed(const ck *c, int64_t idx)
+{
+    if (idx < 0 || idx >= c->half)
+        return -1;
+    int64_t k = 0;
+    while (c->foff[k + 1] <= idx)
+        k++;
+    const vfy_layer *Lk = &c->net->layers[k];
+    if ((Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE) || k + 1 >= c->L ||
+        c->net->layers[k + 1].kind != VFY_LAYER_RELU)
+        return -1;
+    return k + 1;
 }
 
 static const double *in_lo(const ck *c, int64_t k, const double *xl) { return k ? c->lo[k - 1] : xl; }
@@ -485,6 +537,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
             for (int64_t i = 0; i < K; i++) {
                 double *ra = c->al + i * W, *rh = c->ah + i * W;
                 double bl = c->betal[i], bh = c->betah[i];
+                /* the row's own slopes (certificate 'row'/'bound' lines), over z's flat entries */
+                const double *rs = c->params && k > 0 && c->ra[i] ? c->ra[i] + c->foff[k - 1] : NULL;
                 for (int64_t j = 0; j < n_in; j++) {
                     double a = ra[j], b = rh[j];
                     if ((a == 0 && b == 0) || l[j] >= 0)
@@ -495,6 +549,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     }
                     double s = c->sv[j], t = c->tv[j];
                     double al = c->slopes ? s : (u[j] > -l[j] ? 1.0 : 0.0);
+                    if (rs && rs[j] >= 0 && rs[j] <= 1) /* any a in [0, 1] is a lower line */
+                        al = rs[j];
                     double pa = a > 0 ? a : 0, pb = b > 0 ? b : 0;
                     double na = a < 0 ? -a : 0, nb = b < 0 ? -b : 0;
                     ra[j] = dn(dn(pa * al) - up(na * s));
@@ -504,6 +560,18 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                 }
                 c->betal[i] = bl;
                 c->betah[i] = bh;
+                /* Split multipliers: on the region every split neuron has sign z_j >= 0, so for
+                 * beta >= 0,  lam·z = (lam - beta sign e_j)·z + beta sign z_j >= (lam - beta sign
+                 * e_j)·z. SOUND: beta >= 0 (checked when read), sign = +-1 (exact product), the
+                 * difference rounded outward. */
+                const double *rb = c->params && k > 0 ? c->rb[i] : NULL;
+                for (int64_t q = 0; rb && q < c->n_sp; q++)
+                    if (c->sp_k[q] == k - 1) {
+                        double bs = c->sp_s[q] > 0 ? rb[q] : -rb[q];
+                        int64_t j = c->sp_j[q];
+                        ra[j] = dn(ra[j] - bs);
+                        rh[j] = up(rh[j] - bs);
+                    }
             }
             continue;
         }
@@ -619,12 +687,46 @@ static int refine(ck *c, int64_t k, const double *xl, const double *xh)
     return 1;
 }
 
+/* Intersect layer k's bounds with the prior (when in use) and clamp the region's split neurons of
+ * layer k: 0 when an interval becomes empty. SOUND: the prior holds for every execution from the
+ * root box, which contains the region; the clamps define the region's part of the input (z >= 0 or
+ * z <= 0 for the execution's own value); an empty interval means no execution from the region
+ * satisfies its splits, so nothing is left to refute there. */
+static int constrain(ck *c, int64_t k)
+{
+    double *lo = c->lo[k], *hi = c->hi[k];
+    int64_t n = c->net->layers[k].n_out;
+    if (c->use_prior) {
+        const double *pl = c->plo + c->foff[k], *ph = c->phi + c->foff[k];
+        for (int64_t j = 0; j < n; j++) {
+            if (pl[j] > lo[j])
+                lo[j] = pl[j];
+            if (ph[j] < hi[j])
+                hi[j] = ph[j];
+        }
+    }
+    for (int64_t q = 0; q < c->n_sp; q++)
+        if (c->sp_k[q] == k) {
+            int64_t j = c->sp_j[q];
+            if (c->sp_s[q] > 0 && lo[j] < 0)
+                lo[j] = 0;
+            if (c->sp_s[q] < 0 && hi[j] > 0)
+                hi[j] = 0;
+        }
+    for (int64_t j = 0; j < n; j++)
+        if (lo[j] > hi[j])
+            return 0;
+    return 1;
+}
+
 /* Bounds of every layer over [xl, xh]: interval arithmetic, then (with deep) back-substitution
- * for the unstable neurons of each layer that feeds a ReLU. Returns 1, 0 when a bound is not
- * finite or (float32 claim) leaves the float32 range, -1 when out of memory. */
+ * for the unstable neurons of each layer that feeds a ReLU; each layer constrained by the prior and
+ * the splits (constrain). Returns 1, 0 when a bound is not finite or (float32 claim) leaves the
+ * float32 range, 2 when the region's splits leave nothing (constrain), -1 when out of memory. */
 static int layers(ck *c, const double *xl, const double *xh, int deep)
 {
     const vfy_net *net = c->net;
+    c->lo_is_prior = 0;
     for (int64_t k = 0; k < c->L; k++) {
         const vfy_layer *Lk = &net->layers[k];
         const double *l = in_lo(c, k, xl), *u = in_hi(c, k, xh);
@@ -635,6 +737,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 lo[j] = l[j] > 0 ? l[j] : 0;
                 hi[j] = u[j] > 0 ? u[j] : 0;
             }
+            if (!constrain(c, k))
+                return 2;
             continue;
         }
         if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
@@ -652,6 +756,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 act_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
                              &ln[3 * n_out + j]);
             }
+            if (!constrain(c, k))
+                return 2;
             continue;
         }
         for (int64_t q = 0; q < n_in; q++)
@@ -683,11 +789,16 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
             lo[j] = dn(sl - E);
             hi[j] = up(sh + E);
         }
+        if (!constrain(c, k))
+            return 2;
         if (deep && k > 0 && k + 1 < c->L &&
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
-             net->layers[k + 1].kind == VFY_LAYER_TANH))
+             net->layers[k + 1].kind == VFY_LAYER_TANH)) {
             if (!refine(c, k, xl, xh))
                 return -1;
+            if (!constrain(c, k))
+                return 2;
+        }
         double lim = c->fsem ? FLOAT_EXEC_LIMIT : INFINITY;
         for (int64_t j = 0; j < n_out; j++)
             if (!(lo[j] > -lim && hi[j] < lim))
@@ -796,12 +907,23 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
                       char *done, int deep, double *margin)
 {
     const vfy_spec *spec = c->spec;
+    c->params = 0;
     int st = layers(c, xl, xh, deep);
     if (st < 0)
         return -1;
     if (st == 0) {
         *margin = -INFINITY;
         return 0;
+    }
+    if (st == 2) {
+        /* no execution from the piece satisfies the region's splits: nothing to refute */
+        int64_t got = 0;
+        for (int64_t a = 0; a < n; a++)
+            if (!done[a]) {
+                done[a] = 1;
+                got++;
+            }
+        return got;
     }
     int64_t K = 0;
     for (int64_t a = 0; a < n; a++)
@@ -829,15 +951,21 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
         if (done[a])
             continue;
         const vfy_case *cs = &spec->cases[cases[a]];
+        int64_t r0 = c->crow ? c->crow[cases[a]] : -1;
         for (int64_t r = 0; r < cs->n_rows; r++, i++) {
             memcpy(c->al + i * W, cs->rows[r].cy, (size_t)ny * sizeof(double));
             memcpy(c->ah + i * W, cs->rows[r].cy, (size_t)ny * sizeof(double));
             c->betal[i] = c->betah[i] = 0;
             if (cx && cs->rows[r].cx)
                 memcpy(cx + i * nx, cs->rows[r].cx, (size_t)nx * sizeof(double));
+            int has = r0 >= 0 && c->phas[r0 + r];
+            c->ra[i] = has ? c->pa + (r0 + r) * c->half : NULL;
+            c->rb[i] = has && c->n_sp > 0 ? c->pb + (r0 + r) * c->n_sp : NULL;
         }
     }
+    c->params = 1;
     backward(c, c->L - 1, K, xl, xh, cx, 1);
+    c->params = 0;
     vfy_free(cx);
     int64_t got = 0;
     i = 0;
@@ -1117,6 +1245,88 @@ out:
     return ret;
 }
 
+/* ---- the sign-pattern cover (format 2) ----
+ * Regions on one box with activation splits: each is the part of the box where its split neurons
+ * have the given signs. pcovers(S) under a partial assignment A of signs (the cell of executions
+ * whose split neurons have those signs), for the regions S that agree with A: 1 if one region of S
+ * has all its splits in A (it contains the cell); else the neuron v that most regions of S split on
+ * (outside A) is assigned both ways, and both cells must be covered by the regions agreeing with
+ * that sign (those without a split on v go to both).
+ * SOUND: the cells A ∧ v >= 0 and A ∧ v <= 0 cover the cell A (closed half-spaces), so by induction
+ * a 1 means the regions contain the whole cell; at the root, A is empty: the whole box. */
+typedef struct pcover {
+    const int64_t *soff;      /* per region: its splits are sidx/ssgn[soff[r] .. soff[r + 1]) */
+    const int64_t *sidx;
+    const signed char *ssgn;
+    signed char *asg;         /* half: the assignment, 0 where free */
+    int64_t *cnt;             /* half: scratch counts, all 0 between calls */
+    int64_t budget;
+    int gave_up;              /* 1: budget spent, 2: out of memory */
+    char why[256];            /* the first uncovered cell */
+} pcover;
+
+static int pcovers(pcover *pc, int64_t half, const int64_t *ids, int64_t m)
+{
+    pc->budget -= m + 1;
+    if (pc->budget < 0) {
+        pc->gave_up = 1;
+        return 0;
+    }
+    if (m == 0) {
+        if (!pc->why[0]) {
+            size_t o = 0;
+            for (int64_t v = 0; v < half && o + 32 < sizeof pc->why; v++)
+                if (pc->asg[v])
+                    o += (size_t)snprintf(pc->why + o, sizeof pc->why - o, "%s%lld %c", o ? ", " : "",
+                                          (long long)v, pc->asg[v] > 0 ? '+' : '-');
+            if (o == 0)
+                snprintf(pc->why, sizeof pc->why, "no split");
+        }
+        return 0;
+    }
+    for (int64_t t = 0; t < m; t++) {
+        int64_t r = ids[t], free_n = 0;
+        for (int64_t q = pc->soff[r]; q < pc->soff[r + 1]; q++)
+            free_n += pc->asg[pc->sidx[q]] == 0;
+        if (free_n == 0)
+            return 1;
+    }
+    int64_t best = -1, bestc = 0;
+    for (int64_t t = 0; t < m; t++)
+        for (int64_t q = pc->soff[ids[t]]; q < pc->soff[ids[t] + 1]; q++) {
+            int64_t v = pc->sidx[q];
+            if (pc->asg[v] == 0 && ++pc->cnt[v] > bestc) {
+                bestc = pc->cnt[v];
+                best = v;
+            }
+        }
+    for (int64_t t = 0; t < m; t++)
+        for (int64_t q = pc->soff[ids[t]]; q < pc->soff[ids[t] + 1]; q++)
+            pc->cnt[pc->sidx[q]] = 0;
+    int64_t *sub = vfy_alloc_array((size_t)m, sizeof(int64_t));
+    if (!sub) {
+        pc->gave_up = 2;
+        return 0;
+    }
+    int ok = 1;
+    for (int sg = 1; sg >= -1 && ok; sg -= 2) {
+        int64_t m2 = 0;
+        for (int64_t t = 0; t < m; t++) {
+            int agree = 1;
+            for (int64_t q = pc->soff[ids[t]]; q < pc->soff[ids[t] + 1]; q++)
+                if (pc->sidx[q] == best)
+                    agree = pc->ssgn[q] == sg;
+            if (agree)
+                sub[m2++] = ids[t];
+        }
+        pc->asg[best] = (signed char)sg;
+        ok = pcovers(pc, half, sub, m2);
+        pc->asg[best] = 0;
+    }
+    vfy_free(sub);
+    return ok;
+}
+
 /* ---- certificate text ---- */
 typedef struct lines {
     const char *p, *end;
@@ -1224,6 +1434,105 @@ static int header_count(lines *ln, const char *key, long long *v)
     return next_line(ln) && tok_is(ln, key) && tok_int(ln, v) && token(ln) == 0;
 }
 
+/* ---- the root's bounds (format 2) ----
+ * 'root B lo .. hi ..' starts a prior: every layer bounded over that box as for a region (interval,
+ * then back-substitution). Each following 'bound IDX lo|hi alpha ..' tightens one pre-activation by
+ * the back-substitution of +-e_IDX through the layers before it, with the line's slopes and the
+ * prior's current bounds; when the bounds move on to another layer, every layer is re-bounded with
+ * the prior (so later layers profit). SOUND: each bound is a sound back-substitution over the root
+ * box for any slopes in [0, 1]; intersections of sound enclosures are sound. Regions of box B inside
+ * the root box intersect their layers with the prior (constrain). */
+static void prior_store(ck *c)
+{
+    for (int64_t k = 0; k < c->L; k++) {
+        int64_t n = c->net->layers[k].n_out;
+        memcpy(c->plo + c->foff[k], c->lo[k], (size_t)n * sizeof(double));
+        memcpy(c->phi + c->foff[k], c->hi[k], (size_t)n * sizeof(double));
+    }
+    c->prior_dirty = 0;
+    c->lo_is_prior = 1;
+}
+
+/* Bound every layer over the root box (with the prior when with_prior) and make that the prior.
+ * Returns 1, 0 when the prior is unusable (then dropped), -1 out of memory. */
+static int prior_bound_layers(ck *c, int with_prior)
+{
+    c->use_prior = with_prior;
+    c->n_sp = 0;
+    c->params = 0;
+    c->slopes = 0;
+    int st = layers(c, c->prl, c->prh, 1);
+    c->use_prior = 0;
+    if (st < 0)
+        return -1;
+    if (st != 1) {
+        c->prior_box = -1;
+        return 0;
+    }
+    prior_store(c);
+    return 1;
+}
+
+/* Tighten the prior's bound of neuron j of affine layer k (upper: its upper bound) with the slopes
+ * alpha (flat). Returns 1, 0 when the prior was dropped, -1 out of memory. */
+static int prior_tighten(ck *c, int64_t k, int64_t j, int upper, const double *alpha)
+{
+    if (c->prior_box < 0)
+        return 0;
+    if (!c->lo_is_prior || (c->prior_dirty && k != c->prior_layer)) {
+        int st = prior_bound_layers(c, 1);
+        if (st <= 0)
+            return st;
+    }
+    int64_t n = c->net->layers[k].n_out, f = c->foff[k] + j;
+    memset(c->al, 0, (size_t)n * sizeof(double));
+    memset(c->ah, 0, (size_t)n * sizeof(double));
+    c->al[j] = c->ah[j] = upper ? -1.0 : 1.0;
+    c->betal[0] = c->betah[0] = 0;
+    c->ra[0] = alpha;
+    c->rb[0] = NULL;
+    c->n_sp = 0;
+    c->slopes = 0;
+    c->params = 1;
+    backward(c, k, 1, c->prl, c->prh, NULL, 0);
+    c->params = 0;
+    double lb = c->lb[0];
+    if (!upper && lb > c->plo[f])
+        c->plo[f] = c->lo[k][j] = lb;
+    if (upper && -lb < c->phi[f])
+        c->phi[f] = c->hi[k][j] = -lb;
+    c->prior_dirty = 1;
+    c->prior_layer = k;
+    return 1;
+}
+
+/* 'alpha N (idx a)..' of a 'row' or 'bound' line into out (half entries, NaN where not given): each
+ * idx a ReLU's pre-activation (before layer `below` when below >= 0), increasing, a in [0, 1].
+ * Returns NULL or a message. */
+static const char *read_alpha(ck *c, lines *ln, int64_t below, double *out)
+{
+    long long n, idx, prev = -1;
+    for (int64_t q = 0; q < c->half; q++)
+        out[q] = NAN;
+    if (!tok_is(ln, "alpha") || !tok_int(ln, &n))
+        return "expected 'alpha N'";
+    for (long long t = 0; t < n; t++) {
+        double a;
+        if (!tok_int(ln, &idx) || idx <= prev)
+            return "alpha indices must be increasing integers";
+        int64_t kr = relu_fed(c, idx);
+        if (kr < 0)
+            return "an alpha index is not the input of a ReLU";
+        if (below >= 0 && kr - 1 >= below)
+            return "an alpha index is not before the bound's layer";
+        if (!tok_hex(ln, &a) || !(a >= 0 && a <= 1))
+            return "a slope is not a hexadecimal float in [0, 1]";
+        out[idx] = a;
+        prev = idx;
+    }
+    return NULL;
+}
+
 /* The whole check. model/spec (the files' bytes) are NULL when the caller vouches for net and spec
  * (vfy_check_certificate_net): then the checksums are read but not compared. */
 static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t *model,
@@ -1246,6 +1555,15 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
     int64_t nreg = 0, capreg = 0, ncl = 0, capcl = 0;
     cover cv;
     memset(&cv, 0, sizeof cv);
+    /* format 2: every region's splits (soff, sidx, ssgn), the current region's row parameters */
+    int64_t *soff = NULL, *sidx = NULL, *crow = NULL, *grp = NULL;
+    signed char *ssgn = NULL;
+    int64_t nsidx = 0, capsidx = 0, cap_rows = 0, cap_pb = 0;
+    double *pa = NULL, *pb = NULL, *abuf = NULL;
+    char *phas = NULL, *grouped = NULL;
+    int have_root = 0;
+    pcover pc;
+    memset(&pc, 0, sizeof pc);
     vfy_status st = vfy_net_validate(net, err);
     if (st != VFY_OK)
         goto done;
@@ -1264,9 +1582,10 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
     if (!next_line(&ln) || !tok_is(&ln, "verify-certificate") || !tok_int(&ln, &v))
         INVALID("%s:%lld: not a verify certificate (expected 'verify-certificate 1')", cn,
                 (long long)ln.no);
-    if (v != 1)
-        INVALID("%s:%lld: certificate format version %lld, this checker reads version 1", cn,
+    if (v != 1 && v != 2)
+        INVALID("%s:%lld: certificate format version %lld, this checker reads versions 1 and 2", cn,
                 (long long)ln.no, v);
+    int version = (int)v;
     int fsem;
     if (!next_line(&ln) || !tok_is(&ln, "semantics") || token(&ln) != 1)
         INVALID("%s:%lld: expected 'semantics float32' or 'semantics real'", cn, (long long)ln.no);
@@ -1306,8 +1625,12 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
     int64_t nx = net->n_in;
     box_w = vfy_alloc_array((size_t)nx + 1, sizeof(double));
     cl = vfy_alloc_array((size_t)spec->n_cases + 1, sizeof(int64_t));
-    if (!box_w || !cl)
+    crow = vfy_alloc_array((size_t)spec->n_cases + 1, sizeof(int64_t));
+    abuf = vfy_alloc_array((size_t)c.half + 1, sizeof(double));
+    if (!box_w || !cl || !crow || !abuf)
         goto nomem;
+    for (int64_t q = 0; q < spec->n_cases; q++)
+        crow[q] = -1;
     /* (b) the regions */
     int ended = 0;
     while (next_line(&ln)) {
@@ -1323,6 +1646,55 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                 INVALID("%s:%lld: the certificate has %lld region lines but its end line says %lld",
                         cn, (long long)ln.no, (long long)nreg, v);
             ended = 1;
+            continue;
+        }
+        if (tk == 1 && (!strcmp(ln.tok, "root") || !strcmp(ln.tok, "bound")) && version < 2)
+            INVALID("%s:%lld: a '%s' line in a version 1 certificate", cn, (long long)ln.no, ln.tok);
+        if (tk == 1 && !strcmp(ln.tok, "root")) {
+            long long rb;
+            if (!tok_int(&ln, &rb) || rb >= spec->n_boxes)
+                INVALID("%s:%lld: bad box index (the spec has %lld boxes)", cn, (long long)ln.no,
+                        (long long)spec->n_boxes);
+            if (!tok_is(&ln, "lo"))
+                INVALID("%s:%lld: expected 'lo' after the box index", cn, (long long)ln.no);
+            for (int64_t j = 0; j < nx; j++)
+                if (!tok_hex(&ln, &c.prl[j]))
+                    INVALID("%s:%lld: lo[%lld] is not a finite hexadecimal float", cn,
+                            (long long)ln.no, (long long)j);
+            if (!tok_is(&ln, "hi"))
+                INVALID("%s:%lld: expected 'hi' after %lld lower bounds", cn, (long long)ln.no,
+                        (long long)nx);
+            for (int64_t j = 0; j < nx; j++)
+                if (!tok_hex(&ln, &c.prh[j]) || !(c.prl[j] <= c.prh[j]))
+                    INVALID("%s:%lld: hi[%lld] is not a finite hexadecimal float at least lo[%lld]",
+                            cn, (long long)ln.no, (long long)j, (long long)j);
+            if (token(&ln) != 0)
+                INVALID("%s:%lld: text after the root box", cn, (long long)ln.no);
+            c.prior_box = rb;
+            have_root = 1;
+            if (prior_bound_layers(&c, 0) < 0)
+                goto nomem;
+            c.prior_layer = -1;
+            continue;
+        }
+        if (tk == 1 && !strcmp(ln.tok, "bound")) {
+            long long bi;
+            if (!have_root)
+                INVALID("%s:%lld: a 'bound' line before any 'root' line", cn, (long long)ln.no);
+            if (!tok_int(&ln, &bi) || relu_fed(&c, bi) < 0)
+                INVALID("%s:%lld: a bound's index must be the input of a ReLU", cn, (long long)ln.no);
+            int upper;
+            if (token(&ln) != 1 || (strcmp(ln.tok, "lo") && strcmp(ln.tok, "hi")))
+                INVALID("%s:%lld: expected 'lo' or 'hi' after the bound's index", cn, (long long)ln.no);
+            upper = !strcmp(ln.tok, "hi");
+            int64_t kb = relu_fed(&c, bi) - 1;
+            const char *why = read_alpha(&c, &ln, kb, abuf);
+            if (why)
+                INVALID("%s:%lld: %s", cn, (long long)ln.no, why);
+            if (token(&ln) != 0)
+                INVALID("%s:%lld: text after the slopes", cn, (long long)ln.no);
+            if (prior_tighten(&c, kb, bi - c.foff[kb], upper, abuf) < 0)
+                goto nomem;
             continue;
         }
         if (tk != 1 || strcmp(ln.tok, "region"))
@@ -1345,9 +1717,13 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             if (!b2)
                 goto nomem;
             rbox = b2;
+            int64_t *s2 = vfy_realloc(soff, (size_t)(nc + 1) * sizeof(int64_t));
+            if (!s2)
+                goto nomem;
+            soff = s2;
             capreg = nc;
             if (nreg == 0)
-                roff[0] = 0;
+                roff[0] = soff[0] = 0;
         }
         double *xl = R + nreg * 2 * nx, *xh = xl + nx;
         if (!tok_is(&ln, "lo"))
@@ -1367,7 +1743,45 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                 INVALID("%s:%lld: empty region: lo[%lld] > hi[%lld]", cn, (long long)ln.no,
                         (long long)j, (long long)j);
         }
-        if (!tok_is(&ln, "cases"))
+        /* format 2: the region's activation splits */
+        tk = token(&ln);
+        int64_t nsp = 0;
+        if (tk == 1 && !strcmp(ln.tok, "splits")) {
+            long long ns;
+            if (version < 2 || !tok_int(&ln, &ns))
+                INVALID("%s:%lld: expected 'splits N' (format 2)", cn, (long long)ln.no);
+            if (nsidx + ns > capsidx) {
+                int64_t nc = capsidx ? 2 * capsidx : 1024;
+                while (nc < nsidx + ns)
+                    nc *= 2;
+                int64_t *i2 = vfy_realloc(sidx, (size_t)nc * sizeof(int64_t));
+                if (!i2)
+                    goto nomem;
+                sidx = i2;
+                signed char *g2 = vfy_realloc(ssgn, (size_t)nc);
+                if (!g2)
+                    goto nomem;
+                ssgn = g2;
+                capsidx = nc;
+            }
+            for (long long q = 0; q < ns; q++) {
+                long long si;
+                if (!tok_int(&ln, &si) || relu_fed(&c, si) < 0)
+                    INVALID("%s:%lld: split %lld is not the input of a ReLU", cn, (long long)ln.no,
+                            q);
+                if (token(&ln) != 1 || (strcmp(ln.tok, "+") && strcmp(ln.tok, "-")))
+                    INVALID("%s:%lld: split %lld: expected the sign '+' or '-'", cn,
+                            (long long)ln.no, q);
+                for (int64_t t = nsidx; t < nsidx + q; t++)
+                    if (sidx[t] == si)
+                        INVALID("%s:%lld: neuron %lld is split twice", cn, (long long)ln.no, si);
+                sidx[nsidx + q] = si;
+                ssgn[nsidx + q] = ln.tok[0] == '+' ? 1 : -1;
+            }
+            nsp = ns;
+            tk = token(&ln);
+        }
+        if (tk != 1 || strcmp(ln.tok, "cases"))
             INVALID("%s:%lld: expected 'cases' after %lld upper bounds", cn, (long long)ln.no,
                     (long long)nx);
         int64_t n = 0;
@@ -1394,6 +1808,86 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             INVALID("%s:%lld: token too long", cn, (long long)ln.no);
         if (n == 0)
             INVALID("%s:%lld: a region line lists no case", cn, (long long)ln.no);
+        /* format 2: the parameters of the listed cases' rows, one 'row' line each (optional) */
+        int64_t n_rows = 0;
+        for (int64_t a = 0; a < n; a++) {
+            crow[cl[a]] = n_rows;
+            n_rows += spec->cases[cl[a]].n_rows;
+        }
+        if (n_rows > cap_rows) {
+            vfy_free(pa);
+            vfy_free(phas);
+            pa = vfy_alloc_array((size_t)(n_rows * c.half) + 1, sizeof(double));
+            phas = vfy_alloc((size_t)n_rows + 1);
+            cap_rows = pa && phas ? n_rows : 0;
+            if (!cap_rows)
+                goto nomem;
+        }
+        if (n_rows * nsp > cap_pb) {
+            vfy_free(pb);
+            pb = vfy_alloc_array((size_t)(n_rows * nsp) + 1, sizeof(double));
+            cap_pb = pb ? n_rows * nsp : 0;
+            if (!pb)
+                goto nomem;
+        }
+        memset(phas, 0, (size_t)n_rows);
+        int64_t reg_line = ln.no;
+        while (ln.p + 4 <= ln.end && !memcmp(ln.p, "row ", 4)) {
+            next_line(&ln);
+            token(&ln);
+            long long rc, rr;
+            if (version < 2 || !tok_int(&ln, &rc) || rc >= spec->n_cases || crow[rc] < 0 ||
+                !tok_int(&ln, &rr) || rr >= spec->cases[rc].n_rows)
+                INVALID("%s:%lld: expected 'row C R' for a row R of a case C of the region above",
+                        cn, (long long)ln.no);
+            int64_t ri = crow[rc] + rr;
+            if (phas[ri])
+                INVALID("%s:%lld: a second 'row' line for case %lld row %lld", cn,
+                        (long long)ln.no, rc, rr);
+            phas[ri] = 1;
+            const char *why = read_alpha(&c, &ln, -1, pa + ri * c.half);
+            if (why)
+                INVALID("%s:%lld: %s", cn, (long long)ln.no, why);
+            if (nsp > 0) {
+                if (!tok_is(&ln, "beta"))
+                    INVALID("%s:%lld: expected 'beta' and %lld multipliers", cn, (long long)ln.no,
+                            (long long)nsp);
+                for (int64_t q = 0; q < nsp; q++)
+                    if (!tok_hex(&ln, &pb[ri * nsp + q]) || !(pb[ri * nsp + q] >= 0))
+                        INVALID("%s:%lld: multiplier %lld is not a hexadecimal float >= 0", cn,
+                                (long long)ln.no, (long long)q);
+            }
+            if (token(&ln) != 0)
+                INVALID("%s:%lld: text after the row's parameters", cn, (long long)ln.no);
+        }
+        /* the region's splits, as layer and neuron */
+        if (nsp > 0) {
+            vfy_free(c.sp_k);
+            vfy_free(c.sp_j);
+            vfy_free(c.sp_s);
+            c.sp_k = vfy_alloc_array((size_t)nsp, sizeof(int64_t));
+            c.sp_j = vfy_alloc_array((size_t)nsp, sizeof(int64_t));
+            c.sp_s = vfy_alloc((size_t)nsp);
+            if (!c.sp_k || !c.sp_j || !c.sp_s)
+                goto nomem;
+            for (int64_t q = 0; q < nsp; q++) {
+                c.sp_k[q] = relu_fed(&c, sidx[nsidx + q]) - 1;
+                c.sp_j[q] = sidx[nsidx + q] - c.foff[c.sp_k[q]];
+                c.sp_s[q] = ssgn[nsidx + q];
+            }
+        }
+        /* the prior of this box, when the region lies in its root box */
+        int inside = c.prior_box == box;
+        for (int64_t j = 0; j < nx && inside; j++)
+            inside = c.prl[j] <= xl[j] && xh[j] <= c.prh[j];
+        if (inside && c.prior_dirty && prior_bound_layers(&c, 1) < 0)
+            goto nomem;
+        c.use_prior = inside && c.prior_box == box;
+        c.n_sp = nsp;
+        c.pa = pa;
+        c.pb = pb;
+        c.phas = phas;
+        c.crow = crow;
         const vfy_box *bx = &spec->boxes[box];
         for (int64_t j = 0; j < nx; j++)
             box_w[j] = bx->hi[j] - bx->lo[j];
@@ -1402,8 +1896,15 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
         int fd = 0;
         c.deepest = 0;
         int pr = prove(&c, xl, xh, box_w, cl, n, 0, &fc, &mg, &fd);
+        c.use_prior = 0;
+        c.n_sp = 0;
+        c.crow = NULL;
+        for (int64_t a = 0; a < n; a++)
+            crow[cl[a]] = -1;
         if (pr < 0)
             goto nomem;
+        if (pr == 0)
+            ln.no = reg_line; /* name the region's line */
         if (pr == 0) {
             if (fd > 0)
                 INVALID("%s:%lld: case %lld is not refuted on this region, nor on every piece of "
@@ -1429,6 +1930,8 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
         ncl += n;
         rbox[nreg] = box;
         roff[nreg + 1] = ncl;
+        nsidx += nsp;
+        soff[nreg + 1] = nsidx;
         nreg++;
         res->regions = nreg;
     }
@@ -1446,6 +1949,18 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
     cv.R = R;
     cv.nx = nx;
     cv.budget = COVER_BUDGET;
+    grp = vfy_alloc_array((size_t)(2 * nreg) + 1, sizeof(int64_t));
+    grouped = vfy_alloc((size_t)nreg + 1);
+    pc.asg = vfy_alloc((size_t)c.half + 1);
+    pc.cnt = vfy_alloc_array((size_t)c.half + 1, sizeof(int64_t));
+    if (!grp || !grouped || !pc.asg || !pc.cnt)
+        goto nomem;
+    memset(pc.asg, 0, (size_t)c.half + 1);
+    memset(pc.cnt, 0, ((size_t)c.half + 1) * sizeof(int64_t));
+    pc.soff = soff;
+    pc.sidx = sidx;
+    pc.ssgn = ssgn;
+    pc.budget = COVER_BUDGET;
     for (int64_t cc = 0; cc < spec->n_cases; cc++) {
         int64_t b = spec->cases[cc].box, m = 0;
         for (int64_t r = 0; r < nreg; r++) {
@@ -1456,6 +1971,34 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                     ids[m++] = r;
                     break;
                 }
+        }
+        /* regions with activation splits count for their box when, with the others on the same
+         * box, they cover every sign pattern (pcovers); each such group stands as one region */
+        int64_t m1 = 0, m2 = 0;
+        for (int64_t t = 0; t < m; t++) {
+            grouped[t] = 0;
+            if (soff[ids[t] + 1] == soff[ids[t]])
+                ids[m1++] = ids[t];
+            else
+                grp[m2++] = ids[t];
+        }
+        m = m1;
+        for (int64_t t = 0; t < m2; t++) {
+            if (grouped[t])
+                continue;
+            int64_t g = 0;
+            const double *bt = R + grp[t] * 2 * nx;
+            for (int64_t u = t; u < m2; u++)
+                if (!grouped[u] && !memcmp(R + grp[u] * 2 * nx, bt, (size_t)(2 * nx) * sizeof(double))) {
+                    grouped[u] = 1;
+                    grp[m2 + g++] = grp[u]; /* grp has room: m2 + g <= 2 m2 */
+                }
+            if (pcovers(&pc, c.half, grp + m2, g))
+                ids[m++] = grp[t];
+            else if (pc.gave_up == 2)
+                goto nomem;
+            else if (pc.gave_up)
+                INVALID("%s: the sign-pattern cover of case %lld gave up", cn, (long long)cc);
         }
         const vfy_box *bx = &spec->boxes[b];
         for (int64_t j = 0; j < nx; j++) {
@@ -1484,6 +2027,10 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                 o += (size_t)snprintf(pt + o, sizeof pt - o, "%s%.9g", j ? ", " : "", cv.where[j]);
             if (nx > 0 && o + 40 >= sizeof pt)
                 snprintf(pt + o, sizeof pt - o, ", ...");
+            if (pc.why[0])
+                INVALID("%s: case %lld of box %lld is not covered near x = (%s); its regions with "
+                        "activation splits leave the signs (%s) uncovered", cn, (long long)cc,
+                        (long long)b, pt, pc.why);
             INVALID("%s: case %lld of box %lld is not covered near x = (%s)", cn, (long long)cc,
                     (long long)b, pt);
         }
@@ -1511,6 +2058,18 @@ done:
     vfy_free(ids);
     vfy_free(cl);
     vfy_free(cv.where);
+    vfy_free(soff);
+    vfy_free(sidx);
+    vfy_free(ssgn);
+    vfy_free(crow);
+    vfy_free(grp);
+    vfy_free(grouped);
+    vfy_free(pa);
+    vfy_free(pb);
+    vfy_free(phas);
+    vfy_free(abuf);
+    vfy_free(pc.asg);
+    vfy_free(pc.cnt);
     if (st != VFY_OK)
         res->valid = 0;
     return st;

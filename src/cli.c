@@ -405,11 +405,8 @@ int main(int argc, char **argv)
     if (!model_path || !spec_path)
         return usage_error("%s", "expected a model and a spec: verify MODEL.onnx SPEC.vnnlib");
     vfy_cert_writer *cw = NULL;
-    if (cert_path) {
-        opts.reuse_parent_bounds = 0;
-        opts.method = VFY_BOUND_CROWN;
-        opts.split = VFY_SPLIT_INPUT;
-    }
+    if (cert_path)
+        opts.reuse_parent_bounds = 0; /* an input-split region's proof needs nothing but its box */
 
     double t0 = vfy_now();
     vfy_error err;
@@ -445,6 +442,7 @@ int main(int argc, char **argv)
             st = vfy_cert_begin(cert_path, model_path, spec_path, net, spec, opts.float_semantics,
                                 &cw, &err);
             opts.on_refuted = vfy_cert_on_refuted;
+            opts.on_root_bound = vfy_cert_on_root_bound;
             opts.on_refuted_user = cw;
         }
         if (st == VFY_OK)

@@ -465,6 +465,211 @@ START_TEST(test_forged_sat)
 }
 END_TEST
 
+/* ---- ReLU-split certificates (format 2) ---- */
+
+/* Verify with ReLU splitting (alpha/beta-CROWN, root tightened) and a certificate at cert_path. */
+static vfy_verdict certify_relu(const char *model, const char *spec, const char *cert_path)
+{
+    vfy_error err;
+    vfy_net *net = NULL;
+    vfy_spec *sp = NULL;
+    ck_assert_msg(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
+    ck_assert_msg(vfy_spec_load(spec, &sp, &err) == VFY_OK, "%s", err.msg);
+    vfy_verify_opts o;
+    opts_cert(&o, 30);
+    o.method = VFY_BOUND_AUTO;
+    o.split = VFY_SPLIT_RELU;
+    vfy_cert_writer *w = NULL;
+    ck_assert_msg(vfy_cert_begin(cert_path, model, spec, net, sp, 1, &w, &err) == VFY_OK, "%s",
+                  err.msg);
+    o.on_refuted = vfy_cert_on_refuted;
+    o.on_root_bound = vfy_cert_on_root_bound;
+    o.on_refuted_user = w;
+    vfy_verify_result res;
+    ck_assert_msg(vfy_verify(net, sp, &o, &res, &err) == VFY_OK, "%s", err.msg);
+    ck_assert_int_eq(vfy_cert_finish(w, res.verdict == VFY_UNSAT, &err), VFY_OK);
+    vfy_verdict v = res.verdict;
+    vfy_verify_result_free(&res);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+    return v;
+}
+
+static const char *const relu_instances[][2] = {
+    {"models/rand2_a.onnx", "specs/rand2_a_unsat.vnnlib"},
+    {"models/abs_split.onnx", "specs/abs_split_unsat.vnnlib"},
+};
+
+START_TEST(test_relu_certified)
+{
+    const char *m = relu_instances[_i][0], *s = relu_instances[_i][1];
+    const char *path = tmp_path("relu.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *t = slurp(path, &n);
+    /* a proof by activation splitting, with its multipliers */
+    ck_assert_msg(strstr(t, " splits ") && strstr(t, "\nrow ") && strstr(t, " beta "), "%s", s);
+    vfy_check_result res;
+    vfy_error err;
+    ck_assert_msg(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
+    ck_assert_msg(res.valid, "%s %s: %s", m, s, res.why);
+    ck_assert_int_ge(res.regions, 10);
+    vfy_free(t);
+    unlink(path);
+}
+END_TEST
+
+/* Index of the k-th line (from the end when k < 0) starting with prefix and containing needle. */
+static int tl_nth(const tlines *t, const char *prefix, const char *needle, int k)
+{
+    int hits[4096], n = 0;
+    for (int i = 0; i < t->n; i++)
+        if (!strncmp(t->line[i], prefix, strlen(prefix)) && (!needle || strstr(t->line[i], needle)))
+            hits[n++] = i;
+    ck_assert_int_gt(n, 0);
+    return k >= 0 ? hits[k < n ? k : n - 1] : hits[n + k >= 0 ? n + k : 0];
+}
+
+/* The position (token number) of the first token equal to tok on line i, or -1. */
+static int tok_pos(const tlines *t, int i, const char *tok)
+{
+    char *save = NULL, *copy = strdup(t->line[i]);
+    int q = 0, at = -1;
+    for (char *w = strtok_r(copy, " ", &save); w && at < 0; w = strtok_r(NULL, " ", &save), q++)
+        if (!strcmp(w, tok))
+            at = q;
+    free(copy);
+    return at;
+}
+
+/* Each corruption of a ReLU-split certificate of rand2_a_unsat is rejected, with the reason. */
+START_TEST(test_relu_corrupt)
+{
+    const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
+    const char *path = tmp_path("relu_c.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *text = slurp(path, &n), why[1024];
+    unlink(path);
+    ck_assert_msg(check_text(m, s, text, why, NULL), "%s", why);
+    tlines t;
+    tl_split(&t, text);
+    const char *expect = NULL;
+    int r = tl_nth(&t, "region", " splits ", -1); /* the last region with splits */
+    int sp = tok_pos(&t, r, "splits");
+    ck_assert_int_gt(sp, 0);
+    switch (_i) {
+    case 0: { /* a leaf removed (with its row lines): its sign pattern is uncovered */
+        tl_remove(&t, r);
+        while (r < t.n && !strncmp(t.line[r], "row ", 4))
+            tl_remove(&t, r);
+        int e = tl_find(&t, "end ");
+        char buf[64];
+        snprintf(buf, sizeof buf, "end %d", atoi(t.line[e] + 4) - 1);
+        tl_set(&t, e, buf);
+        expect = "uncovered";
+        break;
+    }
+    case 1: { /* the sign of a leaf's last split flipped: the leaf's own pattern is left open */
+        int ns = atoi(strstr(t.line[r], " splits ") + 8);
+        int q = sp + 2 * ns + 1;
+        char *save = NULL, *copy = strdup(t.line[r]), *w = strtok_r(copy, " ", &save);
+        for (int k = 0; k < q; k++)
+            w = strtok_r(NULL, " ", &save);
+        set_token(&t, r, q, !strcmp(w, "+") ? "-" : "+");
+        free(copy);
+        expect = "uncovered";
+        break;
+    }
+    case 2: { /* a negative multiplier */
+        int row = tl_nth(&t, "row", " beta ", 0);
+        set_token(&t, row, tok_pos(&t, row, "beta") + 1, "-0x1p+0");
+        expect = "multiplier";
+        break;
+    }
+    case 3: { /* a slope above 1 in a root bound */
+        int b = tl_nth(&t, "bound", NULL, 0);
+        ck_assert_int_gt(atoi(strstr(t.line[b], " alpha ") + 7), 0);
+        set_token(&t, b, tok_pos(&t, b, "alpha") + 3, "0x1.8p+0");
+        expect = "slope";
+        break;
+    }
+    case 4: /* a split on a neuron that feeds no ReLU (the last output) */
+        set_token(&t, r, sp + 2, "1000000");
+        expect = "not the input of a ReLU";
+        break;
+    case 5: /* the root line removed: its bound lines belong to no box */
+        tl_remove(&t, tl_find(&t, "root "));
+        expect = "before any 'root' line";
+        break;
+    case 6: { /* a 'row' line for a case the region does not list */
+        int row = r + 1;
+        set_token(&t, row, 1, "7");
+        expect = "expected 'row C R'";
+        break;
+    }
+    }
+    char *bad = tl_join(&t);
+    ck_assert_msg(!check_text(m, s, bad, why, NULL), "corruption %d accepted", _i);
+    ck_assert_msg(strstr(why, expect), "corruption %d: '%s' does not say '%s'", _i, why, expect);
+    free(bad);
+    tl_free(&t);
+    vfy_free(text);
+}
+END_TEST
+
+/* A forged ReLU-split certificate of a sat spec (the box split on one neuron, both halves claimed
+ * refuted) is rejected: the counterexample's half cannot be proved. */
+START_TEST(test_relu_forged_sat)
+{
+    const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
+    vfy_error err;
+    vfy_net *net = NULL;
+    vfy_spec *sp = NULL;
+    ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
+    ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
+    if (net->n_layers < 2 || net->layers[1].kind != VFY_LAYER_RELU) {
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        return; /* the forgery splits neuron 0, the input of the first ReLU */
+    }
+    char *c = forge(m, s, net, sp), why[1024];
+    tlines t, u;
+    tl_split(&t, c);
+    u.n = 0;
+    int nreg = 0;
+    for (int i = 0; i < t.n; i++) {
+        const char *l = t.line[i];
+        if (!strncmp(l, "verify-certificate", 18)) {
+            u.line[u.n++] = strdup("verify-certificate 2");
+        } else if (!strncmp(l, "region", 6)) {
+            const char *cs = strstr(l, " cases");
+            for (int h = 0; h < 2; h++) {
+                char *x = malloc(strlen(l) + 32);
+                sprintf(x, "%.*s splits 1 0 %c%s", (int)(cs - l), l, h ? '-' : '+', cs);
+                u.line[u.n++] = x;
+                nreg++;
+            }
+        } else if (!strncmp(l, "end", 3)) {
+            char *x = malloc(32);
+            sprintf(x, "end %d", nreg);
+            u.line[u.n++] = x;
+        } else {
+            u.line[u.n++] = strdup(l);
+        }
+    }
+    char *f = tl_join(&u);
+    ck_assert_msg(!check_text(m, s, f, why, NULL), "%s %s: forged certificate accepted", m, s);
+    ck_assert_msg(strstr(why, "not refuted"), "%s", why);
+    free(f);
+    free(c);
+    tl_free(&t);
+    tl_free(&u);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* ---- ACAS Xu (skipped when the benchmark folder is absent) ---- */
 static const char *const acas[][2] = {
     {"onnx/ACASXU_run2a_1_1_batch_2000.onnx", "vnnlib/prop_1.vnnlib"},
@@ -633,10 +838,9 @@ typedef struct memcert {
     int64_t n_in, n;
 } memcert;
 
-static void mem_refuted(void *user, int64_t box, const double *lo, const double *hi, int64_t n,
-                        const int64_t *cases)
+static void mem_region(memcert *m, int64_t box, const double *lo, const double *hi, int64_t n,
+                       const int64_t *cases)
 {
-    memcert *m = user;
     fprintf(m->f, "region %lld lo", (long long)box);
     for (int64_t j = 0; j < m->n_in; j++)
         fprintf(m->f, " %a", lo[j]);
@@ -648,6 +852,12 @@ static void mem_refuted(void *user, int64_t box, const double *lo, const double 
         fprintf(m->f, " %lld", (long long)cases[i]);
     fprintf(m->f, "\n");
     m->n++;
+}
+
+static void mem_refuted(void *user, const vfy_refutation *r)
+{
+    ck_assert_int_eq(r->n_splits, 0); /* input splitting: the region is the whole claim */
+    mem_region(user, r->box, r->lo, r->hi, r->n_cases, r->cases);
 }
 
 static void mem_header(memcert *m, const vfy_net *net, const vfy_spec *sp)
@@ -716,7 +926,7 @@ START_TEST(test_adversarial)
     lo -= fabs(lo) * 0x1p-23 + 0x1p-140;
     hi += fabs(hi) * 0x1p-23 + 0x1p-140;
     int64_t c0 = 0;
-    mem_refuted(&mf, 0, &lo, &hi, 1, &c0);
+    mem_region(&mf, 0, &lo, &hi, 1, &c0);
     ck_assert_msg(!check_mem(net, bad, &mf, why), "%s: forged certificate accepted", a->name);
     /* 5. with a real margin, verify answers unsat and its certificate is valid */
     memcert mg = {0};
@@ -821,7 +1031,7 @@ START_TEST(test_act_certified)
         mem_header(&mf, net, sp);
         double lo[2] = {-3.001, -1.001}, hi[2] = {3.001, 0.001};
         int64_t c0 = 0;
-        mem_refuted(&mf, 0, lo, hi, 1, &c0);
+        mem_region(&mf, 0, lo, hi, 1, &c0);
         ck_assert_msg(!check_mem(net, sp, &mf, why), "forged certificate accepted");
         vfy_spec_free(sp);
         vfy_net_free(net);
@@ -905,7 +1115,7 @@ START_TEST(test_act_allowance_decides)
     mem_header(&mf, net, bad);
     double lo[2] = {-0x1p-140, -0x1p-140}, hi[2] = {0x1p-140, 0x1p-140};
     int64_t c0 = 0;
-    mem_refuted(&mf, 0, lo, hi, 1, &c0);
+    mem_region(&mf, 0, lo, hi, 1, &c0);
     ck_assert_msg(!check_mem(net, bad, &mf, why), "forged certificate accepted");
     ck_assert_int_eq(act_certify(net, good, 5, &valid, why), VFY_UNSAT);
     ck_assert_msg(valid, "%s", why);
@@ -947,7 +1157,7 @@ START_TEST(test_checker_ulps)
                 "spec 0000000000000000 0 s\nn_in 1\nn_out 1\nboxes 1\ncases 1\n");
         double lo = 0x1p53, hi = 0x1p53;
         int64_t c0 = 0;
-        mem_refuted(&m, 0, &lo, &hi, 1, &c0);
+        mem_region(&m, 0, &lo, &hi, 1, &c0);
         char why[1024];
         int valid = check_mem(net, sp, &m, why);
         ck_assert_msg(valid == (k == 0), "k=%d: %s", k, why);
@@ -986,6 +1196,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corrupt_other_spec);
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
+    tcase_add_loop_test(tc, test_relu_certified, 0, 2);
+    tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
+    tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_checker_ulps);
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);

@@ -103,6 +103,15 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                                 const vfy_splits *splits, int iters, double *lb, double *lam_in,
                                 double *c_in);
 
+/* After vfy_bound_rows_alpha on b: the slopes and split multipliers of the pass that gave row i
+ * its bound (the pass is sound for any such parameters, so a checker given them re-derives the
+ * bound; docs/certificate.md). alpha_flat (vfy_bounds_flat_size / 2 entries, the flat layout of
+ * vfy_bounds_export) receives the lower slope of every pre-activation that is unstable in b, NaN
+ * elsewhere; beta (may be NULL) one multiplier per split, in the splits' order. Returns 0 (all
+ * NaN) when the call did no optimisation (then the bound is CROWN's, with its default slopes). */
+int vfy_bound_best_params(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i,
+                          double *alpha_flat, double *beta);
+
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b, a positive score estimating what splitting it gains for
  * the K rows (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score
@@ -142,5 +151,16 @@ vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, cons
 vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
                                    const double *in_hi, vfy_bounds *b, int iters,
                                    const vfy_deadline *dl, int64_t *n_tightened);
+
+/* As vfy_bound_tighten_alpha; every bound it tightens is reported to rec (if not NULL): the
+ * pre-activation at flat index idx, its lower (upper = 0) or upper (upper = 1) bound, and the slopes
+ * of the pass that proved it (alpha_flat as in vfy_bound_best_params, over the layers before idx's).
+ * The bound itself is the back-substitution of +-e_idx through the layers before it with those
+ * slopes and the layer bounds of b at that moment. */
+typedef void (*vfy_bound_tighten_rec)(void *user, int64_t idx, int upper, const double *alpha_flat);
+vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *in_lo,
+                                       const double *in_hi, vfy_bounds *b, int iters,
+                                       const vfy_deadline *dl, int64_t *n_tightened,
+                                       vfy_bound_tighten_rec rec, void *rec_user);
 
 #endif

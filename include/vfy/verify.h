@@ -40,6 +40,24 @@ typedef enum vfy_lp_use {
     VFY_LP_ALL,   /* the triangle LP on every domain CROWN leaves open (--bounds lp) */
 } vfy_lp_use;
 
+/* A domain on which the search refuted cases: no x in [lo, hi] of input box `box` on which every
+ * activation split holds (the pre-activation at flat index split_idx[q], in vfy_bounds_export's
+ * layout, has sign split_sign[q] (+1: >= 0, -1: <= 0)) satisfies any of the n_cases cases. The
+ * proof parameters of the rows of those cases (in order: the rows of cases[0], then of cases[1],
+ * ...) are alpha (n_rows x n_half: the lower slope of each unstable ReLU input, NaN for CROWN's
+ * default) and beta (n_rows x n_splits, multipliers >= 0), or NULL when plain CROWN proved it. */
+typedef struct vfy_refutation {
+    int64_t box;
+    const double *lo, *hi;
+    int64_t n_cases;
+    const int64_t *cases;
+    int64_t n_splits;
+    const int64_t *split_idx;
+    const signed char *split_sign;
+    int64_t n_rows, n_half;
+    const double *alpha, *beta;
+} vfy_refutation;
+
 typedef struct vfy_verify_opts {
     vfy_split_mode split;      /* branching (default AUTO) */
     double timeout_s;          /* wall-clock budget from the call; INFINITY for none */
@@ -56,11 +74,16 @@ typedef struct vfy_verify_opts {
                                   unstable ReLUs (default 24; 0: never) */
     int reuse_parent_bounds;   /* children intersect their layer bounds with the parent's (default 1);
                                   0 makes every domain's proof self-contained (certificates) */
-    /* Called on the calling thread, in a deterministic order, for every domain on which cases were
-     * refuted: `cases` (n of them) hold on no x in [lo, hi] of input box `box`. NULL: not called. */
-    void (*on_refuted)(void *user, int64_t box, const double *lo, const double *hi, int64_t n,
-                       const int64_t *cases);
-    void *on_refuted_user;
+    /* Certificates. Called on the calling thread, in a deterministic order, for every domain on
+     * which cases were refuted (vfy_refutation). NULL: not called. Setting it turns off what a
+     * checker could not re-derive (the LP stage). */
+    void (*on_refuted)(void *user, const struct vfy_refutation *r);
+    /* With ReLU splitting and on_refuted set: every hidden bound of a box's root tightened by
+     * alpha-CROWN, before that box's domains (vfy_bound_tighten_rec's arguments, with the box and
+     * the root's input region [lo, hi]). NULL: not called. */
+    void (*on_root_bound)(void *user, int64_t box, const double *lo, const double *hi, int64_t idx,
+                          int upper, const double *alpha_flat);
+    void *on_refuted_user;           /* user of both */
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
