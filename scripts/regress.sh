@@ -124,5 +124,13 @@ bad_case "VNNLIB 3 X for a 2-input net" "$GOOD_MODEL" "$B/three_inputs.vnnlib"
 bad_case "VNNLIB 2 Y for a 1-output net" "$GOOD_MODEL" "$B/two_outputs.vnnlib"
 bad_case "VNNLIB input left unbounded"  "$GOOD_MODEL" "$B/unbounded.vnnlib"
 
+# --- usage errors: exit 4, one line naming the conflict ------------------------------------------
+out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --certificate "$TMP/c" --bounds lp 2>&1 >/dev/null); rc=$?
+if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q -- '--certificate cannot be used with --bounds lp'; then
+    pass "--certificate with --bounds lp" "exit 4: ${out%%$'\n'*}"
+else
+    fail "--certificate with --bounds lp" "exit $rc, stderr '${out%%$'\n'*}'"
+fi
+
 echo "regress: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

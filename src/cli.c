@@ -51,9 +51,10 @@ static const char usage_text[] =
     "  --max-memory MB    ceiling on the search's queued domains (default 2048); past it the\n"
     "                     search continues depth-first\n"
     "  --certificate FILE write a certificate of an unsat verdict to FILE (docs/certificate.md);\n"
-    "                     for any other verdict FILE is removed. Implies --bounds crown,\n"
-    "                     --split input and no reuse of a parent's bounds, so that every\n"
-    "                     region's proof stands alone\n"
+    "                     for any other verdict FILE is removed. Turns off what the checker\n"
+    "                     cannot re-derive: the LP stage (so not with --bounds lp), and bounds\n"
+    "                     inherited along the search's path (each region's proof stands on\n"
+    "                     its box, its splits and the root's certified bounds)\n"
     "  --check-certificate  check CERT with the independent checker: prints 'valid' (exit 0)\n"
     "                     or 'invalid: <first failure>' (exit 1)\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
@@ -405,6 +406,9 @@ int main(int argc, char **argv)
     if (!model_path || !spec_path)
         return usage_error("%s", "expected a model and a spec: verify MODEL.onnx SPEC.vnnlib");
     vfy_cert_writer *cw = NULL;
+    if (cert_path && opts.lp == VFY_LP_ALL)
+        return usage_error("%s", "--certificate cannot be used with --bounds lp: the checker does "
+                           "not re-derive LP bounds");
     if (cert_path)
         opts.reuse_parent_bounds = 0; /* an input-split region's proof needs nothing but its box */
 
