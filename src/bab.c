@@ -67,14 +67,20 @@ typedef struct domain {
     int64_t n_splits;  /* activation splits (ReLU branching) */
     int64_t *split_idx;
     signed char *split_sign;
+    /* the parent's best slopes and multipliers for this domain's rows (vfy_bound_alpha_warm), or
+     * NULL: warm_rows rows of n_relu + warm_nsp floats */
+    float *warm;
+    int64_t warm_rows, warm_nsp;
 } domain;
 
 /* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list, the
- * splits. */
-static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits)
+ * splits' indices, the warm start (n_warm floats, may be 0), the splits' signs. */
+static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits,
+                          int64_t n_warm)
 {
     size_t sz = sizeof(domain) + (size_t)(2 * nx + n_prior) * sizeof(double) +
-                (size_t)(n_active + n_splits) * sizeof(int64_t) + (size_t)n_splits;
+                (size_t)(n_active + n_splits) * sizeof(int64_t) + (size_t)n_warm * sizeof(float) +
+                (size_t)n_splits;
     domain *d = vfy_alloc(sz);
     if (!d)
         return NULL;
@@ -84,7 +90,9 @@ static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t
     d->active = (int64_t *)(d->hi + nx + n_prior);
     d->n_active = n_active;
     d->split_idx = d->active + n_active;
-    d->split_sign = (signed char *)(d->split_idx + n_splits);
+    d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
+    d->warm_rows = d->warm_nsp = 0;
+    d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_warm);
     d->n_splits = n_splits;
     return d;
 }
@@ -107,6 +115,10 @@ typedef struct dresult {
     double *par_alpha;    /* max_rows x n_half */
     double *par_beta;     /* max_rows x cap_sp */
     int64_t cap_sp, n_sp;
+    /* R_SPLIT with ReLU splitting: the best slopes and multipliers of the open cases' rows, for the
+     * children's warm start (vfy_bound_best_warm's layout) */
+    float *warm;
+    int64_t cap_warm, warm_rows, warm_nsp;
 } dresult;
 
 typedef struct worker {
@@ -141,6 +153,7 @@ typedef struct search {
     double *g_alpha, *g_beta; /* the rows of a refutation, gathered for on_refuted */
     int64_t g_cap_sp;
     double *root_prior;       /* certificates with ReLU splitting: the current box's root bounds */
+    int64_t n_relu;           /* ReLU neurons of the network (warm starts) */
     atomic_llong lp_domains, lp_refuted, lp_solves;
     /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
      * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
@@ -440,6 +453,38 @@ static int keep_params(search *s, worker *w, const domain *d, dresult *r, int64_
     return 1;
 }
 
+/* The children's warm start: the best slopes and multipliers of the rows of r's open cases (in
+ * r->active's order, which is d->active's with the refuted cases left out). Returns 0 when out of
+ * memory; no warm start when the domain's bound was not optimised. */
+static int keep_warm(search *s, worker *w, const domain *d, dresult *r)
+{
+    r->warm_rows = 0;
+    r->warm_nsp = d->n_splits;
+    int64_t stride = s->n_relu + d->n_splits, need = s->max_rows * stride;
+    if (need > r->cap_warm) {
+        float *nw = vfy_alloc_array((size_t)need, sizeof(float));
+        if (!nw)
+            return 0;
+        vfy_free(r->warm);
+        r->warm = nw;
+        r->cap_warm = need;
+    }
+    int64_t row = 0, out = 0, q = 0;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        int64_t m = s->spec->cases[d->active[a]].n_rows;
+        if (q < r->n_active && r->active[q] == d->active[a]) {
+            for (int64_t i = 0; i < m; i++)
+                if (!vfy_bound_best_warm(s->ctx, w->b, row + i, r->warm + (out + i) * stride))
+                    return 1;
+            out += m;
+            q++;
+        }
+        row += m;
+    }
+    r->warm_rows = out;
+    return 1;
+}
+
 /* A domain whose ReLUs are all decided but whose cases are still open: re-bound the rows of those
  * cases with many alpha/beta iterations; the cases refuted now are dropped from r. Returns 1 when
  * none remains. */
@@ -494,6 +539,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
+#define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
 
 /* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
 static int64_t count_unstable(const search *s, const vfy_bounds *b)
@@ -756,6 +802,8 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
     /* a domain with ReLU splits needs the split multipliers (beta), optimised with alpha */
     if (K > 0 && (s->method == VFY_BOUND_ALPHA || (d->n_splits > 0 && s->method != VFY_BOUND_IBP))) {
         vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
+        if (d->warm)
+            vfy_bound_alpha_warm(w->b, d->warm_rows, d->warm, d->warm_nsp);
         st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
                                   d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb, w->lam_in,
                                   w->c_in);
@@ -904,6 +952,8 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         r->kind = R_SPLIT;
         r->dim = idx;
         vfy_bounds_export(s->ctx, w->b, r->bounds);
+        if (!keep_warm(s, w, d, r))
+            r->kind = R_NOMEM;
         return;
     }
     /* split the splittable dimension with the largest score (ties: widest, then lowest index) */
@@ -1071,14 +1121,20 @@ static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t 
 
 /* The attack on every case in turn, over its whole box, until a counterexample is confirmed (then
  * res is SAT) or the deadline passes. */
+/* Attack every case in turn, within `share` of the time left (1: all of it): on networks whose
+ * forward pass is costly (a convolution lowered to a large matrix) the attack's minimum budget
+ * could otherwise take the whole timeout before any proof is tried. */
 static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples, int starts,
-                       int steps)
+                       int steps, double share)
 {
+    vfy_deadline dl = s->dl;
+    if (isfinite(dl.t_end) && share < 1)
+        dl.t_end = vfy_now() + share * (dl.t_end - vfy_now());
     for (int64_t c = 0; c < s->spec->n_cases && res->verdict != VFY_SAT; c++) {
         const vfy_box *bx = &s->spec->boxes[s->spec->cases[c].box];
         double *x = s->workers[0].cand;
         if (vfy_attack_case(s->net, s->spec, c, bx->in_lo, bx->in_hi, n_samples, starts, steps,
-                            rng, &s->dl, s->workers[0].ws, x))
+                            rng, &dl, s->workers[0].ws, x))
             set_sat(s, res, x, c);
     }
 }
@@ -1183,6 +1239,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * dual, so a certificate run (on_refuted set) does without the LP stage */
     s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
     s.cert = opts->on_refuted != NULL;
+    s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
     /* nor does the LP relax Sigmoid/Tanh (lp.c refuses them): no LP stage, no second phase */
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -1192,6 +1249,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
              : (s.relu_split ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     {
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
+                           (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
         double cap = opts->max_memory_mb * 1048576.0 / dom_bytes;
         fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
@@ -1231,7 +1289,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                      : (double)net->layers[k].n_out;
     int n_samples = (int)fmin(2000, fmax(50, 3e7 / flops));
     int pgd_steps = (int)fmin(100, fmax(20, 1e8 / (8 * 2 * flops)));
-    attack_all(&s, res, &rng, n_samples, 8, pgd_steps);
+    attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
 
     /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
      * first search with a tenth of the time, which settles the easy instances at no extra cost;
@@ -1256,7 +1314,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 continue;
             /* the root's hidden bounds are tightened first, when there is time for it */
             int hidden = s.relu_split && !vfy_deadline_over(&s.dl);
-            domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0);
+            domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0, 0);
             if (!root)
                 goto nomem;
             memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
@@ -1350,8 +1408,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     case R_SPLIT: {
                         res->domains++;
                         int64_t nsp = d->n_splits + (r->relu ? 1 : 0);
-                        domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp),
-                                         domain_new(nx, s.n_flat, r->n_active, nsp)};
+                        int64_t n_warm = r->relu ? r->warm_rows * (s.n_relu + r->warm_nsp) : 0;
+                        domain *ch[2] = {domain_new(nx, s.n_flat, r->n_active, nsp, n_warm),
+                                         domain_new(nx, s.n_flat, r->n_active, nsp, n_warm)};
                         if (!ch[0] || !ch[1]) {
                             vfy_free(ch[0]);
                             vfy_free(ch[1]);
@@ -1367,6 +1426,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                             memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
                             ch[h]->depth = d->depth + 1;
+                            if (n_warm > 0) {
+                                memcpy(ch[h]->warm, r->warm, (size_t)n_warm * sizeof(float));
+                                ch[h]->warm_rows = r->warm_rows;
+                                ch[h]->warm_nsp = r->warm_nsp;
+                            }
                         }
                         for (int h = 0; h < 2; h++) {
                             memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
@@ -1451,7 +1515,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
          * 2 s for its 9 cases), within the time left */
         s.dl.t_end = t_final;
         int long_steps = (int)fmin(200, fmax(pgd_steps, 5e9 / (16 * 2 * flops)));
-        attack_all(&s, res, &rng, n_samples, 16, long_steps);
+        attack_all(&s, res, &rng, n_samples, 16, long_steps, ATTACK_SHARE);
         if (res->verdict == VFY_SAT) {
             vfy_log(1, "counterexample found by the attack between the phases");
             break;
@@ -1472,7 +1536,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             (isfinite(s.dl.t_end) || round < FINAL_ATTACK_ROUNDS);
              round++) {
             steps = steps * 2 > 1000 ? 1000 : steps * 2;
-            attack_all(&s, res, &rng, n_samples, 8, steps);
+            attack_all(&s, res, &rng, n_samples, 8, steps, 1.0);
         }
         if (res->verdict == VFY_SAT)
             vfy_log(1, "counterexample found by the attack after the search ended unresolved");
@@ -1521,6 +1585,8 @@ done:
     vfy_free(s.g_alpha);
     vfy_free(s.g_beta);
     vfy_free(s.root_prior);
+    for (int i = 0; i < BATCH; i++)
+        vfy_free(s.res[i].warm);
     if (s.workers)
         for (int t = 0; t < s.n_workers; t++)
             worker_free(&s.workers[t]);

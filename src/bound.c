@@ -53,6 +53,9 @@ typedef struct vfy_bound_scratch {
     int64_t cap_alpha;
     double *alpha, *tape, *grad, *adam_m, *adam_v, *pv, *pv2, *best_lb, *ctmp;
     double *best_alpha;  /* K x n_relu, alpha's layout: the slopes of each row's best pass */
+    /* a warm start for the next vfy_bound_rows_alpha (vfy_bound_alpha_warm), borrowed; NULL: none */
+    const float *warm;
+    int64_t warm_K, warm_nsp;
     int64_t best_K, best_nsp; /* rows and splits of the last vfy_bound_rows_alpha (0: none) */
     /* beta (split multipliers): K x n_splits each, and each split's layer and neuron */
     int64_t cap_beta;
@@ -1142,6 +1145,35 @@ static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K,
         memcpy(s->best_beta + i * n_sp, s->beta_v + i * n_sp, (size_t)n_sp * sizeof(double));
 }
 
+void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n_sp)
+{
+    b->scratch->warm = warm;
+    b->scratch->warm_K = K;
+    b->scratch->warm_nsp = n_sp;
+}
+
+int vfy_bound_best_warm(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i, float *out)
+{
+    const vfy_net *net = ctx->net;
+    const vfy_bound_scratch *s = b->scratch;
+    int64_t K = s->best_K, R = ctx->n_relu;
+    if (i < 0 || i >= K)
+        return 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        if (net->layers[k].kind != VFY_LAYER_RELU)
+            continue;
+        int64_t n = net->layers[k].n_in;
+        const double *al = s->best_alpha + K * ctx->roff[k] + i * n;
+        for (int64_t j = 0; j < n; j++)
+            out[ctx->roff[k] + j] = (float)al[j];
+    }
+    for (int64_t q = 0; q < s->best_nsp; q++)
+        out[R + q] = (float)s->best_beta[i * s->best_nsp + q];
+    return 1;
+}
+
+int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx) { return ctx->n_relu; }
+
 int vfy_bound_best_params(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i,
                           double *alpha_flat, double *beta)
 {
@@ -1174,6 +1206,9 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     vfy_bound_scratch *s = b->scratch;
     s->best_K = 0;
+    const float *warm = s->warm; /* one call only */
+    int64_t warm_K = s->warm_K, warm_nsp = s->warm_nsp;
+    s->warm = NULL;
     vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
     if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
         return st;
@@ -1230,6 +1265,28 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         memset(s->best_beta, 0, (size_t)(K * n_sp) * sizeof(double));
     s->best_K = K;
     s->best_nsp = n_sp;
+    /* a warm start (the parent domain's best parameters) replaces the first pass's; any slope in
+     * [0, 1] and multiplier >= 0 is sound, so this only changes where the ascent starts */
+    if (warm && warm_K == K && warm_nsp <= n_sp) {
+        int64_t stride = R + warm_nsp;
+        for (int64_t k = 0; k < L; k++) {
+            const vfy_layer *Ly = &net->layers[k];
+            if (Ly->kind != VFY_LAYER_RELU)
+                continue;
+            double *al = s->alpha + K * ctx->roff[k];
+            for (int64_t i = 0; i < K; i++)
+                for (int64_t j = 0; j < Ly->n_in; j++) {
+                    double a = warm[i * stride + ctx->roff[k] + j];
+                    if (a >= 0 && a <= 1)
+                        al[i * Ly->n_in + j] = a;
+                }
+        }
+        for (int64_t i = 0; i < K; i++)
+            for (int64_t q = 0; q < warm_nsp; q++) {
+                double v = warm[i * stride + R + q];
+                s->beta_v[i * n_sp + q] = v > 0 ? v : 0;
+            }
+    }
     memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
     memset(s->adam_v, 0, (size_t)(K * R) * sizeof(double));
     double *lbc = s->best_lb;

@@ -796,6 +796,84 @@ START_TEST(test_tighten_alpha_sound)
 }
 END_TEST
 
+/* Warm starts of alpha/beta-CROWN (vfy_bound_alpha_warm): (a) starting from a previous call's best
+ * parameters, one pass gets that call's bound back (up to the float32 storage of the slopes);
+ * (b) whatever the warm values (NaN, out of range, random), every sampled point's row value is at
+ * least the bound (no tolerance); (c) a warm start for another number of rows is ignored. */
+START_TEST(test_alpha_warm)
+{
+    const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
+    vfy_net *net = testnet_random(950 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                                  sh->scale, sh->with_scale);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    uint64_t st = 90 + (uint64_t)_i;
+    int64_t nx = net->n_in, ny = net->n_out, R = vfy_bound_ctx_n_relu(ctx);
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < nx; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    enum { K = 3 };
+    double cy[K * 8], lb1[K], lb2[K], lb3[K];
+    ck_assert(ny <= 8);
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    float *warm = malloc((size_t)(K * R + 1) * sizeof(float));
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, NULL, 12, lb1, NULL, NULL),
+                     VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert(vfy_bound_best_warm(ctx, b, i, warm + i * R));
+    vfy_bound_alpha_warm(b, K, warm, 0);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, NULL, 1, lb2, NULL, NULL),
+                     VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert_msg(lb2[i] >= lb1[i] - 1e-6 * (1 + fabs(lb1[i])), "row %d: %g after a warm "
+                      "start, %g before", i, lb2[i], lb1[i]);
+    /* (b) garbage: NaN, negative, above 1, random */
+    for (int64_t q = 0; q < K * R; q++) {
+        int t = (int)(testnet_uniform(&st) * 4);
+        warm[q] = t == 0 ? NAN : t == 1 ? -1.0f : t == 2 ? 2.0f : (float)testnet_uniform(&st);
+    }
+    vfy_bound_alpha_warm(b, K, warm, 0);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, NULL, 4, lb3, NULL, NULL),
+                     VFY_OK);
+    double *acts[16] = {0}, x[16];
+    ck_assert(net->n_layers <= 16);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int t = 0; t < 1000; t++) {
+        for (int64_t j = 0; j < nx; j++)
+            x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        vfy_eval_forward_all(net, x, acts);
+        const double *y = acts[net->n_layers - 1];
+        for (int i = 0; i < K; i++) {
+            double v = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            ck_assert_msg(v >= lb3[i], "row %d: value %g below the bound %g", i, v, lb3[i]);
+        }
+    }
+    /* (c) K differs: ignored, the call runs as without it */
+    vfy_bound_alpha_warm(b, K + 1, warm, 0);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, NULL, 12, lb2, NULL, NULL),
+                     VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert(lb2[i] == lb1[i]);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(warm);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Branching on a ReLU: (a) vfy_bound_split_lb's two child bounds hold at every sampled point on
  * their side of the split (no tolerance); (b) a child's layers computed from its parent's bounds
  * with vfy_bound_layers_from (the layers up to the split taken as they are) equal, bit for bit,
@@ -918,6 +996,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
     tcase_add_loop_test(tc, test_split_children, 0, 6);
+    tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);

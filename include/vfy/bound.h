@@ -112,6 +112,18 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 int vfy_bound_best_params(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i,
                           double *alpha_flat, double *beta);
 
+/* Warm start of the next vfy_bound_rows_alpha on b (one call only; warm is borrowed until then):
+ * for each of its K rows, n_relu slopes (every ReLU neuron in network order; out of [0, 1], e.g.
+ * NaN: CROWN's default) then n_sp multipliers for its first n_sp splits (the others start at 0).
+ * Ignored when that call has a different K or fewer splits. The bound stays sound whatever the
+ * values: they only move the ascent's starting point. */
+void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n_sp);
+/* After vfy_bound_rows_alpha: row i's best slopes and multipliers in vfy_bound_alpha_warm's layout
+ * (n_relu + the call's splits floats). Returns 0 when the call did no optimisation. */
+int vfy_bound_best_warm(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i, float *out);
+/* ReLU neurons of the network in all. */
+int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
+
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b, a positive score estimating what splitting it gains for
  * the K rows (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score
