@@ -63,6 +63,7 @@ typedef struct ck {
     double *xl2, *xh2;           /* nx: bisection pieces */
     const vfy_check_opts *opts;
     int slopes;                  /* lower slopes of unstable ReLUs: 0 CROWN's default, 1 s = u/(u-l) */
+    int refine_all;              /* back-substitute every neuron that feeds a ReLU, stable ones too */
     int64_t pieces, farkas;
     int deepest;                 /* deepest bisection of the current region */
     /* format 2 (ReLU splitting) */
@@ -660,7 +661,7 @@ static int refine(ck *c, int64_t k, const double *xl, const double *xh)
     int64_t n = c->net->layers[k].n_out, nu = 0;
     int relu = c->net->layers[k + 1].kind == VFY_LAYER_RELU;
     for (int64_t j = 0; j < n; j++)
-        if (relu ? (c->lo[k][j] < 0 && c->hi[k][j] > 0) : c->lo[k][j] < c->hi[k][j])
+        if (relu && !c->refine_all ? (c->lo[k][j] < 0 && c->hi[k][j] > 0) : c->lo[k][j] < c->hi[k][j])
             c->idx[nu++] = j;
     if (nu == 0)
         return 1;
@@ -675,15 +676,31 @@ static int refine(ck *c, int64_t k, const double *xl, const double *xh)
             c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
             c->betal[i] = c->betah[i] = 0;
         }
-    backward(c, k, K, xl, xh, NULL, 0);
-    for (int64_t a = 0; a < nu; a++) {
-        int64_t j = c->idx[a];
-        double lo = c->lb[2 * a], hi = -c->lb[2 * a + 1];
-        if (lo > c->lo[k][j])
-            c->lo[k][j] = lo;
-        if (hi < c->hi[k][j])
-            c->hi[k][j] = hi;
+    /* with refine_all, both lower slopes of the unstable ReLUs below (CROWN's default, then
+     * u/(u-l)): each is sound, the intersection tighter than either */
+    int slopes = c->slopes;
+    for (int pass = c->refine_all ? 0 : slopes; pass < (c->refine_all ? 2 : slopes + 1); pass++) {
+        if (c->refine_all && pass == 1)
+            for (int64_t a = 0; a < nu; a++)
+                for (int h = 0; h < 2; h++) {
+                    int64_t i = 2 * a + h;
+                    memset(c->al + i * W, 0, (size_t)n * sizeof(double));
+                    memset(c->ah + i * W, 0, (size_t)n * sizeof(double));
+                    c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
+                    c->betal[i] = c->betah[i] = 0;
+                }
+        c->slopes = pass;
+        backward(c, k, K, xl, xh, NULL, 0);
+        for (int64_t a = 0; a < nu; a++) {
+            int64_t j = c->idx[a];
+            double lo = c->lb[2 * a], hi = -c->lb[2 * a + 1];
+            if (lo > c->lo[k][j])
+                c->lo[k][j] = lo;
+            if (hi < c->hi[k][j])
+                c->hi[k][j] = hi;
+        }
     }
+    c->slopes = slopes;
     return 1;
 }
 
@@ -1070,10 +1087,16 @@ static int prove(ck *c, const double *xl, const double *xh, const double *bw, co
     int64_t left = n, got;
     double mg = -INFINITY;
     /* passes, cheapest first: interval layer bounds; back-substituted layer bounds; the same with
-     * the adaptive lower slopes (CROWN's default is a coin toss where u = -l) */
-    for (int pass = 0; pass < 3 && left > 0; pass++) {
+     * the adaptive lower slopes (CROWN's default is a coin toss where u = -l); then every neuron
+     * that feeds a ReLU back-substituted with both slopes, stable ones too (the verifier's
+     * intermediate bounds come from a slightly different interval pass, so a neuron stable here may
+     * have been tightened there: without this, a proof with a small margin can fail here) */
+    for (int pass = 0; pass < 4 && left > 0; pass++) {
         c->slopes = pass == 2;
-        if ((got = refute(c, xl, xh, cases, n, done, pass > 0, &mg)) < 0)
+        c->refine_all = pass == 3;
+        got = refute(c, xl, xh, cases, n, done, pass > 0, &mg);
+        c->refine_all = 0;
+        if (got < 0)
             goto out;
         left -= got;
     }

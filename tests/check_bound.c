@@ -874,6 +874,113 @@ START_TEST(test_alpha_warm)
 }
 END_TEST
 
+/* beta-CROWN on a split domain: for random splits of unstable neurons (several layers, both signs),
+ * every sampled input on the domain (each split neuron with its sign) satisfies
+ *   row(x) - sum_q beta_q sign_q z_q(x) >= lb   for the multipliers of the pass that gave lb
+ * (vfy_bound_best_params), hence row(x) >= lb (no tolerance). */
+START_TEST(test_beta_sound)
+{
+    const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
+    vfy_net *net = testnet_random(1200 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                                  sh->scale, sh->with_scale);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    uint64_t st = 300 + (uint64_t)_i;
+    int64_t nx = net->n_in, ny = net->n_out, F = vfy_bounds_flat_size(ctx), half = F / 2;
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < nx; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.3 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    double *flat = malloc((size_t)F * sizeof(double));
+    vfy_bounds_export(ctx, b, flat);
+    /* up to 3 unstable ReLU inputs, from the deepest layers first, each with its sign at a random
+     * point x0 (so the domain is not empty) */
+    int64_t idx[3], kq[3], jq[3], n_sp = 0;
+    signed char sg[3];
+    double *acts[16] = {0}, x[16], x0[16];
+    ck_assert(net->n_layers <= 16);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int64_t j = 0; j < nx; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    vfy_eval_forward_all(net, x0, acts);
+    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
+        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
+            continue;
+        off = 0;
+        for (int64_t t = 0; t < k; t++)
+            off += net->layers[t].n_out;
+        for (int64_t j = 0; j < net->layers[k].n_out && n_sp < 3; j++)
+            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(&st) < 0.5) {
+                idx[n_sp] = off + j;
+                kq[n_sp] = k;
+                jq[n_sp] = j;
+                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
+                if (sg[n_sp] > 0)
+                    flat[off + j] = 0;
+                else
+                    flat[half + off + j] = 0;
+                n_sp++;
+                break; /* one per layer */
+            }
+    }
+    ck_assert_int_gt(n_sp, 0);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
+    enum { K = 3 };
+    double cy[K * 8], lb[K], beta[K][3];
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    vfy_splits sp = {n_sp, idx, sg};
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, &sp, 20, lb, NULL, NULL),
+                     VFY_OK);
+    double *af = malloc((size_t)half * sizeof(double));
+    for (int i = 0; i < K; i++)
+        ck_assert(vfy_bound_best_params(ctx, b, i, af, beta[i]));
+    int on = 0;
+    for (int t = 0; t < 20000; t++) {
+        /* half uniform on the box, half near x0 */
+        for (int64_t j = 0; j < nx; j++) {
+            double r = testnet_uniform(&st);
+            x[j] = t % 2 ? lo[j] + r * (hi[j] - lo[j])
+                         : fmin(hi[j], fmax(lo[j], x0[j] + (r - 0.5) * 0.1 * (hi[j] - lo[j])));
+        }
+        vfy_eval_forward_all(net, x, acts);
+        int in = 1;
+        for (int64_t q = 0; q < n_sp; q++)
+            in &= sg[q] * acts[kq[q]][jq[q]] >= 0;
+        if (!in)
+            continue;
+        on++;
+        const double *y = acts[net->n_layers - 1];
+        for (int i = 0; i < K; i++) {
+            double v = 0, lag = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            for (int64_t q = 0; q < n_sp; q++)
+                lag += beta[i][q] * sg[q] * acts[kq[q]][jq[q]];
+            ck_assert_msg(v >= lb[i], "row %d: value %.17g below the bound %.17g", i, v, lb[i]);
+            ck_assert_msg(v - lag >= lb[i], "row %d: Lagrangian %.17g below the bound %.17g "
+                          "(beta %g %g %g)", i, v - lag, lb[i], beta[i][0], n_sp > 1 ? beta[i][1] : 0,
+                          n_sp > 2 ? beta[i][2] : 0);
+        }
+    }
+    ck_assert_msg(on > 100, "only %d samples on the split domain", on);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(af);
+    free(flat);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Branching on a ReLU: (a) vfy_bound_split_lb's two child bounds hold at every sampled point on
  * their side of the split (no tolerance); (b) a child's layers computed from its parent's bounds
  * with vfy_bound_layers_from (the layers up to the split taken as they are) equal, bit for bit,
@@ -997,6 +1104,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
     tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
+    tcase_add_loop_test(tc, test_beta_sound, 0, 12);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
