@@ -27,6 +27,7 @@
 
 #define FLOAT_EXEC_LIMIT 1e38
 #define COVER_BUDGET 400000000LL /* region visits allowed to the cover check */
+#define RELU_BISECT_MAX 8 /* activation splits the checker adds to a region it cannot confirm */
 
 /* ---- outward rounding ----
  * up(x) >= the exact value of any operation whose round-to-nearest result is x; dn likewise below.
@@ -76,7 +77,9 @@ typedef struct ck {
     int64_t prior_layer;         /* layer of the last derived bound */
     int lo_is_prior;             /* lo/hi hold the prior's layers (no region was bounded since) */
     int use_prior;               /* layers() intersects every layer with the prior */
-    int64_t n_sp;                /* the current region's splits: layer, neuron, sign */
+    int64_t n_sp;                /* the current region's splits: layer, neuron, sign (then the
+                                  * checker's own, from activation bisection) */
+    int64_t n_sp_beta;           /* the region's own: the ones with multipliers */
     int64_t *sp_k, *sp_j;
     signed char *sp_s;
     const double **ra, **rb;     /* cap: each row's slopes (flat, NaN: default) and multipliers, or NULL */
@@ -566,7 +569,7 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                  * e_j)·z. SOUND: beta >= 0 (checked when read), sign = +-1 (exact product), the
                  * difference rounded outward. */
                 const double *rb = c->params && k > 0 ? c->rb[i] : NULL;
-                for (int64_t q = 0; rb && q < c->n_sp; q++)
+                for (int64_t q = 0; rb && q < c->n_sp_beta; q++)
                     if (c->sp_k[q] == k - 1) {
                         double bs = c->sp_s[q] > 0 ? rb[q] : -rb[q];
                         int64_t j = c->sp_j[q];
@@ -977,7 +980,7 @@ static int64_t refute(ck *c, const double *xl, const double *xh, const int64_t *
                 memcpy(cx + i * nx, cs->rows[r].cx, (size_t)nx * sizeof(double));
             int has = r0 >= 0 && c->phas[r0 + r];
             c->ra[i] = has ? c->pa + (r0 + r) * c->half : NULL;
-            c->rb[i] = has && c->n_sp > 0 ? c->pb + (r0 + r) * c->n_sp : NULL;
+            c->rb[i] = has && c->n_sp_beta > 0 ? c->pb + (r0 + r) * c->n_sp_beta : NULL;
         }
     }
     c->params = 1;
@@ -1090,8 +1093,9 @@ static int prove(ck *c, const double *xl, const double *xh, const double *bw, co
      * the adaptive lower slopes (CROWN's default is a coin toss where u = -l); then every neuron
      * that feeds a ReLU back-substituted with both slopes, stable ones too (the verifier's
      * intermediate bounds come from a slightly different interval pass, so a neuron stable here may
-     * have been tightened there: without this, a proof with a small margin can fail here) */
-    for (int pass = 0; pass < 4 && left > 0; pass++) {
+     * have been tightened there: without this, a proof with a small margin can fail here; only for
+     * regions with activation splits, where it was needed) */
+    for (int pass = 0; pass < (c->n_sp_beta > 0 ? 4 : 3) && left > 0; pass++) {
         c->slopes = pass == 2;
         c->refine_all = pass == 3;
         got = refute(c, xl, xh, cases, n, done, pass > 0, &mg);
@@ -1108,6 +1112,39 @@ static int prove(ck *c, const double *xl, const double *xh, const double *bw, co
     for (int64_t a = 0; a < n; a++)
         if (!done[a])
             open[no++] = cases[a];
+    /* A region with activation splits (many inputs: bisecting the input is hopeless) is split on
+     * one more activation instead, up to RELU_BISECT_MAX of them: the unstable pre-activation, in the
+     * deepest layer that has one, whose interval is the most balanced around 0 (in the last pass's
+     * bounds). SOUND: z >= 0 and z <= 0 cover every execution; each side is proved with the split
+     * clamped (no multiplier). */
+    if (c->n_sp_beta > 0 && c->n_sp - c->n_sp_beta < RELU_BISECT_MAX) {
+        int64_t bk = -1, bj = -1;
+        double bv = 0;
+        for (int64_t k = c->L - 2; k >= 0 && bk < 0; k--) {
+            if (c->net->layers[k + 1].kind != VFY_LAYER_RELU)
+                continue;
+            for (int64_t j = 0; j < c->net->layers[k].n_out; j++) {
+                double l = c->lo[k][j], u = c->hi[k][j], v = -l < u ? -l : u;
+                if (l < 0 && u > 0 && v > bv) {
+                    bv = v;
+                    bk = k;
+                    bj = j;
+                }
+            }
+        }
+        if (bk >= 0) {
+            int64_t q = c->n_sp++;
+            c->sp_k[q] = bk;
+            c->sp_j[q] = bj;
+            ret = 1;
+            for (int sg = 1; sg >= -1 && ret == 1; sg -= 2) {
+                c->sp_s[q] = (signed char)sg;
+                ret = prove(c, xl, xh, bw, open, no, depth + 1, fail_case, margin, fail_depth);
+            }
+            c->n_sp--;
+            goto out;
+        }
+    }
     int64_t nx = c->nx, dim = -1;
     double bestw = -1;
     for (int64_t j = 0; j < nx; j++) {
@@ -1888,9 +1925,9 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             vfy_free(c.sp_k);
             vfy_free(c.sp_j);
             vfy_free(c.sp_s);
-            c.sp_k = vfy_alloc_array((size_t)nsp, sizeof(int64_t));
-            c.sp_j = vfy_alloc_array((size_t)nsp, sizeof(int64_t));
-            c.sp_s = vfy_alloc((size_t)nsp);
+            c.sp_k = vfy_alloc_array((size_t)(nsp + RELU_BISECT_MAX), sizeof(int64_t));
+            c.sp_j = vfy_alloc_array((size_t)(nsp + RELU_BISECT_MAX), sizeof(int64_t));
+            c.sp_s = vfy_alloc((size_t)(nsp + RELU_BISECT_MAX));
             if (!c.sp_k || !c.sp_j || !c.sp_s)
                 goto nomem;
             for (int64_t q = 0; q < nsp; q++) {
@@ -1906,7 +1943,7 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
         if (inside && c.prior_dirty && prior_bound_layers(&c, 1) < 0)
             goto nomem;
         c.use_prior = inside && c.prior_box == box;
-        c.n_sp = nsp;
+        c.n_sp = c.n_sp_beta = nsp;
         c.pa = pa;
         c.pb = pb;
         c.phas = phas;
@@ -1920,7 +1957,7 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
         c.deepest = 0;
         int pr = prove(&c, xl, xh, box_w, cl, n, 0, &fc, &mg, &fd);
         c.use_prior = 0;
-        c.n_sp = 0;
+        c.n_sp = c.n_sp_beta = 0;
         c.crow = NULL;
         for (int64_t a = 0; a < n; a++)
             crow[cl[a]] = -1;

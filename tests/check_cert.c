@@ -618,6 +618,58 @@ START_TEST(test_relu_corrupt)
 }
 END_TEST
 
+/* A region the checker cannot confirm whole is split on one more activation (then on the input):
+ * the verifier's certificate of rand2_a_unsat cut down to its root's two children (the first split
+ * neuron, both signs, no slopes or multipliers) is still valid, each region needing bisection. */
+START_TEST(test_relu_checker_bisects)
+{
+    const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
+    const char *path = tmp_path("relu_b.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *text = slurp(path, &n);
+    unlink(path);
+    tlines t, u;
+    tl_split(&t, text);
+    u.n = 0;
+    char first[64] = "";
+    const char *box = NULL;
+    for (int i = 0; i < t.n; i++) {
+        const char *l = t.line[i];
+        if (!strncmp(l, "region", 6) && !box) {
+            const char *sp = strstr(l, " splits ");
+            ck_assert_ptr_nonnull(sp);
+            /* "region B lo .. hi .." and the first split's neuron */
+            int nsp = 0, idx = -1;
+            ck_assert_int_eq(sscanf(sp, " splits %d %d", &nsp, &idx), 2);
+            snprintf(first, sizeof first, "%d", idx);
+            box = l;
+            for (int h = 0; h < 2; h++) {
+                char *x = malloc(strlen(l) + 64);
+                sprintf(x, "%.*s splits 1 %s %c cases 0", (int)(sp - l), l, first, h ? '-' : '+');
+                u.line[u.n++] = x;
+            }
+        } else if (!strncmp(l, "region", 6) || !strncmp(l, "row ", 4)) {
+            continue;
+        } else if (!strncmp(l, "end", 3)) {
+            u.line[u.n++] = strdup("end 2");
+        } else {
+            u.line[u.n++] = strdup(l);
+        }
+    }
+    ck_assert_ptr_nonnull(box);
+    char *c = tl_join(&u), why[1024];
+    vfy_check_result res;
+    ck_assert_msg(check_text(m, s, c, why, &res), "%s", why);
+    ck_assert_int_eq(res.regions, 2);
+    ck_assert_int_eq(res.bisected, 2);
+    free(c);
+    tl_free(&t);
+    tl_free(&u);
+    vfy_free(text);
+}
+END_TEST
+
 /* A forged ReLU-split certificate of a sat spec (the box split on one neuron, both halves claimed
  * refuted) is rejected: the counterexample's half cannot be proved. */
 START_TEST(test_relu_forged_sat)
@@ -1198,6 +1250,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_writer_removes_on_sat);
     tcase_add_loop_test(tc, test_relu_certified, 0, 2);
     tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
+    tcase_add_test(tc, test_relu_checker_bisects);
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_checker_ulps);
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
