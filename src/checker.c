@@ -1593,6 +1593,15 @@ static const char *read_alpha(ck *c, lines *ln, int64_t below, double *out)
     return NULL;
 }
 
+/* The capacity that holds `need` elements, doubling from cap (from `first` when cap is 0). */
+static int64_t grown(int64_t cap, int64_t need, int64_t first)
+{
+    int64_t nc = cap ? 2 * cap : first;
+    while (nc < need)
+        nc *= 2;
+    return nc;
+}
+
 /* The whole check. model/spec (the files' bytes) are NULL when the caller vouches for net and spec
  * (vfy_check_certificate_net): then the checksums are read but not compared. */
 static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t *model,
@@ -1764,7 +1773,7 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             INVALID("%s:%lld: bad box index (the spec has %lld boxes)", cn, (long long)ln.no,
                     (long long)spec->n_boxes);
         if (nreg == capreg) {
-            int64_t nc = capreg ? 2 * capreg : 256;
+            int64_t nc = grown(capreg, nreg + 1, 256);
             double *R2 = vfy_realloc(R, (size_t)nc * 2 * (size_t)nx * sizeof(double));
             if (!R2)
                 goto nomem;
@@ -1811,9 +1820,7 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             if (version < 2 || !tok_int(&ln, &ns))
                 INVALID("%s:%lld: expected 'splits N' (format 2)", cn, (long long)ln.no);
             if (nsidx + ns > capsidx) {
-                int64_t nc = capsidx ? 2 * capsidx : 1024;
-                while (nc < nsidx + ns)
-                    nc *= 2;
+                int64_t nc = grown(capsidx, nsidx + ns, 1024);
                 int64_t *i2 = vfy_realloc(sidx, (size_t)nc * sizeof(int64_t));
                 if (!i2)
                     goto nomem;
@@ -1977,9 +1984,7 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             res->bisected++;
         /* remember the region for the cover check */
         if (ncl + n > capcl) {
-            int64_t nc = capcl ? 2 * capcl : 1024;
-            while (nc < ncl + n)
-                nc *= 2;
+            int64_t nc = grown(capcl, ncl + n, 1024);
             int64_t *r2 = vfy_realloc(rcases, (size_t)nc * sizeof(int64_t));
             if (!r2)
                 goto nomem;

@@ -758,25 +758,36 @@ START_TEST(test_act_crown_tighter)
 }
 END_TEST
 
+/* A random network with several ReLU layers (shape by i), its context, and a random input box:
+ * per input a centre in [-1, 1] and a radius r0 + 0.5 u, drawn from *st; [wlo, whi] is the box
+ * widened for float32 inputs. */
+static vfy_net *random_multilayer(int i, uint64_t seed, uint64_t *st, double r0,
+                                  vfy_bound_ctx **ctx, double *lo, double *hi, double *wlo,
+                                  double *whi)
+{
+    const testnet_shape *sh = &testnet_shapes[1 + i % 2];
+    vfy_net *net = testnet_random(seed, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out, sh->scale,
+                                  sh->with_scale);
+    ck_assert_ptr_nonnull(net);
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, ctx, NULL), VFY_OK);
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double c = 2 * testnet_uniform(st) - 1, r = r0 + 0.5 * testnet_uniform(st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(*ctx, net->n_in, wlo, whi);
+    return net;
+}
+
 /* alpha-CROWN on the hidden layers: every layer's bounds still contain every sampled execution (no
  * tolerance), none is looser than CROWN's, and some are tighter. */
 START_TEST(test_tighten_alpha_sound)
 {
-    const testnet_shape *sh = &testnet_shapes[1 + _i % 2]; /* several ReLU layers */
-    vfy_net *net = testnet_random(700 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
-                                  sh->scale, sh->with_scale);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
-    vfy_bounds *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
     uint64_t st = 50 + (uint64_t)_i;
     double lo[16], hi[16], wlo[16], whi[16];
-    for (int64_t j = 0; j < net->n_in; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, net->n_in, wlo, whi);
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 700 + (uint64_t)_i, &st, 0.2, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
     int64_t n_t = 0;
@@ -802,22 +813,12 @@ END_TEST
  * least the bound (no tolerance); (c) a warm start for another number of rows is ignored. */
 START_TEST(test_alpha_warm)
 {
-    const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
-    vfy_net *net = testnet_random(950 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
-                                  sh->scale, sh->with_scale);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
-    vfy_bounds *b = vfy_bounds_create(ctx);
     uint64_t st = 90 + (uint64_t)_i;
-    int64_t nx = net->n_in, ny = net->n_out, R = vfy_bound_ctx_n_relu(ctx);
     double lo[16], hi[16], wlo[16], whi[16];
-    for (int64_t j = 0; j < nx; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 950 + (uint64_t)_i, &st, 0.2, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    int64_t nx = net->n_in, ny = net->n_out, R = vfy_bound_ctx_n_relu(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
     enum { K = 3 };
     double cy[K * 8], lb1[K], lb2[K], lb3[K];
@@ -880,22 +881,12 @@ END_TEST
  * (vfy_bound_best_params), hence row(x) >= lb (no tolerance). */
 START_TEST(test_beta_sound)
 {
-    const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
-    vfy_net *net = testnet_random(1200 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
-                                  sh->scale, sh->with_scale);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
-    vfy_bounds *b = vfy_bounds_create(ctx);
     uint64_t st = 300 + (uint64_t)_i;
-    int64_t nx = net->n_in, ny = net->n_out, F = vfy_bounds_flat_size(ctx), half = F / 2;
     double lo[16], hi[16], wlo[16], whi[16];
-    for (int64_t j = 0; j < nx; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.3 + 0.5 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 1200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    int64_t nx = net->n_in, ny = net->n_out, F = vfy_bounds_flat_size(ctx), half = F / 2;
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
     double *flat = malloc((size_t)F * sizeof(double));
     vfy_bounds_export(ctx, b, flat);
@@ -987,22 +978,12 @@ END_TEST
  * those recomputed from scratch with the same prior, and contain every sample of the child. */
 START_TEST(test_split_children)
 {
-    const testnet_shape *sh = &testnet_shapes[1 + _i % 2]; /* several ReLU layers */
-    vfy_net *net = testnet_random(900 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
-                                  sh->scale, sh->with_scale);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
-    vfy_bounds *b = vfy_bounds_create(ctx), *b1 = vfy_bounds_create(ctx), *b2 = vfy_bounds_create(ctx);
     uint64_t st = 70 + (uint64_t)_i;
-    int64_t nx = net->n_in, ny = net->n_out;
     double lo[16], hi[16], wlo[16], whi[16];
-    for (int64_t j = 0; j < nx; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 900 + (uint64_t)_i, &st, 0.2, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx), *b1 = vfy_bounds_create(ctx), *b2 = vfy_bounds_create(ctx);
+    int64_t nx = net->n_in, ny = net->n_out;
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
     /* the last unstable pre-activation that feeds a ReLU after the first (so later layers exist
      * and earlier ones are taken over) */

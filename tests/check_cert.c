@@ -58,9 +58,10 @@ static void opts_cert(vfy_verify_opts *o, double timeout_s)
     o->reuse_parent_bounds = 0;
 }
 
-/* Verify model/spec files with a certificate at cert_path; returns the verdict. */
-static vfy_verdict certify_files(const char *model, const char *spec, const char *cert_path,
-                                 double timeout_s, double *time_s)
+/* Verify model/spec files with a certificate at cert_path; returns the verdict. relu: ReLU
+ * splitting with alpha/beta-CROWN (format 2), else input splitting with plain CROWN. */
+static vfy_verdict certify(const char *model, const char *spec, const char *cert_path,
+                           double timeout_s, double *time_s, int relu)
 {
     vfy_error err;
     vfy_net *net = NULL;
@@ -69,10 +70,15 @@ static vfy_verdict certify_files(const char *model, const char *spec, const char
     ck_assert_msg(vfy_spec_load(spec, &sp, &err) == VFY_OK, "%s", err.msg);
     vfy_verify_opts o;
     opts_cert(&o, timeout_s);
+    if (relu) {
+        o.method = VFY_BOUND_AUTO;
+        o.split = VFY_SPLIT_RELU;
+    }
     vfy_cert_writer *w = NULL;
     ck_assert_msg(vfy_cert_begin(cert_path, model, spec, net, sp, 1, &w, &err) == VFY_OK, "%s",
                   err.msg);
     o.on_refuted = vfy_cert_on_refuted;
+    o.on_root_bound = vfy_cert_on_root_bound;
     o.on_refuted_user = w;
     vfy_verify_result res;
     ck_assert_msg(vfy_verify(net, sp, &o, &res, &err) == VFY_OK, "%s", err.msg);
@@ -84,6 +90,12 @@ static vfy_verdict certify_files(const char *model, const char *spec, const char
     vfy_spec_free(sp);
     vfy_net_free(net);
     return v;
+}
+
+static vfy_verdict certify_files(const char *model, const char *spec, const char *cert_path,
+                                 double timeout_s, double *time_s)
+{
+    return certify(model, spec, cert_path, timeout_s, time_s, 0);
 }
 
 /* Check certificate text against model/spec files; returns res.valid, why in why. */
@@ -470,29 +482,7 @@ END_TEST
 /* Verify with ReLU splitting (alpha/beta-CROWN, root tightened) and a certificate at cert_path. */
 static vfy_verdict certify_relu(const char *model, const char *spec, const char *cert_path)
 {
-    vfy_error err;
-    vfy_net *net = NULL;
-    vfy_spec *sp = NULL;
-    ck_assert_msg(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
-    ck_assert_msg(vfy_spec_load(spec, &sp, &err) == VFY_OK, "%s", err.msg);
-    vfy_verify_opts o;
-    opts_cert(&o, 30);
-    o.method = VFY_BOUND_AUTO;
-    o.split = VFY_SPLIT_RELU;
-    vfy_cert_writer *w = NULL;
-    ck_assert_msg(vfy_cert_begin(cert_path, model, spec, net, sp, 1, &w, &err) == VFY_OK, "%s",
-                  err.msg);
-    o.on_refuted = vfy_cert_on_refuted;
-    o.on_root_bound = vfy_cert_on_root_bound;
-    o.on_refuted_user = w;
-    vfy_verify_result res;
-    ck_assert_msg(vfy_verify(net, sp, &o, &res, &err) == VFY_OK, "%s", err.msg);
-    ck_assert_int_eq(vfy_cert_finish(w, res.verdict == VFY_UNSAT, &err), VFY_OK);
-    vfy_verdict v = res.verdict;
-    vfy_verify_result_free(&res);
-    vfy_spec_free(sp);
-    vfy_net_free(net);
-    return v;
+    return certify(model, spec, cert_path, 30, NULL, 1);
 }
 
 static const char *const relu_instances[][2] = {
