@@ -68,6 +68,8 @@ class Net:
         for layer in self.layers:
             if layer == "relu":
                 x = [v if v > 0.0 else 0.0 for v in x]
+            elif layer[0] == "maxpool":
+                x = [max(x[i] for i in win) for win in pool_windows(*layer[1:])]
             else:
                 _, W, b = layer
                 x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
@@ -79,13 +81,20 @@ class Net:
         if self.pre is not None:
             L *= max(1.0 / s for s in self.pre[1])
         for layer in self.layers:
-            if layer != "relu":
+            if layer != "relu" and layer[0] == "dense":   # relu and max are 1-Lipschitz in inf
                 L *= max(sum(abs(w) for w in row) for row in layer[1])
         return L * (1 + 1e-9)   # cover float64 rounding of the products
 
     @property
     def n_out(self):
-        return len([lay for lay in self.layers if lay != "relu"][-1][1])
+        return len([lay for lay in self.layers if lay != "relu" and lay[0] == "dense"][-1][1])
+
+
+def pool_windows(c, h, w, k):
+    """Windows (flat NCHW indices) of a k x k max pool with stride 1 and no padding on a
+    (1, c, h, w) tensor, in the row-major order of its (1, c, h-k+1, w-k+1) output."""
+    return [[(ch * h + oy + ky) * w + ox + kx for ky in range(k) for kx in range(k)]
+            for ch in range(c) for oy in range(h - k + 1) for ox in range(w - k + 1)]
 
 
 def random_net(seed, sizes):
@@ -147,6 +156,9 @@ def node_text(op, inputs, outputs, name, attrs=()):
             s += '    attribute { name: "%s" i: %d type: INT }\n' % (aname, val)
         elif kind == "FLOAT":
             s += '    attribute { name: "%s" f: %s type: FLOAT }\n' % (aname, tf_float(val))
+        elif kind == "INTS":
+            s += ('    attribute { name: "%s"%s type: INTS }\n'
+                  % (aname, "".join(" ints: %d" % v for v in val)))
     s += "  }\n"
     return s
 
@@ -175,11 +187,24 @@ def model_text(net, name, style, raw, in_dims=None):
         nodes.append(node_text("Flatten", [cur], ["x_flat"], "flatten", [("axis", "INT", 1)]))
         cur = "x_flat"
     k = 0
-    dense_count = len([lay for lay in net.layers if lay != "relu"])
+    dense_count = len([lay for lay in net.layers if lay != "relu" and lay[0] == "dense"])
     for layer in net.layers:
         if layer == "relu":
             nodes.append(node_text("Relu", [cur], ["relu%d" % k], "relu%d" % k))
             cur = "relu%d" % k
+            continue
+        if layer[0] == "maxpool":
+            # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
+            _, c, h, w, pk = layer
+            inits.append("  initializer {\n    dims: 4\n    data_type: 7\n    name: \"shape%d\"\n"
+                         % k + "".join("    int64_data: %d\n" % d for d in (1, c, h, w)) + "  }\n")
+            nodes.append(node_text("Reshape", [cur, "shape%d" % k], ["img%d" % k], "reshape%d" % k))
+            nodes.append(node_text("MaxPool", ["img%d" % k], ["pool%d" % k], "maxpool%d" % k,
+                                   [("kernel_shape", "INTS", [pk, pk]),
+                                    ("strides", "INTS", [1, 1])]))
+            nodes.append(node_text("Flatten", ["pool%d" % k], ["poolflat%d" % k], "flatten_p%d" % k,
+                                   [("axis", "INT", 1)]))
+            cur = "poolflat%d" % k
             continue
         k += 1
         _, W, b = layer
@@ -463,6 +488,28 @@ def build(root):
     write_spec("rand2_a", "rand2_a_cmp_sat", "", ra, [box], [largest], "sat",
                "Unsafe: Y_%d is the largest output. Witness on the grid: x = %s makes Y_%d larger\n"
                "than the others by %.4f." % (k_big, fmt_x(wx), k_big, -wv))
+
+    # -- pool2: 2 -> 18 -> relu -> maxpool 2x2 (stride 1, overlapping) on (2, 3, 3) -> 3 ---------
+    rp = random_net(4321, [2, 18, 3])
+    rp.layers = [rp.layers[0], "relu", ("maxpool", 2, 3, 3, 2),
+                 ("dense", [[f32(random.Random(4322 + r).gauss(0.0, 0.5)) for _ in range(8)]
+                            for r in range(3)], rp.layers[2][2])]
+    write_model(rp, "pool2", "gemm", raw=True)
+    Lp = rp.lipschitz()
+    m0, _ = y_stats(rp, box[0], box[1], N, [1, 0, 0])
+    t_unsat = floor_to(m0 - Lp * h / 2 - MARGIN, 1e-3)
+    pm, _ = analyse(rp, [box], [[([1, 0, 0], t_unsat)]], N)
+    assert pm >= MARGIN, pm
+    write_spec("pool2", "pool2_unsat", "", rp, [box], [[([1, 0, 0], t_unsat)]], "unsat",
+               "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f (max\n"
+               "pooling is 1-Lipschitz in the inf-norm); min Y_0 >= %.6f - L h/2 = %.6f > %s\n"
+               "(margin %.4f)." % (N, N, h, m0, Lp, m0, m0 - Lp * h / 2, num(t_unsat), pm))
+    t_sat = ceil_to(m0 + 0.05, 1e-3)
+    _, (wv, wx) = analyse(rp, [box], [[([1, 0, 0], t_sat)]], N)
+    assert wv <= -0.04
+    write_spec("pool2", "pool2_sat", "", rp, [box], [[([1, 0, 0], t_sat)]], "sat",
+               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
+               % (fmt_x(wx), m0, num(t_sat), -wv))
 
     # -- rand2_b: 2 -> 16 -> 16 -> 3, MatMul + Add, float_data; output comparisons ---------------
     rb = random_net(777, [2, 16, 16, 3])

@@ -265,6 +265,14 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
             const double *hi = k > 0 ? w->b->hi[k - 1] : d->hi;
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = hi[j] > 0 ? g[j] : 0.0;
+        } else if (L->kind == VFY_LAYER_MAXPOOL) {
+            /* the max moves with at most one input of each window: a window's weight reaches
+             * each of its inputs */
+            memset(g2, 0, (size_t)L->n_in * sizeof(double));
+            for (int64_t j = 0; j < L->n_out; j++)
+                for (int64_t p = 0; p < L->pool_k; p++)
+                    if (L->pool[j * L->pool_k + p] >= 0)
+                        g2[L->pool[j * L->pool_k + p]] += g[j];
         } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 */
             double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
@@ -540,6 +548,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
 #define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
+#define ATTACK_QUICK_MADDS 2e9 /* multiply-adds of the first attack when the full one would cost more */
 
 /* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
 static int64_t count_unstable(const search *s, const vfy_bounds *b)
@@ -1241,9 +1250,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.cert = opts->on_refuted != NULL;
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
-    /* nor does the LP relax Sigmoid/Tanh (lp.c refuses them): no LP stage, no second phase */
+    /* nor does the LP relax Sigmoid/Tanh/MaxPool (lp.c refuses them): no LP stage, no second phase */
     for (int64_t k = 0; k < net->n_layers; k++)
-        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
+            net->layers[k].kind == VFY_LAYER_MAXPOOL)
             s.lp_stage_on = 0;
     /* (a certificate run has no LP stage to close the hard domains: alpha-CROWN, whose slopes the
      * certificate records, takes its place; on ACAS Xu it proves all 139 unsat instances there,
@@ -1289,10 +1299,21 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t k = 0; k < net->n_layers; k++)
         flops += net->layers[k].kind == VFY_LAYER_DENSE
                      ? (double)net->layers[k].n_in * (double)net->layers[k].n_out
-                     : (double)net->layers[k].n_out;
+                     : (double)net->layers[k].n_out * (double)(net->layers[k].pool_k + 1);
     int n_samples = (int)fmin(2000, fmax(50, 3e7 / flops));
     int pgd_steps = (int)fmin(100, fmax(20, 1e8 / (8 * 2 * flops)));
-    attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
+    /* on a wide network (a dense-lowered convolution) that attack is long, and wasted where the
+     * root's bound proves the property at once: then a quick attack of about ATTACK_QUICK_MADDS
+     * comes first, and the full one only after the root of a box is not refuted */
+    double attack_madds = flops * (double)spec->n_cases * (n_samples + 8.0 * 2.0 * pgd_steps);
+    int attack_deferred = attack_madds > ATTACK_QUICK_MADDS;
+    if (attack_deferred) {
+        double f = ATTACK_QUICK_MADDS / attack_madds;
+        attack_all(&s, res, &rng, (int)fmax(4, n_samples * f), 2, (int)fmax(5, pgd_steps * f),
+                   ATTACK_SHARE);
+    } else {
+        attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
+    }
 
     /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
      * first search with a tenth of the time, which settles the easy instances at no extra cost;
@@ -1316,7 +1337,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             if (nc == 0)
                 continue;
             /* the root's hidden bounds are tightened first, when there is time for it */
-            int hidden = s.relu_split && !vfy_deadline_over(&s.dl);
+            int hidden = s.relu_split && !vfy_deadline_over(&s.dl), root_proved = 0;
             domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0, 0);
             if (!root)
                 goto nomem;
@@ -1334,8 +1355,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 int64_t n_a = 0, n_t = 0;
                 double t1 = vfy_now();
                 st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
-                if (st == VFY_OK && !vfy_deadline_over(&s.dl) &&
-                    !root_refuted(&s, &s.workers[0], root)) {
+                root_proved = st == VFY_OK && !vfy_deadline_over(&s.dl) &&
+                              root_refuted(&s, &s.workers[0], root);
+                if (st == VFY_OK && attack_deferred && !root_proved) {
+                    attack_deferred = 0;
+                    attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
+                }
+                if (st == VFY_OK && !vfy_deadline_over(&s.dl) && !root_proved &&
+                    res->verdict != VFY_SAT) {
                     /* within a fifth of the time left: on wide convolutional nets it is not cheap */
                     vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                     if (isfinite(s.dl.t_end))
@@ -1361,6 +1388,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 res->lp_tightened += n_t;
                 vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
                            "in %.2f s", (long long)n_a, (long long)n_t, vfy_now() - t1);
+            }
+            if (attack_deferred && !hidden) {
+                attack_deferred = 0;
+                attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
             }
             root->prio = -INFINITY;
             if (!frontier_push(&fr, root)) {

@@ -255,11 +255,11 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
         b->hi[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         if (!b->lo[k] || !b->hi[k])
             goto fail;
-        if (!vfy_layer_is_act(L->kind)) {
+        if (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE) {
             s->q[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
             if (!s->q[k])
                 goto fail;
-        } else if (L->kind != VFY_LAYER_RELU) {
+        } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
             s->act[k] = vfy_alloc_array((size_t)(6 * L->n_out), sizeof(double));
             if (!s->act[k])
                 goto fail;
@@ -619,6 +619,91 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
     }
 }
 
+/* The window of MAXPOOL output j on input bounds [l, u]: *m the input of largest lower bound (the
+ * first such), *top the largest upper bound; returns 1 when x_m dominates (l_m >= u_i for every
+ * other input i of the window: then max = x_m on the whole box). */
+static int pool_window(const vfy_layer *L, int64_t j, const double *l, const double *u, int64_t *m,
+                       double *top)
+{
+    const int64_t *win = L->pool + j * L->pool_k;
+    int64_t a = -1;
+    double t = -INFINITY;
+    for (int64_t p = 0; p < L->pool_k; p++) {
+        int64_t i = win[p];
+        if (i < 0)
+            continue;
+        if (a < 0 || l[i] > l[a])
+            a = i;
+        t = fmax(t, u[i]); /* (NaN bounds: fmax skips them; NaN u is caught below) */
+    }
+    *m = a;
+    *top = t;
+    int dom = !isnan(l[a]);
+    for (int64_t p = 0; p < L->pool_k && dom; p++) {
+        int64_t i = win[p];
+        if (i >= 0 && i != a && !(l[a] >= u[i]))
+            dom = 0;
+        if (i >= 0 && isnan(u[i]))
+            *top = INFINITY;
+    }
+    return dom;
+}
+
+/* MAXPOOL y_j = max_{i in W_j} x_i, relaxed per window on the input bounds [l, u]: with m the input
+ * of largest lower bound and U = max_{i in W_j} u_i,
+ *     x_m <= y_j <= U,  and y_j = x_m when x_m dominates (l_m >= u_i for every other i in W_j).
+ * A coefficient lam >= 0 (or a dominated window) moves to x_m: lam y_j >= lam x_m; lam < 0 takes
+ * the constant: lam y_j >= lam U. A float execution computes the max exactly, so nothing else is
+ * charged. SOUND: the coefficients of x are sums of the lam (a window can share an input with
+ * others): |error| <= gamma(n_out) sum |lam| H_m; the constant d = sum lam U is a dot product,
+ * charged gamma(n_out + 1) sum |lam U| plus n_out 2^-1074 of underflow; U = +inf makes the bound
+ * -inf (no claim). */
+static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, int64_t K,
+                             const double *in_lo, const double *in_hi)
+{
+    const vfy_layer *L = &ctx->net->layers[k];
+    vfy_bound_scratch *s = b->scratch;
+    int64_t n_in = L->n_in, n_out = L->n_out;
+    const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+    double *lam = s->lam, *lam2 = s->lam2;
+    /* s->cls: each window's m; s->G: its U, or NaN when dominated (s->idx is crown_refine's) */
+    for (int64_t j = 0; j < n_out; j++) {
+        double top;
+        int dom = pool_window(L, j, l, u, &s->cls[j], &top);
+        s->G[j] = dom ? NAN : top;
+    }
+    for (int64_t i = 0; i < n_in; i++)
+        s->H[i] = fmax(fabs(l[i]), fabs(u[i]));
+    double g = vfy_la_gamma(n_out + 1);
+    double tiny = (double)(n_out + 1) * ETA64;
+    memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
+    for (int64_t i = 0; i < K; i++) {
+        const double *row = lam + i * n_out;
+        double *out = lam2 + i * n_in;
+        double d = 0, abst = 0, errmu = 0;
+        for (int64_t j = 0; j < n_out; j++) {
+            double x = row[j];
+            if (x == 0)
+                continue;
+            int64_t m = s->cls[j];
+            if (x > 0 || isnan(s->G[j])) {
+                out[m] += x;
+                errmu += fabs(x) * s->H[m];
+            } else {
+                double p = x * s->G[j];
+                d += p;
+                abst += fabs(p);
+            }
+        }
+        double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
+        s->beta[i] += d;
+        e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+        s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+    }
+    s->lam = lam2;
+    s->lam2 = lam;
+}
+
 /* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
  * constant and error of each row, with the invariant (for every execution of the network)
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
@@ -644,6 +729,10 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 if (s->sp_layer[q] == k)
                     for (int64_t i = 0; i < K; i++)
                         lam[i * n_out + s->sp_j[q]] -= beta[i * n_sp + q] * s->beta_s[q];
+        if (L->kind == VFY_LAYER_MAXPOOL) {
+            maxpool_backward(ctx, b, k, K, in_lo, in_hi);
+            continue;
+        }
         if (vfy_layer_is_act(L->kind)) {
             /* An activation h = f(z), relaxed per neuron by  sl z + tl <= f(z) <= su z + tu  on the
              * pre-activation's [l, u]; each coefficient picks the line by its sign:
@@ -926,6 +1015,32 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             }
             continue;
         }
+        if (L->kind == VFY_LAYER_MAXPOOL) {
+            /* SOUND: max is increasing in each input, so y_j lies in [max l_i, max u_i]; a NaN
+             * bound gives the whole line. */
+            for (int64_t j = 0; j < L->n_out; j++) {
+                const int64_t *win = L->pool + j * L->pool_k;
+                double a = -INFINITY, c = -INFINITY;
+                int bad = 0;
+                for (int64_t p = 0; p < L->pool_k; p++) {
+                    if (win[p] < 0)
+                        continue;
+                    bad |= isnan(lo[win[p]]) || isnan(hi[win[p]]);
+                    a = fmax(a, lo[win[p]]);
+                    c = fmax(c, hi[win[p]]);
+                }
+                b->lo[k][j] = bad ? -INFINITY : a;
+                b->hi[k][j] = bad ? INFINITY : c;
+            }
+            if (k < k_from) {
+                /* SOUND: the prior's bounds hold on a superset of this domain */
+                memcpy(b->lo[k], prior + off, (size_t)L->n_out * sizeof(double));
+                memcpy(b->hi[k], prior + half + off, (size_t)L->n_out * sizeof(double));
+            } else if (prior) {
+                intersect_prior(ctx, b, k, prior, off, half);
+            }
+            continue;
+        }
         if (vfy_layer_is_act(L->kind)) {
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
              * (act_enclose; NaN gives the whole range); a float execution's value is within
@@ -952,7 +1067,8 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             ibp_affine(ctx, b, k);
             if (prior)
                 intersect_prior(ctx, b, k, prior, off, half);
-            int feeds_act = k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind);
+            int feeds_act = k + 1 < net->n_layers && (vfy_layer_is_act(net->layers[k + 1].kind) ||
+                                                      net->layers[k + 1].kind == VFY_LAYER_MAXPOOL);
             if (method != VFY_BOUND_IBP && feeds_act && k > 0) {
                 vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
                 if (st != VFY_OK)
@@ -1087,6 +1203,17 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
             for (int64_t i = 0; i < K; i++)
                 for (int64_t j = 0; j < n_out; j++)
                     v2[i * n_out + j] = L->w[j] * v[i * n_in + j] + L->b[j];
+        } else if (L->kind == VFY_LAYER_MAXPOOL) {
+            /* no parameters: the primal point goes through the max itself (steers only) */
+            for (int64_t i = 0; i < K; i++)
+                for (int64_t j = 0; j < n_out; j++) {
+                    const int64_t *win = L->pool + j * L->pool_k;
+                    double m = -INFINITY;
+                    for (int64_t p = 0; p < L->pool_k; p++)
+                        if (win[p] >= 0)
+                            m = fmax(m, v[i * n_in + win[p]]);
+                    v2[i * n_out + j] = m;
+                }
         } else if (L->kind != VFY_LAYER_RELU) {
             /* SIGMOID/TANH carry no slopes here: the primal point goes through f itself (an
              * approximation of the relaxed network, which only steers the search) */

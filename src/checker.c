@@ -191,7 +191,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         const vfy_layer *Lk = &net->layers[k];
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
             Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
-            Lk->kind != VFY_LAYER_TANH)
+            Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL)
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -199,7 +199,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         c->E[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
         if (!c->lo[k] || !c->hi[k] || !c->E[k])
             return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
-        if (Lk->kind == VFY_LAYER_RELU)
+        if (Lk->kind == VFY_LAYER_RELU || Lk->kind == VFY_LAYER_MAXPOOL)
             continue;
         if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
             if (!(c->ln[k] = vfy_alloc_array((size_t)(4 * Lk->n_out), sizeof(double))))
@@ -261,7 +261,8 @@ static int64_t relu_fed(const ck *c, int64_t idx)
     while (c->foff[k + 1] <= idx)
         k++;
     const vfy_layer *Lk = &c->net->layers[k];
-    if ((Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE) || k + 1 >= c->L ||
+    if ((Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
+         Lk->kind != VFY_LAYER_MAXPOOL) || k + 1 >= c->L ||
         c->net->layers[k + 1].kind != VFY_LAYER_RELU)
         return -1;
     return k + 1;
@@ -514,6 +515,73 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
             }
             continue;
         }
+        if (Lk->kind == VFY_LAYER_MAXPOOL) {
+            /* y_o = max of v over the window W_o. With m the window's input of largest lower
+             * bound and U its largest upper bound, v_m <= y_o <= U, and y_o = v_m when
+             * l_m >= u_i for every other i in W_o (a float execution's max is exact). Writing
+             * lam = lam+ - lam-: lam y_o >= lam+ v_m - lam- U (lam v_m when dominated). Over lam
+             * in [a, b]: v_m's coefficient gains [a+, b+] ([a, b] when dominated), the constant
+             * [-a- U, -b- U] (a- >= b-). SOUND: every sum rounded outward; m held exactly in
+             * sv (m < 2^53), U in tv (NaN: dominated). */
+            const double *l = in_lo(c, k, xl), *u = in_hi(c, k, xh);
+            for (int64_t o = 0; o < n_out; o++) {
+                const int64_t *win = Lk->pool + o * Lk->pool_k;
+                int64_t m = -1;
+                double U = -INFINITY;
+                for (int64_t p = 0; p < Lk->pool_k; p++)
+                    if (win[p] >= 0) {
+                        if (m < 0 || l[win[p]] > l[m])
+                            m = win[p];
+                        U = u[win[p]] > U ? u[win[p]] : U;
+                    }
+                int dom = 1;
+                for (int64_t p = 0; p < Lk->pool_k; p++)
+                    if (win[p] >= 0 && (isnan(u[win[p]]) || (win[p] != m && !(l[m] >= u[win[p]]))))
+                        dom = 0;
+                c->sv[o] = (double)m;
+                c->tv[o] = dom ? NAN : U;
+            }
+            for (int64_t i = 0; i < K; i++) {
+                const double *ra = c->al + i * W, *rh = c->ah + i * W;
+                double *na_ = c->bl + i * W, *nh_ = c->bh + i * W;
+                memset(na_, 0, (size_t)n_in * sizeof(double));
+                memset(nh_, 0, (size_t)n_in * sizeof(double));
+                double bl = c->betal[i], bh = c->betah[i];
+                for (int64_t o = 0; o < n_out; o++) {
+                    double a = ra[o], b = rh[o], U = c->tv[o];
+                    if (a == 0 && b == 0)
+                        continue;
+                    int64_t m = (int64_t)c->sv[o];
+                    if (isnan(U)) {
+                        na_[m] = dn(na_[m] + a);
+                        nh_[m] = up(nh_[m] + b);
+                        continue;
+                    }
+                    na_[m] = dn(na_[m] + (a > 0 ? a : 0));
+                    nh_[m] = up(nh_[m] + (b > 0 ? b : 0));
+                    double ma = a < 0 ? -a : 0, mb = b < 0 ? -b : 0;
+                    if (ma == 0)
+                        continue; /* then mb = 0 too: no constant */
+                    double d1 = -ma * U, d2 = -mb * U; /* (mb = 0, U infinite: NaN, dead below) */
+                    bl = dn(bl + dn(d1 < d2 ? d1 : d2));
+                    bh = up(bh + up(d1 < d2 ? d2 : d1));
+                }
+                int fin = isfinite(bl) && isfinite(bh);
+                for (int64_t q = 0; q < n_in && fin; q++)
+                    fin = isfinite(na_[q]) && isfinite(nh_[q]);
+                if (!fin)
+                    c->dead[i] = 1;
+                c->betal[i] = bl;
+                c->betah[i] = bh;
+            }
+            double *t = c->al;
+            c->al = c->bl;
+            c->bl = t;
+            t = c->ah;
+            c->ah = c->bh;
+            c->bh = t;
+            continue;
+        }
         if (Lk->kind == VFY_LAYER_RELU) {
             /* lam_j relu(z_j) >= mu_j z_j + d_j on [l_j, u_j]:
              *  l >= 0: relu(z) = z;  u <= 0: relu(z) = 0;  else, writing lam = lam+ - lam-:
@@ -761,6 +829,24 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 return 2;
             continue;
         }
+        if (Lk->kind == VFY_LAYER_MAXPOOL) {
+            /* SOUND: max is increasing in each input: y in [max l, max u] over the window */
+            for (int64_t j = 0; j < n_out; j++) {
+                const int64_t *win = Lk->pool + j * Lk->pool_k;
+                lo[j] = hi[j] = -INFINITY;
+                for (int64_t p = 0; p < Lk->pool_k; p++) {
+                    if (win[p] < 0)
+                        continue;
+                    if (isnan(l[win[p]]) || isnan(u[win[p]]))
+                        return 0;
+                    lo[j] = l[win[p]] > lo[j] ? l[win[p]] : lo[j];
+                    hi[j] = u[win[p]] > hi[j] ? u[win[p]] : hi[j];
+                }
+            }
+            if (!constrain(c, k))
+                return 2;
+            continue;
+        }
         if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
             /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
              * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
@@ -813,7 +899,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
             return 2;
         if (deep && k > 0 && k + 1 < c->L &&
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
-             net->layers[k + 1].kind == VFY_LAYER_TANH)) {
+             net->layers[k + 1].kind == VFY_LAYER_TANH ||
+             net->layers[k + 1].kind == VFY_LAYER_MAXPOOL)) {
             if (!refine(c, k, xl, xh))
                 return -1;
             if (!constrain(c, k))

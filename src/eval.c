@@ -4,6 +4,24 @@
 
 #include <string.h>
 
+/* MAXPOOL: the window's first input of largest value (NaN: the first input), for the value and
+ * for the gradient's route. */
+static int64_t pool_argmax_f64(const vfy_layer *L, int64_t j, const double *a)
+{
+    const int64_t *win = L->pool + j * L->pool_k;
+    int64_t m = -1;
+    for (int64_t t = 0; t < L->pool_k; t++)
+        if (win[t] >= 0 && (m < 0 || a[win[t]] > a[m]))
+            m = win[t];
+    return m;
+}
+
+static void maxpool_f64(const vfy_layer *L, const double *a, double *b)
+{
+    for (int64_t j = 0; j < L->n_out; j++)
+        b[j] = a[pool_argmax_f64(L, j, a)];
+}
+
 void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch)
 {
     int64_t w = vfy_net_max_width(net);
@@ -29,6 +47,9 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
         case VFY_LAYER_TANH:
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = vfy_act_f64(L->kind, a[j]);
+            break;
+        case VFY_LAYER_MAXPOOL:
+            maxpool_f64(L, a, b);
             break;
         default:
             VFY_ASSERT(0);
@@ -70,6 +91,16 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = vfy_act_f32(L->kind, a[j]);
             break;
+        case VFY_LAYER_MAXPOOL:
+            for (int64_t j = 0; j < L->n_out; j++) {
+                const int64_t *win = L->pool + j * L->pool_k;
+                int64_t m = -1;
+                for (int64_t t = 0; t < L->pool_k; t++)
+                    if (win[t] >= 0 && (m < 0 || a[win[t]] > a[m]))
+                        m = win[t];
+                b[j] = a[m];
+            }
+            break;
         default:
             VFY_ASSERT(0);
         }
@@ -104,6 +135,9 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts)
         case VFY_LAYER_TANH:
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = vfy_act_f64(L->kind, a[j]);
+            break;
+        case VFY_LAYER_MAXPOOL:
+            maxpool_f64(L, a, b);
             break;
         default:
             VFY_ASSERT(0);
@@ -140,6 +174,11 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         case VFY_LAYER_TANH: /* tanh' = 1 - t^2 */
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = cur[j] * (1.0 - acts[k][j] * acts[k][j]);
+            break;
+        case VFY_LAYER_MAXPOOL: /* the gradient goes to each window's maximum */
+            memset(nxt, 0, (size_t)L->n_in * sizeof(double));
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[pool_argmax_f64(L, j, in)] += cur[j];
             break;
         default:
             VFY_ASSERT(0);

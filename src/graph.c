@@ -39,6 +39,7 @@ static const struct op_info {
     {"Conv", "auto_pad dilations group kernel_shape pads strides", 2, 3},
     {"AveragePool", "auto_pad ceil_mode count_include_pad kernel_shape pads strides", 1, 1},
     {"GlobalAveragePool", "", 1, 1},
+    {"MaxPool", "auto_pad ceil_mode dilations kernel_shape pads storage_order strides", 1, 1},
     {"BatchNormalization", "epsilon momentum spatial training_mode", 5, 5},
     {"Pad", "mode pads value", 1, 4},
     {"Sigmoid", "", 1, 1},
@@ -1207,7 +1208,7 @@ static vfy_status infer_gemm(ictx *c)
     return VFY_OK;
 }
 
-/* ---- sliding windows: Conv, AveragePool, GlobalAveragePool ---- */
+/* ---- sliding windows: Conv, AveragePool, GlobalAveragePool, MaxPool ---- */
 
 /* A string attribute (the copy in the graph), or def when absent. */
 static vfy_status attr_str(const vfy_graph *g, const vfy_node *n, const char *name, const char *def,
@@ -1431,6 +1432,22 @@ static vfy_status infer_avgpool(ictx *c)
     win_geom wg;
     if ((st = win_get(c->g, c->n, &c->in[0]->t, NULL, c->n->op == VFY_OP_GLOBAL_AVERAGE_POOL, &wg,
                       c->err)))
+        return st;
+    return win_out(c, &wg, wg.c);
+}
+
+/* MaxPool: the window geometry of AveragePool (with dilations); the optional Indices output is
+ * refused with every other second output (infer_node). storage_order only orders Indices. */
+static vfy_status infer_maxpool(ictx *c)
+{
+    vfy_status st;
+    int64_t so;
+    if ((st = need_computed(c)) || (st = attr_int(c->g, c->n, "storage_order", 0, &so, c->err)))
+        return st;
+    if (so != 0 && so != 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "storage_order must be 0 or 1");
+    win_geom wg;
+    if ((st = win_get(c->g, c->n, &c->in[0]->t, NULL, 0, &wg, c->err)))
         return st;
     return win_out(c, &wg, wg.c);
 }
@@ -1667,6 +1684,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_CONV: st = infer_conv(&c); break;
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
+    case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
     case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
     case VFY_OP_PAD: st = infer_pad(&c); break;
     case VFY_OP_OTHER:
@@ -1778,7 +1796,8 @@ static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t,
 {
     vfy_net *net = lc->net;
     vfy_layer *L = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
-    if (L && !vfy_layer_is_act(L->kind) && relerr == 0 && L->n_out == len) {
+    if (L && (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE) && relerr == 0 &&
+        L->n_out == len) {
         int64_t nin = L->kind == VFY_LAYER_DENSE ? L->n_in : 1;
         int ok = 1;
         double p, q;
@@ -2104,6 +2123,49 @@ fail:
     return st;
 }
 
+/* MaxPool: y[b,c,oy,ox] = max of x[b,c,iy,ix] over the window's positions inside the input
+ * (padding is -inf: it never wins). One MAXPOOL layer whose window j lists those positions' flat
+ * indices (-1 for padding); a window of padding only is refused. */
+static vfy_status lower_maxpool(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    win_geom wg;
+    vfy_status st = win_get(g, n, x, NULL, 0, &wg, lc->err);
+    if (st)
+        return st;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = wg.kh * wg.kw, sz;
+    VFY_ASSERT(n_out == wg.n * wg.c * wg.oh * wg.ow);
+    if (__builtin_mul_overflow(n_out, k, &sz) || sz > VFY_MAX_ELEMS)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "%lld windows of %lld are too many "
+                     "(unsupported)", (long long)n_out, (long long)k);
+    int64_t *pool = vfy_alloc_array((size_t)sz, sizeof *pool);
+    if (!pool)
+        return NOMEM(g, n, lc->err);
+    for (int64_t bc = 0; bc < wg.n * wg.c; bc++)
+        for (int64_t oy = 0; oy < wg.oh; oy++)
+            for (int64_t ox = 0; ox < wg.ow; ox++) {
+                int64_t o = (bc * wg.oh + oy) * wg.ow + ox, inside = 0;
+                for (int64_t ky = 0; ky < wg.kh; ky++)
+                    for (int64_t kx = 0; kx < wg.kw; kx++) {
+                        int64_t iy = oy * wg.sh - wg.pt + ky * wg.dh;
+                        int64_t ix = ox * wg.sw - wg.pl + kx * wg.dw;
+                        int in = iy >= 0 && iy < wg.h && ix >= 0 && ix < wg.w;
+                        pool[o * k + ky * wg.kw + kx] = in ? (bc * wg.h + iy) * wg.w + ix : -1;
+                        inside += in;
+                    }
+                if (inside == 0) {
+                    vfy_free(pool);
+                    return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                                 "a window covers only padding (unsupported)");
+                }
+            }
+    st = vfy_net_push_maxpool(lc->net, n_in, n_out, k, pool, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "cannot add layer");
+    return st;
+}
+
 /* BatchNormalization: y = scale (x - mean) / sqrt(var + eps) + B per channel (axis 1), as
  *   SCALE(1, -mean), then SCALE(w, 0) with w = scale / sqrt(var + eps) in double, then (1, B),
  * the last folded into the second when exact (it always is: that layer's bias is 0).
@@ -2250,6 +2312,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_CONV: return lower_conv(lc, n);
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
+    case VFY_OP_MAX_POOL: return lower_maxpool(lc, n);
     case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
     case VFY_OP_PAD: return lower_pad(lc, n);
     default:

@@ -261,12 +261,14 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
     return p;
 }
 
-/* 1 when layers [0, n_layers) hold a SIGMOID or TANH layer: this LP has no relaxation for them (yet),
- * so the builders refuse such a network (VFY_ERR_UNSUPPORTED) and the search goes without LP. */
-static int has_smooth_act(const vfy_net *net, int64_t n_layers)
+/* 1 when layers [0, n_layers) hold a SIGMOID, TANH or MAXPOOL layer: this LP has no relaxation for
+ * them (yet), so the builders refuse such a network (VFY_ERR_UNSUPPORTED) and the search goes
+ * without LP. */
+static int has_unrelaxed(const vfy_net *net, int64_t n_layers)
 {
     for (int64_t k = 0; k < n_layers; k++)
-        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
+            net->layers[k].kind == VFY_LAYER_MAXPOOL)
             return 1;
     return 0;
 }
@@ -285,8 +287,9 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
     if (n_layers < 0 || n_layers > net->n_layers)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: a prefix of %lld layers of %lld",
                         (long long)n_layers, (long long)net->n_layers);
-    if (has_smooth_act(net, n_layers))
-        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "lp: Sigmoid/Tanh layers have no LP relaxation");
+    if (has_unrelaxed(net, n_layers))
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED,
+                        "lp: Sigmoid/Tanh/MaxPool layers have no LP relaxation");
     if (b->overflow)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: layer bounds overflow the float32 range");
     vfy_lp *lp = vfy_alloc(sizeof *lp);
@@ -477,8 +480,9 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     *out = NULL;
-    if (has_smooth_act(net, net->n_layers))
-        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "lp: Sigmoid/Tanh layers have no LP relaxation");
+    if (has_unrelaxed(net, net->n_layers))
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED,
+                        "lp: Sigmoid/Tanh/MaxPool layers have no LP relaxation");
     if (b->overflow)
         return vfy_fail(err, VFY_ERR_INVALID, "lp: layer bounds overflow the float32 range");
     int64_t U = 0, nx = net->n_in;

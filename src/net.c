@@ -12,12 +12,13 @@ void vfy_net_free(vfy_net *net)
     for (int64_t i = 0; i < net->n_layers; i++) {
         vfy_free(net->layers[i].w);
         vfy_free(net->layers[i].b);
+        vfy_free(net->layers[i].pool);
     }
     vfy_free(net->layers);
     vfy_free(net);
 }
 
-static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh"};
+static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
@@ -28,6 +29,10 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
     vfy_status st = VFY_OK;
     if (kind < 0 || kind >= VFY_LAYER_KIND_COUNT) {
         st = vfy_fail(err, VFY_ERR_INTERNAL, "net: bad layer kind %d", (int)kind);
+        goto fail;
+    }
+    if (kind == VFY_LAYER_MAXPOOL) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "net: a maxpool layer takes vfy_net_push_maxpool");
         goto fail;
     }
     if (n_in != prev || n_in <= 0 || n_out <= 0 || (kind != VFY_LAYER_DENSE && n_in != n_out)) {
@@ -64,6 +69,57 @@ fail:
     return st;
 }
 
+vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
+                                int64_t *pool, const char *name, vfy_error *err)
+{
+    int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
+    if (!pool || n_in != prev || n_in <= 0 || n_out <= 0 || pool_k <= 0) {
+        vfy_free(pool);
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): size %lld -> %lld (window %lld) "
+                        "does not follow %lld", name ? name : "?", (long long)n_in,
+                        (long long)n_out, (long long)pool_k, (long long)prev);
+    }
+    vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
+    if (!nl) {
+        vfy_free(pool);
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+    }
+    net->layers = nl;
+    vfy_layer *L = &net->layers[net->n_layers++];
+    memset(L, 0, sizeof *L);
+    L->kind = VFY_LAYER_MAXPOOL;
+    L->n_in = n_in;
+    L->n_out = n_out;
+    L->fan_in = 1;
+    L->pool_k = pool_k;
+    L->pool = pool;
+    snprintf(L->name, sizeof L->name, "%s", name ? name : "maxpool");
+    return VFY_OK;
+}
+
+/* A MAXPOOL layer's windows: indices in [-1, n_in), at least one input each. */
+static vfy_status validate_pool(const vfy_layer *L, vfy_error *err)
+{
+    if (L->w || L->b || !L->pool || L->pool_k <= 0)
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): no windows, or weights",
+                        L->name);
+    for (int64_t j = 0; j < L->n_out; j++) {
+        int64_t n = 0;
+        for (int64_t t = 0; t < L->pool_k; t++) {
+            int64_t i = L->pool[j * L->pool_k + t];
+            if (i < -1 || i >= L->n_in)
+                return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): window %lld reads "
+                                "input %lld of %lld", L->name, (long long)j, (long long)i,
+                                (long long)L->n_in);
+            n += i >= 0;
+        }
+        if (n == 0)
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): window %lld is empty",
+                            L->name, (long long)j);
+    }
+    return VFY_OK;
+}
+
 vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
 {
     if (net->n_in <= 0 || net->n_out <= 0)
@@ -76,6 +132,13 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
                             (long long)i, L->name, (long long)L->n_in, (long long)prev);
         if (L->kind < 0 || L->kind >= VFY_LAYER_KIND_COUNT)
             return vfy_fail(err, VFY_ERR_INVALID, "layer %lld: bad kind %d", (long long)i, (int)L->kind);
+        if (L->kind == VFY_LAYER_MAXPOOL) {
+            vfy_status st = validate_pool(L, err);
+            if (st != VFY_OK)
+                return st;
+            prev = L->n_out;
+            continue;
+        }
         if (vfy_layer_is_act(L->kind) && (L->n_in != L->n_out || L->w || L->b))
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): an activation maps %lld values "
                             "to %lld%s", L->name, kind_names[L->kind], (long long)L->n_in,

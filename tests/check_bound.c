@@ -1068,6 +1068,146 @@ START_TEST(test_split_children)
 }
 END_TEST
 
+/* MAXPOOL layers (windows overlapping, with padding, on post- and pre-activations): IBP, CROWN,
+ * alpha-CROWN on the hidden layers and the rows' alpha/beta bounds all hold at every sampled
+ * execution (no tolerance), beta with a split on a ReLU whose pre-activation is a MAXPOOL output. */
+START_TEST(test_maxpool_sound)
+{
+    uint64_t st = 400 + (uint64_t)_i;
+    vfy_net *net = testnet_random_pool(900 + (uint64_t)_i, 4, 3, 1.0);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    double lo[4], hi[4], wlo[4], whi[4];
+    for (int64_t j = 0; j < 4; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.1 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, 4, wlo, whi);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    check_contains(net, bi, lo, hi, 11 + (uint64_t)_i, 400);
+    check_contains(net, bc, lo, hi, 11 + (uint64_t)_i, 400);
+    check_contains(net, bt, lo, hi, 11 + (uint64_t)_i, 400);
+    /* rows by IBP, CROWN and alpha-CROWN; then beta with a split on the ReLU after the second pool
+     * (pre-activation: layer 4, the MAXPOOL output), its sign taken at a random point x0 */
+    enum { K = 3 };
+    double cy[K * 3], lbi[K], lbc[K], lba[K], lbb[K], x0[4], x[4];
+    for (int64_t i = 0; i < K * 3; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, wlo, whi, bi, K, cy, NULL, lbi, NULL, NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 20, lba, NULL, NULL),
+                     VFY_OK);
+    double *acts[8];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    ck_assert_int_eq(net->layers[4].kind, VFY_LAYER_MAXPOOL);
+    int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, off4 = 0, j4 = -1;
+    for (int64_t k = 0; k < 4; k++)
+        off4 += net->layers[k].n_out;
+    for (int64_t j = 0; j < 5 && j4 < 0; j++)
+        if (bc->lo[4][j] < 0 && bc->hi[4][j] > 0)
+            j4 = j;
+    for (int64_t j = 0; j < 4; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    vfy_eval_forward_all(net, x0, acts);
+    signed char sg = j4 >= 0 && acts[4][j4] < 0 ? -1 : 1;
+    vfy_bounds *bb = vfy_bounds_create(ctx);
+    double *flat = malloc((size_t)F * sizeof(double));
+    vfy_bounds_export(ctx, bc, flat);
+    if (j4 >= 0)
+        flat[(sg > 0 ? 0 : half) + off4 + j4] = 0;
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, bb), VFY_OK);
+    int64_t idx = off4 + j4;
+    vfy_splits sp = {1, &idx, &sg};
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bb, K, cy, NULL, j4 >= 0 ? &sp : NULL, 20,
+                                          lbb, NULL, NULL), VFY_OK);
+    /* alpha starts from CROWN's bound; CROWN's layer bounds are IBP's intersected with more, but
+     * IBP's midpoint-radius form on them can round a few ulps differently: a tightness check, not
+     * a soundness one, so with that slack. The relaxation must gain somewhere. */
+    int gained = 0;
+    for (int i = 0; i < K; i++) {
+        ck_assert(lba[i] >= lbc[i]);
+        ck_assert_msg(lbc[i] >= lbi[i] - 1e-12 * (1 + fabs(lbi[i])), "row %d: CROWN %.17g, IBP "
+                      "%.17g", i, lbc[i], lbi[i]);
+        gained |= lbc[i] > lbi[i] + 1e-6;
+    }
+    ck_assert(gained);
+    for (int t = 0; t < 4000; t++) {
+        for (int64_t j = 0; j < 4; j++)
+            x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        vfy_eval_forward_all(net, x, acts);
+        const double *y = acts[net->n_layers - 1];
+        int on = j4 < 0 || sg * acts[4][j4] >= 0;
+        for (int i = 0; i < K; i++) {
+            double v = cy[i * 3] * y[0] + cy[i * 3 + 1] * y[1] + cy[i * 3 + 2] * y[2];
+            ck_assert_msg(v >= lba[i], "row %d: value %.17g below alpha's bound %.17g", i, v, lba[i]);
+            ck_assert_msg(!on || v >= lbb[i], "row %d: value %.17g below the split domain's bound "
+                          "%.17g", i, v, lbb[i]);
+        }
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(flat);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bounds_free(bt);
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The MAXPOOL relaxation on a window of two inputs, x = (x0, x1) straight from the box:
+ * (a) x0 in [2, 3] dominates x1 in [0, 1]: y = x0 exactly, so CROWN's bounds of y - x0 and x0 - y
+ * are 0 up to rounding, where IBP's are -1; (b) x0 in [0, 2], x1 in [1, 3]: CROWN's lower line is
+ * x1 (the larger lower bound): y - x1 >= 0 up to rounding (IBP: -2), and its upper bound of y is
+ * the constant 3. */
+START_TEST(test_maxpool_relaxation)
+{
+    vfy_net net = {0};
+    net.n_in = 2;
+    net.n_out = 1;
+    int64_t *pool = vfy_alloc_array(2, sizeof(int64_t));
+    pool[0] = 0;
+    pool[1] = 1;
+    ck_assert_int_eq(vfy_net_push_maxpool(&net, 2, 1, 2, pool, "pool", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_validate(&net, NULL), VFY_OK);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    double cy[2] = {1, -1}, cx[4] = {-1, 0, 1, 0}, lb[2], lbi[2];
+    double lo_a[2] = {2, 0}, hi_a[2] = {3, 1};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_a, hi_a, NULL, b), VFY_OK);
+    ck_assert(b->lo[0][0] == 2 && b->hi[0][0] == 3);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, lo_a, hi_a, b, 2, cy, cx, lbi, NULL, NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo_a, hi_a, b, 2, cy, cx, lb, NULL, NULL),
+                     VFY_OK);
+    ck_assert(lbi[0] <= -1 && lbi[0] > -1 - 1e-12 && lbi[1] <= -1 && lbi[1] > -1 - 1e-12);
+    ck_assert(lb[0] <= 0 && lb[0] > -1e-12 && lb[1] <= 0 && lb[1] > -1e-12);
+    double lo_b[2] = {0, 1}, hi_b[2] = {2, 3}, cxb[4] = {0, -1, 0, 0};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_b, hi_b, NULL, b), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo_b, hi_b, b, 2, cy, cxb, lb, NULL, NULL),
+                     VFY_OK);
+    ck_assert(lb[0] <= 0 && lb[0] > -1e-12);
+    ck_assert(lb[1] <= -3 && lb[1] > -3 - 1e-12);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    for (int64_t k = 0; k < net.n_layers; k++)
+        vfy_free(net.layers[k].pool);
+    vfy_free(net.layers);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -1091,6 +1231,8 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
     tcase_add_test(tc, test_act_crown_tighter);
     tcase_add_loop_test(tc, test_act_exec_allowance, 0, 2);
+    tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);
+    tcase_add_test(tc, test_maxpool_relaxation);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -189,6 +189,7 @@ static const char *const unsat_instances[][2] = {
     {"models/rand2_b.onnx", "specs/rand2_b_cmp_unsat.vnnlib"},
     {"models/rand2_b.onnx", "specs/rand2_b_dnf_unsat.vnnlib"},
     {"models/acas_like.onnx", "specs/acas_like_unsat.vnnlib"},
+    {"models/pool2.onnx", "specs/pool2_unsat.vnnlib"},
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -421,6 +422,7 @@ static const char *const sat_instances[][2] = {
     {"models/rand2_a.onnx", "specs/rand2_a_cmp_sat.vnnlib"},
     {"models/rand2_b.onnx", "specs/rand2_b_dnf_sat.vnnlib"},
     {"models/acas_like.onnx", "specs/acas_like_sat.vnnlib"},
+    {"models/pool2.onnx", "specs/pool2_sat.vnnlib"},
 };
 
 static char *forge(const char *model, const char *spec, const vfy_net *net, const vfy_spec *sp)

@@ -339,6 +339,11 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = tanh(a[o]);
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
+            } else if (L->kind == VFY_LAYER_MAXPOOL) {
+                b[o] = -INFINITY;
+                for (int64_t t = 0; t < L->pool_k; t++)
+                    if (L->pool[o * L->pool_k + t] >= 0)
+                        b[o] = fmax(b[o], a[L->pool[o * L->pool_k + t]]);
             } else {
                 double s = L->b[o];
                 for (int64_t j = 0; j < L->n_in; j++)
@@ -1149,6 +1154,12 @@ static void build_pool(mb *b, const char *op, const char *auto_pad, int ceil_mod
     b->in[b->nin++] = vinfo("x", FLT, cw.rank, xd);
     b->out[b->nout++] = vinfo("y", FLT, cw.rank, yd);
     Onnx__NodeProto *n = node(op, "pool", "x", "y", NULL);
+    if (strcmp(op, "MaxPool") == 0) {
+        win_attrs(n, auto_pad, 1);
+        node_attr(n, attr_ints("kernel_shape", cw.rank - 2, cw.rank == 4 ? &cw.kh : &cw.kw));
+        if (ceil_mode)
+            node_attr(n, attr_i("ceil_mode", 1));
+    }
     if (strcmp(op, "AveragePool") == 0) {
         win_attrs(n, auto_pad, 0);
         node_attr(n, attr_ints("kernel_shape", cw.rank - 2, cw.rank == 4 ? &cw.kh : &cw.kw));
@@ -1158,6 +1169,67 @@ static void build_pool(mb *b, const char *op, const char *auto_pad, int ceil_mod
     }
     b->node[b->nn++] = n;
 }
+
+/* The largest x over the window's input positions (with dilation; padding never wins). */
+static void ref_maxpool(const double *x, double *y)
+{
+    for (int64_t c = 0; c < cw.c; c++)
+        for (int64_t oy = 0; oy < cw.oh; oy++)
+            for (int64_t ox = 0; ox < cw.ow; ox++) {
+                double m = -INFINITY;
+                for (int64_t ky = 0; ky < cw.kh; ky++)
+                    for (int64_t kx = 0; kx < cw.kw; kx++) {
+                        int64_t iy = oy * cw.sh - cw.pt + ky * cw.dh;
+                        int64_t ix = ox * cw.sw - cw.pl + kx * cw.dw;
+                        if (iy >= 0 && iy < cw.h && ix >= 0 && ix < cw.w)
+                            m = fmax(m, x[(c * cw.h + iy) * cw.w + ix]);
+                    }
+                y[(c * cw.oh + oy) * cw.ow + ox] = m;
+            }
+}
+
+/* MaxPool: one MAXPOOL layer whose windows match the ONNX formulas (strides, pads, dilations,
+ * auto_pad, ceil_mode, 1-D); the Indices output and windows of padding only are refused. */
+START_TEST(test_maxpool)
+{
+    static const struct {
+        win w;
+        const char *auto_pad;
+        int ceil_mode;
+    } cases[] = {
+        /*  c  h  w  m  g kh kw sh sw dh dw pt pl pb pr oh ow  bias cip rank */
+        {{2, 8, 8, 0, 1, 4, 4, 4, 4, 1, 1, 0, 0, 0, 0, 2, 2, 0, 0, 4}, NULL, 0}, /* verivital's */
+        {{2, 6, 6, 0, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 3, 3, 0, 0, 4}, NULL, 0}, /* overlap, pads */
+        {{1, 7, 7, 0, 1, 2, 2, 1, 1, 2, 2, 0, 0, 0, 0, 5, 5, 0, 0, 4}, NULL, 0}, /* dilation 2 */
+        {{2, 5, 5, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 3, 3, 0, 0, 4}, NULL, 1}, /* ceil_mode */
+        {{2, 6, 6, 0, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 0, 0, 4}, "SAME_UPPER", 0},
+        {{3, 1, 9, 0, 1, 1, 4, 1, 2, 1, 1, 0, 1, 0, 2, 1, 5, 0, 0, 3}, NULL, 0}, /* 1-D */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cw = cases[k].w;
+        mb b;
+        build_pool(&b, "MaxPool", cases[k].auto_pad, cases[k].ceil_mode);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        const vfy_layer *L = &net->layers[0];
+        ck_assert_int_eq(L->kind, VFY_LAYER_MAXPOOL);
+        ck_assert_int_eq(L->n_out, cw.c * cw.oh * cw.ow);
+        ck_assert_int_eq(L->pool_k, cw.kh * cw.kw);
+        check_against(net, ref_maxpool);
+        vfy_net_free(net);
+    }
+    /* the optional second output (Indices) is refused, not ignored */
+    cw = cases[0].w;
+    mb b;
+    build_pool(&b, "MaxPool", NULL, 0);
+    b.node[0]->output = split("y,idx", &b.node[0]->n_output);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pool' (MaxPool)", "second output");
+    /* a window of padding only */
+    cw = (win){1, 2, 2, 0, 1, 2, 2, 3, 3, 1, 1, 0, 0, 3, 3, 2, 2, 0, 0, 4};
+    build_pool(&b, "MaxPool", NULL, 0);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pool' (MaxPool)", "only padding");
+}
+END_TEST
 
 START_TEST(test_avgpool)
 {
@@ -1422,13 +1494,13 @@ END_TEST
 
 START_TEST(test_err_conv)
 {
-    /* MaxPool has no layer kind yet: a clean error naming it */
+    /* an attribute MaxPool does not have: a clean error naming node, op and attribute */
     cw = (win){2, 4, 4, 0, 1, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 2, 2, 0, 0, 4};
     mb b;
     build_pool(&b, "AveragePool", NULL, 0);
     b.node[0]->op_type = (char *)"MaxPool";
     b.node[0]->name = (char *)"mp";
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'mp' (MaxPool): unsupported operator", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'mp' (MaxPool)", "attribute 'count_include_pad'");
     /* a lowered matrix above VFY_MAX_ELEMS entries: refused before allocating */
     cw = (win){1, 256, 256, 64, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 256, 256, 1, 0, 4};
     build_conv(&b, NULL, 0);
@@ -1859,19 +1931,6 @@ static void bench_model(const char *root, const char *dir, const char *file, int
     vfy_net_free(net);
 }
 
-/* root/dir/onnx/file must fail with an unsupported-operator error naming want (node and op). */
-static void bench_unsupported(const char *root, const char *dir, const char *file, const char *want)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s/onnx/%s", root, dir, file);
-    vfy_net *net = NULL;
-    vfy_error e;
-    vfy_status st = vfy_onnx_load(path, &net, &e);
-    ck_assert_ptr_null(net);
-    ck_assert_msg(st == VFY_ERR_UNSUPPORTED && strstr(e.msg, want) &&
-                  strstr(e.msg, "unsupported operator"), "%s: %s", path, e.msg);
-}
-
 START_TEST(test_benchmarks)
 {
     const char *root = bench_root();
@@ -1897,7 +1956,7 @@ START_TEST(test_benchmarks)
     snprintf(dir, sizeof dir, "%s/verivital/onnx", root);
     if (stat(dir, &sb) == 0) {
         bench_model(root, "verivital", "Convnet_avgpool.onnx", 784, 10, 4);
-        bench_unsupported(root, "verivital", "Convnet_maxpool.onnx", "(MaxPool)");
+        bench_model(root, "verivital", "Convnet_maxpool.onnx", 784, 10, 4);
     }
     snprintf(dir, sizeof dir, "%s/eran/onnx", root);
     if (stat(dir, &sb) == 0) {
@@ -1912,7 +1971,8 @@ START_TEST(test_graph_api)
 {
     ck_assert_int_eq(vfy_op_from_name("Gemm"), VFY_OP_GEMM);
     ck_assert_int_eq(vfy_op_from_name("Conv"), VFY_OP_CONV);
-    ck_assert_int_eq(vfy_op_from_name("MaxPool"), VFY_OP_OTHER);
+    ck_assert_int_eq(vfy_op_from_name("MaxPool"), VFY_OP_MAX_POOL);
+    ck_assert_int_eq(vfy_op_from_name("LpPool"), VFY_OP_OTHER);
     ck_assert_str_eq(vfy_op_name(VFY_OP_RELU), "Relu");
     for (int k = 1; k < VFY_OP_COUNT; k++)
         ck_assert_int_eq(vfy_op_from_name(vfy_op_name((vfy_op)k)), k);
@@ -1978,6 +2038,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_conv);
     tcase_add_test(tc, test_conv_flatten_gemm);
     tcase_add_test(tc, test_avgpool);
+    tcase_add_test(tc, test_maxpool);
     tcase_add_test(tc, test_batchnorm);
     tcase_add_test(tc, test_pad);
     suite_add_tcase(s, tc);

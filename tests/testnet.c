@@ -109,3 +109,55 @@ const testnet_shape testnet_shapes[4] = {
     {3, 4, 4, {16, 12, 10, 8}, 0.8, 0},
     {10, 3, 1, {30}, 2.0, 1},
 };
+
+/* A DENSE layer n_prev -> n with random float32-valued weights; 0 on failure (net freed). */
+static int push_random_dense(vfy_net *net, uint64_t *st, int64_t prev, int64_t n, double scale)
+{
+    double *w = vfy_alloc_array((size_t)(n * prev), sizeof(double));
+    double *b = vfy_alloc_array((size_t)n, sizeof(double));
+    if (!w || !b) {
+        vfy_free(w);
+        vfy_free(b);
+        return 0;
+    }
+    for (int64_t i = 0; i < n * prev; i++)
+        w[i] = (double)(float)(scale * (2 * testnet_uniform(st) - 1));
+    for (int64_t i = 0; i < n; i++)
+        b[i] = (double)(float)(0.3 * scale * (2 * testnet_uniform(st) - 1));
+    return vfy_net_push(net, VFY_LAYER_DENSE, prev, n, w, b, 0, prev, "dense", NULL) == VFY_OK;
+}
+
+/* MAXPOOL n -> n / 2 with windows of k: window j reads inputs 2j .. 2j + k - 1 (past the end:
+ * padding, -1), so windows overlap when k > 2. */
+static int push_pool(vfy_net *net, int64_t n, int64_t k)
+{
+    int64_t m = n / 2;
+    int64_t *pool = vfy_alloc_array((size_t)(m * k), sizeof(int64_t));
+    if (!pool)
+        return 0;
+    for (int64_t j = 0; j < m; j++)
+        for (int64_t t = 0; t < k; t++)
+            pool[j * k + t] = 2 * j + t < n ? 2 * j + t : -1;
+    return vfy_net_push_maxpool(net, n, m, k, pool, "maxpool", NULL) == VFY_OK;
+}
+
+vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double scale)
+{
+    vfy_net *net = vfy_alloc(sizeof *net);
+    if (!net)
+        return NULL;
+    net->n_in = n_in;
+    net->n_out = n_out;
+    uint64_t st = seed;
+    int ok = push_random_dense(net, &st, n_in, 12, scale) &&
+             vfy_net_push(net, VFY_LAYER_RELU, 12, 12, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
+             push_pool(net, 12, 3) && push_random_dense(net, &st, 6, 10, scale) &&
+             push_pool(net, 10, 2) &&
+             vfy_net_push(net, VFY_LAYER_RELU, 5, 5, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
+             push_random_dense(net, &st, 5, n_out, scale);
+    if (!ok || vfy_net_validate(net, NULL) != VFY_OK) {
+        vfy_net_free(net);
+        return NULL;
+    }
+    return net;
+}

@@ -15,6 +15,10 @@ vfy_net *testnet_random_act(uint64_t seed, int64_t n_in, const int64_t *hidden, 
 /* A network from explicit DENSE layers separated by ReLUs: sizes[0..n_dense], weights row-major. */
 vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w,
                        const double *const *b);
+/* A random network with MAXPOOL layers: n_in -> DENSE 12 -> RELU -> MAXPOOL 6 (windows of 3,
+ * overlapping, with padding) -> DENSE 10 -> MAXPOOL 5 (windows of 2, on pre-activations) -> RELU
+ * -> DENSE n_out, float32-valued weights in [-scale, scale]. */
+vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double scale);
 double testnet_uniform(uint64_t *state); /* [0,1) */
 
 /* Four shapes of random networks (arguments of testnet_random) shared by the bound suites. */

@@ -48,6 +48,7 @@ typedef enum vfy_op {
     VFY_OP_CONV,             /* 1-D and 2-D, NCHW */
     VFY_OP_AVERAGE_POOL,
     VFY_OP_GLOBAL_AVERAGE_POOL,
+    VFY_OP_MAX_POOL,         /* one output (Indices unsupported) */
     VFY_OP_BATCH_NORM,       /* inference mode */
     VFY_OP_PAD,              /* constant mode */
     VFY_OP_SIGMOID,
@@ -159,7 +160,8 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err);
  * The path must be a chain from g->input to g->output; VFY_ERR_UNSUPPORTED otherwise and for ops
  * that cannot be lowered exactly. Conv, AveragePool, GlobalAveragePool and Pad become DENSE layers
  * (the operator's matrix on the row-major (N,C,H,W) vector; refused above VFY_MAX_ELEMS entries),
- * BatchNormalization a SCALE per element. See src/graph.c for the lowering of each op. */
+ * BatchNormalization a SCALE per element, MaxPool a MAXPOOL layer (its windows' input indices).
+ * See src/graph.c for the lowering of each op. */
 vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err);
 
 #endif

@@ -2,8 +2,10 @@
  *
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
- * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE) and the elementwise
- * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))) and TANH. The ONNX loader
+ * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))) and TANH, and MAXPOOL (v'_j = max over the
+ * window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for padding; every window holds
+ * at least one input). A float execution computes MAXPOOL exactly (max rounds nothing). The ONNX loader
  * lowers a graph into this form without rounding the real-valued semantics: every float32 weight is
  * held exactly in a double, and where the lowering had to round a coefficient (e.g. Div by a constant
  * c stored as the multiplier 1/c) the layer says by how much in w_relerr, so that bounds stay sound.
@@ -22,6 +24,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_RELU,
     VFY_LAYER_SIGMOID,
     VFY_LAYER_TANH,
+    VFY_LAYER_MAXPOOL,
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -32,6 +35,8 @@ typedef struct vfy_layer {
     double *b;             /* DENSE and SCALE: n_out (never NULL there); activations: NULL */
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
+    int64_t pool_k;        /* MAXPOOL: window size; else 0 */
+    int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); else NULL */
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
 } vfy_layer;
 
@@ -67,6 +72,11 @@ void vfy_net_free(vfy_net *net);
 vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
                         double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
                         vfy_error *err);
+
+/* Append a MAXPOOL layer (takes ownership of pool, n_out x pool_k indices in [-1, n_in), at least
+ * one >= 0 per window; freed on failure). */
+vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
+                                int64_t *pool, const char *name, vfy_error *err);
 
 /* Check the invariants above (sizes chain, finite weights, n_out of the last layer == net->n_out). */
 vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err);
