@@ -256,7 +256,9 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
         g[j] = fabs(cy[j]);
     for (int64_t k = net->n_layers - 1; k >= 0; k--) {
         const vfy_layer *L = &net->layers[k];
-        if (L->kind == VFY_LAYER_DENSE) {
+        if (L->kind == VFY_LAYER_DENSE && L->csr) {
+            vfy_la_csr_gemv(L->csr, g, g2, 1, 1);
+        } else if (L->kind == VFY_LAYER_DENSE) {
             vfy_la_gemv(L->n_out, L->n_in, vfy_bound_ctx_absw(s->ctx, k), g, g2, 1);
         } else if (L->kind == VFY_LAYER_SCALE) {
             for (int64_t j = 0; j < L->n_out; j++)

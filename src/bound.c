@@ -91,7 +91,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     }
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
-        if (L->kind != VFY_LAYER_DENSE)
+        if (L->kind != VFY_LAYER_DENSE || L->csr) /* (a sparse layer's |W| is taken on the fly) */
             continue;
         int64_t nw = L->n_in * L->n_out;
         ctx->absw[k] = vfy_alloc_array((size_t)nw, sizeof(double));
@@ -330,7 +330,10 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     tiny = vfy_up(tiny);
     double *q = s->q[k];
     if (L->kind == VFY_LAYER_DENSE) {
-        vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
+        if (L->csr)
+            vfy_la_csr_gemv(L->csr, s->H, s->G, 0, 1);
+        else
+            vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
         for (int64_t j = 0; j < n_out; j++) {
             double G = vfy_mul_up(s->G[j], 1.0 + g);
             q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
@@ -351,7 +354,10 @@ static void ibp_affine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
     const vfy_layer *L = &ctx->net->layers[k];
     vfy_bound_scratch *s = b->scratch;
     const double *q = s->q[k];
-    if (L->kind == VFY_LAYER_DENSE) {
+    if (L->kind == VFY_LAYER_DENSE && L->csr) {
+        vfy_la_csr_gemv(L->csr, s->m, s->c, 0, 0);
+        vfy_la_csr_gemv(L->csr, s->r, s->R, 0, 1);
+    } else if (L->kind == VFY_LAYER_DENSE) {
         vfy_la_gemv(L->n_out, L->n_in, L->w, s->m, s->c, 0);
         vfy_la_gemv(L->n_out, L->n_in, ctx->absw[k], s->r, s->R, 0);
     } else {
@@ -830,7 +836,9 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
          * gamma |lam||b|, both inside |lam| q_k; the underflow of each entry of fl(lam W) adds at
          * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. */
         const double *q = s->q[k];
-        if (L->kind == VFY_LAYER_DENSE)
+        if (L->kind == VFY_LAYER_DENSE && L->csr)
+            vfy_la_csr_lmul(K, lam, L->csr, lam2);
+        else if (L->kind == VFY_LAYER_DENSE)
             vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
         /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
         for (int64_t i = 0; i < K; i++) {
@@ -1195,7 +1203,10 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
         if (L->kind == VFY_LAYER_DENSE) {
-            vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
+            if (L->csr)
+                vfy_la_csr_mul_t(K, v, L->csr, v2);
+            else
+                vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
             for (int64_t i = 0; i < K; i++)
                 for (int64_t j = 0; j < n_out; j++)
                     v2[i * n_out + j] += L->b[j];
@@ -1443,6 +1454,8 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         b2t *= b2;
         for (int64_t p = 0; p < K * R; p++) {
             double g = s->grad[p];
+            if (g == 0 && s->adam_m[p] == 0)
+                continue; /* a stable neuron's slope (no gradient ever): nothing would move */
             s->adam_m[p] = b1 * s->adam_m[p] + (1 - b1) * g;
             s->adam_v[p] = b2 * s->adam_v[p] + (1 - b2) * g * g;
             double step = lr * (s->adam_m[p] / (1 - b1t)) / (sqrt(s->adam_v[p] / (1 - b2t)) + 1e-12);

@@ -31,7 +31,10 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
         const vfy_layer *L = &net->layers[k];
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            if (L->csr)
+                vfy_la_csr_gemv(L->csr, a, b, 0, 0);
+            else
+                vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] += L->b[j];
             break;
@@ -71,10 +74,16 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
         switch (L->kind) {
         case VFY_LAYER_DENSE:
             for (int64_t j = 0; j < L->n_out; j++) {
-                const double *row = L->w + j * L->n_in;
                 float acc = 0.0f;
-                for (int64_t i = 0; i < L->n_in; i++)
-                    acc += (float)row[i] * a[i];
+                if (L->csr) { /* the nonzero products, in the same order */
+                    const vfy_csr *c = L->csr;
+                    for (int64_t p = c->row_start[j]; p < c->row_start[j + 1]; p++)
+                        acc += (float)c->val[p] * a[c->col[p]];
+                } else {
+                    const double *row = L->w + j * L->n_in;
+                    for (int64_t i = 0; i < L->n_in; i++)
+                        acc += (float)row[i] * a[i];
+                }
                 b[j] = acc + (float)L->b[j];
             }
             break;
@@ -119,7 +128,10 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts)
         double *b = acts[k];
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            if (L->csr)
+                vfy_la_csr_gemv(L->csr, a, b, 0, 0);
+            else
+                vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] += L->b[j];
             break;
@@ -157,7 +169,10 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         const double *in = k > 0 ? acts[k - 1] : x;
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            vfy_la_gemv(L->n_out, L->n_in, L->w, cur, nxt, 1);
+            if (L->csr)
+                vfy_la_csr_gemv(L->csr, cur, nxt, 1, 0);
+            else
+                vfy_la_gemv(L->n_out, L->n_in, L->w, cur, nxt, 1);
             break;
         case VFY_LAYER_SCALE:
             for (int64_t j = 0; j < L->n_out; j++)

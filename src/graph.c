@@ -2381,6 +2381,9 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         st = vfy_fail(err, st, "%s: %s", g->file, msg);
         goto fail;
     }
+    /* lowered convolutions and pools are mostly zeros: the kernels then use their nonzeros only */
+    if ((st = vfy_net_sparsify(net, VFY_SPARSE_DENSITY, VFY_SPARSE_MIN_ENTRIES, err)) != VFY_OK)
+        goto fail;
     vfy_free(live);
     *out = net;
     return VFY_OK;

@@ -13,6 +13,7 @@ void vfy_net_free(vfy_net *net)
         vfy_free(net->layers[i].w);
         vfy_free(net->layers[i].b);
         vfy_free(net->layers[i].pool);
+        vfy_la_csr_free(net->layers[i].csr);
     }
     vfy_free(net->layers);
     vfy_free(net);
@@ -116,6 +117,18 @@ static vfy_status validate_pool(const vfy_layer *L, vfy_error *err)
         if (n == 0)
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): window %lld is empty",
                             L->name, (long long)j);
+    }
+    return VFY_OK;
+}
+
+vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err)
+{
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        vfy_layer *L = &net->layers[k];
+        if (L->kind != VFY_LAYER_DENSE || L->csr || L->n_in * L->n_out < min_entries)
+            continue;
+        if (!vfy_la_csr_build(L->n_out, L->n_in, L->w, max_density, &L->csr))
+            return vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
     }
     return VFY_OK;
 }

@@ -1208,6 +1208,115 @@ START_TEST(test_maxpool_relaxation)
 }
 END_TEST
 
+/* Sparse layers (vfy_net_sparsify, the form lowered convolutions get): the CSR kernels agree with
+ * the dense ones (la), and on a net with mostly zero weights the CSR form gives the dense form's
+ * bounds up to rounding order, bounds that contain every sampled execution (no tolerance), and the
+ * same float32 execution bit for bit. */
+START_TEST(test_sparse_matches_dense)
+{
+    uint64_t st = 77 + (uint64_t)_i;
+    /* kernels: a random 7 x 9 matrix with zeros, every product against the dense reference */
+    double a[63], x[9], y1[9], y2[9], L[3 * 7], c1[3 * 9], c2[3 * 9], V[3 * 9], d1[3 * 7], d2[3 * 7];
+    for (int q = 0; q < 63; q++)
+        a[q] = testnet_uniform(&st) < 0.6 ? 0.0 : 2 * testnet_uniform(&st) - 1;
+    for (int q = 0; q < 21; q++)
+        L[q] = 2 * testnet_uniform(&st) - 1;
+    for (int q = 0; q < 27; q++)
+        V[q] = 2 * testnet_uniform(&st) - 1;
+    for (int q = 0; q < 9; q++)
+        x[q] = 2 * testnet_uniform(&st) - 1;
+    vfy_csr *c = NULL;
+    ck_assert(vfy_la_csr_build(7, 9, a, 0.0, &c) && c == NULL); /* too dense for 0 */
+    ck_assert(vfy_la_csr_build(7, 9, a, 1.0, &c) && c != NULL);
+    for (int t = 0; t < 2; t++) {
+        for (int ab = 0; ab < 2; ab++) {
+            double aa[63];
+            for (int q = 0; q < 63; q++)
+                aa[q] = ab ? fabs(a[q]) : a[q];
+            vfy_la_csr_gemv(c, x, y1, t, ab);
+            vfy_la_gemv(7, 9, aa, x, y2, t);
+            for (int q = 0; q < (t ? 9 : 7); q++)
+                ck_assert(fabs(y1[q] - y2[q]) <= 1e-14);
+        }
+    }
+    vfy_la_csr_lmul(3, L, c, c1);
+    vfy_la_gemm_ref(3, 9, 7, L, a, c2, 0);
+    for (int q = 0; q < 27; q++)
+        ck_assert(fabs(c1[q] - c2[q]) <= 1e-14);
+    vfy_la_csr_mul_t(3, V, c, d1);
+    vfy_la_gemm_bt(3, 7, 9, V, a, d2);
+    for (int q = 0; q < 21; q++)
+        ck_assert(fabs(d1[q] - d2[q]) <= 1e-14);
+    vfy_la_csr_free(c);
+    /* a random net, three quarters of its weights zeroed */
+    const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
+    vfy_net *net = testnet_random(500 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden,
+                                  sh->n_out, sh->scale, sh->with_scale);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_DENSE)
+            for (int64_t q = 0; q < net->layers[k].n_in * net->layers[k].n_out; q++)
+                if (testnet_uniform(&st) < 0.75)
+                    net->layers[k].w[q] = 0;
+    double lo[16], hi[16], wlo[16], whi[16];
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double cc = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.5 * testnet_uniform(&st);
+        lo[j] = wlo[j] = cc - r;
+        hi[j] = whi[j] = cc + r;
+    }
+    enum { K = 3 };
+    double cy[K * 8], lbd[K], lbs[K], ycmp[2][8];
+    for (int64_t i = 0; i < K * net->n_out; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    vfy_bounds *bd = NULL;
+    vfy_bound_ctx *ctx[2];
+    float xf[16], yf[2][8], sf[256];
+    for (int64_t j = 0; j < net->n_in; j++)
+        xf[j] = (float)(0.5 * (lo[j] + hi[j]));
+    for (int sparse = 0; sparse < 2; sparse++) {
+        if (sparse) {
+            ck_assert_int_eq(vfy_net_sparsify(net, 1.0, 0, NULL), VFY_OK);
+            for (int64_t k = 0; k < net->n_layers; k++)
+                ck_assert(net->layers[k].kind != VFY_LAYER_DENSE || net->layers[k].csr);
+        }
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx[sparse], NULL), VFY_OK);
+        if (sparse == 0)
+            vfy_bound_widen_input(ctx[0], net->n_in, wlo, whi);
+        vfy_bounds *b = vfy_bounds_create(ctx[sparse]);
+        ck_assert_int_eq(vfy_bound_layers(ctx[sparse], VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx[sparse], wlo, whi, b, K, cy, NULL, NULL, 10,
+                                              sparse ? lbs : lbd, NULL, NULL), VFY_OK);
+        vfy_eval_f32(net, xf, yf[sparse], sf);
+        double xd[16];
+        for (int64_t j = 0; j < net->n_in; j++)
+            xd[j] = xf[j];
+        vfy_eval_f64(net, xd, ycmp[sparse], (double *)sf);
+        if (sparse) {
+            check_contains(net, b, lo, hi, 3 + (uint64_t)_i, 300);
+            for (int64_t k = 0; k < net->n_layers; k++)
+                for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+                    double e = 1e-9 * (1 + fabs(bd->lo[k][j]) + fabs(bd->hi[k][j]));
+                    ck_assert(fabs(b->lo[k][j] - bd->lo[k][j]) <= e);
+                    ck_assert(fabs(b->hi[k][j] - bd->hi[k][j]) <= e);
+                }
+            vfy_bounds_free(b);
+        } else {
+            bd = b;
+        }
+    }
+    for (int i = 0; i < K; i++)
+        ck_assert_msg(fabs(lbs[i] - lbd[i]) <= 1e-9 * (1 + fabs(lbd[i])), "row %d: %.17g vs %.17g",
+                      i, lbs[i], lbd[i]);
+    for (int64_t j = 0; j < net->n_out; j++) {
+        ck_assert(yf[0][j] == yf[1][j]);
+        ck_assert(fabs(ycmp[0][j] - ycmp[1][j]) <= 1e-12 * (1 + fabs(ycmp[0][j])));
+    }
+    vfy_bounds_free(bd);
+    vfy_bound_ctx_free(ctx[0]);
+    vfy_bound_ctx_free(ctx[1]);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -1233,6 +1342,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_act_exec_allowance, 0, 2);
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);
     tcase_add_test(tc, test_maxpool_relaxation);
+    tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -25,6 +25,28 @@ void vfy_la_gemv(int64_t m, int64_t n, const double *a, const double *x, double 
 /* Plain-C reference of vfy_la_gemm (no BLAS), used as a test oracle. */
 void vfy_la_gemm_ref(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                      int accumulate);
+/* A matrix's nonzero entries by rows (compressed sparse rows): row i holds col[p], val[p] for p in
+ * [row_start[i], row_start[i + 1]). The values are exact copies of the dense matrix's, so every
+ * product below is one the dense kernels would form, and each output sums at most as many terms:
+ * the error bound above holds with the dense matrix's dimensions. */
+typedef struct vfy_csr {
+    int64_t m, n, nnz;
+    int64_t *row_start; /* m + 1 */
+    int64_t *col;       /* nnz */
+    double *val;        /* nnz */
+} vfy_csr;
+
+/* The CSR form of the m x n row-major matrix a when at most max_density m n of its entries are
+ * nonzero (*out = NULL otherwise). Returns 0 when out of memory. */
+int vfy_la_csr_build(int64_t m, int64_t n, const double *a, double max_density, vfy_csr **out);
+void vfy_la_csr_free(vfy_csr *a);
+/* y = A x, or y = A^T x when transpose; with absval, |A| in place of A. */
+void vfy_la_csr_gemv(const vfy_csr *a, const double *x, double *y, int transpose, int absval);
+/* C = L A: L is k x m, C is k x n (row-major). */
+void vfy_la_csr_lmul(int64_t k, const double *l, const vfy_csr *a, double *c);
+/* C = V A^T: V is k x n, C is k x m. */
+void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c);
+
 /* Limit BLAS to one thread (we parallelise over domains instead). */
 void vfy_la_single_thread(void);
 

@@ -17,6 +17,7 @@
 #define VFY_NET_H
 
 #include "vfy/core.h"
+#include "vfy/la.h"
 
 typedef enum vfy_layer_kind {
     VFY_LAYER_DENSE,
@@ -37,6 +38,8 @@ typedef struct vfy_layer {
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     int64_t pool_k;        /* MAXPOOL: window size; else 0 */
     int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); else NULL */
+    vfy_csr *csr;          /* DENSE: w's nonzeros by rows when w is sparse (vfy_net_sparsify), the
+                            * form the kernels then use; else NULL */
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
 } vfy_layer;
 
@@ -77,6 +80,13 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
  * one >= 0 per window; freed on failure). */
 vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
                                 int64_t *pool, const char *name, vfy_error *err);
+
+/* Give every DENSE layer of at least min_entries entries of which at most max_density are nonzero
+ * (a lowered convolution or pooling) its CSR form. VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES
+ * are what the loader uses: below them BLAS on the dense matrix is as fast. */
+#define VFY_SPARSE_DENSITY 0.125
+#define VFY_SPARSE_MIN_ENTRIES 65536
+vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err);
 
 /* Check the invariants above (sizes chain, finite weights, n_out of the last layer == net->n_out). */
 vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err);
