@@ -44,6 +44,8 @@ static const struct op_info {
     {"Pad", "mode pads value", 1, 4},
     {"Sigmoid", "", 1, 1},
     {"Tanh", "", 1, 1},
+    {"LeakyRelu", "alpha", 1, 1},
+    {"Clip", "min max", 1, 3},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1452,6 +1454,54 @@ static vfy_status infer_maxpool(ictx *c)
     return win_out(c, &wg, wg.c);
 }
 
+/* The constant bounds of Clip: inputs 1 and 2 (opset >= 11; omitted: none) or the attributes min
+ * and max (opset 6); -inf/+inf when absent. Each must be a constant scalar. */
+static vfy_status clip_bounds(const vfy_graph *g, const vfy_node *n, double *lo, double *hi,
+                              vfy_error *err)
+{
+    vfy_status st;
+    if ((st = attr_float(g, n, "min", -INFINITY, lo, err)) ||
+        (st = attr_float(g, n, "max", INFINITY, hi, err)))
+        return st;
+    for (int64_t k = 1; k < n->n_in && k < 3; k++) {
+        if (n->in[k] < 0)
+            continue;
+        const vfy_value *v = &g->values[n->in[k]];
+        if (!v->is_const || v->t.numel != 1 || !v->t.f)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "%s bound '%s' is not a constant float "
+                         "scalar (unsupported)", k == 1 ? "lower" : "upper", v->name);
+        *(k == 1 ? lo : hi) = v->t.f[0];
+    }
+    if (isnan(*lo) || isnan(*hi) || *lo > *hi)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "bounds [%g, %g] are NaN or empty "
+                     "(unsupported)", *lo, *hi);
+    return VFY_OK;
+}
+
+/* LeakyRelu and Clip: the shape and type of the input (a float tensor, computed). */
+static vfy_status infer_pwl(ictx *c)
+{
+    vfy_status st;
+    if (c->n->op == VFY_OP_CLIP) {
+        /* (the bounds may be constant inputs: all_const then says nothing about x) */
+        if (c->in[0]->is_const)
+            return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                         "folding this operator on constants (unsupported)");
+        if (!dt_float(c->in[0]->t.dtype))
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input must be a float tensor");
+        double lo, hi;
+        if ((st = clip_bounds(c->g, c->n, &lo, &hi, c->err)))
+            return st;
+    } else if ((st = need_computed(c))) {
+        return st;
+    }
+    vfy_tensor *t = &c->o->t;
+    t->dtype = c->in[0]->t.dtype;
+    if (set_shape(t, c->in[0]->t.rank, c->in[0]->t.shape))
+        return bad_shape(c);
+    return VFY_OK;
+}
+
 /* BatchNormalization (inference): x [N, C, ...] and constant scale, B, mean, var of shape [C]. */
 static vfy_status infer_batchnorm(ictx *c)
 {
@@ -1685,6 +1735,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
     case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
+    case VFY_OP_LEAKY_RELU:
+    case VFY_OP_CLIP: st = infer_pwl(&c); break;
     case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
     case VFY_OP_PAD: st = infer_pad(&c); break;
     case VFY_OP_OTHER:
@@ -2287,6 +2339,70 @@ static vfy_status lower_pad(lctx *lc, const vfy_node *n)
     return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, 1);
 }
 
+/* LeakyRelu and Clip through ReLU, exactly in real arithmetic:
+ *   LeakyRelu(x) = relu(x) - alpha relu(-x)               (any alpha: x >= 0 and x < 0 both check)
+ *   Clip(x) = lo + relu(x - lo) - relu(x - hi)             (lo <= hi finite)
+ *           = lo + relu(x - lo),  hi - relu(hi - x)        (one bound infinite), x (none)
+ * as DENSE (the ReLU inputs, entries +-1) -> RELU -> DENSE (their combination). Float executions:
+ * a runtime computes alpha x with one float32 rounding and Clip exactly; the layers' allowances
+ * (fan_in 1 and 2) cover more than that. The two ReLU inputs of one element are bounded apart,
+ * which is looser than a relaxation of the function itself, never unsound. */
+static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
+{
+    const vfy_graph *g = lc->g;
+    double lo = -INFINITY, hi = INFINITY, alpha = 0;
+    vfy_status st;
+    if (n->op == VFY_OP_CLIP)
+        st = clip_bounds(g, n, &lo, &hi, lc->err);
+    else
+        st = attr_float(g, n, "alpha", (double)0.01f, &alpha, lc->err); /* a float attribute */
+    if (st)
+        return st;
+    if (n->op == VFY_OP_LEAKY_RELU && !isfinite(alpha))
+        return nfail(g, n, lc->err, VFY_ERR_INVALID, "alpha %g is not finite", alpha);
+    /* the ReLU inputs: (sign s_r, offset o_r) per copy r, z = s_r x + o_r; then
+     * y = c0 + sum_r m_r relu(z_r) */
+    double sg[2], of[2], mu[2], c0 = 0;
+    int nr = 0;
+    if (n->op == VFY_OP_LEAKY_RELU) {
+        sg[0] = 1, of[0] = 0, mu[0] = 1;
+        sg[1] = -1, of[1] = 0, mu[1] = -alpha;
+        nr = 2;
+    } else if (isfinite(lo) && isfinite(hi)) {
+        sg[0] = 1, of[0] = -lo, mu[0] = 1;
+        sg[1] = 1, of[1] = -hi, mu[1] = -1;
+        c0 = lo;
+        nr = 2;
+    } else if (isfinite(lo)) {
+        sg[0] = 1, of[0] = -lo, mu[0] = 1, c0 = lo;
+        nr = 1;
+    } else if (isfinite(hi)) {
+        sg[0] = -1, of[0] = hi, mu[0] = -1, c0 = hi;
+        nr = 1;
+    } else {
+        return VFY_OK; /* Clip without bounds: the identity */
+    }
+    double *w, *b;
+    if ((st = dense_alloc(lc, n, nr * len, len, &w, &b)))
+        return st;
+    for (int r = 0; r < nr; r++)
+        for (int64_t j = 0; j < len; j++) {
+            w[(r * len + j) * len + j] = sg[r];
+            b[r * len + j] = of[r]; /* SOUND: -lo, -hi, hi are float constants, held exactly */
+        }
+    if ((st = push(lc, n, VFY_LAYER_DENSE, len, nr * len, w, b, 0, 1)) ||
+        (st = push(lc, n, VFY_LAYER_RELU, nr * len, nr * len, NULL, NULL, 0, 1)))
+        return st;
+    if ((st = dense_alloc(lc, n, len, nr * len, &w, &b)))
+        return st;
+    for (int64_t j = 0; j < len; j++) {
+        for (int r = 0; r < nr; r++)
+            w[j * nr * len + r * len + j] = mu[r]; /* SOUND: 1, -1 or the float32 alpha, exact */
+        b[j] = c0;
+    }
+    return push(lc, n, VFY_LAYER_DENSE, nr * len, len, w, b, 0, nr);
+}
+
 static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
 {
     int64_t len = lc->g->values[n->out[0]].t.numel;
@@ -2313,6 +2429,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
     case VFY_OP_MAX_POOL: return lower_maxpool(lc, n);
+    case VFY_OP_LEAKY_RELU:
+    case VFY_OP_CLIP: return lower_pwl(lc, n, len);
     case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
     case VFY_OP_PAD: return lower_pad(lc, n);
     default:

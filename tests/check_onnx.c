@@ -1170,6 +1170,89 @@ static void build_pool(mb *b, const char *op, const char *auto_pad, int ceil_mod
     b->node[b->nn++] = n;
 }
 
+/* LeakyRelu and Clip, lowered through ReLU: the lowered net computes them exactly (x on both sides
+ * of every kink, urand's [-2, 2]); Clip's bounds as inputs (opset 11), as attributes (opset 6), one
+ * of them omitted; bounds that are computed or empty are refused. */
+static double clip_lo, clip_hi, leaky_alpha;
+static void ref_leaky(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++)
+        y[j] = x[j] >= 0 ? x[j] : (double)(float)leaky_alpha * x[j];
+}
+static void ref_clip(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++)
+        y[j] = fmin(fmax(x[j], clip_lo), clip_hi);
+}
+
+static void build_unary(mb *b, const char *op, const char *ins)
+{
+    memset(b, 0, sizeof *b);
+    int64_t d[1] = {4};
+    b->in[b->nin++] = vinfo("x", FLT, 1, d);
+    b->out[b->nout++] = vinfo("y", FLT, 1, d);
+    b->node[b->nn++] = node(op, "pwl", ins, "y", NULL);
+}
+
+START_TEST(test_leaky_clip)
+{
+    mb b;
+    for (int k = 0; k < 3; k++) {
+        leaky_alpha = k == 0 ? 0.01 : (k == 1 ? 0.2 : 1.5);
+        build_unary(&b, "LeakyRelu", "x");
+        if (k > 0)
+            node_attr(b.node[0], attr_f("alpha", (float)leaky_alpha));
+        else
+            leaky_alpha = 0.01; /* the default */
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 3);
+        ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+        check_against(net, ref_leaky);
+        vfy_net_free(net);
+    }
+    static const float lo[1] = {-0.5f}, hi[1] = {1.25f};
+    int64_t sd[1] = {1};
+    /* inputs, both bounds; the lower only (upper omitted); the upper only (lower omitted) */
+    const char *ins[3] = {"x,lo,hi", "x,lo", "x,,hi"};
+    for (int k = 0; k < 3; k++) {
+        build_unary(&b, "Clip", ins[k]);
+        ADD_INIT(b, tensor_f("lo", 0, sd, lo, ENC_FLOAT));
+        ADD_INIT(b, tensor_f("hi", 0, sd, hi, ENC_FLOAT));
+        clip_lo = k == 2 ? -INFINITY : -0.5;
+        clip_hi = k == 1 ? INFINITY : 1.25;
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 3);
+        check_against(net, ref_clip);
+        vfy_net_free(net);
+    }
+    /* attributes (opset 6) */
+    build_unary(&b, "Clip", "x");
+    node_attr(b.node[0], attr_f("min", 0.0f));
+    node_attr(b.node[0], attr_f("max", 6.0f));
+    clip_lo = 0, clip_hi = 6;
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_clip);
+    vfy_net_free(net);
+    /* no bounds: the identity, no layer */
+    build_unary(&b, "Clip", "x");
+    ADD_NODE(b, "Relu", "r", "y", "z", NULL);
+    b.out[0] = vinfo("z", FLT, 1, (int64_t[]){4});
+    net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    vfy_net_free(net);
+    /* refused: an empty interval, a bound computed from the input */
+    build_unary(&b, "Clip", "x");
+    node_attr(b.node[0], attr_f("min", 1.0f));
+    node_attr(b.node[0], attr_f("max", -1.0f));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Clip)", "empty");
+    build_unary(&b, "Clip", "x,m");
+    ADD_NODE(b, "ReduceMin", "m0", "x", "m", NULL);
+    b.node[0] = b.node[1];
+    b.node[1] = node("Clip", "pwl", "x,m", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "ReduceMin", NULL);
+}
+END_TEST
+
 /* The largest x over the window's input positions (with dilation; padding never wins). */
 static void ref_maxpool(const double *x, double *y)
 {
@@ -2039,6 +2122,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_conv_flatten_gemm);
     tcase_add_test(tc, test_avgpool);
     tcase_add_test(tc, test_maxpool);
+    tcase_add_test(tc, test_leaky_clip);
     tcase_add_test(tc, test_batchnorm);
     tcase_add_test(tc, test_pad);
     suite_add_tcase(s, tc);

@@ -53,6 +53,8 @@ typedef enum vfy_op {
     VFY_OP_PAD,              /* constant mode */
     VFY_OP_SIGMOID,
     VFY_OP_TANH,
+    VFY_OP_LEAKY_RELU,       /* lowered through ReLU (graph.c) */
+    VFY_OP_CLIP,             /* constant bounds; lowered through ReLU (graph.c) */
     VFY_OP_COUNT
 } vfy_op;
 
