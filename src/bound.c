@@ -26,6 +26,9 @@
 #define ETA32 0x1p-149  /* the same for float32 */
 /* Float32 executions can overflow where the real network does not; beyond this no proof is claimed. */
 #define FLOAT_EXEC_LIMIT 1e38
+/* Pieces on which the lines of optimised (alpha) slopes of SIGMOID/TANH are certified (act_cert):
+ * fewer than ACT_PIECES, as each row and step certifies its own line. */
+#define ACT_ALPHA_PIECES 16
 
 struct vfy_bound_ctx {
     const vfy_net *net;
@@ -34,6 +37,9 @@ struct vfy_bound_ctx {
     int64_t *roff;   /* per layer: offset of a RELU layer's neurons among all ReLU neurons */
     int64_t *foff;   /* per layer: offset of the layer's outputs in the flat layout */
     int64_t n_relu;  /* ReLU neurons in all */
+    int64_t *soff;   /* per layer: offset of a SIGMOID/TANH layer's neurons among all such */
+    int64_t n_sact;  /* SIGMOID/TANH neurons in all */
+    int act_alpha;   /* optimise their lines too (vfy_bound_ctx_set_act_alpha; default 1) */
 };
 
 typedef struct vfy_bound_scratch {
@@ -47,7 +53,8 @@ typedef struct vfy_bound_scratch {
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
     double **q;        /* per layer: q_k (affine layers) */
     double **act;      /* per SIGMOID/TANH layer: 6 n: cached lines (act_lines) for the bounds l, u:
-                        * l, u, sl, tl, su, tu */
+                        * l, u, sl, tl, su, tu; then 5 (ACT_ALPHA_PIECES + 1) n: each neuron's
+                        * pieces P, Flo, Fhi, Dlo, Dhi for certifying other slopes (act_cert) */
     double *hsum;      /* per layer: sum of H over the layer's input */
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
     int64_t cap_alpha;
@@ -61,6 +68,12 @@ typedef struct vfy_bound_scratch {
     int64_t cap_beta;
     double *beta_v, *beta_g, *beta_m, *beta_s, *best_beta;
     int64_t *sp_layer, *sp_j;
+    /* alpha for SIGMOID/TANH (K x n_sact each, a layer's block at K soff[k]): the slopes of the
+     * lower and upper lines, Adam's moments, the coefficient at each neuron (tape) and the point
+     * where the used line's certified intercept was attained (za), for the gradient */
+    int64_t cap_salpha;
+    double *sal_lo, *sal_up, *sgrad_lo, *sgrad_up, *sm_lo, *sm_up, *sv_lo, *sv_up, *stape, *sza;
+    int use_salpha; /* backward uses sal_lo/sal_up (set only inside vfy_bound_rows_alpha) */
     /* branching look-ahead (vfy_bound_split_lb), NULL otherwise: row i treats neuron ov_j[i] of
      * ReLU layer ov_layer[i] as decided (ov_sign[i] < 0: inactive, > 0: active) */
     const int64_t *ov_layer, *ov_j;
@@ -81,13 +94,18 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     if (!ctx->absw || !ctx->roff)
         goto nomem;
     ctx->foff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->foff);
-    if (!ctx->foff)
+    ctx->soff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->soff);
+    if (!ctx->foff || !ctx->soff)
         goto nomem;
+    ctx->act_alpha = 1;
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
+        ctx->soff[k] = ctx->n_sact;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+            ctx->n_sact += net->layers[k].n_out;
     }
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
@@ -110,6 +128,7 @@ nomem:
 const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k) { return ctx->absw[k]; }
 const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx) { return ctx->net; }
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx) { return ctx->float_semantics; }
+void vfy_bound_ctx_set_act_alpha(vfy_bound_ctx *ctx, int on) { ctx->act_alpha = on != 0; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -121,6 +140,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
     vfy_free(ctx->absw);
     vfy_free(ctx->roff);
     vfy_free(ctx->foff);
+    vfy_free(ctx->soff);
     vfy_free(ctx);
 }
 
@@ -213,6 +233,10 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->best_alpha);
         vfy_free(s->sp_layer);
         vfy_free(s->sp_j);
+        double **sa[] = {&s->sal_lo, &s->sal_up, &s->sgrad_lo, &s->sgrad_up, &s->sm_lo, &s->sm_up,
+                         &s->sv_lo, &s->sv_up, &s->stape, &s->sza};
+        for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
+            vfy_free(*sa[i]);
         vfy_free(s);
     }
     vfy_free(b);
@@ -260,7 +284,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
             if (!s->q[k])
                 goto fail;
         } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
-            s->act[k] = vfy_alloc_array((size_t)(6 * L->n_out), sizeof(double));
+            s->act[k] = vfy_alloc_array((size_t)((6 + 5 * (ACT_ALPHA_PIECES + 1)) * L->n_out),
+                                        sizeof(double));
             if (!s->act[k])
                 goto fail;
             for (int64_t j = 0; j < 2 * L->n_out; j++)
@@ -547,6 +572,60 @@ static void act_slopes(vfy_layer_kind kind, double l, double u, double *a_lo, do
  * is rounded outward; a non-finite result falls back to the constants.
  * When [l, u] is narrower than ACT_MIN_WIDTH, not finite, or NaN, the constant lines
  * f(l) <= f(z) <= f(u) (monotonicity, enclosures rounded outward) are used. */
+/* The n pieces of [l, u] (computed end points P[0..n], monotone, P[0] = l, P[n] = u, so they cover
+ * [l, u]) with enclosures [Flo, Fhi] of f and [Dlo, Dhi] of f' at each end point. */
+static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *P, double *Flo,
+                       double *Fhi, double *Dlo, double *Dhi)
+{
+    double width = u - l;
+    for (int i = 0; i <= n; i++) {
+        double p = i == 0 ? l : (i == n ? u : fmin(l + width * ((double)i / n), u));
+        P[i] = p;
+        act_enclose(kind, p, &Flo[i], &Fhi[i]);
+        act_deriv(kind, Flo[i], Fhi[i], &Dlo[i], &Dhi[i]);
+    }
+}
+
+/* The certified intercept of the line of slope a above f (upper) or below f on the pieces of
+ * act_pieces, by the estimates of act_relax's comment; +-inf when nothing finite results (the
+ * caller then keeps other lines). *za (may be NULL): the middle of the piece that decided the
+ * intercept, about where the line touches f (for the alpha gradient only). */
+static double act_cert(vfy_layer_kind kind, int n, const double *P, const double *Flo,
+                       const double *Fhi, const double *Dlo, const double *Dhi, double a, int upper,
+                       double *za)
+{
+    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    double t = upper ? -INFINITY : INFINITY;
+    int best = 0;
+    for (int i = 0; i < n; i++) {
+        double p = P[i], q = P[i + 1], w = vfy_sub_up(q, p);
+        double dhi = (p <= 0 && q >= 0) ? dmax : (q < 0 ? Dhi[i + 1] : Dhi[i]);
+        double dlo = fabs(p) >= fabs(q) ? Dlo[i] : Dlo[i + 1];
+        double rise = vfy_mul_up(fmax(vfy_sub_up(dhi, a), 0.0), w);
+        double fall = vfy_mul_up(fmax(vfy_sub_up(a, dlo), 0.0), w);
+        if (upper) {
+            double u1 = vfy_add_up(vfy_sub_up(Fhi[i], vfy_mul_down(a, p)), rise);
+            double u2 = vfy_add_up(vfy_sub_up(Fhi[i + 1], vfy_mul_down(a, q)), fall);
+            double v = fmin(u1, u2);
+            if (v > t) {
+                t = v;
+                best = i;
+            }
+        } else {
+            double l1 = vfy_sub_down(vfy_sub_down(Flo[i], vfy_mul_up(a, p)), fall);
+            double l2 = vfy_sub_down(vfy_sub_down(Flo[i + 1], vfy_mul_up(a, q)), rise);
+            double v = fmax(l1, l2);
+            if (v < t) {
+                t = v;
+                best = i;
+            }
+        }
+    }
+    if (za)
+        *za = 0.5 * P[best] + 0.5 * P[best + 1];
+    return t;
+}
+
 static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                       double *tu)
 {
@@ -562,34 +641,11 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
     act_slopes(kind, l, u, &a_lo, &a_up);
     if (!isfinite(a_lo) || !isfinite(a_up))
         return;
-    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
     double P[ACT_PIECES + 1], Flo[ACT_PIECES + 1], Fhi[ACT_PIECES + 1];
     double Dlo[ACT_PIECES + 1], Dhi[ACT_PIECES + 1];
-    double width = u - l;
-    for (int i = 0; i <= ACT_PIECES; i++) {
-        double p = i == 0 ? l : (i == ACT_PIECES ? u : fmin(l + width * ((double)i / ACT_PIECES), u));
-        P[i] = p;
-        act_enclose(kind, p, &Flo[i], &Fhi[i]);
-        act_deriv(kind, Flo[i], Fhi[i], &Dlo[i], &Dhi[i]);
-    }
-    double t_lo = INFINITY, t_up = -INFINITY;
-    for (int i = 0; i < ACT_PIECES; i++) {
-        double p = P[i], q = P[i + 1], w = vfy_sub_up(q, p);
-        double dhi = (p <= 0 && q >= 0) ? dmax : (q < 0 ? Dhi[i + 1] : Dhi[i]);
-        double dlo = fabs(p) >= fabs(q) ? Dlo[i] : Dlo[i + 1];
-        /* upper line, slope a_up */
-        double rise = vfy_mul_up(fmax(vfy_sub_up(dhi, a_up), 0.0), w);
-        double fall = vfy_mul_up(fmax(vfy_sub_up(a_up, dlo), 0.0), w);
-        double u1 = vfy_add_up(vfy_sub_up(Fhi[i], vfy_mul_down(a_up, p)), rise);
-        double u2 = vfy_add_up(vfy_sub_up(Fhi[i + 1], vfy_mul_down(a_up, q)), fall);
-        t_up = fmax(t_up, fmin(u1, u2));
-        /* lower line, slope a_lo */
-        rise = vfy_mul_up(fmax(vfy_sub_up(dhi, a_lo), 0.0), w);
-        fall = vfy_mul_up(fmax(vfy_sub_up(a_lo, dlo), 0.0), w);
-        double l1 = vfy_sub_down(vfy_sub_down(Flo[i], vfy_mul_up(a_lo, p)), fall);
-        double l2 = vfy_sub_down(vfy_sub_down(Flo[i + 1], vfy_mul_up(a_lo, q)), rise);
-        t_lo = fmin(t_lo, fmax(l1, l2));
-    }
+    act_pieces(kind, l, u, ACT_PIECES, P, Flo, Fhi, Dlo, Dhi);
+    double t_up = act_cert(kind, ACT_PIECES, P, Flo, Fhi, Dlo, Dhi, a_up, 1, NULL);
+    double t_lo = act_cert(kind, ACT_PIECES, P, Flo, Fhi, Dlo, Dhi, a_lo, 0, NULL);
     if (isfinite(t_up)) {
         *su = a_up;
         *tu = t_up;
@@ -607,6 +663,13 @@ void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
     act_relax(kind, l, u, sl, tl, su, tu);
 }
 
+/* Neuron j's piece data in the cache of activation layer k (n neurons): P, Flo, Fhi, Dlo, Dhi of
+ * ACT_ALPHA_PIECES + 1 entries each. */
+static double *act_piece_data(vfy_bound_scratch *s, int64_t k, int64_t n, int64_t j)
+{
+    return s->act[k] + 6 * n + j * 5 * (ACT_ALPHA_PIECES + 1);
+}
+
 /* Make the cached lines of activation layer k (SIGMOID or TANH) those of its input bounds [l, u]:
  * a neuron is recomputed only when its [l, u] changed since (the cache is keyed by the bounds
  * themselves, so it can never serve lines of other bounds). */
@@ -620,6 +683,14 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
         if (cl[j] == l[j] && cu[j] == u[j])
             continue;
         act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
+        /* the pieces for other slopes, only where act_relax made lines (P[0] = NaN: none) */
+        double *P = act_piece_data(s, k, n, j);
+        const int N = ACT_ALPHA_PIECES;
+        if (sl[j] != 0 || su[j] != 0)
+            act_pieces(L->kind, l[j], u[j], N, P, P + (N + 1), P + 2 * (N + 1), P + 3 * (N + 1),
+                       P + 4 * (N + 1));
+        else
+            P[0] = NAN;
         cl[j] = l[j];
         cu[j] = u[j];
     }
@@ -785,6 +856,19 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
             const double *al = alpha && relu ? alpha + K * ctx->roff[k] : NULL;
             if (tape && relu)
                 memcpy(tape + K * ctx->roff[k], lam, (size_t)(K * n_in) * sizeof(double));
+            /* SIGMOID/TANH with optimised slopes (inside vfy_bound_rows_alpha): each row's line
+             * of slope sal_lo (lam >= 0) or sal_up (lam < 0), its intercept certified on the
+             * neuron's pieces (act_cert: sound for any slope); where no piece data exists or
+             * the certificate is not finite, the default line */
+            const double *salo = NULL, *saup = NULL;
+            double *sza = NULL;
+            if (!relu && s->use_salpha) {
+                int64_t o = K * ctx->soff[k];
+                salo = s->sal_lo + o;
+                saup = s->sal_up + o;
+                sza = s->sza + o;
+                memcpy(s->stape + o, lam, (size_t)(K * n_in) * sizeof(double));
+            }
             double exec_err = !relu && ctx->float_semantics ? ACT_EXEC_ERR : 0.0;
             double g = vfy_la_gamma(n_in);
             double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
@@ -804,16 +888,31 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                         continue;
                     }
                     double x = row[j], mu;
+                    double a_s = x >= 0 ? sl[j] : su[j], t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
+                    if (salo) {
+                        const double *P = act_piece_data(s, k, n_in, j);
+                        const int N = ACT_ALPHA_PIECES;
+                        double sa = x >= 0 ? salo[i * n_in + j] : saup[i * n_in + j], za = NAN;
+                        if (!isnan(P[0]) && isfinite(sa)) {
+                            double t = act_cert(L->kind, N, P, P + (N + 1), P + 2 * (N + 1),
+                                                P + 3 * (N + 1), P + 4 * (N + 1), sa, x < 0, &za);
+                            if (isfinite(t)) {
+                                a_s = sa;
+                                t_s = t;
+                            }
+                        }
+                        sza[i * n_in + j] = za;
+                    }
                     if (x >= 0) {
-                        mu = x * (al ? al[i * n_in + j] : sl[j]);
+                        mu = x * (al ? al[i * n_in + j] : a_s);
                         if (tl) {
-                            double p = x * tl[j];
+                            double p = x * t_s;
                             d += p;
                             abst += fabs(p);
                         }
                     } else {
-                        mu = x * su[j];
-                        double p = x * tu[j];
+                        mu = x * a_s;
+                        double p = x * t_s;
                         d += p;
                         abst += fabs(p);
                     }
@@ -1180,6 +1279,20 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
         return 0;
     }
     s->cap_alpha = K;
+    if (ctx->n_sact > 0 && K > s->cap_salpha) {
+        double **sa[] = {&s->sal_lo, &s->sal_up, &s->sgrad_lo, &s->sgrad_up, &s->sm_lo, &s->sm_up,
+                         &s->sv_lo, &s->sv_up, &s->stape, &s->sza};
+        for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++) {
+            vfy_free(*sa[i]);
+            *sa[i] = vfy_alloc_array((size_t)(K * ctx->n_sact), sizeof(double));
+            if (!*sa[i]) {
+                s->cap_salpha = 0;
+                s->cap_alpha = 0;
+                return 0;
+            }
+        }
+        s->cap_salpha = K;
+    }
     return 1;
 }
 
@@ -1226,8 +1339,21 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
                     v2[i * n_out + j] = m;
                 }
         } else if (L->kind != VFY_LAYER_RELU) {
-            /* SIGMOID/TANH carry no slopes here: the primal point goes through f itself (an
-             * approximation of the relaxed network, which only steers the search) */
+            /* SIGMOID/TANH: the primal point goes through f itself (an approximation of the
+             * relaxed network, which only steers the search). With optimised lines, a row's term
+             * lam (a z + t(a)) has, t(a) being the extreme of f(z) - a z over [l, u] (attained
+             * about za, recorded by the backward pass), the derivative lam (z - za) in a
+             * (envelope theorem): into the lower slope's gradient when lam >= 0, else the upper's */
+            if (s->use_salpha) {
+                int64_t o = K * ctx->soff[k];
+                const double *tp = s->stape + o, *za = s->sza + o;
+                double *glo = s->sgrad_lo + o, *gup = s->sgrad_up + o;
+                for (int64_t p = 0; p < K * n_in; p++) {
+                    double gz = isnan(za[p]) ? 0 : tp[p] * (v[p] - za[p]);
+                    glo[p] = tp[p] >= 0 ? gz : 0;
+                    gup[p] = tp[p] >= 0 ? 0 : gz;
+                }
+            }
             for (int64_t p = 0; p < K * n_out; p++)
                 v2[p] = vfy_act_f64(L->kind, v[p]);
         } else {
@@ -1348,7 +1474,8 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     int64_t warm_K = s->warm_K, warm_nsp = s->warm_nsp;
     s->warm = NULL;
     vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
-    if (st != VFY_OK || iters <= 0 || ctx->n_relu == 0 || b->overflow)
+    int sact = ctx->n_sact > 0 && ctx->act_alpha;
+    if (st != VFY_OK || iters <= 0 || (ctx->n_relu == 0 && !sact) || b->overflow)
         return st;
     const vfy_net *net = ctx->net;
     if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
@@ -1384,6 +1511,28 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         memset(s->beta_v, 0, (size_t)(K * n_sp) * sizeof(double));
         memset(s->beta_g, 0, (size_t)(K * n_sp) * sizeof(double));
         memset(s->beta_m, 0, (size_t)(2 * K * n_sp) * sizeof(double));
+    }
+    /* SIGMOID/TANH: start from the default lines' slopes (the cache holds those of b's bounds:
+     * the CROWN pass above made them) */
+    for (int64_t k = 0; sact && k < L; k++) {
+        const vfy_layer *Ly = &net->layers[k];
+        if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
+            continue;
+        int64_t n = Ly->n_in, o = K * ctx->soff[k];
+        act_lines(Ly, s, k, layer_in_lo(b, k, in_lo), layer_in_hi(b, k, in_hi));
+        const double *c = s->act[k];
+        for (int64_t i = 0; i < K; i++)
+            for (int64_t j = 0; j < n; j++) {
+                s->sal_lo[o + i * n + j] = c[2 * n + j];
+                s->sal_up[o + i * n + j] = c[4 * n + j];
+            }
+    }
+    if (sact) {
+        size_t nb = (size_t)(K * ctx->n_sact) * sizeof(double);
+        memset(s->sm_lo, 0, nb);
+        memset(s->sm_up, 0, nb);
+        memset(s->sv_lo, 0, nb);
+        memset(s->sv_up, 0, nb);
     }
     /* start from CROWN's slopes */
     for (int64_t k = 0; k < L; k++) {
@@ -1430,6 +1579,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     double *lbc = s->best_lb;
     const double lr = 0.1, b1 = 0.9, b2 = 0.999;
     double b1t = 1, b2t = 1;
+    s->use_salpha = sact; /* (reset before every return below) */
     for (int it = 0; it < iters; it++) {
         memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
         rows_init(s, K);
@@ -1471,7 +1621,31 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
             double v = s->beta_v[p] + step;
             s->beta_v[p] = v > 0 ? v : 0;
         }
+        /* projected Adam ascent on the SIGMOID/TANH slopes, each kept in [0, max f'] (any slope
+         * is sound: its intercept is certified; the range only keeps the search sensible) */
+        for (int64_t k = 0; sact && k < L; k++) {
+            const vfy_layer *Ly = &net->layers[k];
+            if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
+                continue;
+            double dmax = Ly->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+            int64_t o = K * ctx->soff[k];
+            for (int h = 0; h < 2; h++) {
+                double *a = (h ? s->sal_up : s->sal_lo) + o, *g = (h ? s->sgrad_up : s->sgrad_lo) + o;
+                double *m1 = (h ? s->sm_up : s->sm_lo) + o, *m2 = (h ? s->sv_up : s->sv_lo) + o;
+                for (int64_t p = 0; p < K * Ly->n_in; p++) {
+                    if (g[p] == 0 && m1[p] == 0)
+                        continue;
+                    m1[p] = b1 * m1[p] + (1 - b1) * g[p];
+                    m2[p] = b2 * m2[p] + (1 - b2) * g[p] * g[p];
+                    double step = lr * dmax * (m1[p] / (1 - b1t)) /
+                                  (sqrt(m2[p] / (1 - b2t)) + 1e-12);
+                    double v = a[p] + step;
+                    a[p] = v < 0 ? 0 : (v > dmax ? dmax : v);
+                }
+            }
+        }
     }
+    s->use_salpha = 0;
     return VFY_OK;
 }
 
@@ -1625,7 +1799,12 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
     }
     for (int64_t k = 1; k < net->n_layers; k++) {
         const vfy_layer *R = &net->layers[k];
-        if (R->kind != VFY_LAYER_RELU || net->layers[k - 1].kind == VFY_LAYER_RELU)
+        /* the pre-activations of ReLU layers, and of SIGMOID/TANH layers when their lines are
+         * optimised too (not in certificate runs: a `bound` line records ReLU slopes only) */
+        int act = (R->kind == VFY_LAYER_SIGMOID || R->kind == VFY_LAYER_TANH) && ctx->act_alpha &&
+                  !rec;
+        vfy_layer_kind pk = net->layers[k - 1].kind;
+        if ((R->kind != VFY_LAYER_RELU && !act) || vfy_layer_is_act(pk))
             continue;
         if (relu_seen++ == 0)
             continue; /* affine in x: CROWN is already exact there */
@@ -1634,7 +1813,7 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         double *lo = b->lo[k - 1], *hi = b->hi[k - 1];
         int64_t n = 0, n_out = net->layers[k - 1].n_out;
         for (int64_t j = 0; j < n_out; j++)
-            if (lo[j] < 0 && hi[j] > 0)
+            if (act ? lo[j] < hi[j] : (lo[j] < 0 && hi[j] > 0))
                 idx[n++] = j;
         if (n == 0)
             continue;
@@ -1645,6 +1824,8 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         vfy_bound_ctx *pc = NULL;
         vfy_bounds *pb = NULL;
         st = vfy_bound_ctx_create(&pre, ctx->float_semantics, &pc, NULL);
+        if (st == VFY_OK)
+            vfy_bound_ctx_set_act_alpha(pc, ctx->act_alpha);
         if (st == VFY_OK && !(pb = vfy_bounds_create(pc)))
             st = VFY_ERR_NOMEM;
         if (st != VFY_OK) {
@@ -1687,7 +1868,12 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         vfy_bound_ctx_free(pc);
         if (st != VFY_OK)
             goto done;
-        st = vfy_bound_refresh(ctx, in_lo, in_hi, b, k, flat);
+        if (act) { /* re-bound every layer on the tightened pre-activations */
+            vfy_bounds_export(ctx, b, flat);
+            st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, in_lo, in_hi, flat, b);
+        } else {
+            st = vfy_bound_refresh(ctx, in_lo, in_hi, b, k, flat);
+        }
         if (st != VFY_OK)
             goto done;
     }

@@ -32,6 +32,9 @@ const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k);
 /* The network and the float_semantics flag the context was created with. */
 const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx);
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx);
+/* Whether vfy_bound_rows_alpha also optimises the lines of SIGMOID/TANH neurons (default 1). Off
+ * where only the default lines may be used (certificates record ReLU slopes only). */
+void vfy_bound_ctx_set_act_alpha(vfy_bound_ctx *ctx, int on);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
