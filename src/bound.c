@@ -39,7 +39,7 @@ struct vfy_bound_ctx {
     int64_t n_relu;  /* ReLU neurons in all */
     int64_t *soff;   /* per layer: offset of a SIGMOID/TANH layer's neurons among all such */
     int64_t n_sact;  /* SIGMOID/TANH neurons in all */
-    int act_alpha;   /* optimise their lines too (vfy_bound_ctx_set_act_alpha; default 1) */
+    int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
 };
 
 typedef struct vfy_bound_scratch {
@@ -74,6 +74,7 @@ typedef struct vfy_bound_scratch {
     int64_t cap_salpha;
     double *sal_lo, *sal_up, *sgrad_lo, *sgrad_up, *sm_lo, *sm_up, *sv_lo, *sv_up, *stape, *sza;
     int use_salpha; /* backward uses sal_lo/sal_up (set only inside vfy_bound_rows_alpha) */
+    int keep_stape; /* backward records stape without using sal_lo/sal_up (branching scores) */
     /* branching look-ahead (vfy_bound_split_lb), NULL otherwise: row i treats neuron ov_j[i] of
      * ReLU layer ov_layer[i] as decided (ov_sign[i] < 0: inactive, > 0: active) */
     const int64_t *ov_layer, *ov_j;
@@ -97,7 +98,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->soff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->soff);
     if (!ctx->foff || !ctx->soff)
         goto nomem;
-    ctx->act_alpha = 1;
+    ctx->act_search = 1;
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
@@ -128,7 +129,7 @@ nomem:
 const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k) { return ctx->absw[k]; }
 const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx) { return ctx->net; }
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx) { return ctx->float_semantics; }
-void vfy_bound_ctx_set_act_alpha(vfy_bound_ctx *ctx, int on) { ctx->act_alpha = on != 0; }
+void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on) { ctx->act_search = on != 0; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -867,8 +868,9 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 salo = s->sal_lo + o;
                 saup = s->sal_up + o;
                 sza = s->sza + o;
-                memcpy(s->stape + o, lam, (size_t)(K * n_in) * sizeof(double));
             }
+            if (!relu && (s->use_salpha || s->keep_stape))
+                memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double exec_err = !relu && ctx->float_semantics ? ACT_EXEC_ERR : 0.0;
             double g = vfy_la_gamma(n_in);
             double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
@@ -876,19 +878,27 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 double *row = lam + i * n_in;
                 double d = 0, abst = 0, errmu = 0, absx = 0;
                 /* look-ahead rows: on their child the neuron is decided, relu(z) = 0 (inactive)
-                 * or z (active), exactly */
-                int64_t ovj = relu && s->ov_layer && s->ov_layer[i] == k ? s->ov_j[i] : -1;
+                 * or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and takes the lines
+                 * of its child's interval, [l, 0] or [0, u] (act_relax: sound there) */
+                int64_t ovj = s->ov_layer && s->ov_layer[i] == k ? s->ov_j[i] : -1;
                 for (int64_t a = 0; a < nz; a++)
                     row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
                 for (int64_t a = 0; a < nu; a++) {
                     int64_t j = unst[a];
-                    if (j == ovj) {
+                    if (j == ovj && relu) {
                         if (s->ov_sign[i] < 0)
                             row[j] = 0.0;
                         continue;
                     }
                     double x = row[j], mu;
                     double a_s = x >= 0 ? sl[j] : su[j], t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
+                    if (j == ovj) {
+                        double cl, ctl, cu, ctu;
+                        act_relax(L->kind, s->ov_sign[i] < 0 ? l[j] : 0.0,
+                                  s->ov_sign[i] < 0 ? 0.0 : u[j], &cl, &ctl, &cu, &ctu);
+                        a_s = x >= 0 ? cl : cu;
+                        t_s = x >= 0 ? ctl : ctu;
+                    }
                     if (salo) {
                         const double *P = act_piece_data(s, k, n_in, j);
                         const int N = ACT_ALPHA_PIECES;
@@ -1474,7 +1484,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     int64_t warm_K = s->warm_K, warm_nsp = s->warm_nsp;
     s->warm = NULL;
     vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
-    int sact = ctx->n_sact > 0 && ctx->act_alpha;
+    int sact = ctx->n_sact > 0 && ctx->act_search;
     if (st != VFY_OK || iters <= 0 || (ctx->n_relu == 0 && !sact) || b->overflow)
         return st;
     const vfy_net *net = ctx->net;
@@ -1656,29 +1666,43 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
     memset(score, 0, (size_t)(vfy_bounds_flat_size(ctx) / 2) * sizeof(double));
-    if (ctx->n_relu == 0 || K == 0)
+    int sact = ctx->n_sact > 0 && ctx->act_search;
+    if ((ctx->n_relu == 0 && !sact) || K == 0)
         return VFY_OK;
     if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
         return VFY_ERR_NOMEM;
     memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
     rows_init(s, K);
+    s->keep_stape = sact;
     backward(ctx, b, net->n_layers, K, in_lo, in_hi, cx, s->best_lb, NULL, NULL, NULL, s->tape, 0,
              NULL);
+    s->keep_stape = 0;
     /* BaBSR-style: an unstable neuron's relaxation costs the bound up to |lam| times the height of
-     * the triangle relaxation at z = 0, -l u / (u - l); splitting it removes that. */
+     * the triangle relaxation at z = 0, -l u / (u - l); splitting it removes that. A SIGMOID/TANH
+     * neuron: |lam| times the largest gap between its upper and lower line on [l, u] (at an end:
+     * the gap is linear), which a split at 0 shrinks. */
     int64_t off = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
-        if (L->kind == VFY_LAYER_RELU && k > 0) {
+        int act = sact && (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH);
+        if ((L->kind == VFY_LAYER_RELU || act) && k > 0) {
             int64_t poff = off - net->layers[k - 1].n_out; /* flat offset of the pre-activation */
             const double *l = b->lo[k - 1], *u = b->hi[k - 1];
-            const double *tp = s->tape + K * ctx->roff[k];
-            for (int64_t j = 0; j < L->n_in; j++) {
+            const double *tp = act ? s->stape + K * ctx->soff[k] : s->tape + K * ctx->roff[k];
+            const double *c = act ? s->act[k] : NULL;
+            int64_t n = L->n_in;
+            for (int64_t j = 0; j < n; j++) {
                 if (!(l[j] < 0 && u[j] > 0))
                     continue;
                 double h = -l[j] * u[j] / (u[j] - l[j]), acc = 0;
+                if (act) {
+                    double ds = c[4 * n + j] - c[2 * n + j], dt = c[5 * n + j] - c[3 * n + j];
+                    h = fmax(ds * l[j] + dt, ds * u[j] + dt);
+                    if (!(h > 0))
+                        continue;
+                }
                 for (int64_t i = 0; i < K; i++)
-                    acc += fabs(tp[i * L->n_in + j]);
+                    acc += fabs(tp[i * n + j]);
                 score[poff + j] = acc * h + 1e-300; /* > 0: marks the neuron splittable */
             }
         }
@@ -1801,7 +1825,7 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         const vfy_layer *R = &net->layers[k];
         /* the pre-activations of ReLU layers, and of SIGMOID/TANH layers when their lines are
          * optimised too (not in certificate runs: a `bound` line records ReLU slopes only) */
-        int act = (R->kind == VFY_LAYER_SIGMOID || R->kind == VFY_LAYER_TANH) && ctx->act_alpha &&
+        int act = (R->kind == VFY_LAYER_SIGMOID || R->kind == VFY_LAYER_TANH) && ctx->act_search &&
                   !rec;
         vfy_layer_kind pk = net->layers[k - 1].kind;
         if ((R->kind != VFY_LAYER_RELU && !act) || vfy_layer_is_act(pk))
@@ -1825,7 +1849,7 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         vfy_bounds *pb = NULL;
         st = vfy_bound_ctx_create(&pre, ctx->float_semantics, &pc, NULL);
         if (st == VFY_OK)
-            vfy_bound_ctx_set_act_alpha(pc, ctx->act_alpha);
+            vfy_bound_ctx_set_act_search(pc, ctx->act_search);
         if (st == VFY_OK && !(pb = vfy_bounds_create(pc)))
             st = VFY_ERR_NOMEM;
         if (st != VFY_OK) {

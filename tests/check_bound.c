@@ -566,15 +566,17 @@ START_TEST(test_act_bounds_contain)
     ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL), VFY_OK);
     for (int i = 0; i < K; i++)
         CHECK(lbc[i] >= lbi[i] && isfinite(lbc[i]));
-    /* alpha-CROWN (slopes of the ReLUs only) and the branching scores on mixed nets: the bound
-     * only improves, and only ReLU pre-activations can score */
+    /* alpha-CROWN and the branching scores on mixed nets: the bound only improves, and only
+     * activations' pre-activations that straddle 0 can score */
     double lba[3], *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 5, lba, NULL, NULL),
                      VFY_OK);
     ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score), VFY_OK);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            CHECK(score[off + j] == 0 || (k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU));
+            CHECK(score[off + j] == 0 ||
+                  (k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind) &&
+                   bc->lo[k][j] < 0 && bc->hi[k][j] > 0));
     free(score);
     for (int i = 0; i < K; i++)
         CHECK(lba[i] >= lbc[i]);
@@ -1350,10 +1352,10 @@ START_TEST(test_act_alpha)
         cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
     ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL),
                      VFY_OK);
-    vfy_bound_ctx_set_act_alpha(ctx, 0);
+    vfy_bound_ctx_set_act_search(ctx, 0);
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 30, lboff, NULL,
                                           NULL), VFY_OK);
-    vfy_bound_ctx_set_act_alpha(ctx, 1);
+    vfy_bound_ctx_set_act_search(ctx, 1);
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 30, lba, NULL, NULL),
                      VFY_OK);
     int gained = 0, has_relu = 0;
@@ -1377,6 +1379,23 @@ START_TEST(test_act_alpha)
     if (sh->n_hidden > 1) /* (one hidden layer: its pre-activations are exact already) */
         ck_assert(n_t > 0 && strict > 0);
     check_contains(net, bt, lo, hi, 21 + (uint64_t)_i, 300);
+    /* the branching look-ahead on the Sigmoid/Tanh pre-activation of largest score: each child's
+     * bound (lines of [l, 0] or [0, u]) holds at every sample on its side */
+    double *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
+    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score), VFY_OK);
+    int64_t cand = -1, ck = -1, cj = -1;
+    for (int64_t k = 0, off = 0; k + 1 < net->n_layers; off += net->layers[k].n_out, k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            if (score[off + j] > 0 && net->layers[k + 1].kind != VFY_LAYER_RELU &&
+                (cand < 0 || score[off + j] > score[cand])) {
+                cand = off + j;
+                ck = k;
+                cj = j;
+            }
+    free(score);
+    ck_assert(cand >= 0);
+    double lbn[K], lbp[K];
+    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, bc, K, cy, NULL, 1, &cand, lbn, lbp), VFY_OK);
     double x[16], y[8];
     float xf[16], yf[8];
     double *acts[16];
@@ -1395,6 +1414,16 @@ START_TEST(test_act_alpha)
         }
         vfy_eval_forward_all(net, x, acts);
         memcpy(y, acts[net->n_layers - 1], (size_t)ny * sizeof(double));
+        for (int i = 0; i < K; i++) {
+            double v = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            double z = acts[ck][cj];
+            CHECKM(z > 0 || lbn[i] <= v, "row %d: z <= 0 child's bound %.17g above %.17g", i,
+                   lbn[i], v);
+            CHECKM(z < 0 || lbp[i] <= v, "row %d: z >= 0 child's bound %.17g above %.17g", i,
+                   lbp[i], v);
+        }
         for (int pert = 0; pert < 3; pert++) {
             if (pert == 1) {
                 float sf[256];

@@ -32,9 +32,11 @@ const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k);
 /* The network and the float_semantics flag the context was created with. */
 const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx);
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx);
-/* Whether vfy_bound_rows_alpha also optimises the lines of SIGMOID/TANH neurons (default 1). Off
- * where only the default lines may be used (certificates record ReLU slopes only). */
-void vfy_bound_ctx_set_act_alpha(vfy_bound_ctx *ctx, int on);
+/* Whether the search may work on SIGMOID/TANH neurons as on ReLUs (default 1): their lines are
+ * optimised by vfy_bound_rows_alpha and vfy_bound_tighten_alpha, and their pre-activations that
+ * straddle 0 score in vfy_bound_relu_scores (a split at 0). Off where only ReLU work is recorded
+ * (certificates). */
+void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
@@ -128,9 +130,10 @@ int vfy_bound_best_warm(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i
 int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
 
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
- * that is an unstable pre-activation in b, a positive score estimating what splitting it gains for
- * the K rows (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score
- * has vfy_bounds_flat_size(ctx) / 2 entries. */
+ * that is an unstable pre-activation in b (of a ReLU; of a SIGMOID/TANH too when the search may work
+ * on them: a split at 0), a positive score estimating what splitting it gains for the K rows
+ * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score has
+ * vfy_bounds_flat_size(ctx) / 2 entries. */
 vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                  vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                                  double *score);
