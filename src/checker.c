@@ -464,6 +464,31 @@ void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
     act_lines_ck(kind, l, u, sl, tl, su, tu);
 }
 
+/* Row i's new coefficients (in bl/bh, n_in of them) and constants [bl, bh] are final: a row with a
+ * non-finite one can prove nothing (dead). */
+static void row_done(ck *c, int64_t i, int64_t n_in, double bl, double bh)
+{
+    const double *na_ = c->bl + i * c->width, *nh_ = c->bh + i * c->width;
+    int fin = isfinite(bl) && isfinite(bh);
+    for (int64_t q = 0; q < n_in && fin; q++)
+        fin = isfinite(na_[q]) && isfinite(nh_[q]);
+    if (!fin)
+        c->dead[i] = 1;
+    c->betal[i] = bl;
+    c->betah[i] = bh;
+}
+
+/* The new coefficients become the current ones. */
+static void swap_coeffs(ck *c)
+{
+    double *t = c->al;
+    c->al = c->bl;
+    c->bl = t;
+    t = c->ah;
+    c->ah = c->bh;
+    c->bh = t;
+}
+
 /* ---- back-substitution ----
  * K rows of interval coefficients on v_{k_top+1} are in al/ah (row stride width), constants in
  * betal/betah. Invariant, for every execution of the network from an input in [xl, xh]:
@@ -566,20 +591,9 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     bl = dn(bl + dn(d1 < d2 ? d1 : d2));
                     bh = up(bh + up(d1 < d2 ? d2 : d1));
                 }
-                int fin = isfinite(bl) && isfinite(bh);
-                for (int64_t q = 0; q < n_in && fin; q++)
-                    fin = isfinite(na_[q]) && isfinite(nh_[q]);
-                if (!fin)
-                    c->dead[i] = 1;
-                c->betal[i] = bl;
-                c->betah[i] = bh;
+                row_done(c, i, n_in, bl, bh);
             }
-            double *t = c->al;
-            c->al = c->bl;
-            c->bl = t;
-            t = c->ah;
-            c->ah = c->bh;
-            c->bh = t;
+            swap_coeffs(c);
             continue;
         }
         if (Lk->kind == VFY_LAYER_RELU) {
@@ -679,21 +693,9 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                 double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
                 pen = up(pen + up(m * E[o]));
             }
-            bl = dn(bl - pen);
-            int fin = isfinite(bl) && isfinite(bh);
-            for (int64_t q = 0; q < n_in && fin; q++)
-                fin = isfinite(na_[q]) && isfinite(nh_[q]);
-            if (!fin)
-                c->dead[i] = 1;
-            c->betal[i] = bl;
-            c->betah[i] = bh;
+            row_done(c, i, n_in, dn(bl - pen), bh);
         }
-        double *t = c->al;
-        c->al = c->bl;
-        c->bl = t;
-        t = c->ah;
-        c->ah = c->bh;
-        c->bh = t;
+        swap_coeffs(c);
     }
     /* SOUND: min over lam_j in [a, b], x_j in [xl, xh] of lam_j x_j is at a corner; each corner
      * product and the sum are rounded down. */

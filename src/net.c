@@ -22,6 +22,20 @@ void vfy_net_free(vfy_net *net)
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
+/* A zeroed layer at the end of net; NULL (err set) when out of memory. */
+static vfy_layer *append_layer(vfy_net *net, vfy_error *err)
+{
+    vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
+    if (!nl) {
+        vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+        return NULL;
+    }
+    net->layers = nl;
+    vfy_layer *L = &net->layers[net->n_layers++];
+    memset(L, 0, sizeof *L);
+    return L;
+}
+
 vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
                         double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
                         vfy_error *err)
@@ -47,14 +61,11 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
                       vfy_layer_is_act(kind) ? "unexpected" : "missing");
         goto fail;
     }
-    vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
-    if (!nl) {
-        st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+    vfy_layer *L = append_layer(net, err);
+    if (!L) {
+        st = VFY_ERR_NOMEM;
         goto fail;
     }
-    net->layers = nl;
-    vfy_layer *L = &net->layers[net->n_layers++];
-    memset(L, 0, sizeof *L);
     L->kind = kind;
     L->n_in = n_in;
     L->n_out = n_out;
@@ -80,14 +91,11 @@ vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64
                         "does not follow %lld", name ? name : "?", (long long)n_in,
                         (long long)n_out, (long long)pool_k, (long long)prev);
     }
-    vfy_layer *nl = vfy_realloc(net->layers, (size_t)(net->n_layers + 1) * sizeof *nl);
-    if (!nl) {
+    vfy_layer *L = append_layer(net, err);
+    if (!L) {
         vfy_free(pool);
-        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+        return VFY_ERR_NOMEM;
     }
-    net->layers = nl;
-    vfy_layer *L = &net->layers[net->n_layers++];
-    memset(L, 0, sizeof *L);
     L->kind = VFY_LAYER_MAXPOOL;
     L->n_in = n_in;
     L->n_out = n_out;

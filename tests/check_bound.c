@@ -65,6 +65,23 @@ START_TEST(test_gemm_matches_reference)
 END_TEST
 
 
+/* Sample s of [lo, hi]: the two extreme corners, two alternating ones, then uniform points; each
+ * float32-valued and inside the box (so a float32 execution sees the same x), in x and xf. */
+static void sample_point(uint64_t *st, int s, int64_t nx, const double *lo, const double *hi,
+                         double *x, float *xf)
+{
+    for (int64_t j = 0; j < nx; j++) {
+        double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : testnet_uniform(st));
+        float f = (float)(lo[j] + u * (hi[j] - lo[j]));
+        if ((double)f < lo[j])
+            f = nextafterf(f, INFINITY);
+        if ((double)f > hi[j])
+            f = nextafterf(f, -INFINITY);
+        x[j] = f;
+        xf[j] = f;
+    }
+}
+
 /* Sample points of [lo, hi] (corners first) and check every layer's value lies in the bounds. */
 static void check_contains(const vfy_net *net, const vfy_bounds *b, const double *lo,
                            const double *hi, uint64_t seed, int n_samples)
@@ -79,17 +96,7 @@ static void check_contains(const vfy_net *net, const vfy_bounds *b, const double
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int s = 0; s < n_samples; s++) {
-        for (int64_t j = 0; j < nx; j++) {
-            double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : testnet_uniform(&st));
-            /* float32-valued points inside the box, so the float32 execution sees the same x */
-            float f = (float)(lo[j] + u * (hi[j] - lo[j]));
-            if ((double)f < lo[j])
-                f = nextafterf(f, INFINITY);
-            if ((double)f > hi[j])
-                f = nextafterf(f, -INFINITY);
-            x[j] = f;
-            xf[j] = f;
-        }
+        sample_point(&st, s, nx, lo, hi, x, xf);
         vfy_eval_forward_all(net, x, acts);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++) {
@@ -585,16 +592,7 @@ START_TEST(test_act_bounds_contain)
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int s = 0; s < 400; s++) {
-        for (int64_t j = 0; j < nx; j++) {
-            double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : testnet_uniform(&st));
-            float f = (float)(lo[j] + u * (hi[j] - lo[j]));
-            if ((double)f < lo[j])
-                f = nextafterf(f, INFINITY);
-            if ((double)f > hi[j])
-                f = nextafterf(f, -INFINITY);
-            x[j] = f;
-            xf[j] = f;
-        }
+        sample_point(&st, s, nx, lo, hi, x, xf);
         vfy_eval_forward_all(net, x, acts);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++)
@@ -760,6 +758,19 @@ START_TEST(test_act_crown_tighter)
 }
 END_TEST
 
+/* A random box of n inputs: per input a centre in [-1, 1] and a radius r0 + rw u, drawn from *st;
+ * [wlo, whi] is the box widened for float32 inputs (vfy_bound_widen_input). */
+static void random_box(uint64_t *st, int64_t n, double r0, double rw, const vfy_bound_ctx *ctx,
+                       double *lo, double *hi, double *wlo, double *whi)
+{
+    for (int64_t j = 0; j < n; j++) {
+        double c = 2 * testnet_uniform(st) - 1, r = r0 + rw * testnet_uniform(st);
+        lo[j] = wlo[j] = c - r;
+        hi[j] = whi[j] = c + r;
+    }
+    vfy_bound_widen_input(ctx, n, wlo, whi);
+}
+
 /* A random network with several ReLU layers (shape by i), its context, and a random input box:
  * per input a centre in [-1, 1] and a radius r0 + 0.5 u, drawn from *st; [wlo, whi] is the box
  * widened for float32 inputs. */
@@ -772,13 +783,20 @@ static vfy_net *random_multilayer(int i, uint64_t seed, uint64_t *st, double r0,
                                   sh->with_scale);
     ck_assert_ptr_nonnull(net);
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, ctx, NULL), VFY_OK);
-    for (int64_t j = 0; j < net->n_in; j++) {
-        double c = 2 * testnet_uniform(st) - 1, r = r0 + 0.5 * testnet_uniform(st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(*ctx, net->n_in, wlo, whi);
+    random_box(st, net->n_in, r0, 0.5, *ctx, lo, hi, wlo, whi);
     return net;
+}
+
+/* Asserts that no bound of bt is looser than bc's; returns how many neurons bt tightened. */
+static int64_t tightened(const vfy_net *net, const vfy_bounds *bc, const vfy_bounds *bt)
+{
+    int64_t strict = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            ck_assert(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
+            strict += bt->lo[k][j] > bc->lo[k][j] || bt->hi[k][j] < bc->hi[k][j];
+        }
+    return strict;
 }
 
 /* alpha-CROWN on the hidden layers: every layer's bounds still contain every sampled execution (no
@@ -794,12 +812,7 @@ START_TEST(test_tighten_alpha_sound)
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
     int64_t n_t = 0;
     ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
-    int64_t strict = 0;
-    for (int64_t k = 0; k < net->n_layers; k++)
-        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
-            ck_assert(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
-            strict += bt->lo[k][j] > bc->lo[k][j] || bt->hi[k][j] < bc->hi[k][j];
-        }
+    int64_t strict = tightened(net, bc, bt);
     ck_assert(n_t > 0 && strict > 0);
     check_contains(net, bt, lo, hi, 9 + (uint64_t)_i, 400);
     vfy_bounds_free(bc);
@@ -1081,12 +1094,7 @@ START_TEST(test_maxpool_sound)
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
     double lo[4], hi[4], wlo[4], whi[4];
-    for (int64_t j = 0; j < 4; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.1 + 0.5 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, 4, wlo, whi);
+    random_box(&st, 4, 0.1, 0.5, ctx, lo, hi, wlo, whi);
     vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
@@ -1336,12 +1344,7 @@ START_TEST(test_act_alpha)
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
     uint64_t st = 5000 + (uint64_t)_i;
     double lo[16], hi[16], wlo[16], whi[16];
-    for (int64_t j = 0; j < net->n_in; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.2 + 0.6 * testnet_uniform(&st);
-        lo[j] = wlo[j] = c - r;
-        hi[j] = whi[j] = c + r;
-    }
-    vfy_bound_widen_input(ctx, net->n_in, wlo, whi);
+    random_box(&st, net->n_in, 0.2, 0.6, ctx, lo, hi, wlo, whi);
     vfy_bounds *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
@@ -1370,12 +1373,7 @@ START_TEST(test_act_alpha)
     ck_assert_msg(gained, "no row gained over CROWN");
     int64_t n_t = 0;
     ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
-    int64_t strict = 0;
-    for (int64_t k = 0; k < net->n_layers; k++)
-        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
-            ck_assert(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
-            strict += bt->lo[k][j] > bc->lo[k][j] || bt->hi[k][j] < bc->hi[k][j];
-        }
+    int64_t strict = tightened(net, bc, bt);
     if (sh->n_hidden > 1) /* (one hidden layer: its pre-activations are exact already) */
         ck_assert(n_t > 0 && strict > 0);
     check_contains(net, bt, lo, hi, 21 + (uint64_t)_i, 300);
@@ -1402,16 +1400,7 @@ START_TEST(test_act_alpha)
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int t = 0; t < 2000; t++) {
-        for (int64_t j = 0; j < nx; j++) {
-            double u = t < 2 ? (double)t : testnet_uniform(&st);
-            float f = (float)(lo[j] + u * (hi[j] - lo[j]));
-            if ((double)f < lo[j])
-                f = nextafterf(f, INFINITY);
-            if ((double)f > hi[j])
-                f = nextafterf(f, -INFINITY);
-            x[j] = f;
-            xf[j] = f;
-        }
+        sample_point(&st, t, nx, lo, hi, x, xf);
         vfy_eval_forward_all(net, x, acts);
         memcpy(y, acts[net->n_layers - 1], (size_t)ny * sizeof(double));
         for (int i = 0; i < K; i++) {

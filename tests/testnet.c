@@ -11,20 +11,46 @@ double testnet_uniform(uint64_t *state)
     return (double)(z >> 11) * 0x1p-53;
 }
 
+/* A DENSE layer n_prev -> n with random float32-valued weights; 0 on failure (net freed). */
+static int push_random_dense(vfy_net *net, uint64_t *st, int64_t prev, int64_t n, double scale)
+{
+    double *w = vfy_alloc_array((size_t)(n * prev), sizeof(double));
+    double *b = vfy_alloc_array((size_t)n, sizeof(double));
+    if (!w || !b) {
+        vfy_free(w);
+        vfy_free(b);
+        return 0;
+    }
+    for (int64_t i = 0; i < n * prev; i++)
+        w[i] = (double)(float)(scale * (2 * testnet_uniform(st) - 1));
+    for (int64_t i = 0; i < n; i++)
+        b[i] = (double)(float)(0.3 * scale * (2 * testnet_uniform(st) - 1));
+    return vfy_net_push(net, VFY_LAYER_DENSE, prev, n, w, b, 0, prev, "dense", NULL) == VFY_OK;
+}
+
 vfy_net *testnet_random(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
                         int64_t n_out, double scale, int with_scale)
 {
     return testnet_random_act(seed, n_in, hidden, n_hidden, n_out, scale, with_scale, NULL);
 }
 
+/* An empty network of n_in inputs and n_out outputs; NULL when out of memory. */
+static vfy_net *empty_net(int64_t n_in, int64_t n_out)
+{
+    vfy_net *net = vfy_alloc(sizeof *net);
+    if (net) {
+        net->n_in = n_in;
+        net->n_out = n_out;
+    }
+    return net;
+}
+
 vfy_net *testnet_random_act(uint64_t seed, int64_t n_in, const int64_t *hidden, int n_hidden,
                             int64_t n_out, double scale, int with_scale, const vfy_layer_kind *act)
 {
-    vfy_net *net = vfy_alloc(sizeof *net);
+    vfy_net *net = empty_net(n_in, n_out);
     if (!net)
         return NULL;
-    net->n_in = n_in;
-    net->n_out = n_out;
     uint64_t st = seed;
     if (with_scale) {
         double *w = vfy_alloc_array((size_t)n_in, sizeof(double));
@@ -47,19 +73,7 @@ vfy_net *testnet_random_act(uint64_t seed, int64_t n_in, const int64_t *hidden, 
     int64_t prev = n_in;
     for (int l = 0; l <= n_hidden; l++) {
         int64_t n = l < n_hidden ? hidden[l] : n_out;
-        double *w = vfy_alloc_array((size_t)(n * prev), sizeof(double));
-        double *b = vfy_alloc_array((size_t)n, sizeof(double));
-        if (!w || !b) {
-            vfy_free(w);
-            vfy_free(b);
-            vfy_net_free(net);
-            return NULL;
-        }
-        for (int64_t i = 0; i < n * prev; i++)
-            w[i] = (double)(float)(scale * (2 * testnet_uniform(&st) - 1) / 1.0);
-        for (int64_t i = 0; i < n; i++)
-            b[i] = (double)(float)(0.3 * scale * (2 * testnet_uniform(&st) - 1));
-        if (vfy_net_push(net, VFY_LAYER_DENSE, prev, n, w, b, 0, prev, "dense", NULL) != VFY_OK) {
+        if (!push_random_dense(net, &st, prev, n, scale)) {
             vfy_net_free(net);
             return NULL;
         }
@@ -110,23 +124,6 @@ const testnet_shape testnet_shapes[4] = {
     {10, 3, 1, {30}, 2.0, 1},
 };
 
-/* A DENSE layer n_prev -> n with random float32-valued weights; 0 on failure (net freed). */
-static int push_random_dense(vfy_net *net, uint64_t *st, int64_t prev, int64_t n, double scale)
-{
-    double *w = vfy_alloc_array((size_t)(n * prev), sizeof(double));
-    double *b = vfy_alloc_array((size_t)n, sizeof(double));
-    if (!w || !b) {
-        vfy_free(w);
-        vfy_free(b);
-        return 0;
-    }
-    for (int64_t i = 0; i < n * prev; i++)
-        w[i] = (double)(float)(scale * (2 * testnet_uniform(st) - 1));
-    for (int64_t i = 0; i < n; i++)
-        b[i] = (double)(float)(0.3 * scale * (2 * testnet_uniform(st) - 1));
-    return vfy_net_push(net, VFY_LAYER_DENSE, prev, n, w, b, 0, prev, "dense", NULL) == VFY_OK;
-}
-
 /* MAXPOOL n -> n / 2 with windows of k: window j reads inputs 2j .. 2j + k - 1 (past the end:
  * padding, -1), so windows overlap when k > 2. */
 static int push_pool(vfy_net *net, int64_t n, int64_t k)
@@ -143,11 +140,9 @@ static int push_pool(vfy_net *net, int64_t n, int64_t k)
 
 vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double scale)
 {
-    vfy_net *net = vfy_alloc(sizeof *net);
+    vfy_net *net = empty_net(n_in, n_out);
     if (!net)
         return NULL;
-    net->n_in = n_in;
-    net->n_out = n_out;
     uint64_t st = seed;
     int ok = push_random_dense(net, &st, n_in, 12, scale) &&
              vfy_net_push(net, VFY_LAYER_RELU, 12, 12, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
