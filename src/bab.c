@@ -1325,6 +1325,15 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * and the search starts again with the rest of the time. */
     double t_final = s.dl.t_end;
     int n_phases = (s.relu_split && s.lp_stage_on) ? 2 : 1;
+    /* Violations inside an image-sized box need long descents (the step decays over them): 16
+     * starts of up to 200 steps, within about 5e9 multiply-adds per case (mnist_fc 256x4: 200
+     * steps, about 2 s for its 9 cases). Two phases run it between them; a single ReLU-split phase
+     * (no LP: e.g. Sigmoid/Tanh networks) after a tenth of the time, once. */
+    int long_steps = (int)fmin(200, fmax(pgd_steps, 5e9 / (16 * 2 * flops)));
+    double t_long = n_phases == 1 && s.relu_split
+                        ? vfy_now() + (isfinite(t_final) ? PHASE1_SHARE * (t_final - vfy_now())
+                                                         : PHASE1_DEFAULT_S)
+                        : INFINITY;
     for (int phase = 0; phase < n_phases; phase++) {
         int tighten = phase == 1;
         int restart = 0;
@@ -1403,6 +1412,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 goto nomem;
             }
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
+                if (vfy_now() >= t_long) {
+                    t_long = INFINITY;
+                    attack_all(&s, res, &rng, n_samples, 16, long_steps, ATTACK_SHARE);
+                    if (res->verdict == VFY_SAT) {
+                        vfy_log(1, "counterexample found by the long attack during the search");
+                        break;
+                    }
+                }
                 s.n_batch = 0;
                 while (s.n_batch < BATCH && fr.n + fr.n_stk > 0)
                     s.batch[s.n_batch++] = frontier_pop(&fr);
@@ -1547,12 +1564,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             break;
         vfy_log(1, "first phase out of time after %lld domains: tightening the root by LP",
                 (long long)res->domains);
-        /* a proof is not quick: before the second phase, a longer attack. Violations inside an
-         * image-sized box need long descents (the step decays over them): 16 starts of up to
-         * 200 steps, within about 5e9 multiply-adds per case (mnist_fc 256x4: 200 steps, about
-         * 2 s for its 9 cases), within the time left */
+        /* a proof is not quick: before the second phase, the long attack (above) */
         s.dl.t_end = t_final;
-        int long_steps = (int)fmin(200, fmax(pgd_steps, 5e9 / (16 * 2 * flops)));
         attack_all(&s, res, &rng, n_samples, 16, long_steps, ATTACK_SHARE);
         if (res->verdict == VFY_SAT) {
             vfy_log(1, "counterexample found by the attack between the phases");
