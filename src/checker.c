@@ -726,6 +726,21 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
     }
 }
 
+/* Rows 2a and 2a + 1 (a < nu) become +e_j and -e_j on the n outputs of a layer, j = c->idx[a],
+ * with zero constants: the start of back-substituting neuron j's lower and upper bound. */
+static void unit_rows(ck *c, int64_t n, int64_t nu)
+{
+    int64_t W = c->width;
+    for (int64_t a = 0; a < nu; a++)
+        for (int h = 0; h < 2; h++) {
+            int64_t i = 2 * a + h;
+            memset(c->al + i * W, 0, (size_t)n * sizeof(double));
+            memset(c->ah + i * W, 0, (size_t)n * sizeof(double));
+            c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
+            c->betal[i] = c->betah[i] = 0;
+        }
+}
+
 /* Tighten the neurons of affine layer k (which feeds an activation: the unstable ones before a ReLU,
  * all before Sigmoid/Tanh) by back-substitution of +v_j and -v_j. SOUND: both enclosures hold, so
  * their intersection does. */
@@ -738,30 +753,16 @@ static int refine(ck *c, int64_t k, const double *xl, const double *xh)
             c->idx[nu++] = j;
     if (nu == 0)
         return 1;
-    int64_t K = 2 * nu, W = c->width;
+    int64_t K = 2 * nu;
     if (!ck_reserve(c, K))
         return 0;
-    for (int64_t a = 0; a < nu; a++)
-        for (int h = 0; h < 2; h++) {
-            int64_t i = 2 * a + h;
-            memset(c->al + i * W, 0, (size_t)n * sizeof(double));
-            memset(c->ah + i * W, 0, (size_t)n * sizeof(double));
-            c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
-            c->betal[i] = c->betah[i] = 0;
-        }
+    unit_rows(c, n, nu);
     /* with refine_all, both lower slopes of the unstable ReLUs below (CROWN's default, then
      * u/(u-l)): each is sound, the intersection tighter than either */
     int slopes = c->slopes;
     for (int pass = c->refine_all ? 0 : slopes; pass < (c->refine_all ? 2 : slopes + 1); pass++) {
         if (c->refine_all && pass == 1)
-            for (int64_t a = 0; a < nu; a++)
-                for (int h = 0; h < 2; h++) {
-                    int64_t i = 2 * a + h;
-                    memset(c->al + i * W, 0, (size_t)n * sizeof(double));
-                    memset(c->ah + i * W, 0, (size_t)n * sizeof(double));
-                    c->al[i * W + c->idx[a]] = c->ah[i * W + c->idx[a]] = h ? -1.0 : 1.0;
-                    c->betal[i] = c->betah[i] = 0;
-                }
+            unit_rows(c, n, nu);
         c->slopes = pass;
         backward(c, k, K, xl, xh, NULL, 0);
         for (int64_t a = 0; a < nu; a++) {
