@@ -42,6 +42,17 @@ struct vfy_bound_ctx {
     int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
 };
 
+/* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
+ * through the affine layers as one matrix product, vfy_bound_rows_alpha_batch): rows [r0, r0 + K)
+ * are bounded on b's layer bounds over the box [in_lo, in_hi]; its splits are entries
+ * [sp0, sp0 + n_sp) of the scratch's sp_layer/sp_j/beta_s, and row r0 + i's multipliers are
+ * beta[bo + i n_sp + q]. */
+typedef struct bseg {
+    vfy_bounds *b;
+    const double *in_lo, *in_hi;
+    int64_t r0, K, sp0, n_sp, bo;
+} bseg;
+
 typedef struct vfy_bound_scratch {
     int64_t cap_rows;   /* rows the K-sized buffers hold */
     int64_t width;      /* max layer width */
@@ -63,7 +74,14 @@ typedef struct vfy_bound_scratch {
     /* a warm start for the next vfy_bound_rows_alpha (vfy_bound_alpha_warm), borrowed; NULL: none */
     const float *warm;
     int64_t warm_K, warm_nsp;
-    int64_t best_K, best_nsp; /* rows and splits of the last vfy_bound_rows_alpha (0: none) */
+    int64_t best_K; /* rows optimised by the last vfy_bound_rows_alpha(_batch) (0: none) */
+    /* that call's jobs: each one's rows (job_rows) and its segment among bsegs (job_seg; -1: not
+     * optimised), for vfy_bound_best_warm/params */
+    bseg *bsegs;
+    int64_t n_jobs, cap_jobs, *job_rows, *job_seg;
+    /* the stacked rows of a batch: cy, cx, and the best bound, input coefficients, constant */
+    int64_t cap_stack;
+    double *cyb, *cxb, *lbb, *lamb, *cinb;
     /* beta (split multipliers): K x n_splits each, and each split's layer and neuron */
     int64_t cap_beta;
     double *beta_v, *beta_g, *beta_m, *beta_s, *best_beta;
@@ -234,6 +252,14 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->best_alpha);
         vfy_free(s->sp_layer);
         vfy_free(s->sp_j);
+        vfy_free(s->bsegs);
+        vfy_free(s->job_rows);
+        vfy_free(s->job_seg);
+        vfy_free(s->cyb);
+        vfy_free(s->cxb);
+        vfy_free(s->lbb);
+        vfy_free(s->lamb);
+        vfy_free(s->cinb);
         double **sa[] = {&s->sal_lo, &s->sal_up, &s->sgrad_lo, &s->sgrad_up, &s->sm_lo, &s->sm_up,
                          &s->sv_lo, &s->sv_up, &s->stape, &s->sza};
         for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
@@ -736,13 +762,12 @@ static int pool_window(const vfy_layer *L, int64_t j, const double *l, const dou
  * others): |error| <= gamma(n_out) sum |lam| H_m; the constant d = sum lam U is a dot product,
  * charged gamma(n_out + 1) sum |lam U| plus n_out 2^-1074 of underflow; U = +inf makes the bound
  * -inf (no claim). */
-static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, int64_t K,
-                             const double *in_lo, const double *in_hi)
+static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *G,
+                             int64_t k)
 {
     const vfy_layer *L = &ctx->net->layers[k];
-    vfy_bound_scratch *s = b->scratch;
     int64_t n_in = L->n_in, n_out = L->n_out;
-    const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
+    const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
     double *lam = s->lam, *lam2 = s->lam2;
     /* s->cls: each window's m; s->G: its U, or NaN when dominated (s->idx is crown_refine's) */
     for (int64_t j = 0; j < n_out; j++) {
@@ -754,8 +779,7 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k,
         s->H[i] = fmax(fabs(l[i]), fabs(u[i]));
     double g = vfy_la_gamma(n_out + 1);
     double tiny = (double)(n_out + 1) * ETA64;
-    memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
-    for (int64_t i = 0; i < K; i++) {
+    for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
         const double *row = lam + i * n_out;
         double *out = lam2 + i * n_in;
         double d = 0, abst = 0, errmu = 0;
@@ -778,8 +802,6 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k,
         e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
         s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
     }
-    s->lam = lam2;
-    s->lam2 = lam;
 }
 
 /* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
@@ -787,13 +809,12 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k,
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
  * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
-static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
-                     const double *in_lo, const double *in_hi, const double *cx, double *lb,
-                     double *lam_in, double *c_in, const double *alpha, double *tape,
-                     int64_t n_sp, const double *beta)
+static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
+                          int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
+                          double *lam_in, double *c_in, const double *alpha, double *tape,
+                          const double *beta)
 {
     const vfy_net *net = ctx->net;
-    vfy_bound_scratch *s = b->scratch;
     for (int64_t k = k_end - 1; k >= 0; k--) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
@@ -802,13 +823,20 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
          * row >= row - beta sign z_j there: subtract beta sign from the coefficient of z_j.
          * SOUND for any computed value: fl(lam - beta sign) lies between lam and lam - beta sign
          * (rounding is monotonic), so the effective multiplier is still >= 0. */
-        if (beta)
-            for (int64_t q = 0; q < n_sp; q++)
-                if (s->sp_layer[q] == k)
-                    for (int64_t i = 0; i < K; i++)
-                        lam[i * n_out + s->sp_j[q]] -= beta[i * n_sp + q] * s->beta_s[q];
+        for (int64_t g = 0; beta && g < n_seg; g++) {
+            const bseg *G = &segs[g];
+            for (int64_t q = 0; q < G->n_sp; q++)
+                if (s->sp_layer[G->sp0 + q] == k)
+                    for (int64_t i = 0; i < G->K; i++)
+                        lam[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]] -=
+                            beta[G->bo + i * G->n_sp + q] * s->beta_s[G->sp0 + q];
+        }
         if (L->kind == VFY_LAYER_MAXPOOL) {
-            maxpool_backward(ctx, b, k, K, in_lo, in_hi);
+            memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
+            for (int64_t g = 0; g < n_seg; g++)
+                maxpool_backward(ctx, s, &segs[g], k);
+            s->lam = lam2;
+            s->lam2 = lam;
             continue;
         }
         if (vfy_layer_is_act(L->kind)) {
@@ -823,37 +851,7 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
              * SOUND: fl(lam sl) differs from lam sl by at most 2^-53 |mu| (+2^-1074), times
              * |z| <= H; the sum d of the lam t is a dot product charged gamma(n) sum |lam t|; the
              * underflow of each term is in tiny. */
-            const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
             int relu = L->kind == VFY_LAYER_RELU;
-            /* classify once: idx[0..nu) relaxed, idx[nu..nu+nz) inactive (stable active: untouched) */
-            int64_t nu = 0, nz = 0, *unst = s->cls, *inact = s->cls + n_in;
-            double hsum = 0;
-            const double *sl = s->s_lo, *tl = NULL, *su = s->s_up, *tu = s->t_up;
-            if (!relu) {
-                act_lines(L, s, k, l, u);
-                const double *c = s->act[k];
-                sl = c + 2 * n_in;
-                tl = c + 3 * n_in;
-                su = c + 4 * n_in;
-                tu = c + 5 * n_in;
-            }
-            for (int64_t j = 0; j < n_in; j++) {
-                s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
-                hsum = vfy_add_up(hsum, s->H[j]);
-                if (!relu) {
-                    unst[nu++] = j;
-                    continue;
-                }
-                if (l[j] >= 0)
-                    continue;
-                if (u[j] > 0) {
-                    relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
-                    s->s_lo[j] = relu_lower_slope(l[j], u[j]);
-                    unst[nu++] = j;
-                } else {
-                    inact[nz++] = j;
-                }
-            }
             const double *al = alpha && relu ? alpha + K * ctx->roff[k] : NULL;
             if (tape && relu)
                 memcpy(tape + K * ctx->roff[k], lam, (size_t)(K * n_in) * sizeof(double));
@@ -873,69 +871,107 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                 memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double exec_err = !relu && ctx->float_semantics ? ACT_EXEC_ERR : 0.0;
             double g = vfy_la_gamma(n_in);
-            double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
-            for (int64_t i = 0; i < K; i++) {
-                double *row = lam + i * n_in;
-                double d = 0, abst = 0, errmu = 0, absx = 0;
-                /* look-ahead rows: on their child the neuron is decided, relu(z) = 0 (inactive)
-                 * or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and takes the lines
-                 * of its child's interval, [l, 0] or [0, u] (act_relax: sound there) */
-                int64_t ovj = s->ov_layer && s->ov_layer[i] == k ? s->ov_j[i] : -1;
-                for (int64_t a = 0; a < nz; a++)
-                    row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
-                for (int64_t a = 0; a < nu; a++) {
-                    int64_t j = unst[a];
-                    if (j == ovj && relu) {
-                        if (s->ov_sign[i] < 0)
-                            row[j] = 0.0;
+            for (int64_t sg = 0; sg < n_seg; sg++) {
+                const bseg *G = &segs[sg];
+                vfy_bound_scratch *ds = G->b->scratch; /* the domain's cached lines */
+                const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
+                /* classify once: idx[0..nu) relaxed, idx[nu..nu+nz) inactive (stable active:
+                 * untouched) */
+                int64_t nu = 0, nz = 0, *unst = s->cls, *inact = s->cls + n_in;
+                double hsum = 0;
+                const double *sl = s->s_lo, *tl = NULL, *su = s->s_up, *tu = s->t_up;
+                if (!relu) {
+                    act_lines(L, ds, k, l, u);
+                    const double *c = ds->act[k];
+                    sl = c + 2 * n_in;
+                    tl = c + 3 * n_in;
+                    su = c + 4 * n_in;
+                    tu = c + 5 * n_in;
+                }
+                for (int64_t j = 0; j < n_in; j++) {
+                    s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
+                    hsum = vfy_add_up(hsum, s->H[j]);
+                    if (!relu) {
+                        unst[nu++] = j;
                         continue;
                     }
-                    double x = row[j], mu;
-                    double a_s = x >= 0 ? sl[j] : su[j], t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
-                    if (j == ovj) {
-                        double cl, ctl, cu, ctu;
-                        act_relax(L->kind, s->ov_sign[i] < 0 ? l[j] : 0.0,
-                                  s->ov_sign[i] < 0 ? 0.0 : u[j], &cl, &ctl, &cu, &ctu);
-                        a_s = x >= 0 ? cl : cu;
-                        t_s = x >= 0 ? ctl : ctu;
+                    if (l[j] >= 0)
+                        continue;
+                    if (u[j] > 0) {
+                        relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                        s->s_lo[j] = relu_lower_slope(l[j], u[j]);
+                        unst[nu++] = j;
+                    } else {
+                        inact[nz++] = j;
                     }
-                    if (salo) {
-                        const double *P = act_piece_data(s, k, n_in, j);
-                        const int N = ACT_ALPHA_PIECES;
-                        double sa = x >= 0 ? salo[i * n_in + j] : saup[i * n_in + j], za = NAN;
-                        if (!isnan(P[0]) && isfinite(sa)) {
-                            double t = act_cert(L->kind, N, P, P + (N + 1), P + 2 * (N + 1),
-                                                P + 3 * (N + 1), P + 4 * (N + 1), sa, x < 0, &za);
-                            if (isfinite(t)) {
-                                a_s = sa;
-                                t_s = t;
-                            }
+                }
+                double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
+                for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                    double *row = lam + i * n_in;
+                    double d = 0, abst = 0, errmu = 0, absx = 0;
+                    /* look-ahead rows: on their child the neuron is decided, relu(z) = 0
+                     * (inactive) or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and
+                     * takes the lines of its child's interval, [l, 0] or [0, u] (act_relax: sound
+                     * there) */
+                    int64_t ovj = s->ov_layer && s->ov_layer[i] == k ? s->ov_j[i] : -1;
+                    for (int64_t a = 0; a < nz; a++)
+                        row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
+                    for (int64_t a = 0; a < nu; a++) {
+                        int64_t j = unst[a];
+                        if (j == ovj && relu) {
+                            if (s->ov_sign[i] < 0)
+                                row[j] = 0.0;
+                            continue;
                         }
-                        sza[i * n_in + j] = za;
-                    }
-                    if (x >= 0) {
-                        mu = x * (al ? al[i * n_in + j] : a_s);
-                        if (tl) {
+                        double x = row[j], mu;
+                        double a_s = x >= 0 ? sl[j] : su[j];
+                        double t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
+                        if (j == ovj) {
+                            double cl, ctl, cu, ctu;
+                            act_relax(L->kind, s->ov_sign[i] < 0 ? l[j] : 0.0,
+                                      s->ov_sign[i] < 0 ? 0.0 : u[j], &cl, &ctl, &cu, &ctu);
+                            a_s = x >= 0 ? cl : cu;
+                            t_s = x >= 0 ? ctl : ctu;
+                        }
+                        if (salo) {
+                            const double *P = act_piece_data(ds, k, n_in, j);
+                            const int N = ACT_ALPHA_PIECES;
+                            double sa = x >= 0 ? salo[i * n_in + j] : saup[i * n_in + j], za = NAN;
+                            if (!isnan(P[0]) && isfinite(sa)) {
+                                double t = act_cert(L->kind, N, P, P + (N + 1), P + 2 * (N + 1),
+                                                    P + 3 * (N + 1), P + 4 * (N + 1), sa, x < 0,
+                                                    &za);
+                                if (isfinite(t)) {
+                                    a_s = sa;
+                                    t_s = t;
+                                }
+                            }
+                            sza[i * n_in + j] = za;
+                        }
+                        if (x >= 0) {
+                            mu = x * (al ? al[i * n_in + j] : a_s);
+                            if (tl) {
+                                double p = x * t_s;
+                                d += p;
+                                abst += fabs(p);
+                            }
+                        } else {
+                            mu = x * a_s;
                             double p = x * t_s;
                             d += p;
                             abst += fabs(p);
                         }
-                    } else {
-                        mu = x * a_s;
-                        double p = x * t_s;
-                        d += p;
-                        abst += fabs(p);
+                        absx += fabs(x);
+                        errmu += fabs(mu) * s->H[j];
+                        row[j] = mu;
                     }
-                    absx += fabs(x);
-                    errmu += fabs(mu) * s->H[j];
-                    row[j] = mu;
+                    double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
+                    if (exec_err > 0) /* SOUND: |lam|·ACT_EXEC_ERR, the sum rounded (gamma) and up */
+                        e = vfy_add_up(e, vfy_mul_up(vfy_mul_up(absx, 1.0 + g), exec_err));
+                    s->beta[i] += d;
+                    e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+                    s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
                 }
-                double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
-                if (exec_err > 0) /* SOUND: |lam|·ACT_EXEC_ERR, the sum rounded (gamma) and up */
-                    e = vfy_add_up(e, vfy_mul_up(vfy_mul_up(absx, 1.0 + g), exec_err));
-                s->beta[i] += d;
-                e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
-                s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
             }
             continue;
         }
@@ -943,33 +979,38 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
          * lam · v_{k+1} = (lam W) v_k + lam·b + lam·e  >=  fl(lam W) v_k + fl(lam·b) - |lam| q_k.
          * SOUND: |lam W - fl(lam W)| |v_k| <= gamma |lam| |W| H and |lam·b - fl(lam·b)| <=
          * gamma |lam||b|, both inside |lam| q_k; the underflow of each entry of fl(lam W) adds at
-         * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. */
-        const double *q = s->q[k];
+         * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. The product is one
+         * for the rows of every domain; q_k and H are each domain's. */
         if (L->kind == VFY_LAYER_DENSE && L->csr)
             vfy_la_csr_lmul(K, lam, L->csr, lam2);
         else if (L->kind == VFY_LAYER_DENSE)
             vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
-        /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
-        for (int64_t i = 0; i < K; i++) {
-            const double *row = lam + i * n_out;
-            double t = 0, d = 0;
-            if (L->kind == VFY_LAYER_SCALE)
-                for (int64_t j = 0; j < n_out; j++)
-                    lam2[i * n_in + j] = row[j] * L->w[j];
-            for (int64_t j = 0; j < n_out; j++) {
-                t += fabs(row[j]) * q[j];
-                d += row[j] * L->b[j];
-            }
-            s->t[i] = t;
-            s->d[i] = d;
-        }
         double g = vfy_la_gamma(n_out);
-        double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(s->hsum[k], 1.0));
-        for (int64_t i = 0; i < K; i++) {
-            double e = vfy_mul_up(s->t[i], 1.0 + g); /* SOUND: the gemv of |lam| q rounded */
-            s->beta[i] += s->d[i];
-            e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52)); /* the += above */
-            s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+        for (int64_t sg = 0; sg < n_seg; sg++) {
+            const bseg *G = &segs[sg];
+            const vfy_bound_scratch *ds = G->b->scratch;
+            const double *q = ds->q[k];
+            /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                const double *row = lam + i * n_out;
+                double t = 0, d = 0;
+                if (L->kind == VFY_LAYER_SCALE)
+                    for (int64_t j = 0; j < n_out; j++)
+                        lam2[i * n_in + j] = row[j] * L->w[j];
+                for (int64_t j = 0; j < n_out; j++) {
+                    t += fabs(row[j]) * q[j];
+                    d += row[j] * L->b[j];
+                }
+                s->t[i] = t;
+                s->d[i] = d;
+            }
+            double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(ds->hsum[k], 1.0));
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                double e = vfy_mul_up(s->t[i], 1.0 + g); /* SOUND: the gemv of |lam| q rounded */
+                s->beta[i] += s->d[i];
+                e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52)); /* the += above */
+                s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+            }
         }
         s->lam = lam2;
         s->lam2 = lam;
@@ -977,33 +1018,50 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
     /* At the input: min over x in [in_lo, in_hi] of (lam + cx)·x, per coordinate the end point
      * chosen by the sign, with products and sums rounded down. */
     int64_t n = net->n_in;
-    for (int64_t i = 0; i < K; i++) {
-        double *row = s->lam + i * n;
-        double err = 0.0;
-        if (cx) {
-            for (int64_t j = 0; j < n; j++) {
-                row[j] += cx[i * n + j];
-                /* SOUND: the sum is rounded: |error| <= 2^-53 |row_j|, times |x_j| */
-                err += fabs(row[j]) * fmax(fabs(in_lo[j]), fabs(in_hi[j]));
+    for (int64_t sg = 0; sg < n_seg; sg++) {
+        const bseg *G = &segs[sg];
+        const double *in_lo = G->in_lo, *in_hi = G->in_hi;
+        for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+            double *row = s->lam + i * n;
+            double err = 0.0;
+            if (cx) {
+                for (int64_t j = 0; j < n; j++) {
+                    row[j] += cx[i * n + j];
+                    /* SOUND: the sum is rounded: |error| <= 2^-53 |row_j|, times |x_j| */
+                    err += fabs(row[j]) * fmax(fabs(in_lo[j]), fabs(in_hi[j]));
+                }
+                err = vfy_add_up(vfy_mul_up(err, vfy_la_gamma(n)), (double)n * ETA64);
             }
-            err = vfy_add_up(vfy_mul_up(err, vfy_la_gamma(n)), (double)n * ETA64);
-        }
-        double sum = 0.0;
-        for (int64_t j = 0; j < n; j++) {
-            double p = row[j] >= 0 ? vfy_mul_down(row[j], in_lo[j]) : vfy_mul_down(row[j], in_hi[j]);
-            sum = vfy_add_down(sum, p);
-        }
-        double v = vfy_add_down(sum, s->beta[i]);
-        v = vfy_sub_down(v, vfy_add_up(s->slack[i], err));
-        lb[i] = isnan(v) ? -INFINITY : v;
-        if (lam_in)
-            memcpy(lam_in + i * n, row, (size_t)n * sizeof(double));
-        if (c_in) {
-            /* SOUND: row_i >= lam_in·x + beta - slack - err on the box, beta - (slack + err) rounded down */
-            double c = vfy_sub_down(s->beta[i], vfy_add_up(s->slack[i], err));
-            c_in[i] = isnan(c) ? -INFINITY : c;
+            double sum = 0.0;
+            for (int64_t j = 0; j < n; j++) {
+                double p = row[j] >= 0 ? vfy_mul_down(row[j], in_lo[j])
+                                       : vfy_mul_down(row[j], in_hi[j]);
+                sum = vfy_add_down(sum, p);
+            }
+            double v = vfy_add_down(sum, s->beta[i]);
+            v = vfy_sub_down(v, vfy_add_up(s->slack[i], err));
+            lb[i] = isnan(v) ? -INFINITY : v;
+            if (lam_in)
+                memcpy(lam_in + i * n, row, (size_t)n * sizeof(double));
+            if (c_in) {
+                /* SOUND: row_i >= lam_in·x + beta - slack - err on the box, beta - (slack + err)
+                 * rounded down */
+                double c = vfy_sub_down(s->beta[i], vfy_add_up(s->slack[i], err));
+                c_in[i] = isnan(c) ? -INFINITY : c;
+            }
         }
     }
+}
+
+/* backward_segs for the K rows of one domain, b's own scratch holding them (its splits, when
+ * beta is given, are entries [0, n_sp) of the scratch's split arrays). */
+static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int64_t K,
+                     const double *in_lo, const double *in_hi, const double *cx, double *lb,
+                     double *lam_in, double *c_in, const double *alpha, double *tape,
+                     int64_t n_sp, const double *beta)
+{
+    bseg one = {b, in_lo, in_hi, 0, K, 0, n_sp, 0};
+    backward_segs(ctx, b->scratch, &one, 1, k_end, K, cx, lb, lam_in, c_in, alpha, tape, beta);
 }
 
 /* Start K backward rows on v_{k_end} (k_end >= 1). */
@@ -1312,16 +1370,16 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
  * lam_j >= 0) is lam_j z_j*, where z* is the pre-activation at the minimising point, obtained by
  * running the relaxed network forward from the minimising input vertex x*. Search only: the bound
  * that counts is always recomputed by the sound backward pass. */
-static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, const double *in_lo,
-                           const double *in_hi, const double *lam_in, int64_t n_sp)
+static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
+                           int64_t n_seg, int64_t K, const double *lam_in)
 {
     const vfy_net *net = ctx->net;
-    vfy_bound_scratch *s = b->scratch;
     int64_t nx = net->n_in;
     double *v = s->pv, *v2 = s->pv2;
-    for (int64_t i = 0; i < K; i++)
-        for (int64_t j = 0; j < nx; j++)
-            v[i * nx + j] = lam_in[i * nx + j] >= 0 ? in_lo[j] : in_hi[j];
+    for (int64_t sg = 0; sg < n_seg; sg++)
+        for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++)
+            for (int64_t j = 0; j < nx; j++)
+                v[i * nx + j] = lam_in[i * nx + j] >= 0 ? segs[sg].in_lo[j] : segs[sg].in_hi[j];
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
@@ -1367,35 +1425,42 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
             for (int64_t p = 0; p < K * n_out; p++)
                 v2[p] = vfy_act_f64(L->kind, v[p]);
         } else {
-            const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
             const double *tp = s->tape + K * ctx->roff[k];
             const double *al = s->alpha + K * ctx->roff[k];
             double *gr = s->grad + K * ctx->roff[k];
-            for (int64_t j = 0; j < n_in; j++)
-                if (l[j] < 0 && u[j] > 0)
-                    relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
-            for (int64_t i = 0; i < K; i++)
-                for (int64_t j = 0; j < n_in; j++) {
-                    double z = v[i * n_in + j], out;
-                    int64_t ij = i * n_in + j;
-                    gr[ij] = 0;
-                    if (l[j] >= 0)
-                        out = z;
-                    else if (!(u[j] > 0))
-                        out = 0;
-                    else if (tp[ij] >= 0) {
-                        out = al[ij] * z;
-                        gr[ij] = tp[ij] * z;
-                    } else
-                        out = s->s_up[j] * z + s->t_up[j];
-                    v2[ij] = out;
-                }
+            for (int64_t sg = 0; sg < n_seg; sg++) {
+                const bseg *G = &segs[sg];
+                const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
+                for (int64_t j = 0; j < n_in; j++)
+                    if (l[j] < 0 && u[j] > 0)
+                        relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+                    for (int64_t j = 0; j < n_in; j++) {
+                        double z = v[i * n_in + j], out;
+                        int64_t ij = i * n_in + j;
+                        gr[ij] = 0;
+                        if (l[j] >= 0)
+                            out = z;
+                        else if (!(u[j] > 0))
+                            out = 0;
+                        else if (tp[ij] >= 0) {
+                            out = al[ij] * z;
+                            gr[ij] = tp[ij] * z;
+                        } else
+                            out = s->s_up[j] * z + s->t_up[j];
+                        v2[ij] = out;
+                    }
+            }
         }
         /* d bound / d beta_q = -sign_q z_q* (the split neuron's value at the minimiser) */
-        for (int64_t q = 0; q < n_sp; q++)
-            if (s->sp_layer[q] == k)
-                for (int64_t i = 0; i < K; i++)
-                    s->beta_g[i * n_sp + q] = -s->beta_s[q] * v2[i * n_out + s->sp_j[q]];
+        for (int64_t sg = 0; sg < n_seg; sg++) {
+            const bseg *G = &segs[sg];
+            for (int64_t q = 0; q < G->n_sp; q++)
+                if (s->sp_layer[G->sp0 + q] == k)
+                    for (int64_t i = 0; i < G->K; i++)
+                        s->beta_g[G->bo + i * G->n_sp + q] =
+                            -s->beta_s[G->sp0 + q] * v2[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]];
+        }
         double *t = v;
         v = v2;
         v2 = t;
@@ -1404,9 +1469,9 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t K, c
     s->pv2 = v2;
 }
 
-/* Row i's slopes and multipliers of the current pass become its best. */
+/* Row i's slopes (and its multipliers, n_sp from bo) of the current pass become its best. */
 static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K, int64_t i,
-                      int64_t n_sp)
+                      int64_t bo, int64_t n_sp)
 {
     const vfy_net *net = ctx->net;
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -1416,7 +1481,7 @@ static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K,
                    (size_t)n * sizeof(double));
     }
     if (n_sp > 0)
-        memcpy(s->best_beta + i * n_sp, s->beta_v + i * n_sp, (size_t)n_sp * sizeof(double));
+        memcpy(s->best_beta + bo, s->beta_v + bo, (size_t)n_sp * sizeof(double));
 }
 
 void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n_sp)
@@ -1426,23 +1491,42 @@ void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n
     b->scratch->warm_nsp = n_sp;
 }
 
+/* Row i of the last vfy_bound_rows_alpha(_batch)'s jobs (in order): its segment and its row in the
+ * scratch, or NULL when its job was not optimised. */
+static const bseg *best_row(const vfy_bound_scratch *s, int64_t i, int64_t *row)
+{
+    int64_t base = 0;
+    for (int64_t j = 0; j < s->n_jobs && i >= 0; j++) {
+        if (i < base + s->job_rows[j]) {
+            if (s->job_seg[j] < 0)
+                return NULL;
+            const bseg *G = &s->bsegs[s->job_seg[j]];
+            *row = G->r0 + (i - base);
+            return G;
+        }
+        base += s->job_rows[j];
+    }
+    return NULL;
+}
+
 int vfy_bound_best_warm(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i, float *out)
 {
     const vfy_net *net = ctx->net;
     const vfy_bound_scratch *s = b->scratch;
-    int64_t K = s->best_K, R = ctx->n_relu;
-    if (i < 0 || i >= K)
+    int64_t K = s->best_K, R = ctx->n_relu, r = 0;
+    const bseg *G = best_row(s, i, &r);
+    if (!G)
         return 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         if (net->layers[k].kind != VFY_LAYER_RELU)
             continue;
         int64_t n = net->layers[k].n_in;
-        const double *al = s->best_alpha + K * ctx->roff[k] + i * n;
+        const double *al = s->best_alpha + K * ctx->roff[k] + r * n;
         for (int64_t j = 0; j < n; j++)
             out[ctx->roff[k] + j] = (float)al[j];
     }
-    for (int64_t q = 0; q < s->best_nsp; q++)
-        out[R + q] = (float)s->best_beta[i * s->best_nsp + q];
+    for (int64_t q = 0; q < G->n_sp; q++)
+        out[R + q] = (float)s->best_beta[G->bo + (r - G->r0) * G->n_sp + q];
     return 1;
 }
 
@@ -1453,23 +1537,25 @@ int vfy_bound_best_params(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t
 {
     const vfy_net *net = ctx->net;
     const vfy_bound_scratch *s = b->scratch;
-    int64_t half = vfy_bounds_flat_size(ctx) / 2, K = s->best_K;
+    int64_t half = vfy_bounds_flat_size(ctx) / 2, K = s->best_K, r = 0;
     for (int64_t q = 0; q < half; q++)
         alpha_flat[q] = NAN;
-    if (i < 0 || i >= K)
+    const bseg *G = best_row(s, i, &r);
+    if (!G)
         return 0;
     for (int64_t k = 1; k < net->n_layers; k++) {
         if (net->layers[k].kind != VFY_LAYER_RELU)
             continue;
         int64_t n = net->layers[k].n_in;
-        const double *l = b->lo[k - 1], *u = b->hi[k - 1];
-        const double *al = s->best_alpha + K * ctx->roff[k] + i * n;
+        const double *l = G->b->lo[k - 1], *u = G->b->hi[k - 1];
+        const double *al = s->best_alpha + K * ctx->roff[k] + r * n;
         for (int64_t j = 0; j < n; j++)
             if (l[j] < 0 && u[j] > 0)
                 alpha_flat[ctx->foff[k - 1] + j] = al[j];
     }
-    if (beta && s->best_nsp > 0)
-        memcpy(beta, s->best_beta + i * s->best_nsp, (size_t)s->best_nsp * sizeof(double));
+    if (beta && G->n_sp > 0)
+        memcpy(beta, s->best_beta + G->bo + (r - G->r0) * G->n_sp,
+               (size_t)G->n_sp * sizeof(double));
     return 1;
 }
 
@@ -1479,63 +1565,168 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                                 double *c_in)
 {
     vfy_bound_scratch *s = b->scratch;
-    s->best_K = 0;
-    const float *warm = s->warm; /* one call only */
-    int64_t warm_K = s->warm_K, warm_nsp = s->warm_nsp;
-    s->warm = NULL;
-    vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, in_lo, in_hi, b, K, cy, cx, lb, lam_in, c_in);
-    int sact = ctx->n_sact > 0 && ctx->act_search;
-    if (st != VFY_OK || iters <= 0 || (ctx->n_relu == 0 && !sact) || b->overflow)
-        return st;
+    vfy_alpha_job job = {b, in_lo, in_hi, K, cy, cx, splits, s->warm, s->warm_K, s->warm_nsp,
+                         lb, lam_in, c_in};
+    s->warm = NULL; /* one call only */
+    return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
+}
+
+/* Room in the scratch for a batch of n jobs, K rows, NS splits and NB multipliers in all. */
+static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t n, int64_t K,
+                         int64_t NS, int64_t NB)
+{
     const vfy_net *net = ctx->net;
     if (!scratch_reserve(s, K) || !alpha_reserve(ctx, s, K))
-        return VFY_ERR_NOMEM;
-    int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in;
-    int64_t n_sp = splits ? splits->n : 0;
-    if (n_sp > 0) {
-        if (K * n_sp > s->cap_beta || n_sp > s->cap_beta) {
-            int64_t cap = K * n_sp > n_sp ? K * n_sp : n_sp;
-            double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s, &s->best_beta};
-            for (size_t i = 0; i < 5; i++) {
-                vfy_free(*bb[i]);
-                *bb[i] = vfy_alloc_array((size_t)cap * 2, sizeof(double));
-            }
-            vfy_free(s->sp_layer);
-            vfy_free(s->sp_j);
-            s->sp_layer = vfy_alloc_array((size_t)cap, sizeof(int64_t));
-            s->sp_j = vfy_alloc_array((size_t)cap, sizeof(int64_t));
-            s->cap_beta = cap;
-            if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta ||
-                !s->sp_layer || !s->sp_j) {
-                s->cap_beta = 0;
-                return VFY_ERR_NOMEM;
-            }
-        }
-        /* beta_m holds Adam's first moment, beta_m + K n_sp its second */
-        for (int64_t q = 0; q < n_sp; q++) {
-            int64_t k = vfy_bound_flat_layer(ctx, splits->idx[q]);
-            s->sp_layer[q] = k;
-            s->sp_j[q] = splits->idx[q] - ctx->foff[k];
-            s->beta_s[q] = splits->sign[q] > 0 ? 1.0 : -1.0;
-        }
-        memset(s->beta_v, 0, (size_t)(K * n_sp) * sizeof(double));
-        memset(s->beta_g, 0, (size_t)(K * n_sp) * sizeof(double));
-        memset(s->beta_m, 0, (size_t)(2 * K * n_sp) * sizeof(double));
+        return 0;
+    if (n > s->cap_jobs) {
+        vfy_free(s->bsegs);
+        vfy_free(s->job_rows);
+        vfy_free(s->job_seg);
+        s->bsegs = vfy_alloc_array((size_t)n, sizeof(bseg));
+        s->job_rows = vfy_alloc_array((size_t)n, sizeof(int64_t));
+        s->job_seg = vfy_alloc_array((size_t)n, sizeof(int64_t));
+        s->cap_jobs = s->bsegs && s->job_rows && s->job_seg ? n : 0;
+        if (!s->cap_jobs)
+            return 0;
     }
-    /* SIGMOID/TANH: start from the default lines' slopes (the cache holds those of b's bounds:
-     * the CROWN pass above made them) */
+    if (K > s->cap_stack) {
+        double **st[] = {&s->cyb, &s->cxb, &s->lbb, &s->lamb, &s->cinb};
+        int64_t sz[] = {net->n_out, net->n_in, 1, net->n_in, 1};
+        s->cap_stack = K;
+        for (size_t i = 0; i < 5; i++) {
+            vfy_free(*st[i]);
+            *st[i] = vfy_alloc_array((size_t)(K * sz[i]), sizeof(double));
+            if (!*st[i])
+                s->cap_stack = 0;
+        }
+        if (!s->cap_stack)
+            return 0;
+    }
+    int64_t cap = NB > NS ? NB : NS;
+    if (cap > s->cap_beta) {
+        double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s, &s->best_beta};
+        for (size_t i = 0; i < 5; i++) {
+            vfy_free(*bb[i]);
+            *bb[i] = vfy_alloc_array((size_t)cap * 2, sizeof(double));
+        }
+        vfy_free(s->sp_layer);
+        vfy_free(s->sp_j);
+        s->sp_layer = vfy_alloc_array((size_t)cap, sizeof(int64_t));
+        s->sp_j = vfy_alloc_array((size_t)cap, sizeof(int64_t));
+        s->cap_beta = cap;
+        if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta ||
+            !s->sp_layer || !s->sp_j) {
+            s->cap_beta = 0;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work, int64_t n_jobs,
+                                      const vfy_alpha_job *jobs, int iters)
+{
+    vfy_bound_scratch *s = work->scratch;
+    const vfy_net *net = ctx->net;
+    int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in, ny = net->n_out;
+    int sact = ctx->n_sact > 0 && ctx->act_search;
+    s->best_K = 0;
+    s->n_jobs = 0;
+    /* the jobs optimised here: rows to bound, valid layer bounds, something to optimise */
+    int64_t n = 0, K = 0, NS = 0, NB = 0, any_cx = 0;
+    for (int64_t j = 0; j < n_jobs; j++) {
+        const vfy_alpha_job *J = &jobs[j];
+        int64_t nsp = J->splits ? J->splits->n : 0;
+        if (J->K > 0 && iters > 0 && (R > 0 || sact) && !J->b->overflow) {
+            n++;
+            K += J->K;
+            NS += nsp;
+            NB += J->K * nsp;
+            any_cx |= J->cx != NULL;
+        }
+    }
+    if (!batch_reserve(ctx, s, n_jobs, K, NS, NB))
+        return VFY_ERR_NOMEM;
+    /* the others: CROWN's bound (each on its own scratch) */
+    n = K = NS = NB = 0;
+    for (int64_t j = 0; j < n_jobs; j++) {
+        const vfy_alpha_job *J = &jobs[j];
+        int64_t nsp = J->splits ? J->splits->n : 0;
+        s->job_rows[j] = J->K;
+        s->job_seg[j] = -1;
+        if (!(J->K > 0 && iters > 0 && (R > 0 || sact) && !J->b->overflow)) {
+            vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, J->in_lo, J->in_hi, J->b, J->K,
+                                           J->cy, J->cx, J->lb, J->lam_in, J->c_in);
+            if (st != VFY_OK)
+                return st;
+            continue;
+        }
+        bseg *G = &s->bsegs[n];
+        *G = (bseg){J->b, J->in_lo, J->in_hi, K, J->K, NS, nsp, NB};
+        s->job_seg[j] = n++;
+        for (int64_t q = 0; q < nsp; q++) {
+            int64_t k = vfy_bound_flat_layer(ctx, J->splits->idx[q]);
+            s->sp_layer[NS + q] = k;
+            s->sp_j[NS + q] = J->splits->idx[q] - ctx->foff[k];
+            s->beta_s[NS + q] = J->splits->sign[q] > 0 ? 1.0 : -1.0;
+        }
+        memcpy(s->cyb + K * ny, J->cy, (size_t)(J->K * ny) * sizeof(double));
+        if (any_cx) {
+            if (J->cx)
+                memcpy(s->cxb + K * nx, J->cx, (size_t)(J->K * nx) * sizeof(double));
+            else
+                memset(s->cxb + K * nx, 0, (size_t)(J->K * nx) * sizeof(double));
+        }
+        K += J->K;
+        NS += nsp;
+        NB += J->K * nsp;
+    }
+    s->n_jobs = n_jobs;
+    if (n == 0)
+        return VFY_OK;
+    const bseg *segs = s->bsegs;
+    const double *cxb = any_cx ? s->cxb : NULL;
+    double *lb = s->lbb, *lam_in = s->lamb, *c_in = s->cinb;
+    /* the first bound of every row: IBP's, then CROWN's (default slopes) where better, as
+     * vfy_bound_rows */
+    for (int64_t g = 0; g < n; g++) {
+        const bseg *G = &segs[g];
+        const double *ylo = L ? G->b->lo[L - 1] : G->in_lo, *yhi = L ? G->b->hi[L - 1] : G->in_hi;
+        for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+            lb[i] = c_in[i] = interval_row(ny, s->cyb + i * ny, ylo, yhi, nx,
+                                           cxb ? cxb + i * nx : NULL, G->in_lo, G->in_hi);
+    }
+    memset(lam_in, 0, (size_t)(K * nx) * sizeof(double));
+    memcpy(s->lam, s->cyb, (size_t)(K * ny) * sizeof(double));
+    rows_init(s, K);
+    backward_segs(ctx, s, segs, n, L, K, cxb, s->lbtmp, s->pv2, s->ctmp, NULL, NULL, NULL);
+    for (int64_t i = 0; i < K; i++)
+        if (s->lbtmp[i] > lb[i]) {
+            lb[i] = s->lbtmp[i];
+            memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
+            c_in[i] = s->ctmp[i];
+        }
+    memset(s->beta_v, 0, (size_t)NB * sizeof(double));
+    memset(s->beta_g, 0, (size_t)NB * sizeof(double));
+    memset(s->beta_m, 0, (size_t)(2 * NB) * sizeof(double));
+    /* SIGMOID/TANH: start from the default lines' slopes (each domain's cache holds those of its
+     * bounds: the pass above made them) */
     for (int64_t k = 0; sact && k < L; k++) {
         const vfy_layer *Ly = &net->layers[k];
         if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
             continue;
-        int64_t n = Ly->n_in, o = K * ctx->soff[k];
-        act_lines(Ly, s, k, layer_in_lo(b, k, in_lo), layer_in_hi(b, k, in_hi));
-        const double *c = s->act[k];
-        for (int64_t i = 0; i < K; i++)
-            for (int64_t j = 0; j < n; j++) {
-                s->sal_lo[o + i * n + j] = c[2 * n + j];
-                s->sal_up[o + i * n + j] = c[4 * n + j];
-            }
+        int64_t nn = Ly->n_in, o = K * ctx->soff[k];
+        for (int64_t g = 0; g < n; g++) {
+            const bseg *G = &segs[g];
+            vfy_bound_scratch *ds = G->b->scratch;
+            act_lines(Ly, ds, k, layer_in_lo(G->b, k, G->in_lo), layer_in_hi(G->b, k, G->in_hi));
+            const double *c = ds->act[k];
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+                for (int64_t j = 0; j < nn; j++) {
+                    s->sal_lo[o + i * nn + j] = c[2 * nn + j];
+                    s->sal_up[o + i * nn + j] = c[4 * nn + j];
+                }
+        }
     }
     if (sact) {
         size_t nb = (size_t)(K * ctx->n_sact) * sizeof(double);
@@ -1549,39 +1740,44 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         const vfy_layer *Ly = &net->layers[k];
         if (Ly->kind != VFY_LAYER_RELU)
             continue;
-        const double *l = layer_in_lo(b, k, in_lo), *u = layer_in_hi(b, k, in_hi);
         double *al = s->alpha + K * ctx->roff[k];
-        for (int64_t i = 0; i < K; i++)
-            for (int64_t j = 0; j < Ly->n_in; j++)
-                al[i * Ly->n_in + j] = relu_lower_slope(l[j], u[j]);
+        for (int64_t g = 0; g < n; g++) {
+            const bseg *G = &segs[g];
+            const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+                for (int64_t j = 0; j < Ly->n_in; j++)
+                    al[i * Ly->n_in + j] = relu_lower_slope(l[j], u[j]);
+        }
     }
     /* the first pass (CROWN's slopes, no multipliers) stands for the initial bound until a pass
      * beats it */
     memcpy(s->best_alpha, s->alpha, (size_t)(K * R) * sizeof(double));
-    if (n_sp > 0)
-        memset(s->best_beta, 0, (size_t)(K * n_sp) * sizeof(double));
+    memset(s->best_beta, 0, (size_t)NB * sizeof(double));
     s->best_K = K;
-    s->best_nsp = n_sp;
     /* a warm start (the parent domain's best parameters) replaces the first pass's; any slope in
      * [0, 1] and multiplier >= 0 is sound, so this only changes where the ascent starts */
-    if (warm && warm_K == K && warm_nsp <= n_sp) {
-        int64_t stride = R + warm_nsp;
+    for (int64_t j = 0; j < n_jobs; j++) {
+        const vfy_alpha_job *J = &jobs[j];
+        if (s->job_seg[j] < 0 || !J->warm || J->warm_K != J->K || J->warm_nsp > segs[s->job_seg[j]].n_sp)
+            continue;
+        const bseg *G = &segs[s->job_seg[j]];
+        int64_t stride = R + J->warm_nsp;
         for (int64_t k = 0; k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
             if (Ly->kind != VFY_LAYER_RELU)
                 continue;
             double *al = s->alpha + K * ctx->roff[k];
-            for (int64_t i = 0; i < K; i++)
-                for (int64_t j = 0; j < Ly->n_in; j++) {
-                    double a = warm[i * stride + ctx->roff[k] + j];
+            for (int64_t i = 0; i < G->K; i++)
+                for (int64_t jj = 0; jj < Ly->n_in; jj++) {
+                    double a = J->warm[i * stride + ctx->roff[k] + jj];
                     if (a >= 0 && a <= 1)
-                        al[i * Ly->n_in + j] = a;
+                        al[(G->r0 + i) * Ly->n_in + jj] = a;
                 }
         }
-        for (int64_t i = 0; i < K; i++)
-            for (int64_t q = 0; q < warm_nsp; q++) {
-                double v = warm[i * stride + R + q];
-                s->beta_v[i * n_sp + q] = v > 0 ? v : 0;
+        for (int64_t i = 0; i < G->K; i++)
+            for (int64_t q = 0; q < J->warm_nsp; q++) {
+                double v = J->warm[i * stride + R + q];
+                s->beta_v[G->bo + i * G->n_sp + q] = v > 0 ? v : 0;
             }
     }
     memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
@@ -1589,26 +1785,27 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     double *lbc = s->best_lb;
     const double lr = 0.1, b1 = 0.9, b2 = 0.999;
     double b1t = 1, b2t = 1;
-    s->use_salpha = sact; /* (reset before every return below) */
+    s->use_salpha = sact; /* (reset before the return below) */
     for (int it = 0; it < iters; it++) {
-        memcpy(s->lam, cy, (size_t)(K * net->n_out) * sizeof(double));
+        memcpy(s->lam, s->cyb, (size_t)(K * ny) * sizeof(double));
         rows_init(s, K);
-        backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, s->pv2 /* lam at the input */, s->ctmp,
-                 s->alpha, s->tape, n_sp, n_sp ? s->beta_v : NULL);
+        backward_segs(ctx, s, segs, n, L, K, cxb, lbc, s->pv2 /* lam at the input */, s->ctmp,
+                      s->alpha, s->tape, NB ? s->beta_v : NULL);
         /* every pass is sound for its slopes: keep each row's best */
-        for (int64_t i = 0; i < K; i++)
-            if (lbc[i] > lb[i]) {
-                lb[i] = lbc[i];
-                if (lam_in)
+        for (int64_t g = 0; g < n; g++) {
+            const bseg *G = &segs[g];
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+                if (lbc[i] > lb[i]) {
+                    lb[i] = lbc[i];
                     memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
-                if (c_in)
                     c_in[i] = s->ctmp[i];
-                keep_best(ctx, s, K, i, n_sp);
-            }
+                    keep_best(ctx, s, K, i, G->bo + (i - G->r0) * G->n_sp, G->n_sp);
+                }
+        }
         if (it + 1 == iters)
             break;
         memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
-        alpha_gradient(ctx, b, K, in_lo, in_hi, s->pv, n_sp);
+        alpha_gradient(ctx, s, segs, n, K, s->pv);
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;
@@ -1623,8 +1820,8 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
             s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
         }
         /* projected Adam ascent on the split multipliers, each kept >= 0 */
-        for (int64_t p = 0; p < K * n_sp; p++) {
-            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[K * n_sp + p];
+        for (int64_t p = 0; p < NB; p++) {
+            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[NB + p];
             *m1 = b1 * *m1 + (1 - b1) * g;
             *m2 = b2 * *m2 + (1 - b2) * g * g;
             double step = lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
@@ -1656,6 +1853,18 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
         }
     }
     s->use_salpha = 0;
+    /* each job's results */
+    for (int64_t j = 0; j < n_jobs; j++) {
+        if (s->job_seg[j] < 0)
+            continue;
+        const vfy_alpha_job *J = &jobs[j];
+        const bseg *G = &segs[s->job_seg[j]];
+        memcpy(J->lb, lb + G->r0, (size_t)G->K * sizeof(double));
+        if (J->lam_in)
+            memcpy(J->lam_in, lam_in + G->r0 * nx, (size_t)(G->K * nx) * sizeof(double));
+        if (J->c_in)
+            memcpy(J->c_in, c_in + G->r0, (size_t)G->K * sizeof(double));
+    }
     return VFY_OK;
 }
 

@@ -108,6 +108,27 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                                 const vfy_splits *splits, int iters, double *lb, double *lam_in,
                                 double *c_in);
 
+/* One domain's rows for vfy_bound_rows_alpha_batch: the arguments of vfy_bound_rows_alpha, with
+ * its warm start (vfy_bound_alpha_warm's; warm may be NULL) and its outputs. */
+typedef struct vfy_alpha_job {
+    vfy_bounds *b;                 /* the domain's layer bounds (vfy_bound_layers) */
+    const double *in_lo, *in_hi;   /* its box */
+    int64_t K;
+    const double *cy, *cx;         /* K x n_out; K x n_in or NULL */
+    const vfy_splits *splits;      /* or NULL */
+    const float *warm;             /* or NULL */
+    int64_t warm_K, warm_nsp;
+    double *lb, *lam_in, *c_in;    /* K; K x n_in or NULL; K or NULL */
+} vfy_alpha_job;
+
+/* vfy_bound_rows_alpha for n domains at once: every job gets exactly the bounds it would get
+ * alone (each row's passes are its own), but the rows of all jobs go through each affine layer as
+ * one matrix product, which is what makes small jobs fast. The rows live in work's scratch (work
+ * may be a job's bounds only when n = 1); vfy_bound_best_warm/params on work then take row i of
+ * the jobs' rows in order. */
+vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work, int64_t n,
+                                      const vfy_alpha_job *jobs, int iters);
+
 /* After vfy_bound_rows_alpha on b: the slopes and split multipliers of the pass that gave row i
  * its bound (the pass is sound for any such parameters, so a checker given them re-derives the
  * bound; docs/certificate.md). alpha_flat (vfy_bounds_flat_size / 2 entries, the flat layout of
