@@ -1016,7 +1016,11 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
         s->lam2 = lam;
     }
     /* At the input: min over x in [in_lo, in_hi] of (lam + cx)·x, per coordinate the end point
-     * chosen by the sign, with products and sums rounded down. */
+     * chosen by the sign, summed to nearest in four partial sums, then the error charged:
+     * SOUND: any summation order of n rounded products is within gamma(n) sum |p_j| of the exact
+     * sum of the exact products (vfy_la_gamma covers the rounding of sum |p_j| itself), plus
+     * 2^-1074 per product for underflow. A zero coefficient contributes exactly 0 (even at an
+     * infinite end point, where the product would be NaN); a NaN one stays NaN (no bound). */
     int64_t n = net->n_in;
     for (int64_t sg = 0; sg < n_seg; sg++) {
         const bseg *G = &segs[sg];
@@ -1032,14 +1036,26 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 }
                 err = vfy_add_up(vfy_mul_up(err, vfy_la_gamma(n)), (double)n * ETA64);
             }
-            double sum = 0.0;
-            for (int64_t j = 0; j < n; j++) {
-                double p = row[j] >= 0 ? vfy_mul_down(row[j], in_lo[j])
-                                       : vfy_mul_down(row[j], in_hi[j]);
-                sum = vfy_add_down(sum, p);
+            double ps[4] = {0, 0, 0, 0}, pa[4] = {0, 0, 0, 0};
+            int64_t j = 0;
+            for (; j + 4 <= n; j += 4)
+                for (int t = 0; t < 4; t++) {
+                    double c = row[j + t];
+                    double p = c > 0 ? c * in_lo[j + t] : (c < 0 ? c * in_hi[j + t] : c * 0.0);
+                    ps[t] += p;
+                    pa[t] += fabs(p);
+                }
+            for (; j < n; j++) {
+                double c = row[j];
+                double p = c > 0 ? c * in_lo[j] : (c < 0 ? c * in_hi[j] : c * 0.0);
+                ps[0] += p;
+                pa[0] += fabs(p);
             }
+            double sum = (ps[0] + ps[1]) + (ps[2] + ps[3]);
+            double asum = (pa[0] + pa[1]) + (pa[2] + pa[3]);
+            double min_err = vfy_add_up(vfy_mul_up(asum, vfy_la_gamma(n + 1)), (double)n * ETA64);
             double v = vfy_add_down(sum, s->beta[i]);
-            v = vfy_sub_down(v, vfy_add_up(s->slack[i], err));
+            v = vfy_sub_down(v, vfy_add_up(vfy_add_up(s->slack[i], err), min_err));
             lb[i] = isnan(v) ? -INFINITY : v;
             if (lam_in)
                 memcpy(lam_in + i * n, row, (size_t)n * sizeof(double));

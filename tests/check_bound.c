@@ -1438,6 +1438,182 @@ START_TEST(test_act_alpha)
 }
 END_TEST
 
+/* A split domain for the batch test: up to 3 unstable ReLU inputs of b (one per layer, deepest
+ * first), each given the sign it has at x0, clamped into b's bounds (vfy_bound_layers with the
+ * prior). Returns the number of splits. */
+static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *b,
+                            const double *wlo, const double *whi, const double *x0, uint64_t *st,
+                            int64_t *idx, int64_t *kq, int64_t *jq, signed char *sg)
+{
+    int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, n_sp = 0;
+    double *flat = malloc((size_t)F * sizeof(double));
+    double *acts[16] = {0};
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    vfy_eval_forward_all(net, x0, acts);
+    vfy_bounds_export(ctx, b, flat);
+    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
+        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
+            continue;
+        off = 0;
+        for (int64_t t = 0; t < k; t++)
+            off += net->layers[t].n_out;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(st) < 0.5) {
+                idx[n_sp] = off + j;
+                kq[n_sp] = k;
+                jq[n_sp] = j;
+                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
+                flat[(sg[n_sp] > 0 ? 0 : half) + off + j] = 0;
+                n_sp++;
+                break;
+            }
+    }
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(flat);
+    return n_sp;
+}
+
+/* Several domains' alpha/beta optimisation in one call (vfy_bound_rows_alpha_batch): three domains
+ * (boxes of their own, two with ReLU splits, one with input terms cx, one with a warm start) and a
+ * fourth job with no rows. (a) Every job's bounds match those of the same job run alone (the same
+ * passes; only the products' summation order may differ); (b) with the multipliers of the pass that
+ * gave each bound (vfy_bound_best_params on the batch's rows), every sampled input of each domain
+ * satisfies row - sum beta sign z >= lb, hence row >= lb, with no tolerance: the batch keeps each
+ * domain's bounds, splits and rows apart; (c) the warm start from the batch (vfy_bound_best_warm)
+ * gets a single call back to that bound. */
+START_TEST(test_alpha_batch)
+{
+    enum { D = 3, K = 3 };
+    uint64_t st = 500 + (uint64_t)_i;
+    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 1500 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
+                                     wlo[0], whi[0]);
+    int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
+    int64_t R = vfy_bound_ctx_n_relu(ctx);
+    ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
+    for (int d = 1; d < D; d++)
+        random_box(&st, nx, 0.1 + 0.1 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
+    vfy_bounds *b[D], *work = vfy_bounds_create(ctx), *alone = vfy_bounds_create(ctx);
+    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
+    signed char sg[D][3];
+    vfy_splits sp[D];
+    double cy[D][K * 8], cx[K * 16], lb[D][K], lb1[K], lam[D][K * 16], c_in[D][K];
+    for (int d = 0; d < D; d++) {
+        b[d] = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]), VFY_OK);
+        for (int64_t j = 0; j < nx; j++)
+            x0[d][j] = lo[d][j] + testnet_uniform(&st) * (hi[d][j] - lo[d][j]);
+        if (d > 0)
+            n_sp[d] = split_domain(net, ctx, b[d], wlo[d], whi[d], x0[d], &st, idx[d], kq[d], jq[d],
+                                   sg[d]);
+        sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d]};
+        for (int64_t i = 0; i < K * ny; i++)
+            cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    }
+    for (int64_t i = 0; i < K * nx; i++)
+        cx[i] = testnet_uniform(&st) - 0.5;
+    /* a warm start for domain 0: a short single run's best slopes */
+    float *warm = malloc((size_t)(K * R + 1) * sizeof(float));
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[0], whi[0], b[0], K, cy[0], NULL, NULL, 3, lb1,
+                                          NULL, NULL), VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert(vfy_bound_best_warm(ctx, b[0], i, warm + i * R));
+    vfy_alpha_job jobs[D + 1];
+    for (int d = 0; d < D; d++)
+        jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
+                                  n_sp[d] ? &sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
+                                  lb[d], lam[d], c_in[d]};
+    double none_lb[1] = {-1};
+    jobs[D] = (vfy_alpha_job){b[0], wlo[0], whi[0], 0, cy[0], NULL, NULL, NULL, 0, 0, none_lb,
+                              NULL, NULL};
+    ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D + 1, jobs, 15), VFY_OK);
+    ck_assert(none_lb[0] == -1); /* no rows: nothing written */
+    /* (a) each job alone, on a copy of its bounds */
+    double *flat = malloc((size_t)vfy_bounds_flat_size(ctx) * sizeof(double));
+    for (int d = 0; d < D; d++) {
+        vfy_bounds_export(ctx, b[d], flat);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], flat, alone), VFY_OK);
+        if (d == 0)
+            vfy_bound_alpha_warm(alone, K, warm, 0);
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[d], whi[d], alone, K, cy[d],
+                                              d == 2 ? cx : NULL, n_sp[d] ? &sp[d] : NULL, 15,
+                                              lb1, NULL, NULL), VFY_OK);
+        for (int i = 0; i < K; i++)
+            ck_assert_msg(fabs(lb[d][i] - lb1[i]) <= 1e-6 * (1 + fabs(lb1[i])),
+                          "domain %d row %d: %.17g in the batch, %.17g alone", d, i, lb[d][i], lb1[i]);
+    }
+    /* (b) samples of each domain against the batch's bounds and multipliers */
+    double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)half * sizeof(double));
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int d = 0; d < D; d++) {
+        int on = 0;
+        for (int t = 0; t < 6000; t++) {
+            for (int64_t j = 0; j < nx; j++) {
+                double r = testnet_uniform(&st);
+                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
+                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
+                                                                          (hi[d][j] - lo[d][j])));
+            }
+            vfy_eval_forward_all(net, x, acts);
+            int in = 1;
+            for (int64_t q = 0; q < n_sp[d]; q++)
+                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
+            if (!in)
+                continue;
+            on++;
+            const double *y = acts[net->n_layers - 1];
+            for (int i = 0; i < K; i++) {
+                ck_assert(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
+                double v = 0, lag = 0;
+                for (int64_t j = 0; j < ny; j++)
+                    v += cy[d][i * ny + j] * y[j];
+                if (d == 2)
+                    for (int64_t j = 0; j < nx; j++)
+                        v += cx[i * nx + j] * x[j];
+                for (int64_t q = 0; q < n_sp[d]; q++)
+                    lag += beta[q] * sg[d][q] * acts[kq[d][q]][jq[d][q]];
+                ck_assert_msg(v >= lb[d][i], "domain %d row %d: %.17g below %.17g", d, i, v,
+                              lb[d][i]);
+                ck_assert_msg(v - lag >= lb[d][i], "domain %d row %d: Lagrangian %.17g below %.17g",
+                              d, i, v - lag, lb[d][i]);
+            }
+        }
+        ck_assert_msg(on > 100, "domain %d: only %d samples", d, on);
+    }
+    /* rows past the jobs' have no parameters */
+    ck_assert(!vfy_bound_best_params(ctx, work, D * K, af, beta));
+    /* (c) domain 1's best parameters from the batch warm-start a single pass alone */
+    float *warm1 = malloc((size_t)(K * (R + 3) + 1) * sizeof(float));
+    for (int i = 0; i < K; i++)
+        ck_assert(vfy_bound_best_warm(ctx, work, K + i, warm1 + i * (R + n_sp[1])));
+    vfy_bounds_export(ctx, b[1], flat);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[1], whi[1], flat, alone), VFY_OK);
+    vfy_bound_alpha_warm(alone, K, warm1, n_sp[1]);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[1], whi[1], alone, K, cy[1], NULL,
+                                          n_sp[1] ? &sp[1] : NULL, 1, lb1, NULL, NULL), VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert_msg(lb1[i] >= lb[1][i] - 1e-6 * (1 + fabs(lb[1][i])),
+                      "row %d: %g from the batch's warm start, %g in the batch", i, lb1[i], lb[1][i]);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(af);
+    free(flat);
+    free(warm);
+    free(warm1);
+    for (int d = 0; d < D; d++)
+        vfy_bounds_free(b[d]);
+    vfy_bounds_free(work);
+    vfy_bounds_free(alone);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -1465,6 +1641,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_maxpool_relaxation);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
+    tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
     suite_add_tcase(s, tc);
     return s;
 }
