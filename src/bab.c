@@ -127,12 +127,25 @@ typedef struct dresult {
     int64_t cap_warm, warm_rows, warm_nsp;
 } dresult;
 
+/* A worker bounds the domains of a group (up to GROUP_MAX of a round) together: each domain has a
+ * slot, its own layer bounds and rows; the alpha/beta optimisation of all of them is one call
+ * (vfy_bound_rows_alpha_batch), whose products are then large enough to run at full speed. The
+ * fields below that have a slot are pointed at the slot in use (use_slot). */
+#define GROUP_MAX 8
+#define GROUP_SCRATCH_BYTES 268435456.0 /* estimated scratch memory of a worker's slots, at most */
 typedef struct worker {
-    vfy_bounds *b;
+    vfy_bounds *b;         /* the slot's layer bounds */
+    vfy_bounds *bs[GROUP_MAX];
+    vfy_bounds *work;      /* the group's rows (vfy_bound_rows_alpha_batch) */
     vfy_attack_ws *ws;
-    double *cy, *cx, *lb, *lam_in, *score, *cand;
-    int64_t *row_case;
-    int has_cx;
+    double *cy, *cx, *lb, *lam_in, *score, *cand; /* cy, cx, lb, lam_in: the slot's */
+    int64_t *row_case;     /* the slot's */
+    int has_cx;            /* the slot's */
+    double *cy0, *cx0, *lb0, *lam0, *cin0; /* every slot's, max_rows rows each */
+    int64_t *rc0;
+    int hcx[GROUP_MAX];
+    int64_t slot_K[GROUP_MAX];    /* rows of the slot's domain, -1: not bounded */
+    int64_t slot_row0[GROUP_MAX]; /* its first row among the batch's (work), -1: not in it */
     double *sm_a, *sm_b; /* width each: smear vectors */
     double *c_in;        /* K: constants of the rows' linear bounds */
     double *rscore;      /* n_flat / 2: ReLU branching scores */
@@ -167,6 +180,7 @@ typedef struct search {
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
+    int group;         /* domains per group (<= GROUP_MAX) */
     /* the current batch */
     domain *batch[BATCH];
     dresult res[BATCH];
@@ -177,18 +191,20 @@ typedef struct search {
 
 static void worker_free(worker *w)
 {
-    vfy_bounds_free(w->b);
+    for (int g = 0; g < GROUP_MAX; g++)
+        vfy_bounds_free(w->bs[g]);
+    vfy_bounds_free(w->work);
     vfy_attack_ws_free(w->ws);
-    vfy_free(w->cy);
-    vfy_free(w->cx);
-    vfy_free(w->lb);
-    vfy_free(w->lam_in);
+    vfy_free(w->cy0);
+    vfy_free(w->cx0);
+    vfy_free(w->lb0);
+    vfy_free(w->lam0);
+    vfy_free(w->cin0);
     vfy_free(w->score);
     vfy_free(w->cand);
-    vfy_free(w->row_case);
+    vfy_free(w->rc0);
     vfy_free(w->sm_a);
     vfy_free(w->sm_b);
-    vfy_free(w->c_in);
     vfy_free(w->rscore);
     vfy_free(w->bcy);
     vfy_free(w->bcx);
@@ -202,22 +218,42 @@ static void worker_free(worker *w)
     vfy_free(w->lbp);
 }
 
-static int worker_init(worker *w, const search *s)
+/* Point the worker's per-slot fields at slot g. */
+static void use_slot(const search *s, worker *w, int g)
 {
     int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->max_rows;
+    w->b = w->bs[g];
+    w->cy = w->cy0 + g * K * ny;
+    w->cx = w->cx0 + g * K * nx;
+    w->lb = w->lb0 + g * K;
+    w->lam_in = w->lam0 + g * K * nx;
+    w->c_in = w->cin0 + g * K;
+    w->row_case = w->rc0 + g * K;
+    w->has_cx = w->hcx[g];
+}
+
+static int worker_init(worker *w, const search *s)
+{
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->max_rows, G = s->group;
     memset(w, 0, sizeof *w);
-    w->b = vfy_bounds_create(s->ctx);
+    for (int g = 0; g < G; g++)
+        if (!(w->bs[g] = vfy_bounds_create(s->ctx)))
+            return 0;
+    w->work = vfy_bounds_create(s->ctx);
     w->ws = vfy_attack_ws_create(s->ctx, s->net, s->spec);
-    w->cy = vfy_alloc_array((size_t)(K * ny), sizeof(double));
-    w->cx = vfy_alloc_array((size_t)(K * nx), sizeof(double));
-    w->lb = vfy_alloc_array((size_t)K, sizeof(double));
-    w->lam_in = vfy_alloc_array((size_t)(K * nx), sizeof(double));
+    w->cy0 = vfy_alloc_array((size_t)(G * K * ny), sizeof(double));
+    w->cx0 = vfy_alloc_array((size_t)(G * K * nx), sizeof(double));
+    w->lb0 = vfy_alloc_array((size_t)(G * K), sizeof(double));
+    w->lam0 = vfy_alloc_array((size_t)(G * K * nx), sizeof(double));
+    w->cin0 = vfy_alloc_array((size_t)(G * K), sizeof(double));
+    w->rc0 = vfy_alloc_array((size_t)(G * K), sizeof(int64_t));
+    if (!w->work || !w->cy0 || !w->cx0 || !w->lb0 || !w->lam0 || !w->cin0 || !w->rc0)
+        return 0;
+    use_slot(s, w, 0);
     w->score = vfy_alloc_array((size_t)nx, sizeof(double));
     w->cand = vfy_alloc_array((size_t)nx, sizeof(double));
-    w->row_case = vfy_alloc_array((size_t)K, sizeof(int64_t));
     w->sm_a = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->sm_b = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
-    w->c_in = vfy_alloc_array((size_t)K, sizeof(double));
     w->rscore = vfy_alloc_array((size_t)(s->n_flat / 2 + 1), sizeof(double));
     w->bcy = vfy_alloc_array((size_t)(K * ny), sizeof(double));
     w->bcx = vfy_alloc_array((size_t)(K * nx), sizeof(double));
@@ -450,9 +486,10 @@ static int64_t case_row0(const search *s, const domain *d, int64_t a)
     return r;
 }
 
-/* Certificates: keep the proof parameters of the last vfy_bound_rows_alpha's row i (of w->b) as
- * those of row `row` of the domain. Returns 0 when out of memory. */
-static int keep_params(search *s, worker *w, const domain *d, dresult *r, int64_t i, int64_t row)
+/* Certificates: keep the proof parameters of row i of the last vfy_bound_rows_alpha(_batch) on
+ * src as those of row `row` of the domain. Returns 0 when out of memory. */
+static int keep_params(search *s, const vfy_bounds *src, const domain *d, dresult *r, int64_t i,
+                       int64_t row)
 {
     if (d->n_splits > r->cap_sp) {
         double *nb = vfy_alloc_array((size_t)(s->max_rows * d->n_splits), sizeof(double));
@@ -464,16 +501,17 @@ static int keep_params(search *s, worker *w, const domain *d, dresult *r, int64_
     }
     r->n_sp = d->n_splits;
     double *beta = r->par_beta ? r->par_beta + row * d->n_splits : NULL;
-    if (!vfy_bound_best_params(s->ctx, w->b, i, r->par_alpha + row * s->n_half, beta) && beta)
+    if (!vfy_bound_best_params(s->ctx, src, i, r->par_alpha + row * s->n_half, beta) && beta)
         for (int64_t q = 0; q < d->n_splits; q++)
             beta[q] = 0;
     return 1;
 }
 
 /* The children's warm start: the best slopes and multipliers of the rows of r's open cases (in
- * r->active's order, which is d->active's with the refuted cases left out). Returns 0 when out of
- * memory; no warm start when the domain's bound was not optimised. */
-static int keep_warm(search *s, worker *w, const domain *d, dresult *r)
+ * r->active's order, which is d->active's with the refuted cases left out), the domain's rows being
+ * those from row0 of the last batch on w->work. Returns 0 when out of memory; no warm start when
+ * the domain's bound was not optimised. */
+static int keep_warm(search *s, worker *w, const domain *d, dresult *r, int64_t row0)
 {
     r->warm_rows = 0;
     r->warm_nsp = d->n_splits;
@@ -491,7 +529,9 @@ static int keep_warm(search *s, worker *w, const domain *d, dresult *r)
         int64_t m = s->spec->cases[d->active[a]].n_rows;
         if (q < r->n_active && r->active[q] == d->active[a]) {
             for (int64_t i = 0; i < m; i++)
-                if (!vfy_bound_best_warm(s->ctx, w->b, row + i, r->warm + (out + i) * stride))
+                if (row0 < 0 ||
+                    !vfy_bound_best_warm(s->ctx, w->work, row0 + row + i,
+                                         r->warm + (out + i) * stride))
                     return 1;
             out += m;
             q++;
@@ -532,7 +572,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
                 pos++;
             int64_t dr = case_row0(s, d, pos);
             for (int64_t i = 0; i < cs->n_rows; i++)
-                if (!keep_params(s, w, d, r, row0 + i, dr + i))
+                if (!keep_params(s, w->b, d, r, row0 + i, dr + i))
                     return 0;
         }
         row0 += cs->n_rows;
@@ -769,17 +809,18 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
     return best;
 }
 
-/* Bound one domain: refute cases, look for a counterexample, or choose a split. */
-static void process_domain(search *s, worker *w, const domain *d, int rank, dresult *r)
+/* Bounding a domain, first step (slot g of w): its layer bounds and the rows of its open cases.
+ * Sets w->slot_K[g] to the rows, or -1 when r is already final (deadline, out of memory). */
+static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int g)
 {
     const vfy_net *net = s->net;
     const vfy_spec *spec = s->spec;
     int64_t nx = net->n_in, ny = net->n_out;
+    use_slot(s, w, g);
+    w->slot_K[g] = -1;
+    w->slot_row0[g] = -1;
     r->n_active = 0;
     r->lp_tried = r->lp_won = 0;
-    int attack_rank = rank < LOCAL_ATTACK_RANKS &&
-                      (!s->relu_split || s->round < LOCAL_ATTACK_EARLY ||
-                       s->round % LOCAL_ATTACK_EVERY == 0);
     if (vfy_deadline_over(&s->dl)) {
         r->kind = R_SKIPPED;
         return;
@@ -819,31 +860,77 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
             w->row_case[K] = a;
         }
     }
-    vfy_status st = VFY_OK;
-    /* a domain with ReLU splits needs the split multipliers (beta), optimised with alpha */
-    if (K > 0 && (s->method == VFY_BOUND_ALPHA || (d->n_splits > 0 && s->method != VFY_BOUND_IBP))) {
-        vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
-        if (d->warm)
-            vfy_bound_alpha_warm(w->b, d->warm_rows, d->warm, d->warm_nsp);
-        st = vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->has_cx ? w->cx : NULL,
-                                  d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb, w->lam_in,
-                                  w->c_in);
-        for (int64_t i = 0; st == VFY_OK && s->cert && i < K; i++)
-            if (!keep_params(s, w, d, r, i, i))
-                st = VFY_ERR_NOMEM;
-    } else if (K > 0) {
-        st = vfy_bound_rows(s->ctx, s->method, d->lo, d->hi, w->b, K, w->cy,
-                            w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in);
+    w->hcx[g] = w->has_cx;
+    w->slot_K[g] = K;
+}
+
+/* Bounding, second step, for the n domains of a group (batch entries i0 ..): the rows of those
+ * that need the alpha/beta optimisation (a domain with ReLU splits needs the split multipliers)
+ * are optimised together; the others get their method's bound alone. */
+static void bound_group(search *s, worker *w, int i0, int n)
+{
+    vfy_alpha_job jobs[GROUP_MAX];
+    vfy_splits sp[GROUP_MAX];
+    int slot[GROUP_MAX], nj = 0;
+    int64_t row0 = 0;
+    for (int g = 0; g < n; g++) {
+        const domain *d = s->batch[i0 + g];
+        dresult *r = &s->res[i0 + g];
+        int64_t K = w->slot_K[g];
+        if (K <= 0)
+            continue;
+        use_slot(s, w, g);
+        if (s->method == VFY_BOUND_ALPHA || (d->n_splits > 0 && s->method != VFY_BOUND_IBP)) {
+            sp[nj] = (vfy_splits){d->n_splits, d->split_idx, d->split_sign};
+            jobs[nj] = (vfy_alpha_job){w->b, d->lo, d->hi, K, w->cy, w->has_cx ? w->cx : NULL,
+                                       d->n_splits ? &sp[nj] : NULL, d->warm, d->warm_rows,
+                                       d->warm_nsp, w->lb, w->lam_in, w->c_in};
+            slot[nj++] = g;
+            w->slot_row0[g] = row0;
+            row0 += K;
+            continue;
+        }
+        if (vfy_bound_rows(s->ctx, s->method, d->lo, d->hi, w->b, K, w->cy,
+                           w->has_cx ? w->cx : NULL, w->lb, w->lam_in, w->c_in) != VFY_OK) {
+            r->kind = R_NOMEM;
+            w->slot_K[g] = -1;
+            continue;
+        }
         if (s->cert) {
             for (int64_t q = 0; q < K * s->n_half; q++)
                 r->par_alpha[q] = NAN;
             r->n_sp = 0;
         }
     }
-    if (st != VFY_OK) {
-        r->kind = R_NOMEM;
+    if (nj == 0)
         return;
+    int ok = vfy_bound_rows_alpha_batch(s->ctx, w->work, nj, jobs, s->opts->alpha_iters) == VFY_OK;
+    for (int j = 0; j < nj; j++) {
+        int g = slot[j];
+        const domain *d = s->batch[i0 + g];
+        dresult *r = &s->res[i0 + g];
+        for (int64_t i = 0; ok && s->cert && i < jobs[j].K; i++)
+            if (!keep_params(s, w->work, d, r, w->slot_row0[g] + i, i))
+                ok = 0;
+        if (!ok) {
+            r->kind = R_NOMEM;
+            w->slot_K[g] = -1;
+        }
     }
+}
+
+/* Bounding, last step (slot g): refute cases, look for a counterexample, or choose a split. */
+static void domain_finish(search *s, worker *w, const domain *d, int rank, dresult *r, int g)
+{
+    const vfy_net *net = s->net;
+    const vfy_spec *spec = s->spec;
+    int64_t nx = net->n_in, ny = net->n_out;
+    if (w->slot_K[g] < 0)
+        return; /* r is final */
+    use_slot(s, w, g);
+    int attack_rank = rank < LOCAL_ATTACK_RANKS &&
+                      (!s->relu_split || s->round < LOCAL_ATTACK_EARLY ||
+                       s->round % LOCAL_ATTACK_EVERY == 0);
     /* A case is refuted when one of its rows is positive on the whole domain:
      * SOUND: lb is a sound lower bound of the row's left side and rhs_hi >= the real constant. */
     memset(w->score, 0, (size_t)nx * sizeof(double));
@@ -973,7 +1060,7 @@ static void process_domain(search *s, worker *w, const domain *d, int rank, dres
         r->kind = R_SPLIT;
         r->dim = idx;
         vfy_bounds_export(s->ctx, w->b, r->bounds);
-        if (!keep_warm(s, w, d, r))
+        if (!keep_warm(s, w, d, r, w->slot_row0[g]))
             r->kind = R_NOMEM;
         return;
     }
@@ -1006,11 +1093,18 @@ static void *worker_main(void *arg)
     search *s = pa[0];
     worker *w = pa[1];
     for (;;) {
-        int i = atomic_fetch_add(&s->next, 1);
-        if (i >= s->n_batch)
+        /* groups of s->group consecutive domains: the same whatever the number of threads */
+        int gi = atomic_fetch_add(&s->next, 1), i0 = gi * s->group;
+        if (i0 >= s->n_batch)
             break;
-        process_domain(s, w, s->batch[i], i, &s->res[i]);
+        int n = s->n_batch - i0 < s->group ? s->n_batch - i0 : s->group;
+        for (int g = 0; g < n; g++)
+            domain_begin(s, w, s->batch[i0 + g], &s->res[i0 + g], g);
+        bound_group(s, w, i0, n);
+        for (int g = 0; g < n; g++)
+            domain_finish(s, w, s->batch[i0 + g], i0 + g, &s->res[i0 + g], g);
     }
+    use_slot(s, w, 0);
     if (s->lp_stage_on)
         vfy_lp_thread_done(); /* GLPK's environment of this thread */
     return NULL;
@@ -1019,7 +1113,7 @@ static void *worker_main(void *arg)
 static void run_batch(search *s)
 {
     atomic_store(&s->next, 0);
-    if (s->n_workers <= 1 || s->n_batch <= 1) {
+    if (s->n_workers <= 1 || s->n_batch <= s->group) {
         void *arg[2] = {s, &s->workers[0]};
         worker_main(arg);
         return;
@@ -1281,6 +1375,19 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         double cap = opts->max_memory_mb * 1048576.0 / dom_bytes;
         fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
     }
+    /* domains per group: with ReLU splitting, up to GROUP_MAX within the scratch budget (each slot's
+     * layer bounds carry a scratch whose CROWN refinement may touch 3 x (2 n_out + 8) rows of the
+     * widest layer); input splitting bounds each domain alone (one CROWN pass each) */
+    s.group = 1;
+    if (s.relu_split) {
+        int64_t width = vfy_net_max_width(net), max_out = 1;
+        for (int64_t k = 0; k < net->n_layers; k++)
+            if (net->layers[k].n_out > max_out)
+                max_out = net->layers[k].n_out;
+        double per_slot = 24.0 * (double)width * (double)(2 * max_out + 8);
+        double g = floor(GROUP_SCRATCH_BYTES / per_slot);
+        s.group = g >= GROUP_MAX ? GROUP_MAX : (g < 1 ? 1 : (int)g);
+    }
     s.workers = vfy_alloc_array((size_t)s.n_workers, sizeof(worker));
     if (!s.workers)
         goto nomem;
@@ -1332,7 +1439,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
      * first search with a tenth of the time, which settles the easy instances at no extra cost;
      * if it runs out, the root's hidden bounds are tightened by LP (every domain inherits them)
-     * and the search starts again with the rest of the time. */
+     * and the search starts again with the rest of the time, from the box where it stopped (the
+     * boxes before are done). When the LP tightens fewer than a twentieth of the unstable ReLUs'
+     * pre-activations (after alpha-CROWN it rarely tightens any: mnist_fc, eran), a new root would
+     * mostly repeat the first search: that search goes on instead, its frontier kept (the domains
+     * that the deadline skipped were put back). */
     double t_final = s.dl.t_end;
     int n_phases = (s.relu_split && s.lp_stage_on) ? 2 : 1;
     /* Violations inside an image-sized box need long descents (the step decays over them): 16
@@ -1344,6 +1455,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         ? vfy_now() + (isfinite(t_final) ? PHASE1_SHARE * (t_final - vfy_now())
                                                          : PHASE1_DEFAULT_S)
                         : INFINITY;
+    int64_t bi_start = 0; /* the box where the first phase stopped */
+    int kept = 0;         /* fr holds the first phase's frontier of box bi_start */
     for (int phase = 0; phase < n_phases; phase++) {
         int tighten = phase == 1;
         int restart = 0;
@@ -1352,7 +1465,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                                         : PHASE1_DEFAULT_S);
         else
             s.dl.t_end = t_final;
-        for (int64_t bi = 0; bi < spec->n_boxes && res->verdict != VFY_SAT && !restart; bi++) {
+        for (int64_t bi = bi_start; bi < spec->n_boxes && res->verdict != VFY_SAT && !restart; bi++) {
             int64_t nc = 0;
             for (int64_t c = 0; c < spec->n_cases; c++)
                 if (spec->cases[c].box == bi)
@@ -1361,6 +1474,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 continue;
             /* the root's hidden bounds are tightened first, when there is time for it */
             int hidden = s.relu_split && !vfy_deadline_over(&s.dl), root_proved = 0;
+            int64_t n_t = 0, n_unstable = 0;
             domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0, 0);
             if (!root)
                 goto nomem;
@@ -1375,7 +1489,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                  * the root is refuted anyway, and in the second phase by LP too, within a tenth of the
                  * time left */
                 vfy_bounds *b0 = s.workers[0].b;
-                int64_t n_a = 0, n_t = 0;
+                int64_t n_a = 0;
                 double t1 = vfy_now();
                 st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
                 root_proved = st == VFY_OK && !vfy_deadline_over(&s.dl) &&
@@ -1407,6 +1521,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     goto nomem;
                 }
                 vfy_bounds_export(ctx, b0, root->prior);
+                n_unstable = count_unstable(&s, b0);
                 res->alpha_tightened += n_a;
                 res->lp_tightened += n_t;
                 vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
@@ -1417,11 +1532,24 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
             }
             root->prio = -INFINITY;
-            s.round = 0;
-            if (!frontier_push(&fr, root)) {
+            if (kept && bi == bi_start && 20 * n_t < n_unstable && !root_proved) {
+                vfy_log(1, "the LP tightened %lld of %lld unstable: the first search goes on",
+                        (long long)n_t, (long long)n_unstable);
                 vfy_free(root);
-                goto nomem;
+            } else {
+                if (kept) {
+                    int64_t cap = fr.cap;
+                    frontier_free(&fr);
+                    memset(&fr, 0, sizeof fr);
+                    fr.cap = cap;
+                }
+                s.round = 0;
+                if (!frontier_push(&fr, root)) {
+                    vfy_free(root);
+                    goto nomem;
+                }
             }
+            kept = 0;
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
                 if (vfy_now() >= t_long) {
                     t_long = INFINITY;
@@ -1463,9 +1591,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         res->domains++;
                         vfy_free(d);
                         break;
-                    case R_SKIPPED:
+                    case R_SKIPPED: /* back to the frontier, for a search that goes on */
                         timed_out = 1;
-                        vfy_free(d);
+                        if (!frontier_push(&fr, d)) {
+                            vfy_free(d);
+                            for (int j = i - 1; j >= 0; j--)
+                                vfy_free(s.batch[j]);
+                            goto nomem;
+                        }
                         break;
                     case R_NOMEM:
                         vfy_free(d);
@@ -1562,6 +1695,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 if (timed_out && res->verdict != VFY_SAT && phase + 1 < n_phases &&
                     vfy_now() < t_final) {
                     restart = 1; /* the first phase's time is up: start again, tightened */
+                    bi_start = bi;
                     break;
                 }
                 if (timed_out && res->verdict != VFY_SAT) {
@@ -1583,11 +1717,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             vfy_log(1, "counterexample found by the attack between the phases");
             break;
         }
-        int64_t cap = fr.cap;
-        frontier_free(&fr);
-        memset(&fr, 0, sizeof fr);
-        fr.cap = cap;
-        res->unresolved = 0;
+        kept = 1; /* (the count of unresolved leaves carries over: a restart can only
+                   * overstate it, which costs a proof, never soundness) */
     }
     s.dl.t_end = t_final; /* a first phase that ended unresolved leaves the rest to the attack */
     if (res->verdict != VFY_SAT && res->unresolved > 0 && !vfy_deadline_over(&s.dl)) {
