@@ -154,6 +154,7 @@ typedef struct worker {
     int mu_valid;              /* mu_best holds multipliers of the current case */
     double *ccy, *ccx;         /* a combined row (n_out, n_in) */
     double *brhs;              /* K: the right-hand side of each best row in bcy */
+    int64_t *bprow;            /* K: its row in the last batch on work (-1: none) */
     double *lbn, *lbp;         /* BRANCH_CANDIDATES x K: the look-ahead's bounds of the children */
 } worker;
 
@@ -214,6 +215,7 @@ static void worker_free(worker *w)
     vfy_free(w->ccy);
     vfy_free(w->ccx);
     vfy_free(w->brhs);
+    vfy_free(w->bprow);
     vfy_free(w->lbn);
     vfy_free(w->lbp);
 }
@@ -265,9 +267,10 @@ static int worker_init(worker *w, const search *s)
     w->ccy = vfy_alloc_array((size_t)ny, sizeof(double));
     w->ccx = vfy_alloc_array((size_t)nx, sizeof(double));
     w->brhs = vfy_alloc_array((size_t)K, sizeof(double));
+    w->bprow = vfy_alloc_array((size_t)K, sizeof(int64_t));
     w->lbn = vfy_alloc_array((size_t)(BRANCH_CANDIDATES * K), sizeof(double));
     w->lbp = vfy_alloc_array((size_t)(BRANCH_CANDIDATES * K), sizeof(double));
-    if (!w->ccy || !w->ccx || !w->brhs || !w->lbn || !w->lbp)
+    if (!w->ccy || !w->ccx || !w->brhs || !w->bprow || !w->lbn || !w->lbp)
         return 0;
     return w->c_in && w->mu && w->mu_best && w->sg && w->sm_a && w->sm_b && w->b && w->ws &&
            w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
@@ -720,6 +723,8 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
             if (kept != a) { /* keep each open case's best row beside it (ReLU branching scores) */
                 memmove(w->bcy + kept * ny, w->bcy + a * ny, (size_t)ny * sizeof(double));
                 memmove(w->bcx + kept * nx, w->bcx + a * nx, (size_t)nx * sizeof(double));
+                w->brhs[kept] = w->brhs[a];
+                w->bprow[kept] = w->bprow[a];
             }
             r->active[kept++] = c;
         }
@@ -765,7 +770,8 @@ static int root_refuted(search *s, worker *w, const domain *d)
 
 /* The ReLU to split (flat index; -1 if none is unstable, -2 out of memory), by filtered smart
  * branching: the BRANCH_CANDIDATES neurons of the best scores (w->rscore, BaBSR-style) are each
- * looked ahead (vfy_bound_split_lb: CROWN on both children, later layers not re-bounded), and
+ * looked ahead (vfy_bound_split_lb_params: both children bounded with the slopes and multipliers
+ * that gave the domain its bound, later layers not re-bounded), and
  * the one whose two children leave the least total deficit, the sum over open cases of
  * min(bound - rhs, 0), wins; ties go to the better score. */
 static int64_t branch_choice(search *s, worker *w, const domain *d, const dresult *r)
@@ -792,8 +798,9 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
         return nc ? cand[0] : -1;
     int64_t best = cand[0], K = r->n_active;
     double best_v = -INFINITY;
-    if (vfy_bound_split_lb(s->ctx, d->lo, d->hi, w->b, K, w->bcy, w->has_cx ? w->bcx : NULL, nc,
-                           cand, w->lbn, w->lbp) != VFY_OK)
+    if (vfy_bound_split_lb_params(s->ctx, d->lo, d->hi, w->b, K, w->bcy,
+                                  w->has_cx ? w->bcx : NULL, nc, cand, w->work, w->bprow, w->lbn,
+                                  w->lbp) != VFY_OK)
         return -2;
     for (int c = 0; c < nc; c++) {
         double v = 0;
@@ -957,6 +964,8 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
             refuted = 1;
         if (!refuted) {
             w->brhs[r->n_active] = best >= 0 ? cs->rows[best].rhs_hi : 0.0;
+            w->bprow[r->n_active] = best >= 0 && w->slot_row0[g] >= 0 ? w->slot_row0[g] + row0 + best
+                                                                        : -1;
             if (best >= 0) {
                 memcpy(w->bcy + r->n_active * ny, cs->rows[best].cy, (size_t)ny * sizeof(double));
                 if (cs->rows[best].cx)

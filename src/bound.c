@@ -1587,6 +1587,29 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
     return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
 }
 
+/* Room for n_sp splits (and as many multipliers) in a scratch's split arrays. */
+static int batch_reserve_splits(vfy_bound_scratch *s, int64_t n_sp)
+{
+    if (n_sp <= s->cap_beta)
+        return 1;
+    double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s, &s->best_beta};
+    for (size_t i = 0; i < 5; i++) {
+        vfy_free(*bb[i]);
+        *bb[i] = vfy_alloc_array((size_t)n_sp * 2, sizeof(double));
+    }
+    vfy_free(s->sp_layer);
+    vfy_free(s->sp_j);
+    s->sp_layer = vfy_alloc_array((size_t)n_sp, sizeof(int64_t));
+    s->sp_j = vfy_alloc_array((size_t)n_sp, sizeof(int64_t));
+    s->cap_beta = n_sp;
+    if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta || !s->sp_layer ||
+        !s->sp_j) {
+        s->cap_beta = 0;
+        return 0;
+    }
+    return 1;
+}
+
 /* Room in the scratch for a batch of n jobs, K rows, NS splits and NB multipliers in all. */
 static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t n, int64_t K,
                          int64_t NS, int64_t NB)
@@ -1618,24 +1641,8 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
         if (!s->cap_stack)
             return 0;
     }
-    int64_t cap = NB > NS ? NB : NS;
-    if (cap > s->cap_beta) {
-        double **bb[] = {&s->beta_v, &s->beta_g, &s->beta_m, &s->beta_s, &s->best_beta};
-        for (size_t i = 0; i < 5; i++) {
-            vfy_free(*bb[i]);
-            *bb[i] = vfy_alloc_array((size_t)cap * 2, sizeof(double));
-        }
-        vfy_free(s->sp_layer);
-        vfy_free(s->sp_j);
-        s->sp_layer = vfy_alloc_array((size_t)cap, sizeof(int64_t));
-        s->sp_j = vfy_alloc_array((size_t)cap, sizeof(int64_t));
-        s->cap_beta = cap;
-        if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta ||
-            !s->sp_layer || !s->sp_j) {
-            s->cap_beta = 0;
-            return 0;
-        }
-    }
+    if (!batch_reserve_splits(s, NB > NS ? NB : NS))
+        return 0;
     return 1;
 }
 
@@ -1936,30 +1943,71 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     return VFY_OK;
 }
 
-/* Branching look-ahead: CROWN's lower bounds of the K rows in the two children of splitting each
- * of n candidate pre-activations, all in one backward pass of 2 n K rows (one large product per
- * layer rather than 2 n small ones): the rows of candidate c's child treat that neuron as decided
- * (ov_* in the scratch), everything else as in the parent. The later layers are not re-bounded,
- * as a real child would be: each value is a sound but looser bound of its child. */
+/* Branching look-ahead: lower bounds of the K rows in the two children of splitting each of n
+ * candidate pre-activations, all in one backward pass of 2 n K rows (one large product per layer
+ * rather than 2 n small ones): the rows of candidate c's child treat that neuron as decided (ov_* in
+ * the scratch), everything else as in the parent. The later layers are not re-bounded, as a real
+ * child would be: each value is a sound but looser bound of its child. With params, each row takes
+ * the slopes and split multipliers that gave its parent row its bound (any slope in [0, 1] and
+ * multiplier >= 0 is sound on the child too, a subset of the parent's domain): the look-ahead then
+ * starts from the parent's optimised bound instead of CROWN's. */
 vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                               vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                               int64_t n, const int64_t *idx, double *lb_neg, double *lb_pos)
 {
+    return vfy_bound_split_lb_params(ctx, in_lo, in_hi, b, K, cy, cx, n, idx, NULL, NULL, lb_neg,
+                                     lb_pos);
+}
+
+vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_lo,
+                                     const double *in_hi, vfy_bounds *b, int64_t K,
+                                     const double *cy, const double *cx, int64_t n,
+                                     const int64_t *idx, const vfy_bounds *params,
+                                     const int64_t *prow, double *lb_neg, double *lb_pos)
+{
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
-    int64_t ny = net->n_out, nx = net->n_in, M = 2 * n * K;
+    int64_t ny = net->n_out, nx = net->n_in, M = 2 * n * K, R = ctx->n_relu;
     if (M == 0)
         return VFY_OK;
     if (!scratch_reserve(s, M))
         return VFY_ERR_NOMEM;
+    /* the parameters of each parent row (G[i] NULL: none), and the splits they go with: those of
+     * the domain, the same for every row that has them */
+    const vfy_bound_scratch *ps = params ? params->scratch : NULL;
+    const bseg *G0 = NULL;
+    int64_t n_sp = 0, *prr = vfy_alloc_array((size_t)K + 1, sizeof(int64_t));
+    const bseg **G = vfy_alloc_array((size_t)K + 1, sizeof(bseg *));
     int64_t *ovl = vfy_alloc_array((size_t)(2 * M), sizeof(int64_t));
     signed char *ovs = vfy_alloc_array((size_t)M, 1);
     double *lb = vfy_alloc_array((size_t)M, sizeof(double));
     double *cxm = cx ? vfy_alloc_array((size_t)(M * nx), sizeof(double)) : NULL;
+    double *al = NULL, *bv = NULL;
     vfy_status st = VFY_OK;
-    if (!ovl || !ovs || !lb || (cx && !cxm)) {
+    if (!ovl || !ovs || !lb || (cx && !cxm) || !prr || !G) {
         st = VFY_ERR_NOMEM;
         goto done;
+    }
+    for (int64_t i = 0; i < K; i++) {
+        G[i] = ps && prow && prow[i] >= 0 ? best_row(ps, prow[i], &prr[i]) : NULL;
+        if (G[i] && G0 && (G[i]->n_sp != G0->n_sp || G[i]->sp0 != G0->sp0))
+            G[i] = NULL; /* (rows of another domain: not this one's parameters) */
+        if (G[i] && !G0)
+            G0 = G[i];
+    }
+    if (G0) {
+        n_sp = G0->n_sp;
+        al = vfy_alloc_array((size_t)(M * R) + 1, sizeof(double));
+        bv = vfy_alloc_array((size_t)(M * n_sp) + 1, sizeof(double));
+        if (!al || !bv || (n_sp > s->cap_beta && !batch_reserve_splits(s, n_sp))) {
+            st = VFY_ERR_NOMEM;
+            goto done;
+        }
+        for (int64_t q = 0; q < n_sp; q++) {
+            s->sp_layer[q] = ps->sp_layer[G0->sp0 + q];
+            s->sp_j[q] = ps->sp_j[G0->sp0 + q];
+            s->beta_s[q] = ps->beta_s[G0->sp0 + q];
+        }
     }
     /* row (c, h, i) at (2 c + h) K + i */
     for (int64_t c = 0; c < n; c++) {
@@ -1973,13 +2021,33 @@ vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, con
                 memcpy(s->lam + r * ny, cy + i * ny, (size_t)ny * sizeof(double));
                 if (cx)
                     memcpy(cxm + r * nx, cx + i * nx, (size_t)nx * sizeof(double));
+                if (!G0)
+                    continue;
+                for (int64_t kk = 0; kk < net->n_layers; kk++) {
+                    const vfy_layer *Ly = &net->layers[kk];
+                    if (Ly->kind != VFY_LAYER_RELU)
+                        continue;
+                    int64_t m = Ly->n_in;
+                    double *dst = al + M * ctx->roff[kk] + r * m;
+                    if (G[i])
+                        memcpy(dst, ps->best_alpha + ps->best_K * ctx->roff[kk] + prr[i] * m,
+                               (size_t)m * sizeof(double));
+                    else /* CROWN's default slopes */
+                        for (int64_t j = 0; j < m; j++)
+                            dst[j] = relu_lower_slope(layer_in_lo(b, kk, in_lo)[j],
+                                                      layer_in_hi(b, kk, in_hi)[j]);
+                }
+                for (int64_t q = 0; q < n_sp; q++)
+                    bv[r * n_sp + q] =
+                        G[i] ? ps->best_beta[G[i]->bo + (prr[i] - G[i]->r0) * n_sp + q] : 0.0;
             }
     }
     s->ov_layer = ovl;
     s->ov_j = ovl + M;
     s->ov_sign = ovs;
     rows_init(s, M);
-    backward(ctx, b, net->n_layers, M, in_lo, in_hi, cxm, lb, NULL, NULL, NULL, NULL, 0, NULL);
+    backward(ctx, b, net->n_layers, M, in_lo, in_hi, cxm, lb, NULL, NULL, al, NULL, n_sp,
+             n_sp ? bv : NULL);
     s->ov_layer = s->ov_j = NULL;
     s->ov_sign = NULL;
     for (int64_t c = 0; c < n; c++)
@@ -1992,6 +2060,10 @@ done:
     vfy_free(ovs);
     vfy_free(lb);
     vfy_free(cxm);
+    vfy_free(prr);
+    vfy_free(G);
+    vfy_free(al);
+    vfy_free(bv);
     return st;
 }
 

@@ -1483,7 +1483,8 @@ static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bo
  * gave each bound (vfy_bound_best_params on the batch's rows), every sampled input of each domain
  * satisfies row - sum beta sign z >= lb, hence row >= lb, with no tolerance: the batch keeps each
  * domain's bounds, splits and rows apart; (c) the warm start from the batch (vfy_bound_best_warm)
- * gets a single call back to that bound. */
+ * gets a single call back to that bound; (d) the look-ahead of a split from a domain's parameters in
+ * the batch (vfy_bound_split_lb_params) holds on both children. */
 START_TEST(test_alpha_batch)
 {
     enum { D = 3, K = 3 };
@@ -1587,6 +1588,66 @@ START_TEST(test_alpha_batch)
     }
     /* rows past the jobs' have no parameters */
     ck_assert(!vfy_bound_best_params(ctx, work, D * K, af, beta));
+    /* (d) the look-ahead from domain 1's parameters in the batch (vfy_bound_split_lb_params): on an
+     * unstable neuron not split yet, each child's bounds hold at every sample of the domain on its
+     * side (no tolerance); without parameters (prow -1) it is vfy_bound_split_lb exactly */
+    int64_t cand = -1, kc = -1, jc = -1;
+    for (int64_t k = 0, o = 0; k + 1 < net->n_layers && cand < 0; o += net->layers[k].n_out, k++)
+        for (int64_t j = 0; j < net->layers[k].n_out && cand < 0; j++) {
+            int taken = 0;
+            for (int64_t q = 0; q < n_sp[1]; q++)
+                taken |= idx[1][q] == o + j;
+            if (net->layers[k + 1].kind == VFY_LAYER_RELU && b[1]->lo[k][j] < 0 &&
+                b[1]->hi[k][j] > 0 && !taken) {
+                cand = o + j;
+                kc = k;
+                jc = j;
+            }
+        }
+    if (cand >= 0) {
+        int64_t prow[K], none[K];
+        double ln[K], lp[K], ln0[K], lp0[K], ln1[K], lp1[K];
+        for (int i = 0; i < K; i++) {
+            prow[i] = K + i;
+            none[i] = -1;
+        }
+        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1,
+                                                   &cand, work, prow, ln, lp), VFY_OK);
+        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1,
+                                                   &cand, work, none, ln0, lp0), VFY_OK);
+        ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1, &cand,
+                                            ln1, lp1), VFY_OK);
+        for (int i = 0; i < K; i++)
+            ck_assert(ln0[i] == ln1[i] && lp0[i] == lp1[i]);
+        int seen[2] = {0, 0};
+        for (int t = 0; t < 6000; t++) {
+            for (int64_t j = 0; j < nx; j++) {
+                double r = testnet_uniform(&st);
+                x[j] = t % 2 ? lo[1][j] + r * (hi[1][j] - lo[1][j])
+                             : fmin(hi[1][j], fmax(lo[1][j], x0[1][j] + (r - 0.5) * 0.1 *
+                                                                          (hi[1][j] - lo[1][j])));
+            }
+            vfy_eval_forward_all(net, x, acts);
+            int in = 1;
+            for (int64_t q = 0; q < n_sp[1]; q++)
+                in &= sg[1][q] * acts[kq[1][q]][jq[1][q]] >= 0;
+            if (!in)
+                continue;
+            double z = acts[kc][jc];
+            const double *y = acts[net->n_layers - 1];
+            for (int i = 0; i < K; i++) {
+                double v = 0;
+                for (int64_t j = 0; j < ny; j++)
+                    v += cy[1][i * ny + j] * y[j];
+                if (z <= 0)
+                    ck_assert_msg(ln[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, ln[i], v);
+                if (z >= 0)
+                    ck_assert_msg(lp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lp[i], v);
+            }
+            seen[z >= 0]++;
+        }
+        ck_assert(seen[0] + seen[1] > 100);
+    }
     /* (c) domain 1's best parameters from the batch warm-start a single pass alone */
     float *warm1 = malloc((size_t)(K * (R + 3) + 1) * sizeof(float));
     for (int i = 0; i < K; i++)

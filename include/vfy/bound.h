@@ -167,6 +167,16 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                               vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                               int64_t n, const int64_t *idx, double *lb_neg, double *lb_pos);
+/* As vfy_bound_split_lb, each row i starting from the slopes and split multipliers that gave row
+ * prow[i] of the last vfy_bound_rows_alpha(_batch) on params its bound (that call must have been on
+ * b's domain, with its splits; prow[i] < 0 or a row without parameters: CROWN's default slopes).
+ * Any such parameters are sound on the children: the look-ahead is then about as tight as the
+ * parent's optimised bound, a better guide for the choice. params NULL: vfy_bound_split_lb. */
+vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_lo,
+                                     const double *in_hi, vfy_bounds *b, int64_t K,
+                                     const double *cy, const double *cx, int64_t n,
+                                     const int64_t *idx, const vfy_bounds *params,
+                                     const int64_t *prow, double *lb_neg, double *lb_pos);
 
 /* The relaxation of a SIGMOID or TANH neuron whose pre-activation lies in [l, u]: for every real z in
  * [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's tangent/chord lines with
