@@ -1729,9 +1729,11 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
             c_in[i] = s->ctmp[i];
         }
-    memset(s->beta_v, 0, (size_t)NB * sizeof(double));
-    memset(s->beta_g, 0, (size_t)NB * sizeof(double));
-    memset(s->beta_m, 0, (size_t)(2 * NB) * sizeof(double));
+    if (NB > 0) { /* (without splits the arrays may never have been allocated) */
+        memset(s->beta_v, 0, (size_t)NB * sizeof(double));
+        memset(s->beta_g, 0, (size_t)NB * sizeof(double));
+        memset(s->beta_m, 0, (size_t)(2 * NB) * sizeof(double));
+    }
     /* SIGMOID/TANH: start from the default lines' slopes (each domain's cache holds those of its
      * bounds: the pass above made them) */
     for (int64_t k = 0; sact && k < L; k++) {
@@ -1775,7 +1777,8 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     /* the first pass (CROWN's slopes, no multipliers) stands for the initial bound until a pass
      * beats it */
     memcpy(s->best_alpha, s->alpha, (size_t)(K * R) * sizeof(double));
-    memset(s->best_beta, 0, (size_t)NB * sizeof(double));
+    if (NB > 0)
+        memset(s->best_beta, 0, (size_t)NB * sizeof(double));
     s->best_K = K;
     /* a warm start (the parent domain's best parameters) replaces the first pass's; any slope in
      * [0, 1] and multiplier >= 0 is sound, so this only changes where the ascent starts */
