@@ -890,6 +890,44 @@ START_TEST(test_alpha_warm)
 }
 END_TEST
 
+/* A split domain: up to 3 unstable ReLU inputs of b (one per layer, deepest
+ * first), each given the sign it has at x0, clamped into b's bounds (vfy_bound_layers with the
+ * prior). Returns the number of splits. */
+static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *b,
+                            const double *wlo, const double *whi, const double *x0, uint64_t *st,
+                            int64_t *idx, int64_t *kq, int64_t *jq, signed char *sg)
+{
+    int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, n_sp = 0;
+    double *flat = malloc((size_t)F * sizeof(double));
+    double *acts[16] = {0};
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    vfy_eval_forward_all(net, x0, acts);
+    vfy_bounds_export(ctx, b, flat);
+    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
+        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
+            continue;
+        off = 0;
+        for (int64_t t = 0; t < k; t++)
+            off += net->layers[t].n_out;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(st) < 0.5) {
+                idx[n_sp] = off + j;
+                kq[n_sp] = k;
+                jq[n_sp] = j;
+                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
+                flat[(sg[n_sp] > 0 ? 0 : half) + off + j] = 0;
+                n_sp++;
+                break;
+            }
+    }
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(flat);
+    return n_sp;
+}
+
 /* beta-CROWN on a split domain: for random splits of unstable neurons (several layers, both signs),
  * every sampled input on the domain (each split neuron with its sign) satisfies
  *   row(x) - sum_q beta_q sign_q z_q(x) >= lb   for the multipliers of the pass that gave lb
@@ -903,11 +941,9 @@ START_TEST(test_beta_sound)
     vfy_bounds *b = vfy_bounds_create(ctx);
     int64_t nx = net->n_in, ny = net->n_out, F = vfy_bounds_flat_size(ctx), half = F / 2;
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
-    double *flat = malloc((size_t)F * sizeof(double));
-    vfy_bounds_export(ctx, b, flat);
     /* up to 3 unstable ReLU inputs, from the deepest layers first, each with its sign at a random
      * point x0 (so the domain is not empty) */
-    int64_t idx[3], kq[3], jq[3], n_sp = 0;
+    int64_t idx[3], kq[3], jq[3];
     signed char sg[3];
     double *acts[16] = {0}, x[16], x0[16];
     ck_assert(net->n_layers <= 16);
@@ -915,29 +951,8 @@ START_TEST(test_beta_sound)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int64_t j = 0; j < nx; j++)
         x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-    vfy_eval_forward_all(net, x0, acts);
-    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
-        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
-            continue;
-        off = 0;
-        for (int64_t t = 0; t < k; t++)
-            off += net->layers[t].n_out;
-        for (int64_t j = 0; j < net->layers[k].n_out && n_sp < 3; j++)
-            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(&st) < 0.5) {
-                idx[n_sp] = off + j;
-                kq[n_sp] = k;
-                jq[n_sp] = j;
-                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
-                if (sg[n_sp] > 0)
-                    flat[off + j] = 0;
-                else
-                    flat[half + off + j] = 0;
-                n_sp++;
-                break; /* one per layer */
-            }
-    }
+    int64_t n_sp = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg);
     ck_assert_int_gt(n_sp, 0);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
     enum { K = 3 };
     double cy[K * 8], lb[K], beta[K][3];
     for (int64_t i = 0; i < K * ny; i++)
@@ -980,7 +995,6 @@ START_TEST(test_beta_sound)
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
     free(af);
-    free(flat);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
@@ -1437,44 +1451,6 @@ START_TEST(test_act_alpha)
     vfy_net_free(net);
 }
 END_TEST
-
-/* A split domain for the batch test: up to 3 unstable ReLU inputs of b (one per layer, deepest
- * first), each given the sign it has at x0, clamped into b's bounds (vfy_bound_layers with the
- * prior). Returns the number of splits. */
-static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *b,
-                            const double *wlo, const double *whi, const double *x0, uint64_t *st,
-                            int64_t *idx, int64_t *kq, int64_t *jq, signed char *sg)
-{
-    int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, n_sp = 0;
-    double *flat = malloc((size_t)F * sizeof(double));
-    double *acts[16] = {0};
-    for (int64_t k = 0; k < net->n_layers; k++)
-        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    vfy_eval_forward_all(net, x0, acts);
-    vfy_bounds_export(ctx, b, flat);
-    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
-        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
-            continue;
-        off = 0;
-        for (int64_t t = 0; t < k; t++)
-            off += net->layers[t].n_out;
-        for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(st) < 0.5) {
-                idx[n_sp] = off + j;
-                kq[n_sp] = k;
-                jq[n_sp] = j;
-                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
-                flat[(sg[n_sp] > 0 ? 0 : half) + off + j] = 0;
-                n_sp++;
-                break;
-            }
-    }
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
-    for (int64_t k = 0; k < net->n_layers; k++)
-        free(acts[k]);
-    free(flat);
-    return n_sp;
-}
 
 /* Several domains' alpha/beta optimisation in one call (vfy_bound_rows_alpha_batch): three domains
  * (boxes of their own, two with ReLU splits, one with input terms cx, one with a warm start) and a
