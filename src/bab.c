@@ -4,6 +4,7 @@
 #include "vfy/eval.h"
 #include "vfy/la.h"
 #include "vfy/lp.h"
+#include "vfy/refine.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -48,6 +49,8 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->on_refuted = NULL;
     o->on_root_bound = NULL;
     o->on_refuted_user = NULL;
+    o->hidden_prior = NULL;
+    o->attack = 1;
 }
 
 void vfy_verify_result_free(vfy_verify_result *res)
@@ -595,12 +598,47 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
 #define HIDDEN_ALPHA_ITERS 20      /* alpha-CROWN steps per hidden bound at the root */
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
-#define ROOT_TIGHTEN_SHARE 0.1    /* of the time left, for LP-tightening the root's hidden layers */
+#define REFINE_SHARE 0.5         /* of the time left, for refining the root's hidden layers */
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
 #define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
 #define ATTACK_QUICK_MADDS 2e9 /* multiply-adds of the first attack when the full one would cost more */
+
+/* Second phase: decide unstable hidden neurons of the root by prefix searches (refine.h), the
+ * neurons that matter most to the box's rows (their branching scores) first. *n_proved counts the
+ * neurons made stable. Only running out of memory is an error; any other failure of the refinement
+ * leaves the bounds as they were proved so far (each change is a proof of its own). */
+static vfy_status refine_root(search *s, const domain *root, int64_t bi, const int64_t *box_cases,
+                              int64_t nc, const vfy_deadline *dl, int64_t *n_proved)
+{
+    worker *w = &s->workers[0];
+    *n_proved = 0;
+    int64_t K = stack_rows(s, w, nc, box_cases);
+    double *score = vfy_alloc_array((size_t)s->n_half + 1, sizeof(double));
+    if (!score)
+        return VFY_ERR_NOMEM;
+    vfy_status st = vfy_bound_relu_scores(s->ctx, root->lo, root->hi, w->b, K, w->cy, w->cx, score);
+    if (st != VFY_OK) {
+        vfy_free(score);
+        return st;
+    }
+    vfy_refine_stats rs;
+    vfy_error err;
+    double t0 = vfy_now();
+    st = vfy_refine_hidden(s->ctx, &s->spec->boxes[bi], w->b, score, s->opts, dl, &rs, &err);
+    vfy_free(score);
+    *n_proved = rs.proved;
+    vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
+               "searches (%lld seen unstable), %.2f s", (long long)rs.proved,
+            (long long)rs.candidates, (long long)rs.tightened, (long long)rs.searches,
+            (long long)rs.observed, vfy_now() - t0);
+    if (st != VFY_OK && st != VFY_ERR_NOMEM) {
+        vfy_log(1, "refine: stopped: %s", err.msg);
+        st = VFY_OK;
+    }
+    return st;
+}
 
 /* Unstable ReLUs of the layer bounds in b (pre-activation bounds straddling 0). */
 static int64_t count_unstable(const search *s, const vfy_bounds *b)
@@ -935,7 +973,7 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
     if (w->slot_K[g] < 0)
         return; /* r is final */
     use_slot(s, w, g);
-    int attack_rank = rank < LOCAL_ATTACK_RANKS &&
+    int attack_rank = rank < LOCAL_ATTACK_RANKS && s->opts->attack &&
                       (!s->relu_split || s->round < LOCAL_ATTACK_EARLY ||
                        s->round % LOCAL_ATTACK_EVERY == 0);
     /* A case is refuted when one of its rows is positive on the whole domain:
@@ -1251,6 +1289,8 @@ static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t 
 static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples, int starts,
                        int steps, double share)
 {
+    if (!s->opts->attack)
+        return; /* the caller looked already (refine.c) */
     vfy_deadline dl = s->dl;
     if (isfinite(dl.t_end) && share < 1)
         dl.t_end = vfy_now() + share * (dl.t_end - vfy_now());
@@ -1321,6 +1361,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     double t0 = vfy_now();
     memset(res, 0, sizeof *res);
     res->verdict = VFY_UNKNOWN;
+    res->open_bound = -INFINITY;
     if (spec->n_x != net->n_in)
         return vfy_fail(err, VFY_ERR_INVALID,
                         "the spec declares %lld inputs X_i but the network has %lld",
@@ -1445,16 +1486,20 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
     }
 
-    /* 2. branch and bound, one box at a time. With ReLU splitting and the LP on, in two phases: a
-     * first search with a tenth of the time, which settles the easy instances at no extra cost;
-     * if it runs out, the root's hidden bounds are tightened by LP (every domain inherits them)
-     * and the search starts again with the rest of the time, from the box where it stopped (the
-     * boxes before are done). When the LP tightens fewer than a twentieth of the unstable ReLUs'
-     * pre-activations (after alpha-CROWN it rarely tightens any: mnist_fc, eran), a new root would
-     * mostly repeat the first search: that search goes on instead, its frontier kept (the domains
-     * that the deadline skipped were put back). */
+    /* 2. branch and bound, one box at a time. With ReLU splitting over two ReLU layers or more, in
+     * two phases: a first search with a tenth of the time, which settles the easy instances at no
+     * extra cost; if it runs out, unstable hidden neurons of the root are decided by prefix
+     * searches (refine_root; every domain inherits the root's bounds) and the search starts again
+     * with the rest of the time, from the box where it stopped (the boxes before are done). When
+     * fewer than a twentieth of the unstable ReLUs were decided, a new root would mostly repeat the
+     * first search: that search goes on instead, its frontier kept (the domains that the deadline
+     * skipped were put back). Not for certificates (a checker cannot re-derive a prefix search),
+     * nor inside a prefix search itself (hidden_prior set). */
     double t_final = s.dl.t_end;
-    int n_phases = (s.relu_split && s.lp_stage_on) ? 2 : 1;
+    int n_relu_layers = 0;
+    for (int64_t k = 1; k < net->n_layers; k++)
+        n_relu_layers += net->layers[k].kind == VFY_LAYER_RELU;
+    int n_phases = (s.relu_split && !s.cert && !opts->hidden_prior && n_relu_layers >= 2) ? 2 : 1;
     /* Violations inside an image-sized box need long descents (the step decays over them): 16
      * starts of up to 200 steps, within about 5e9 multiply-adds per case (mnist_fc 256x4: 200
      * steps, about 2 s for its 9 cases). Two phases run it between them; a single ReLU-split phase
@@ -1495,12 +1540,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             if (hidden) {
                 /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
                  * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
-                 * the root is refuted anyway, and in the second phase by LP too, within a tenth of the
-                 * time left */
+                 * the root is refuted anyway, and in the second phase by prefix searches too, within
+                 * half of the time left */
                 vfy_bounds *b0 = s.workers[0].b;
                 int64_t n_a = 0;
                 double t1 = vfy_now();
-                st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, NULL, b0);
+                st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, opts->hidden_prior,
+                                      b0);
                 root_proved = st == VFY_OK && !vfy_deadline_over(&s.dl) &&
                               root_refuted(&s, &s.workers[0], root);
                 if (st == VFY_OK && attack_deferred && !root_proved) {
@@ -1508,7 +1554,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
                 }
                 if (st == VFY_OK && !vfy_deadline_over(&s.dl) && !root_proved &&
-                    res->verdict != VFY_SAT) {
+                    res->verdict != VFY_SAT && !opts->hidden_prior) {
                     /* within a fifth of the time left: on wide convolutional nets it is not cheap */
                     vfy_deadline adl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                     if (isfinite(s.dl.t_end))
@@ -1517,12 +1563,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
-                    if (st == VFY_OK && tighten) {
+                    if (st == VFY_OK && tighten && !vfy_deadline_over(&s.dl)) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                         if (isfinite(s.dl.t_end))
-                            tdl.t_end = vfy_now() + ROOT_TIGHTEN_SHARE * (s.dl.t_end - vfy_now());
-                        st = vfy_lp_tighten_layers(ctx, root->lo, root->hi, b0, INT64_MAX, &tdl, &n_t);
-                        vfy_lp_thread_done();
+                            tdl.t_end = vfy_now() + REFINE_SHARE * (s.dl.t_end - vfy_now());
+                        st = refine_root(&s, root, bi, box_cases, nc, &tdl, &n_t);
                     }
                 }
                 if (st != VFY_OK) {
@@ -1532,9 +1577,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 vfy_bounds_export(ctx, b0, root->prior);
                 n_unstable = count_unstable(&s, b0);
                 res->alpha_tightened += n_a;
-                res->lp_tightened += n_t;
-                vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons by LP, "
-                           "in %.2f s", (long long)n_a, (long long)n_t, vfy_now() - t1);
+                res->refined += n_t;
+                vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons made stable "
+                           "by prefix searches, in %.2f s", (long long)n_a, (long long)n_t,
+                        vfy_now() - t1);
             }
             if (attack_deferred && !hidden) {
                 attack_deferred = 0;
@@ -1542,7 +1588,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             }
             root->prio = -INFINITY;
             if (kept && bi == bi_start && 20 * n_t < n_unstable && !root_proved) {
-                vfy_log(1, "the LP tightened %lld of %lld unstable: the first search goes on",
+                vfy_log(1, "refinement decided %lld of %lld unstable: the first search goes on",
                         (long long)n_t, (long long)n_unstable);
                 vfy_free(root);
             } else {
@@ -1711,13 +1757,25 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     res->verdict = VFY_TIMEOUT;
                     snprintf(res->reason, sizeof res->reason, "deadline after %lld domains",
                              (long long)res->domains);
+                    if (spec->n_boxes == 1 && spec->n_cases == 1 && spec->cases[0].n_rows == 1 &&
+                        spec->cases[0].rows[0].rhs_hi == 0.0 && res->unresolved == 0) {
+                        /* SOUND: every domain of the box is either closed (its row's lower bound
+                         * above rhs_hi = 0) or here, with its parent's sound lower bound of the
+                         * row (lb - 0: exact) as prio, valid on the parent's superset of it */
+                        double ob = 0.0;
+                        for (int64_t i = 0; i < fr.n; i++)
+                            ob = fmin(ob, fr.heap[i]->prio);
+                        for (int64_t i = 0; i < fr.n_stk; i++)
+                            ob = fmin(ob, fr.stk[i]->prio);
+                        res->open_bound = ob;
+                    }
                     goto done;
                 }
             }
         }
         if (!restart)
             break;
-        vfy_log(1, "first phase out of time after %lld domains: tightening the root by LP",
+        vfy_log(1, "first phase out of time after %lld domains: refining the root's hidden bounds",
                 (long long)res->domains);
         /* a proof is not quick: before the second phase, the long attack (above) */
         s.dl.t_end = t_final;

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +306,10 @@ int main(int argc, char **argv)
     int compare = 0;
     const char *cert_path = NULL, *cert_in = NULL;
     int check_mode = 0;
+    /* Blocks of 1 MiB and more straight from mmap, always: the bound scratch is sized for the most
+     * rows a domain may need and mostly untouched, and glibc's moving threshold would otherwise
+     * serve it from the heap and zero all of it on every search (refine.c runs hundreds) */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     vfy_verify_opts opts;
     vfy_verify_opts_default(&opts);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);

@@ -129,6 +129,62 @@ static vfy_status validate_pool(const vfy_layer *L, vfy_error *err)
     return VFY_OK;
 }
 
+vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, vfy_error *err)
+{
+    *out = NULL;
+    if (n_layers < 1 || n_layers > net->n_layers)
+        return vfy_fail(err, VFY_ERR_INVALID, "net: no prefix of %lld layers in %lld",
+                        (long long)n_layers, (long long)net->n_layers);
+    vfy_net *p = vfy_alloc(sizeof *p);
+    if (!p)
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
+    p->n_in = net->n_in;
+    p->in_rank = net->in_rank;
+    memcpy(p->in_shape, net->in_shape, sizeof p->in_shape);
+    p->n_out = net->layers[n_layers - 1].n_out;
+    p->out_rank = 1;
+    p->out_shape[0] = p->n_out;
+    vfy_status st = VFY_OK;
+    for (int64_t k = 0; k < n_layers && st == VFY_OK; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind == VFY_LAYER_MAXPOOL) {
+            int64_t *pool = vfy_alloc_array((size_t)(L->n_out * L->pool_k), sizeof(int64_t));
+            if (!pool) {
+                st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
+                break;
+            }
+            memcpy(pool, L->pool, (size_t)(L->n_out * L->pool_k) * sizeof(int64_t));
+            st = vfy_net_push_maxpool(p, L->n_in, L->n_out, L->pool_k, pool, L->name, err);
+            continue;
+        }
+        double *w = NULL, *b = NULL;
+        if (L->w) {
+            size_t n = (size_t)(L->kind == VFY_LAYER_DENSE ? L->n_out * L->n_in : L->n_out);
+            w = vfy_alloc_array(n, sizeof(double));
+            b = vfy_alloc_array((size_t)L->n_out, sizeof(double));
+            if (!w || !b) {
+                vfy_free(w);
+                vfy_free(b);
+                st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
+                break;
+            }
+            memcpy(w, L->w, n * sizeof(double));
+            memcpy(b, L->b, (size_t)L->n_out * sizeof(double));
+        }
+        st = vfy_net_push(p, L->kind, L->n_in, L->n_out, w, b, L->w_relerr, L->fan_in, L->name, err);
+        if (st == VFY_OK && L->csr)
+            st = vfy_la_csr_build(L->n_out, L->n_in, p->layers[k].w, 1.0, &p->layers[k].csr)
+                     ? VFY_OK
+                     : vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
+    }
+    if (st != VFY_OK) {
+        vfy_net_free(p);
+        return st;
+    }
+    *out = p;
+    return VFY_OK;
+}
+
 vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err)
 {
     for (int64_t k = 0; k < net->n_layers; k++) {

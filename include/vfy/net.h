@@ -81,6 +81,10 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
 vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
                                 int64_t *pool, const char *name, vfy_error *err);
 
+/* A copy of the first n_layers layers of net (1 <= n_layers <= net->n_layers), its output the last
+ * of them; sparse layers stay sparse. */
+vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, vfy_error *err);
+
 /* Give every DENSE layer of at least min_entries entries of which at most max_density are nonzero
  * (a lowered convolution or pooling) its CSR form. VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES
  * are what the loader uses: below them BLAS on the dense matrix is as fast. */

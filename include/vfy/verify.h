@@ -6,8 +6,8 @@
  * cases it refutes are dropped, counterexamples are sought at the points the bounds suggest, and the
  * rest is split. Domains that CROWN leaves open with few unstable ReLUs get the LP stage (lp.h): the
  * triangle LP and an enumeration of those ReLUs' phases with safe LP bounds. With ReLU splitting a
- * first search gets a tenth of the time; if it does not finish, the root's hidden bounds are
- * tightened by LP and the search restarts. Domains are taken in fixed-size batches from a best-first
+ * first search gets a tenth of the time; if it does not finish, unstable hidden neurons of the root
+ * are decided by searches on the network's prefixes (refine.h) and the search restarts. Domains are taken in fixed-size batches from a best-first
  * frontier and bounded in parallel; results are applied in batch order, so the verdict and the
  * counterexample depend only on the seed, never on the thread count or timing (except where a
  * deadline, the first phase's included, cuts the search). A random and gradient attack runs first. */
@@ -84,6 +84,14 @@ typedef struct vfy_verify_opts {
     void (*on_root_bound)(void *user, int64_t box, const double *lo, const double *hi, int64_t idx,
                           int upper, const double *alpha_flat);
     void *on_refuted_user;           /* user of both */
+    /* NULL, or layer bounds (vfy_bounds_export's layout for this network) valid over every input box
+     * of the spec, widened as vfy_bound_widen_input does: with ReLU splitting each root intersects
+     * its own bounds with them and skips its hidden tightening (the caller did it: refine.h). */
+    const double *hidden_prior;
+    int attack;                /* 1 (default): attack every case before (and between) the searches,
+                                  and descend from the weakest points of the best domains; 0: no
+                                  attack (a prefix search of refine.h, whose caller looked already):
+                                  only the points the bounds single out are tried */
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
@@ -101,8 +109,13 @@ typedef struct vfy_verify_result {
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
     int64_t lp_solves;  /* LPs solved */
     int64_t alpha_tightened; /* hidden bounds of the root that alpha-CROWN tightened (ReLU splitting) */
-    int64_t lp_tightened; /* hidden neurons whose root bounds the LP tightened (ReLU splitting) */
+    int64_t refined;    /* hidden neurons of the roots made stable by prefix searches (refine.h) */
     double time_s;
+    /* TIMEOUT of a spec with one box and one case of one row whose rhs_hi is 0, no leaf left
+     * unresolved: a sound lower bound, at most 0, of the row's left side over the whole box (the
+     * least bound of the domains left open; the closed ones are above 0); else -INFINITY.
+     * (refine.c: a search that did not prove a neuron stable still tightens its bound.) */
+    double open_bound;
     char reason[256]; /* a short human explanation of an unknown/timeout */
 } vfy_verify_result;
 

@@ -1,0 +1,40 @@
+/* refine: hidden bounds past what any single relaxation gives, by searches on the network's
+ * prefixes.
+ *
+ * With ReLU splitting every domain inherits its root's hidden bounds, and an unstable ReLU at the
+ * root is a ReLU the search may have to split and a triangle that loosens every bound after it.
+ * alpha-CROWN (and the triangle LP, which it matches) leaves many pre-activations unstable whose
+ * sign never changes over the box (on mnist_fc 256x4 at eps 0.05: 72 of 158 after the second
+ * layer, by descent). Deciding them is a verification problem of its own: "no input of the box
+ * gives z_j <= 0" (or ">= 0") is a spec on the prefix network that ends at z's layer, and the whole
+ * search (alpha/beta-CROWN branch and bound) answers it. A proof clamps the bound at 0 and the ReLU
+ * becomes stable; a search cut short by its time still leaves a bound (the least over the domains
+ * it left open, vfy_verify_result.open_bound), often far tighter than the relaxation's.
+ *
+ * Layers are refined in order, so each prefix search starts from the bounds its earlier layers got
+ * (vfy_verify_opts.hidden_prior), and the later layers are re-bounded after each.
+ * SOUND: a bound changes only on the `unsat`, or the open_bound of a timeout, of a search over the
+ * same input box, with the same float32 semantics, as the bounds describe. */
+#ifndef VFY_REFINE_H
+#define VFY_REFINE_H
+
+#include "vfy/verify.h"
+
+typedef struct vfy_refine_stats {
+    int64_t candidates; /* unstable pre-activations with one sign never observed */
+    int64_t searches;   /* prefix searches run */
+    int64_t proved;     /* neurons made stable */
+    int64_t tightened;  /* neurons left unstable, with a tighter bound from a search cut short */
+    int64_t observed;   /* neurons seen with both signs (skipped: really unstable) */
+} vfy_refine_stats;
+
+/* Refine b (bounds of net over box, widened as vfy_bound_widen_input does, for ctx's semantics) in
+ * place, within dl. Within a layer the neurons of greater weight (vfy_bounds_export's layout,
+ * indexed by the pre-activation, e.g. branching scores; NULL: the triangle's area) go first. opts gives the prefix searches their threads, seed, float semantics and memory
+ * ceiling (its other fields are not used). The last layers may be left as they were when the time
+ * runs out. */
+vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
+                             const double *weight, const vfy_verify_opts *opts,
+                             const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err);
+
+#endif

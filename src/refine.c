@@ -1,0 +1,297 @@
+/* refine: hidden bounds decided by searches on the network's prefixes (see refine.h). */
+#include "vfy/refine.h"
+#include "vfy/attack.h"
+#include "vfy/eval.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DESCENT_STEPS 3      /* vertex steps per neuron and sign when looking for both signs */
+#define RANDOM_VERTICES 8    /* random corners of the box evaluated first */
+#define MIN_START_S 0.02     /* a prefix search is not started with less time than this */
+/* A prefix search gets at least this long when the time allows (a fair share of a layer with
+ * hundreds of candidates is too short to prove any: better to decide the best-scored ones) */
+#define MIN_SEARCH_S 0.5
+
+typedef struct {
+    const vfy_net *P;
+    double **acts;
+    double *x, *grad, *tmp, *g;
+    signed char *seen; /* per output of P: bit 1 seen < 0, bit 2 seen > 0 */
+} observer;
+
+static void observe_at(observer *o, const double *x)
+{
+    const vfy_net *P = o->P;
+    vfy_eval_forward_all(P, x, o->acts);
+    const double *z = o->acts[P->n_layers - 1];
+    for (int64_t j = 0; j < P->n_out; j++)
+        o->seen[j] |= (signed char)((z[j] < 0 ? 1 : 0) | (z[j] > 0 ? 2 : 0));
+}
+
+/* Look for both signs of every unstable output of P over [lo, hi] (a heuristic: it only chooses
+ * which neurons are worth a search, and which side). Each point is a corner of the box: the box's
+ * random corners, then for each neuron and sign not yet seen, a few steps from the centre to the
+ * corner that the gradient of +-z_j points to. */
+static void observe(observer *o, const double *lo, const double *hi, const double *zlo,
+                    const double *zhi, vfy_rng *rng, const vfy_deadline *dl)
+{
+    const vfy_net *P = o->P;
+    int64_t nx = P->n_in;
+    for (int r = 0; r < RANDOM_VERTICES; r++) {
+        for (int64_t i = 0; i < nx; i++)
+            o->x[i] = vfy_rng_uniform(rng) < 0.5 ? lo[i] : hi[i];
+        observe_at(o, o->x);
+    }
+    for (int64_t j = 0; j < P->n_out; j++) {
+        if (!(zlo[j] < 0 && zhi[j] > 0))
+            continue;
+        for (int side = 1; side <= 2; side++) {
+            if (o->seen[j] & side)
+                continue;
+            if (dl && vfy_deadline_over(dl))
+                return;
+            for (int64_t i = 0; i < nx; i++)
+                o->x[i] = 0.5 * (lo[i] + hi[i]);
+            memset(o->g, 0, (size_t)P->n_out * sizeof(double));
+            o->g[j] = side == 1 ? -1.0 : 1.0; /* side 1 looks for z_j < 0: ascend -z_j */
+            for (int step = 0; step < DESCENT_STEPS && !(o->seen[j] & side); step++) {
+                vfy_eval_forward_all(P, o->x, o->acts);
+                vfy_eval_grad(P, o->x, o->acts, o->g, o->grad, o->tmp);
+                for (int64_t i = 0; i < nx; i++)
+                    o->x[i] = o->grad[i] > 0 ? hi[i] : (o->grad[i] < 0 ? lo[i] : o->x[i]);
+                observe_at(o, o->x);
+            }
+        }
+    }
+}
+
+typedef struct {
+    int64_t j;
+    double area;
+} cand;
+
+static int cand_cmp(const void *pa, const void *pb)
+{
+    const cand *a = pa, *b = pb;
+    if (a->area != b->area)
+        return a->area > b->area ? -1 : 1;
+    return a->j < b->j ? -1 : (a->j > b->j);
+}
+
+static void observer_free(observer *o, int64_t n_layers)
+{
+    if (o->acts)
+        for (int64_t k = 0; k < n_layers; k++)
+            vfy_free(o->acts[k]);
+    vfy_free(o->acts);
+    vfy_free(o->x);
+    vfy_free(o->grad);
+    vfy_free(o->tmp);
+    vfy_free(o->g);
+    vfy_free(o->seen);
+}
+
+static int observer_init(observer *o, const vfy_net *P)
+{
+    memset(o, 0, sizeof *o);
+    o->P = P;
+    int64_t width = vfy_net_max_width(P);
+    o->acts = vfy_alloc_array((size_t)P->n_layers, sizeof(double *));
+    o->x = vfy_alloc_array((size_t)P->n_in, sizeof(double));
+    o->grad = vfy_alloc_array((size_t)P->n_in, sizeof(double));
+    o->tmp = vfy_alloc_array((size_t)(2 * width), sizeof(double));
+    o->g = vfy_alloc_array((size_t)P->n_out, sizeof(double));
+    o->seen = vfy_alloc_array((size_t)P->n_out, 1);
+    if (!o->acts || !o->x || !o->grad || !o->tmp || !o->g || !o->seen)
+        return 0;
+    for (int64_t k = 0; k < P->n_layers; k++)
+        if (!(o->acts[k] = vfy_alloc_array((size_t)P->layers[k].n_out, sizeof(double))))
+            return 0;
+    return 1;
+}
+
+/* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
+static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
+                               const double *weight, int64_t k, const vfy_verify_opts *opts,
+                               const vfy_deadline *dl, vfy_rng *rng,
+                               vfy_refine_stats *stats, int64_t *n_changed, vfy_error *err)
+{
+    const vfy_net *net = vfy_bound_ctx_net(ctx);
+    vfy_net *P = NULL;
+    observer ob;
+    memset(&ob, 0, sizeof ob);
+    cand *cs = NULL;
+    double *pflat = NULL, *cy = NULL;
+    *n_changed = 0;
+    vfy_status st = vfy_net_prefix(net, k, &P, err);
+    if (st != VFY_OK)
+        return st;
+    int64_t m = P->n_out, half = 0;
+    for (int64_t q = 0; q < k; q++)
+        half += net->layers[q].n_out;
+    int64_t woff = half - m; /* layer k-1's outputs in the flat layout */
+    cs = vfy_alloc_array((size_t)m, sizeof(cand));
+    pflat = vfy_alloc_array((size_t)(2 * half), sizeof(double));
+    cy = vfy_alloc_array((size_t)m, sizeof(double));
+    if (!cs || !pflat || !cy || !observer_init(&ob, P)) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
+        goto done;
+    }
+    double *zlo = b->lo[k - 1], *zhi = b->hi[k - 1];
+    observe(&ob, box->in_lo, box->in_hi, zlo, zhi, rng, dl);
+    int64_t n = 0;
+    for (int64_t j = 0; j < m; j++) {
+        if (!(zlo[j] < 0 && zhi[j] > 0))
+            continue;
+        if (ob.seen[j] == 3) {
+            stats->observed++;
+            continue;
+        }
+        if (ob.seen[j] == 0)
+            continue; /* only z = 0 was seen: no side to try */
+        cs[n++] = (cand){j, weight ? weight[woff + j] : -zlo[j] * zhi[j] / (zhi[j] - zlo[j])};
+    }
+    stats->candidates += n;
+    qsort(cs, (size_t)n, sizeof(cand), cand_cmp);
+
+    /* the prefix searches start from the bounds of b on layers 0..k-1 */
+    for (int64_t q = 0, off = 0; q < k; q++) {
+        int64_t w = net->layers[q].n_out;
+        memcpy(pflat + off, b->lo[q], (size_t)w * sizeof(double));
+        memcpy(pflat + half + off, b->hi[q], (size_t)w * sizeof(double));
+        off += w;
+    }
+    vfy_row row = {cy, NULL, 0.0, 0.0};
+    vfy_case cse = {0, 1, &row};
+    vfy_spec sub = {net->n_in, m, 1, (vfy_box *)box, 1, &cse};
+    for (int64_t c = 0; c < n; c++) {
+        double left = dl ? dl->t_end - vfy_now() : INFINITY;
+        if (dl && (vfy_deadline_over(dl) || !(left > MIN_START_S)))
+            break;
+        int64_t j = cs[c].j;
+        /* seen only > 0: try to prove z_j > 0 (no input gives z_j <= 0); seen only < 0: z_j < 0 */
+        int prove_active = ob.seen[j] == 2;
+        memset(cy, 0, (size_t)m * sizeof(double));
+        cy[j] = prove_active ? 1.0 : -1.0;
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.timeout_s = isfinite(left) ? fmin(left, fmax(MIN_SEARCH_S, left / (double)(n - c))) : 10.0;
+        o.seed = opts->seed + (uint64_t)c;
+        o.threads = opts->threads;
+        o.float_semantics = opts->float_semantics;
+        o.max_memory_mb = opts->max_memory_mb;
+        o.alpha_iters = opts->alpha_iters;
+        o.lp = VFY_LP_OFF;
+        o.split = VFY_SPLIT_RELU;
+        o.hidden_prior = pflat;
+        o.attack = 0; /* observe() looked for this sign already */
+        vfy_verify_result r;
+        /* the prefix searches' own progress reports would drown the caller's (the caller's
+         * workers are idle while this runs: the level is ours to lower) */
+        int level = vfy_log_level;
+        vfy_log_level = level > 2 ? level - 2 : 0;
+        st = vfy_verify(P, &sub, &o, &r, err);
+        vfy_log_level = level;
+        stats->searches++;
+        vfy_verdict v = r.verdict;
+        double open_bound = r.open_bound;
+        vfy_log(2, "refine: layer %lld neuron %lld (%s): %s after %lld domains, %.3f s of %.3f s",
+                (long long)k, (long long)j, prove_active ? "z > 0?" : "z < 0?", vfy_verdict_name(v),
+                (long long)r.domains, r.time_s, o.timeout_s);
+        vfy_verify_result_free(&r);
+        if (st != VFY_OK)
+            goto done;
+        if (v == VFY_SAT) {
+            stats->observed++;
+        } else if (v == VFY_UNSAT) {
+            /* SOUND: no input of the box (float32 executions included when ctx charges them) puts
+             * z_j on the other side of 0 */
+            if (prove_active)
+                zlo[j] = fmax(zlo[j], 0.0);
+            else
+                zhi[j] = fmin(zhi[j], 0.0);
+            stats->proved++;
+            ++*n_changed;
+        } else if (v == VFY_TIMEOUT && open_bound > -INFINITY) {
+            /* SOUND: the row (z_j, or -z_j) is at least open_bound over the whole box */
+            if (prove_active && open_bound > zlo[j])
+                zlo[j] = open_bound;
+            else if (!prove_active && -open_bound < zhi[j])
+                zhi[j] = -open_bound;
+            else
+                continue;
+            stats->tightened++;
+            ++*n_changed;
+        }
+    }
+    vfy_log(2, "refine: layer %lld: %lld candidates, %lld bounds changed", (long long)k, (long long)n,
+            (long long)*n_changed);
+done:
+    observer_free(&ob, P ? P->n_layers : 0);
+    vfy_net_free(P);
+    vfy_free(cs);
+    vfy_free(pflat);
+    vfy_free(cy);
+    return st;
+}
+
+vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
+                             const double *weight, const vfy_verify_opts *opts,
+                             const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
+{
+    const vfy_net *net = vfy_bound_ctx_net(ctx);
+    memset(stats, 0, sizeof *stats);
+    int64_t nx = net->n_in;
+    double *lo = vfy_alloc_array((size_t)nx, sizeof(double));
+    double *hi = vfy_alloc_array((size_t)nx, sizeof(double));
+    double *flat = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
+    vfy_status st = VFY_OK;
+    if (!lo || !hi || !flat) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
+        goto done;
+    }
+    memcpy(lo, box->lo, (size_t)nx * sizeof(double));
+    memcpy(hi, box->hi, (size_t)nx * sizeof(double));
+    vfy_bound_widen_input(ctx, nx, lo, hi);
+    /* the ReLU layers after the first (the first one's inputs are affine in x: already exact) */
+    int64_t layers[256], n_layers = 0, seen_relu = 0;
+    for (int64_t k = 1; k < net->n_layers && n_layers < 256; k++)
+        if (net->layers[k].kind == VFY_LAYER_RELU && net->layers[k - 1].kind != VFY_LAYER_RELU &&
+            seen_relu++ > 0)
+            layers[n_layers++] = k;
+    vfy_rng rng;
+    vfy_rng_seed(&rng, opts->seed ^ 0x5eed);
+    for (int64_t q = 0; q < n_layers; q++) {
+        if (dl && vfy_deadline_over(dl))
+            break;
+        /* each layer left gets an equal share of the time left (what one does not use goes to the
+         * next). Not in proportion to the candidates: a later layer has many more, each dearer,
+         * and the earlier layers' proofs are cheap and tighten everything after them. */
+        vfy_deadline share = {INFINITY, 0};
+        if (dl && isfinite(dl->t_end))
+            share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_layers - q);
+        int64_t k = layers[q], n_changed = 0;
+        st = refine_layer(ctx, box, b, weight, k, opts, dl ? &share : NULL, &rng, stats, &n_changed,
+                          err);
+        if (st != VFY_OK)
+            goto done;
+        if (n_changed > 0) {
+            /* the later layers, on top of the neurons made stable: CROWN, then alpha-CROWN */
+            st = vfy_bound_refresh(ctx, lo, hi, b, k, flat);
+            int64_t n_a = 0;
+            if (st == VFY_OK && q + 1 < n_layers)
+                st = vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, dl, &n_a);
+            if (st != VFY_OK) {
+                st = vfy_fail(err, st, "out of memory refining hidden bounds");
+                goto done;
+            }
+        }
+    }
+done:
+    vfy_free(lo);
+    vfy_free(hi);
+    vfy_free(flat);
+    return st;
+}

@@ -1,0 +1,320 @@
+/* Check suite: network prefixes (net.c), hidden bounds decided by prefix searches (refine.c), and
+ * the search options they use (hidden_prior, attack). */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testnet.h"
+#include "vfy/bound.h"
+#include "vfy/eval.h"
+#include "vfy/refine.h"
+
+/* z = 2.5 - relu(x0 + x1) - relu(x0 - x1) over [-1, 1]^2 is in [0.5, 2.5], but the triangles of the
+ * two ReLUs (upper lines (a + 2) / 2) only give z >= 2.5 - (x0 + 2) >= -0.5: no single-neuron
+ * relaxation sees that z's ReLU is active. y = relu(z). */
+static vfy_net *hidden_stable_net(void)
+{
+    const int64_t sizes[4] = {2, 2, 1, 1};
+    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[2] = {-1, -1}, b2[1] = {2.5};
+    const double w3[1] = {1}, b3[1] = {0};
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    return testnet_dense(3, sizes, w, b);
+}
+
+typedef struct {
+    double lo[64], hi[64], in_lo[64], in_hi[64];
+    vfy_box box;
+} test_box;
+
+static void box_init(test_box *tb, int64_t n, const double *lo, const double *hi)
+{
+    memcpy(tb->lo, lo, (size_t)n * sizeof(double));
+    memcpy(tb->hi, hi, (size_t)n * sizeof(double));
+    memcpy(tb->in_lo, lo, (size_t)n * sizeof(double));
+    memcpy(tb->in_hi, hi, (size_t)n * sizeof(double));
+    tb->box = (vfy_box){tb->lo, tb->hi, tb->in_lo, tb->in_hi};
+}
+
+/* Bounds of net over the box as the search's roots have them: CROWN then alpha-CROWN on the hidden
+ * layers, over the widened box. */
+static vfy_bounds *root_bounds(const vfy_bound_ctx *ctx, const test_box *tb, int64_t n)
+{
+    double lo[64], hi[64];
+    memcpy(lo, tb->lo, (size_t)n * sizeof(double));
+    memcpy(hi, tb->hi, (size_t)n * sizeof(double));
+    vfy_bound_widen_input(ctx, n, lo, hi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    int64_t n_a = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, NULL, &n_a), VFY_OK);
+    return b;
+}
+
+START_TEST(test_prefix_same_values)
+{
+    int64_t hidden[3] = {9, 7, 5};
+    vfy_net *net = testnet_random(17, 6, hidden, 3, 3, 1.0, 1);
+    ck_assert_ptr_nonnull(net);
+    double *acts[16], x[6], y[16], scr[64];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    uint64_t rs = 3;
+    for (int64_t n = 1; n <= net->n_layers; n++) {
+        vfy_net *p = NULL;
+        vfy_error err;
+        ck_assert_int_eq(vfy_net_prefix(net, n, &p, &err), VFY_OK);
+        ck_assert_int_eq(p->n_layers, n);
+        ck_assert_int_eq(p->n_out, net->layers[n - 1].n_out);
+        ck_assert_int_eq(vfy_net_validate(p, &err), VFY_OK);
+        for (int t = 0; t < 50; t++) {
+            for (int j = 0; j < 6; j++)
+                x[j] = 4 * testnet_uniform(&rs) - 2;
+            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_f64(p, x, y, scr);
+            /* the same operations in the same order: the same doubles */
+            for (int64_t j = 0; j < p->n_out; j++)
+                ck_assert(y[j] == acts[n - 1][j]);
+        }
+        vfy_net_free(p);
+    }
+    vfy_net *p = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_net_prefix(net, 0, &p, &err), VFY_ERR_INVALID);
+    ck_assert_int_eq(vfy_net_prefix(net, net->n_layers + 1, &p, &err), VFY_ERR_INVALID);
+    ck_assert_ptr_null(p);
+    /* sparse layers stay sparse */
+    ck_assert_int_eq(vfy_net_sparsify(net, 1.0, 1, &err), VFY_OK);
+    ck_assert_int_eq(vfy_net_prefix(net, 3, &p, &err), VFY_OK);
+    ck_assert_ptr_nonnull(p->layers[1].csr);
+    vfy_net_free(p);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    vfy_net_free(net);
+}
+END_TEST
+
+START_TEST(test_refine_decides_hidden_neuron)
+{
+    vfy_net *net = hidden_stable_net();
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, _i, &ctx, &err), VFY_OK);
+    const double lo[2] = {-1, -1}, hi[2] = {1, 1};
+    test_box tb;
+    box_init(&tb, 2, lo, hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2);
+    /* the relaxations leave z unstable: z's lower bound is about -0.5 */
+    ck_assert_msg(b->lo[2][0] < -0.4 && b->hi[2][0] > 0, "z in [%g, %g]", b->lo[2][0], b->hi[2][0]);
+    double z_hi = b->hi[2][0];
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    vfy_deadline dl = {vfy_now() + 20, 0};
+    vfy_refine_stats rs;
+    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
+    ck_assert_int_eq(rs.candidates, 1);
+    ck_assert_int_eq(rs.proved, 1);
+    ck_assert(rs.searches >= 1);
+    /* proved active: the lower bound is 0 (its exact value 0.5 lies above), the upper one kept */
+    ck_assert(b->lo[2][0] == 0.0);
+    ck_assert(b->hi[2][0] == z_hi);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Random networks and boxes: every refined bound still holds at every sampled point (no
+ * tolerance), and no bound loosens. */
+START_TEST(test_refine_sound_random)
+{
+    int64_t hidden[3] = {10, 10, 10};
+    vfy_net *net = testnet_random(100 + (uint64_t)_i, 5, hidden, 3, 2, 0.8, 0);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, &err), VFY_OK);
+    uint64_t st = 77 + (uint64_t)_i;
+    double lo[5], hi[5];
+    for (int j = 0; j < 5; j++) {
+        double c = 2 * testnet_uniform(&st) - 1, r = 0.3 + testnet_uniform(&st);
+        lo[j] = (double)(float)(c - r);
+        hi[j] = (double)(float)(c + r);
+    }
+    test_box tb;
+    box_init(&tb, 5, lo, hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 5);
+    int64_t half = vfy_bounds_flat_size(ctx) / 2;
+    double *before = malloc((size_t)(2 * half) * sizeof(double));
+    double *after = malloc((size_t)(2 * half) * sizeof(double));
+    vfy_bounds_export(ctx, b, before);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1 + _i % 2;
+    vfy_deadline dl = {vfy_now() + 1.5, 0};
+    vfy_refine_stats rs;
+    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
+    ck_assert(rs.proved <= rs.searches && rs.searches <= rs.candidates);
+    vfy_bounds_export(ctx, b, after);
+    int64_t changed = 0;
+    for (int64_t i = 0; i < half; i++) {
+        ck_assert(after[i] >= before[i]);
+        ck_assert(after[half + i] <= before[half + i]);
+        changed += after[i] != before[i] || after[half + i] != before[half + i];
+    }
+    ck_assert(rs.proved == 0 || changed > 0);
+    double *acts[16], x[5];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int t = 0; t < 20000; t++) {
+        for (int j = 0; j < 5; j++) {
+            double u = testnet_uniform(&st);
+            x[j] = t % 4 == 0 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
+        }
+        vfy_eval_forward_all(net, x, acts);
+        for (int64_t k = 0; k < net->n_layers; k++)
+            for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                ck_assert_msg(acts[k][j] >= b->lo[k][j] && acts[k][j] <= b->hi[k][j],
+                              "layer %lld neuron %lld: %.17g outside [%.17g, %.17g]", (long long)k,
+                              (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(before);
+    free(after);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* open_bound: a search cut short still bounds its row over the whole box. The output is shifted so
+ * that its minimum over the box is just above 0 (a hard proof), and the search gets little time. */
+START_TEST(test_open_bound_sound)
+{
+    int64_t hidden[3] = {16, 16, 16};
+    vfy_net *net = testnet_random(300 + (uint64_t)_i, 6, hidden, 3, 1, 1.0, 0);
+    ck_assert_ptr_nonnull(net);
+    double lo[6], hi[6], x[6], y[1], scr[128], mn = INFINITY;
+    for (int j = 0; j < 6; j++) {
+        lo[j] = -1;
+        hi[j] = 1;
+    }
+    uint64_t st = 9 + (uint64_t)_i;
+    for (int t = 0; t < 20000; t++) {
+        for (int j = 0; j < 6; j++)
+            x[j] = -1 + 2 * testnet_uniform(&st);
+        vfy_eval_f64(net, x, y, scr);
+        mn = fmin(mn, y[0]);
+    }
+    vfy_layer *last = &net->layers[net->n_layers - 1];
+    last->b[0] = (double)(float)(last->b[0] - mn + 0.02);
+    test_box tb;
+    box_init(&tb, 6, lo, hi);
+    double cy[1] = {1.0};
+    vfy_row row = {cy, NULL, 0.0, 0.0};
+    vfy_case cse = {0, 1, &row};
+    vfy_spec spec = {6, 1, 1, &tb.box, 1, &cse};
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1 + _i % 2;
+    o.timeout_s = 0.02 * (1 + _i);
+    o.split = VFY_SPLIT_RELU;
+    o.lp = VFY_LP_OFF;
+    o.attack = 0;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, &spec, &o, &res, &err), VFY_OK);
+    if (res.verdict == VFY_TIMEOUT && res.unresolved == 0) {
+        ck_assert(res.open_bound <= 0 && res.open_bound > -INFINITY);
+        for (int t = 0; t < 20000; t++) {
+            for (int j = 0; j < 6; j++) {
+                double u = testnet_uniform(&st);
+                x[j] = t % 3 == 0 ? (u < 0.5 ? -1 : 1) : -1 + 2 * u;
+            }
+            vfy_eval_f64(net, x, y, scr);
+            ck_assert_msg(y[0] >= res.open_bound, "y %.17g below the open bound %.17g", y[0],
+                          res.open_bound);
+        }
+    } else {
+        ck_assert(res.open_bound == -INFINITY);
+    }
+    vfy_verify_result_free(&res);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* hidden_prior: bounds the caller proved are used by the roots. With z >= 0.5 given, y = relu(z) >=
+ * 0.5 is proved at the root; without it the search has to split. attack = 0 still proves. */
+START_TEST(test_hidden_prior_used)
+{
+    vfy_net *net = hidden_stable_net();
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
+    const char *text = "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                       "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
+                       "(assert (<= X_1 1))(assert (<= Y_0 0.25))";
+    vfy_spec *spec = NULL;
+    ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+    test_box tb;
+    box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2);
+    int64_t flat_n = vfy_bounds_flat_size(ctx), half = flat_n / 2;
+    double *prior = malloc((size_t)flat_n * sizeof(double));
+    vfy_bounds_export(ctx, b, prior);
+    int64_t z_at = net->layers[0].n_out + net->layers[1].n_out; /* z: layer 2's output */
+    ck_assert(prior[z_at] < 0 && prior[half + z_at] == b->hi[2][0]);
+    prior[z_at] = 0.5; /* its exact minimum */
+    for (int with_prior = 0; with_prior < 2; with_prior++) {
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.threads = 1;
+        o.timeout_s = 20;
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF;
+        o.attack = 0;
+        o.hidden_prior = with_prior ? prior : NULL;
+        vfy_verify_result res;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        ck_assert_int_eq(res.verdict, VFY_UNSAT);
+        if (with_prior)
+            ck_assert_int_eq(res.domains, 1);
+        else
+            ck_assert(res.domains > 1);
+        vfy_verify_result_free(&res);
+    }
+    free(prior);
+    vfy_bounds_free(b);
+    vfy_spec_free(spec);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+static Suite *refine_suite(void)
+{
+    Suite *s = suite_create("refine");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_prefix_same_values);
+    tcase_add_loop_test(tc, test_refine_decides_hidden_neuron, 0, 2);
+    tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);
+    tcase_add_test(tc, test_hidden_prior_used);
+    tcase_add_loop_test(tc, test_open_bound_sound, 0, 6);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(refine_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
