@@ -277,8 +277,10 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                           err);
         if (st != VFY_OK)
             goto done;
-        if (n_changed > 0) {
-            /* the later layers, on top of the neurons made stable: CROWN, then alpha-CROWN */
+        if (n_changed > 0 && !(dl && vfy_deadline_over(dl))) {
+            /* the later layers, on top of the neurons decided: CROWN, then alpha-CROWN (past the
+             * deadline, not: b stays sound without, and the search's next root re-bounds every
+             * layer on top of it) */
             st = vfy_bound_refresh(ctx, lo, hi, b, k, flat);
             int64_t n_a = 0;
             if (st == VFY_OK && q + 1 < n_layers)
