@@ -1426,15 +1426,17 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
     }
     /* domains per group: with ReLU splitting, up to GROUP_MAX within the scratch budget (each slot's
-     * layer bounds carry a scratch whose CROWN refinement may touch 3 x (2 n_out + 8) rows of the
-     * widest layer); input splitting bounds each domain alone (one CROWN pass each) */
+     * layer bounds carry a scratch whose CROWN refinement may touch 3 x (min(2 n_out,
+     * VFY_BOUND_CHUNK_ROWS) + 8) rows of the widest layer); input splitting bounds each domain
+     * alone (one CROWN pass each) */
     s.group = 1;
     if (s.relu_split) {
         int64_t width = vfy_net_max_width(net), max_out = 1;
         for (int64_t k = 0; k < net->n_layers; k++)
             if (net->layers[k].n_out > max_out)
                 max_out = net->layers[k].n_out;
-        double per_slot = 24.0 * (double)width * (double)(2 * max_out + 8);
+        int64_t rows = 2 * max_out < VFY_BOUND_CHUNK_ROWS ? 2 * max_out : VFY_BOUND_CHUNK_ROWS;
+        double per_slot = 24.0 * (double)width * (double)(rows + 8);
         double g = floor(GROUP_SCRATCH_BYTES / per_slot);
         s.group = g >= GROUP_MAX ? GROUP_MAX : (g < 1 ? 1 : (int)g);
     }

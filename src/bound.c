@@ -62,6 +62,7 @@ typedef struct vfy_bound_scratch {
     double *s_up, *t_up, *s_lo;           /* width: ReLU upper lines, lower slopes */
     int64_t *idx;                         /* width: crown_refine's rows */
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
+    double *csr_ws; /* VFY_CSR_BLOCK 2 width: the sparse products' workspace (NULL: no sparse layer) */
     double **q;        /* per layer: q_k (affine layers) */
     double **act;      /* per SIGMOID/TANH layer: 6 n: cached lines (act_lines) for the bounds l, u:
                         * l, u, sl, tl, su, tu; then 5 (ACT_ALPHA_PIECES + 1) n: each neuron's
@@ -226,6 +227,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->s_lo);
         vfy_free(s->idx);
         vfy_free(s->cls);
+        vfy_free(s->csr_ws);
         if (s->q)
             for (int64_t k = 0; k < b->n_layers; k++)
                 vfy_free(s->q[k]);
@@ -302,6 +304,11 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
+        if (L->kind == VFY_LAYER_DENSE && L->csr && !s->csr_ws) {
+            s->csr_ws = vfy_alloc_array(2 * VFY_CSR_BLOCK * w, sizeof(double));
+            if (!s->csr_ws)
+                goto fail;
+        }
         b->lo[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         b->hi[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         if (!b->lo[k] || !b->hi[k])
@@ -319,7 +326,7 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
                 s->act[k][j] = NAN; /* no bounds cached yet */
         }
     }
-    if (!scratch_reserve(s, 2 * s->width + 8))
+    if (!scratch_reserve(s, (2 * s->width < VFY_BOUND_CHUNK_ROWS ? 2 * s->width : VFY_BOUND_CHUNK_ROWS) + 8))
         goto fail;
     return b;
 fail:
@@ -982,7 +989,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
          * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. The product is one
          * for the rows of every domain; q_k and H are each domain's. */
         if (L->kind == VFY_LAYER_DENSE && L->csr)
-            vfy_la_csr_lmul(K, lam, L->csr, lam2);
+            vfy_la_csr_lmul(K, lam, L->csr, lam2, s->csr_ws);
         else if (L->kind == VFY_LAYER_DENSE)
             vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
         double g = vfy_la_gamma(n_out);
@@ -1114,24 +1121,28 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
             s->idx[nu++] = j;
     if (nu == 0)
         return VFY_OK;
-    int64_t K = 2 * nu;
-    if (!scratch_reserve(s, K))
-        return VFY_ERR_NOMEM;
-    memset(s->lam, 0, (size_t)(K * n) * sizeof(double));
-    for (int64_t a = 0; a < nu; a++) {
-        s->lam[(2 * a) * n + s->idx[a]] = 1.0;
-        s->lam[(2 * a + 1) * n + s->idx[a]] = -1.0;
-    }
-    rows_init(s, K);
-    double *lbv = s->lbtmp;
-    backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL, 0, NULL);
-    for (int64_t a = 0; a < nu; a++) {
-        int64_t j = s->idx[a];
-        double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
-        if (lo > b->lo[k][j])
-            b->lo[k][j] = lo;
-        if (hi < b->hi[k][j])
-            b->hi[k][j] = hi;
+    /* in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many rows serves every layer (the
+     * rows of a chunk only read the bounds of layers before k, never the ones set here) */
+    for (int64_t a0 = 0; a0 < nu; a0 += VFY_BOUND_CHUNK_ROWS / 2) {
+        int64_t na = nu - a0 < VFY_BOUND_CHUNK_ROWS / 2 ? nu - a0 : VFY_BOUND_CHUNK_ROWS / 2, K = 2 * na;
+        if (!scratch_reserve(s, K))
+            return VFY_ERR_NOMEM;
+        memset(s->lam, 0, (size_t)(K * n) * sizeof(double));
+        for (int64_t a = 0; a < na; a++) {
+            s->lam[(2 * a) * n + s->idx[a0 + a]] = 1.0;
+            s->lam[(2 * a + 1) * n + s->idx[a0 + a]] = -1.0;
+        }
+        rows_init(s, K);
+        double *lbv = s->lbtmp;
+        backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL, 0, NULL);
+        for (int64_t a = 0; a < na; a++) {
+            int64_t j = s->idx[a0 + a];
+            double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
+            if (lo > b->lo[k][j])
+                b->lo[k][j] = lo;
+            if (hi < b->hi[k][j])
+                b->hi[k][j] = hi;
+        }
     }
     return VFY_OK;
 }
@@ -1401,7 +1412,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
         int64_t n_in = L->n_in, n_out = L->n_out;
         if (L->kind == VFY_LAYER_DENSE) {
             if (L->csr)
-                vfy_la_csr_mul_t(K, v, L->csr, v2);
+                vfy_la_csr_mul_t(K, v, L->csr, v2, s->csr_ws);
             else
                 vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
             for (int64_t i = 0; i < K; i++)

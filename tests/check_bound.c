@@ -1240,12 +1240,14 @@ START_TEST(test_sparse_matches_dense)
 {
     uint64_t st = 77 + (uint64_t)_i;
     /* kernels: a random 7 x 9 matrix with zeros, every product against the dense reference */
-    double a[63], x[9], y1[9], y2[9], L[3 * 7], c1[3 * 9], c2[3 * 9], V[3 * 9], d1[3 * 7], d2[3 * 7];
+    /* (19 rows: the blocked kernels' 8, 4, 2 and single-row paths) */
+    double a[63], x[9], y1[9], y2[9], L[19 * 7], c1[19 * 9], c2[19 * 9], V[19 * 9], d1[19 * 7],
+        d2[19 * 7], ws[VFY_CSR_BLOCK * 16];
     for (int q = 0; q < 63; q++)
         a[q] = testnet_uniform(&st) < 0.6 ? 0.0 : 2 * testnet_uniform(&st) - 1;
-    for (int q = 0; q < 21; q++)
-        L[q] = 2 * testnet_uniform(&st) - 1;
-    for (int q = 0; q < 27; q++)
+    for (int q = 0; q < 19 * 7; q++)
+        L[q] = testnet_uniform(&st) < 0.3 ? 0.0 : 2 * testnet_uniform(&st) - 1;
+    for (int q = 0; q < 19 * 9; q++)
         V[q] = 2 * testnet_uniform(&st) - 1;
     for (int q = 0; q < 9; q++)
         x[q] = 2 * testnet_uniform(&st) - 1;
@@ -1263,14 +1265,19 @@ START_TEST(test_sparse_matches_dense)
                 ck_assert(fabs(y1[q] - y2[q]) <= 1e-14);
         }
     }
-    vfy_la_csr_lmul(3, L, c, c1);
-    vfy_la_gemm_ref(3, 9, 7, L, a, c2, 0);
-    for (int q = 0; q < 27; q++)
-        ck_assert(fabs(c1[q] - c2[q]) <= 1e-14);
-    vfy_la_csr_mul_t(3, V, c, d1);
-    vfy_la_gemm_bt(3, 7, 9, V, a, d2);
-    for (int q = 0; q < 21; q++)
-        ck_assert(fabs(d1[q] - d2[q]) <= 1e-14);
+    static const int n_rows[] = {1, 3, 15, 19};
+    for (int t = 0; t < 8; t++) {
+        int k = n_rows[t % 4];
+        double *w = t < 4 ? NULL : ws;
+        vfy_la_csr_lmul(k, L, c, c1, w);
+        vfy_la_gemm_ref(k, 9, 7, L, a, c2, 0);
+        for (int q = 0; q < k * 9; q++)
+            ck_assert(fabs(c1[q] - c2[q]) <= 1e-14);
+        vfy_la_csr_mul_t(k, V, c, d1, w);
+        vfy_la_gemm_bt(k, 7, 9, V, a, d2);
+        for (int q = 0; q < k * 7; q++)
+            ck_assert(fabs(d1[q] - d2[q]) <= 1e-14);
+    }
     vfy_la_csr_free(c);
     /* a random net, three quarters of its weights zeroed */
     const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
@@ -1337,6 +1344,65 @@ START_TEST(test_sparse_matches_dense)
     vfy_bounds_free(bd);
     vfy_bound_ctx_free(ctx[0]);
     vfy_bound_ctx_free(ctx[1]);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* CROWN refinement in chunks of VFY_BOUND_CHUNK_ROWS rows: on a net whose second layer has more
+ * unstable neurons than one chunk holds, more neurons than a chunk are tightened past IBP (every
+ * chunk ran), every sampled execution lies inside every layer's bounds (no tolerance), and the
+ * sparse form of the net (blocked CSR kernels, 256-row chunks) gives the dense form's bounds up to
+ * rounding order. */
+START_TEST(test_crown_refine_chunks)
+{
+    int64_t hidden[2] = {400, 400};
+    vfy_net *net = testnet_random(900 + (uint64_t)_i, 6, hidden, 2, 3, 0.5, 0);
+    ck_assert_ptr_nonnull(net);
+    uint64_t st = 31 + (uint64_t)_i;
+    for (int64_t q = 0; q < net->layers[2].n_in * net->layers[2].n_out; q++)
+        if (testnet_uniform(&st) < 0.7)
+            net->layers[2].w[q] = 0;
+    double lo[6], hi[6], wlo[6], whi[6];
+    for (int j = 0; j < 6; j++) {
+        double c = 2 * testnet_uniform(&st) - 1;
+        lo[j] = wlo[j] = c - 0.5;
+        hi[j] = whi[j] = c + 0.5;
+    }
+    vfy_bounds *bd = NULL;
+    for (int sparse = 0; sparse < 2; sparse++) {
+        if (sparse)
+            ck_assert_int_eq(vfy_net_sparsify(net, 0.5, 0, NULL), VFY_OK);
+        ck_assert(!sparse || net->layers[2].csr);
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+        if (!sparse)
+            vfy_bound_widen_input(ctx, 6, wlo, whi);
+        vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+        int64_t unstable = 0, tightened = 0;
+        for (int64_t j = 0; j < 400; j++) {
+            unstable += bi->lo[2][j] < 0 && bi->hi[2][j] > 0;
+            tightened += bc->lo[2][j] > bi->lo[2][j] || bc->hi[2][j] < bi->hi[2][j];
+        }
+        ck_assert_msg(unstable > VFY_BOUND_CHUNK_ROWS / 2, "%lld unstable", (long long)unstable);
+        ck_assert_msg(tightened > VFY_BOUND_CHUNK_ROWS / 2, "%lld tightened", (long long)tightened);
+        check_contains(net, bc, lo, hi, 17 + (uint64_t)_i, 200);
+        if (sparse) {
+            for (int64_t k = 0; k < net->n_layers; k++)
+                for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+                    double e = 1e-9 * (1 + fabs(bd->lo[k][j]) + fabs(bd->hi[k][j]));
+                    ck_assert(fabs(bc->lo[k][j] - bd->lo[k][j]) <= e);
+                    ck_assert(fabs(bc->hi[k][j] - bd->hi[k][j]) <= e);
+                }
+            vfy_bounds_free(bc);
+            vfy_bounds_free(bd);
+        } else {
+            bd = bc;
+        }
+        vfy_bounds_free(bi);
+        vfy_bound_ctx_free(ctx);
+    }
     vfy_net_free(net);
 }
 END_TEST
@@ -1677,6 +1743,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);
     tcase_add_test(tc, test_maxpool_relaxation);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
+    tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
     suite_add_tcase(s, tc);

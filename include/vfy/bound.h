@@ -57,6 +57,11 @@ void vfy_bounds_free(vfy_bounds *b);
  * real x in [lo,hi] both x and fl32(x) lie in the result. No-op when float_semantics is off. */
 void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, double *hi);
 
+/* The CROWN refinement of a layer runs its backward passes on at most this many rows at a time, so
+ * that a vfy_bounds' scratch stays at about 24 width (VFY_BOUND_CHUNK_ROWS + 8) bytes for any
+ * layer width (it grows only for a caller's larger row counts). */
+#define VFY_BOUND_CHUNK_ROWS 256
+
 /* Fill b with bounds of every layer over x in [in_lo, in_hi] by the given method. prior (or NULL) is
  * a flat copy (vfy_bounds_export) of bounds valid over a box containing this one, e.g. the parent
  * domain's: each layer is intersected with it as soon as it is computed, so neurons stable there

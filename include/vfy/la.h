@@ -42,10 +42,13 @@ int vfy_la_csr_build(int64_t m, int64_t n, const double *a, double max_density, 
 void vfy_la_csr_free(vfy_csr *a);
 /* y = A x, or y = A^T x when transpose; with absval, |A| in place of A. */
 void vfy_la_csr_gemv(const vfy_csr *a, const double *x, double *y, int transpose, int absval);
+/* Rows are taken VFY_CSR_BLOCK at a time through a workspace of VFY_CSR_BLOCK (m + n) doubles (ws;
+ * NULL: one row at a time, slower). */
+#define VFY_CSR_BLOCK 8
 /* C = L A: L is k x m, C is k x n (row-major). */
-void vfy_la_csr_lmul(int64_t k, const double *l, const vfy_csr *a, double *c);
+void vfy_la_csr_lmul(int64_t k, const double *l, const vfy_csr *a, double *c, double *ws);
 /* C = V A^T: V is k x n, C is k x m. */
-void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c);
+void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, double *ws);
 
 /* Limit BLAS to one thread (we parallelise over domains instead). */
 void vfy_la_single_thread(void);
