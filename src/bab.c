@@ -13,6 +13,7 @@
 #include <string.h>
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
+#define STACK_BATCH 4 /* the same past the memory ceiling (depth-first) */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
 /* With ReLU splitting every domain is the whole box and the local attacks only add seeds: after
  * the first LOCAL_ATTACK_EARLY rounds, one round in LOCAL_ATTACK_EVERY gets them. Measured on
@@ -602,6 +603,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
+#define LP_BUILD_MAX_MADDS 4e9 /* AUTO: no LP stage when building a domain's LP costs more */
 #define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
 #define ATTACK_QUICK_MADDS 2e9 /* multiply-adds of the first attack when the full one would cost more */
 
@@ -1065,7 +1067,7 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
         }
         row0 += cs->n_rows;
     }
-    if (r->n_active > 0 && s->lp_stage_on) {
+    if (r->n_active > 0 && s->lp_stage_on && !vfy_deadline_over(&s->dl)) {
         int all = s->opts->lp == VFY_LP_ALL;
         int64_t U = count_unstable(s, w->b);
         /* AUTO: while the stage pays (it refuted something on at least a fifth of the domains it
@@ -1413,32 +1415,50 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
             net->layers[k].kind == VFY_LAYER_MAXPOOL)
             s.lp_stage_on = 0;
+    /* AUTO: the compact LP of a domain carries every neuron as a form over the inputs and the
+     * unstable ReLUs (lp.c), a dense product per affine layer: on a CIFAR conv net 4e10-7e10
+     * multiply-adds, 3.6 s per domain (which also overran deadlines by as much), for LPs that
+     * refuted nothing on oval21: the stage is left out there */
+    if (s.lp_stage_on && opts->lp == VFY_LP_AUTO) {
+        double madds = vfy_lp_compact_cost(net, opts->lp_exact_max);
+        if (madds > LP_BUILD_MAX_MADDS) {
+            s.lp_stage_on = 0;
+            vfy_log(2, "LP stage off: %.3g multiply-adds to build a domain's LP", madds);
+        }
+    }
     /* (a certificate run has no LP stage to close the hard domains: alpha-CROWN, whose slopes the
      * certificate records, takes its place; on ACAS Xu it proves all 139 unsat instances there,
      * where CROWN alone leaves two) */
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split || opts->on_refuted ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
-    {
-        double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
-                           (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
-                           8.0 * (double)s.max_cases + 64.0;
-        double cap = opts->max_memory_mb * 1048576.0 / dom_bytes;
-        fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
-    }
     /* domains per group: with ReLU splitting, up to GROUP_MAX within the scratch budget (each slot's
      * layer bounds carry a scratch whose CROWN refinement may touch 3 x (min(2 n_out,
      * VFY_BOUND_CHUNK_ROWS) + 8) rows of the widest layer); input splitting bounds each domain
      * alone (one CROWN pass each) */
     s.group = 1;
+    int64_t width = vfy_net_max_width(net), max_out = 1;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].n_out > max_out)
+            max_out = net->layers[k].n_out;
+    int64_t rows = 2 * max_out < VFY_BOUND_CHUNK_ROWS ? 2 * max_out : VFY_BOUND_CHUNK_ROWS;
+    double per_slot = 24.0 * (double)width * (double)(rows + 8);
     if (s.relu_split) {
-        int64_t width = vfy_net_max_width(net), max_out = 1;
-        for (int64_t k = 0; k < net->n_layers; k++)
-            if (net->layers[k].n_out > max_out)
-                max_out = net->layers[k].n_out;
-        int64_t rows = 2 * max_out < VFY_BOUND_CHUNK_ROWS ? 2 * max_out : VFY_BOUND_CHUNK_ROWS;
-        double per_slot = 24.0 * (double)width * (double)(rows + 8);
         double g = floor(GROUP_SCRATCH_BYTES / per_slot);
         s.group = g >= GROUP_MAX ? GROUP_MAX : (g < 1 ? 1 : (int)g);
+    }
+    /* the queue gets the memory ceiling less the workers' scratch (each slot's and the batch's
+     * bounds, as estimated above), and at least a quarter of the ceiling */
+    {
+        double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
+                           (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
+                           8.0 * (double)s.max_cases + 64.0;
+        double budget = opts->max_memory_mb * 1048576.0;
+        double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
+        budget = fmax(0.25 * budget, budget - scratch);
+        double cap = budget / dom_bytes;
+        fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
+        vfy_log(2, "queue: at most %lld domains (%.0f MB of workers' scratch estimated)",
+                (long long)fr.cap, scratch / 1048576.0);
     }
     s.workers = vfy_alloc_array((size_t)s.n_workers, sizeof(worker));
     if (!s.workers)
@@ -1616,8 +1636,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         break;
                     }
                 }
+                /* past the memory ceiling (domains on the stack) a round takes only a few: each
+                 * round adds at most its size to the stack, which so holds at most STACK_BATCH
+                 * domains per level of depth (a full batch let it grow by 32 a round) */
+                if (fr.n + fr.n_stk > res->max_queued)
+                    res->max_queued = fr.n + fr.n_stk;
+                int take = fr.n_stk > 0 ? STACK_BATCH : BATCH;
                 s.n_batch = 0;
-                while (s.n_batch < BATCH && fr.n + fr.n_stk > 0)
+                while (s.n_batch < take && fr.n + fr.n_stk > 0)
                     s.batch[s.n_batch++] = frontier_pop(&fr);
                 run_batch(&s);
                 s.round++;

@@ -352,6 +352,28 @@ START_TEST(test_lp_refuses_sigmoid)
 }
 END_TEST
 
+
+/* The compact LP's build cost: the products W A of every affine layer, nb = the inputs plus two
+ * columns per unstable ReLU (the search leaves the LP stage out where this is seconds). */
+START_TEST(test_lp_compact_cost)
+{
+    int64_t hidden[2] = {7, 5};
+    vfy_net *net = testnet_random(3, 4, hidden, 2, 3, 0.5, 1);
+    ck_assert_ptr_nonnull(net);
+    double want = 0;
+    int dense = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_DENSE) {
+            want += (double)(net->layers[k].n_out * net->layers[k].n_in) * (4 + 2 * 10);
+            dense++;
+        }
+    ck_assert_int_eq(dense, 3);
+    ck_assert(vfy_lp_compact_cost(net, 10) == want);
+    ck_assert(vfy_lp_compact_cost(net, 10) == (7 * 4 + 5 * 7 + 3 * 5) * 24.0);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Every allocation failure is reported, never a crash. */
 START_TEST(test_lp_alloc_failures)
 {
@@ -386,6 +408,7 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_test(tc, test_lp_rejects_infinite);
     tcase_add_test(tc, test_lp_refuses_sigmoid);
+    tcase_add_test(tc, test_lp_compact_cost);
     tcase_add_test(tc, test_lp_alloc_failures);
     suite_add_tcase(s, tc);
     return s;

@@ -478,6 +478,62 @@ START_TEST(test_root_tightening_all_cases)
 }
 END_TEST
 
+/* The memory ceiling: with room for a single queued domain the search degrades to depth-first
+ * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
+ * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
+START_TEST(test_memory_ceiling_depth_first)
+{
+    enum { NX = 6 };
+    int64_t hidden[2] = {12, 12};
+    vfy_net *net = testnet_random(11, NX, hidden, 2, 1, 1.0, 0);
+    char text[4096];
+    size_t n = 0;
+    for (int j = 0; j < NX; j++)
+        n += (size_t)snprintf(text + n, sizeof text - n,
+                              "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))",
+                              j, j, j);
+    double x[NX], y[1], scr[256], mn = INFINITY, mx = -INFINITY;
+    uint64_t rs = 9;
+    for (int t = 0; t < 5000; t++) {
+        for (int j = 0; j < NX; j++)
+            x[j] = -1 + 2 * testnet_uniform(&rs);
+        vfy_eval_f64(net, x, y, scr);
+        mn = fmin(mn, y[0]);
+        mx = fmax(mx, y[0]);
+    }
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - 0.2 * (mx - mn));
+    ck_assert(n < sizeof text);
+    vfy_spec *spec = parse(text);
+    vfy_verify_result res[2];
+    for (int tiny = 0; tiny < 2; tiny++) {
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF;
+        o.timeout_s = 30;
+        if (tiny)
+            o.max_memory_mb = 1e-9;
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res[tiny], &err), VFY_OK);
+    }
+    ck_assert_int_eq(res[0].verdict, VFY_UNSAT);
+    ck_assert_int_eq(res[1].verdict, VFY_UNSAT);
+    ck_assert_msg(res[0].domains > 100, "%lld domains", (long long)res[0].domains);
+    ck_assert_msg(res[0].max_queued > 1 + 4 * (res[0].max_depth + 1), "%lld queued",
+                  (long long)res[0].max_queued);
+    ck_assert_msg(res[1].max_queued <= 1 + 4 * (res[1].max_depth + 1), "%lld queued, depth %lld",
+                  (long long)res[1].max_queued, (long long)res[1].max_depth);
+    /* (here 20 against 208; rounds of 32 past the ceiling held 70) */
+    ck_assert_msg(4 * res[1].max_queued < res[0].max_queued, "%lld queued against %lld",
+                  (long long)res[1].max_queued, (long long)res[0].max_queued);
+    vfy_verify_result_free(&res[0]);
+    vfy_verify_result_free(&res[1]);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
@@ -487,6 +543,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_split_needed_unsat);
+    tcase_add_test(tc, test_memory_ceiling_depth_first);
     tcase_add_test(tc, test_disjunction_of_boxes);
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);
     tcase_add_test(tc, test_mismatch_is_error);

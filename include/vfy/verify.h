@@ -67,8 +67,9 @@ typedef struct vfy_verify_opts {
     vfy_bound_method method;   /* bounding method of every domain (default AUTO: CROWN with
                                   input splitting, alpha/beta-CROWN with ReLU splitting) */
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
-    double max_memory_mb;      /* ceiling on the memory of queued domains; past it the search goes
-                                  on depth-first (it never drops a domain) */
+    double max_memory_mb;      /* ceiling on the memory of queued domains and the workers'
+                                  estimated scratch; past it the search goes on depth-first, a few
+                                  domains a round (it never drops a domain) */
     vfy_lp_use lp;             /* the LP stage (GLPK; default AUTO) */
     int lp_exact_max;          /* enumerate ReLU phases by LP on domains with at most this many
                                   unstable ReLUs (default 24; 0: never) */
@@ -104,6 +105,7 @@ typedef struct vfy_verify_result {
     int64_t sat_case; /* SAT: the case of the spec it violates */
     int64_t domains;  /* domains bounded */
     int64_t max_depth;
+    int64_t max_queued; /* most domains held at once (best-first heap and depth-first stack) */
     int64_t unresolved; /* leaves that could not be split further nor decided */
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
