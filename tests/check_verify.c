@@ -428,6 +428,30 @@ START_TEST(test_shared_test_benchmark)
 }
 END_TEST
 
+/* The box [-1, 1]^nx as VNNLIB declarations in text (returns the characters written), and the
+ * least and greatest Y_0 of the net at 5,000 random points of it (seed rs). */
+static size_t unit_box_text(const vfy_net *net, int nx, uint64_t rs, char *text, size_t cap,
+                            double *mn, double *mx)
+{
+    size_t n = 0;
+    for (int j = 0; j < nx; j++)
+        n += (size_t)snprintf(text + n, cap - n,
+                              "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))",
+                              j, j, j);
+    double x[64], y[8], scr[256];
+    ck_assert(nx <= 64 && net->n_out <= 8 && 2 * vfy_net_max_width(net) <= 256);
+    *mn = INFINITY;
+    *mx = -INFINITY;
+    for (int t = 0; t < 5000; t++) {
+        for (int j = 0; j < nx; j++)
+            x[j] = -1 + 2 * testnet_uniform(&rs);
+        vfy_eval_f64(net, x, y, scr);
+        *mn = fmin(*mn, y[0]);
+        *mx = fmax(*mx, y[0]);
+    }
+    return n;
+}
+
 /* With ReLU splitting, the root's hidden bounds are tightened by alpha-CROWN unless every case of
  * the box is refuted at the root. Regression: the root's case list was filled in only after that
  * check, which then looked at case 0 once per case, so a spec whose first case is refuted at the
@@ -438,22 +462,10 @@ START_TEST(test_root_tightening_all_cases)
     int64_t hidden[2] = {24, 24};
     vfy_net *net = testnet_random(41, NX, hidden, 2, 2, 1.0, 0);
     char text[4096];
-    size_t n = 0;
-    for (int j = 0; j < NX; j++)
-        n += (size_t)snprintf(text + n, sizeof text - n,
-                              "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))",
-                              j, j, j);
+    double mn, mx;
+    size_t n = unit_box_text(net, NX, 5, text, sizeof text, &mn, &mx);
     /* the second case: Y_0 a little below its sampled minimum (unsat or nearly so, but not
      * refuted by the root's bounds) */
-    double x[NX], y[2], scr[256], mn = INFINITY, mx = -INFINITY;
-    uint64_t rs = 5;
-    for (int t = 0; t < 5000; t++) {
-        for (int j = 0; j < NX; j++)
-            x[j] = -1 + 2 * testnet_uniform(&rs);
-        vfy_eval_f64(net, x, y, scr);
-        mn = fmin(mn, y[0]);
-        mx = fmax(mx, y[0]);
-    }
     n += (size_t)snprintf(text + n, sizeof text - n,
                           "(declare-const Y_0 Real)(declare-const Y_1 Real)"
                           "(assert (or (and (<= Y_0 -1000000)) (and (<= Y_0 %.17g))))",
@@ -487,20 +499,8 @@ START_TEST(test_memory_ceiling_depth_first)
     int64_t hidden[2] = {12, 12};
     vfy_net *net = testnet_random(11, NX, hidden, 2, 1, 1.0, 0);
     char text[4096];
-    size_t n = 0;
-    for (int j = 0; j < NX; j++)
-        n += (size_t)snprintf(text + n, sizeof text - n,
-                              "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))",
-                              j, j, j);
-    double x[NX], y[1], scr[256], mn = INFINITY, mx = -INFINITY;
-    uint64_t rs = 9;
-    for (int t = 0; t < 5000; t++) {
-        for (int j = 0; j < NX; j++)
-            x[j] = -1 + 2 * testnet_uniform(&rs);
-        vfy_eval_f64(net, x, y, scr);
-        mn = fmin(mn, y[0]);
-        mx = fmax(mx, y[0]);
-    }
+    double mn, mx;
+    size_t n = unit_box_text(net, NX, 9, text, sizeof text, &mn, &mx);
     n += (size_t)snprintf(text + n, sizeof text - n,
                           "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - 0.2 * (mx - mn));
     ck_assert(n < sizeof text);
