@@ -1432,15 +1432,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split || opts->on_refuted ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     /* domains per group: with ReLU splitting, up to GROUP_MAX within the scratch budget (each slot's
-     * layer bounds carry a scratch whose CROWN refinement may touch 3 x (min(2 n_out,
-     * VFY_BOUND_CHUNK_ROWS) + 8) rows of the widest layer); input splitting bounds each domain
-     * alone (one CROWN pass each) */
+     * layer bounds carry a scratch of 3 x (min(2 width, VFY_BOUND_CHUNK_ROWS) + 8) rows of the
+     * widest layer, what vfy_bounds_create reserves); input splitting bounds each domain alone (one
+     * CROWN pass each) */
     s.group = 1;
-    int64_t width = vfy_net_max_width(net), max_out = 1;
-    for (int64_t k = 0; k < net->n_layers; k++)
-        if (net->layers[k].n_out > max_out)
-            max_out = net->layers[k].n_out;
-    int64_t rows = 2 * max_out < VFY_BOUND_CHUNK_ROWS ? 2 * max_out : VFY_BOUND_CHUNK_ROWS;
+    int64_t width = vfy_net_max_width(net);
+    int64_t rows = 2 * width < VFY_BOUND_CHUNK_ROWS ? 2 * width : VFY_BOUND_CHUNK_ROWS;
     double per_slot = 24.0 * (double)width * (double)(rows + 8);
     if (s.relu_split) {
         double g = floor(GROUP_SCRATCH_BYTES / per_slot);
@@ -1636,11 +1633,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         break;
                     }
                 }
+                if (fr.n + fr.n_stk > res->max_queued)
+                    res->max_queued = fr.n + fr.n_stk;
                 /* past the memory ceiling (domains on the stack) a round takes only a few: each
                  * round adds at most its size to the stack, which so holds at most STACK_BATCH
                  * domains per level of depth (a full batch let it grow by 32 a round) */
-                if (fr.n + fr.n_stk > res->max_queued)
-                    res->max_queued = fr.n + fr.n_stk;
                 int take = fr.n_stk > 0 ? STACK_BATCH : BATCH;
                 s.n_batch = 0;
                 while (s.n_batch < take && fr.n + fr.n_stk > 0)

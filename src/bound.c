@@ -326,7 +326,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
                 s->act[k][j] = NAN; /* no bounds cached yet */
         }
     }
-    if (!scratch_reserve(s, (2 * s->width < VFY_BOUND_CHUNK_ROWS ? 2 * s->width : VFY_BOUND_CHUNK_ROWS) + 8))
+    int64_t rows = 2 * s->width < VFY_BOUND_CHUNK_ROWS ? 2 * s->width : VFY_BOUND_CHUNK_ROWS;
+    if (!scratch_reserve(s, rows + 8))
         goto fail;
     return b;
 fail:
@@ -1121,10 +1122,12 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
             s->idx[nu++] = j;
     if (nu == 0)
         return VFY_OK;
-    /* in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many rows serves every layer (the
-     * rows of a chunk only read the bounds of layers before k, never the ones set here) */
-    for (int64_t a0 = 0; a0 < nu; a0 += VFY_BOUND_CHUNK_ROWS / 2) {
-        int64_t na = nu - a0 < VFY_BOUND_CHUNK_ROWS / 2 ? nu - a0 : VFY_BOUND_CHUNK_ROWS / 2, K = 2 * na;
+    /* two rows per neuron, in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many
+     * rows serves every layer (a chunk's rows read only the bounds of layers before k, never the
+     * ones set here) */
+    const int64_t per_chunk = VFY_BOUND_CHUNK_ROWS / 2;
+    for (int64_t a0 = 0; a0 < nu; a0 += per_chunk) {
+        int64_t na = nu - a0 < per_chunk ? nu - a0 : per_chunk, K = 2 * na;
         if (!scratch_reserve(s, K))
             return VFY_ERR_NOMEM;
         memset(s->lam, 0, (size_t)(K * n) * sizeof(double));
