@@ -1408,6 +1408,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.cert = opts->on_refuted != NULL;
     /* a certificate records ReLU slopes only: Sigmoid/Tanh keep their default lines there */
     vfy_bound_ctx_set_act_search(ctx, !s.cert);
+    vfy_bound_ctx_set_threads(ctx, s.n_workers);
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
     /* nor does the LP relax Sigmoid/Tanh/MaxPool (lp.c refuses them): no LP stage, no second phase */

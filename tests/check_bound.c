@@ -528,6 +528,52 @@ static const vfy_layer_kind act_mixes[4][4] = {
     {VFY_LAYER_TANH, VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH},
 };
 
+/* Lines of any slope (what alpha-CROWN optimises), their intercepts certified on the alpha pieces
+ * in round-to-nearest plus one bound of the rounding errors (act_cert): on thousands of random
+ * intervals (saturated, wide, tiny, straddling) and slopes inside and outside f''s range, every
+ * sampled point lies on the right side (no tolerance), and each intercept is within
+ * f''max h^2 of the best one for its slope (h = (u - l)/16, the pieces) plus the grid's miss. */
+START_TEST(test_act_any_slope)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    double f2max = _i ? 0.7699 : 0.0963, dmax = _i ? 1.0 : 0.25;
+    uint64_t st = 77 + (uint64_t)_i;
+    int64_t n_lines = 0;
+    for (int t = 0; t < 3000; t++) {
+        double l, u;
+        act_interval(&st, t % 7, &l, &u);
+        if (!(l < u))
+            continue;
+        double a = dmax * (1.4 * testnet_uniform(&st) - 0.2); /* also below 0 and above max f' */
+        if (t % 5 == 0)
+            a = 0.0;
+        int upper = t % 2;
+        double c = vfy_bound_act_line(kind, l, u, a, upper);
+        CHECKM(isfinite(c), "%s on [%.17g, %.17g], slope %.17g: no intercept", _i ? "tanh" : "sigmoid",
+               l, u, a);
+        n_lines++;
+        long double gap_min = INFINITY;
+        const int G = 400;
+        for (int g = 0; g <= G + 20; g++) {
+            double z = g <= G ? l + (u - l) * g / G : l + (u - l) * testnet_uniform(&st);
+            z = g == G ? u : (z < l ? l : (z > u ? u : z));
+            long double gap = act_gap(kind, z, a, c); /* f(z) - (a z + c) */
+            if (upper)
+                gap = -gap;
+            CHECKM(gap >= 0, "%s on [%.17g, %.17g], slope %.17g, %s intercept %.17g: gap %Lg at %.17g",
+                   _i ? "tanh" : "sigmoid", l, u, a, upper ? "upper" : "lower", c, gap, z);
+            gap_min = gap < gap_min ? gap : gap_min;
+        }
+        double h = (u - l) / 16, step = (u - l) / G;
+        double loss = f2max * (h * h + step * step / 8) + (dmax + fabs(a)) * step +
+                      1e-12 * (1 + fabs(a) * fmax(fabs(l), fabs(u)));
+        CHECKM(gap_min <= loss, "%s on [%.17g, %.17g], slope %.17g: gap %Lg above %g",
+               _i ? "tanh" : "sigmoid", l, u, a, gap_min, loss);
+    }
+    ck_assert(n_lines > 2000);
+}
+END_TEST
+
 /* Random sigmoid/tanh (and mixed) networks: sampled points (double and float32 executions, and a
  * float32 execution with perturbed activations) lie in the IBP and CROWN bounds of every layer; the
  * rows' CROWN bounds hold at every sample and are never below IBP's; CROWN's output layer bounds
@@ -817,6 +863,52 @@ START_TEST(test_tighten_alpha_sound)
     check_contains(net, bt, lo, hi, 9 + (uint64_t)_i, 400);
     vfy_bounds_free(bc);
     vfy_bounds_free(bt);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* alpha-CROWN on the hidden layers shared by threads: a layer's rows run in chunks fixed by their
+ * count alone, so with 1, 2 or 3 threads every bound is the same double; enough unstable neurons
+ * (ReLU, and Sigmoid in the second net) that each layer splits into several chunks; every sample
+ * inside. */
+START_TEST(test_tighten_alpha_threads)
+{
+    int64_t hidden[3] = {120, 120, 120};
+    static const vfy_layer_kind acts[2][3] = {
+        {VFY_LAYER_RELU, VFY_LAYER_RELU, VFY_LAYER_RELU},
+        {VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_SIGMOID}};
+    vfy_net *net = testnet_random_act(950 + (uint64_t)_i, 6, hidden, 3, 3, 0.4, 0, acts[_i]);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    uint64_t st = 41 + (uint64_t)_i;
+    double lo[6], hi[6], wlo[6], whi[6];
+    random_box(&st, 6, 0.5, 0.5, ctx, lo, hi, wlo, whi);
+    vfy_bounds *b[3];
+    int64_t n_t[3];
+    for (int t = 0; t < 3; t++) {
+        vfy_bound_ctx_set_threads(ctx, t + 1);
+        b[t] = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b[t]), VFY_OK);
+        if (t == 0) { /* the rows of a layer after the first make several chunks (>= 2 x 64) */
+            int64_t unstable = 0;
+            for (int64_t j = 0; j < 120; j++) { /* (a Sigmoid neuron is tightened unless a point) */
+                double l = b[0]->lo[4][j], u = b[0]->hi[4][j];
+                unstable += acts[_i][2] == VFY_LAYER_RELU ? l < 0 && u > 0 : l < u;
+            }
+            ck_assert_msg(unstable >= 64, "%lld unstable", (long long)unstable);
+        }
+        ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, b[t], 8, NULL, &n_t[t]), VFY_OK);
+    }
+    ck_assert(n_t[0] > 0 && n_t[1] == n_t[0] && n_t[2] == n_t[0]);
+    for (int t = 1; t < 3; t++)
+        for (int64_t k = 0; k < net->n_layers; k++)
+            for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                ck_assert(b[t]->lo[k][j] == b[0]->lo[k][j] && b[t]->hi[k][j] == b[0]->hi[k][j]);
+    check_contains(net, b[1], lo, hi, 5 + (uint64_t)_i, 300);
+    for (int t = 0; t < 3; t++)
+        vfy_bounds_free(b[t]);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
 }
@@ -1732,10 +1824,12 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_reference_bounds);
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
+    tcase_add_loop_test(tc, test_tighten_alpha_threads, 0, 2);
     tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
+    tcase_add_loop_test(tc, test_act_any_slope, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
     tcase_add_test(tc, test_act_crown_tighter);

@@ -37,6 +37,9 @@ int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx);
  * straddle 0 score in vfy_bound_relu_scores (a split at 0). Off where only ReLU work is recorded
  * (certificates). */
 void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on);
+/* Threads vfy_bound_tighten_alpha may run (default 1; the result does not depend on them). The
+ * caller keeps BLAS single-threaded then. */
+void vfy_bound_ctx_set_threads(vfy_bound_ctx *ctx, int n);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
@@ -190,6 +193,10 @@ vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_
  * docs/soundness.md, which the callers charge separately. Exposed for tests. */
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu);
+/* The intercept alpha-CROWN certifies for a line of any finite slope a over a SIGMOID or TANH neuron
+ * with l < z < u (finite): upper: f(z) <= a z + t, else f(z) >= a z + t, for every real z in [l, u];
+ * +-inf when nothing finite results. Exposed for tests. */
+double vfy_bound_act_line(vfy_layer_kind kind, double l, double u, double a, int upper);
 
 /* After the pre-activations of ReLU layer k (layer k-1's output bounds in b) were tightened: clamp
  * the ReLU's own bounds to them and re-bound every layer by CROWN, intersected with b (nothing
@@ -201,7 +208,7 @@ vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, cons
  * of every unstable pre-activation is optimised by vfy_bound_rows_alpha (iters steps) on the
  * network's prefix, the tighter of old and new is kept, and every later layer is re-bounded by
  * CROWN on top. *n_tightened counts the bounds that improved. Stops at the deadline (dl may be
- * NULL), keeping what it has done. */
+ * NULL), keeping what it has done. A layer's rows are shared by the context's threads. */
 vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
                                    const double *in_hi, vfy_bounds *b, int iters,
                                    const vfy_deadline *dl, int64_t *n_tightened);
