@@ -34,7 +34,7 @@
 /* The step size of the SIGMOID/TANH slopes' ascent decays geometrically to ACT_LR_FINAL of its first
  * value over a call's iterations. At a constant step the slopes of the hidden bounds oscillate: on
  * the eran sigmoid net (20 iterations per hidden bound) the root's worst margin moved from -2.9 to
- * +1.0 (idx 7903) and from -0.49 to +3.1 (idx 858) with the decay, while a constant step of half or
+ * +0.6 (idx 7903) and from -0.49 to +3.0 (idx 858) with the decay, while a constant step of half or
  * three times the size gave +0.16 / -35. (ReLU slopes keep a constant step: a decay made the
  * mnist_fc root bounds worse.) */
 #define ACT_LR_FINAL 0.1
