@@ -2185,6 +2185,15 @@ typedef struct tighten_part {
     vfy_status st;
 } tighten_part;
 
+/* Whether row r's bound out[r] (+e_j: lower, -e_j: upper, j = idx[r / 2]) beats the current one
+ * (NaN, a row not bounded: no). */
+static int tighter(const double *out, int64_t r, const int64_t *idx, const double *lo,
+                   const double *hi)
+{
+    int64_t j = idx[r / 2];
+    return r % 2 == 0 ? out[r] > lo[j] : -out[r] < hi[j];
+}
+
 static void *tighten_run(void *arg)
 {
     tighten_part *T = arg;
@@ -2288,21 +2297,20 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
             /* one chunk at a time, each recorded before the next overwrites the scratch */
             tighten_part *T = &parts[0];
             T->step = n_chunks;
+            int64_t hp = vfy_bounds_flat_size(pc) / 2; /* the prefix's flat layout is the
+                                                         * network's, cut after layer k - 1 */
             for (int64_t c = 0; c < n_chunks && st == VFY_OK; c++) {
                 T->first = c;
                 tighten_run(T);
                 st = T->st;
                 int64_t r0 = rows * c / n_chunks, r1 = rows * (c + 1) / n_chunks;
                 for (int64_t r = r0; r < r1 && st == VFY_OK; r++) {
-                    int64_t j = idx[r / 2];
-                    if (r % 2 == 0 ? !(out[r] > lo[j]) : !(-out[r] < hi[j]))
+                    if (!tighter(out, r, idx, lo, hi))
                         continue;
-                    /* the prefix's flat layout is the network's, cut after layer k - 1 */
-                    int64_t hp = vfy_bounds_flat_size(pc) / 2;
                     vfy_bound_best_params(pc, T->pb, r - r0, aflat, NULL);
                     for (int64_t q = hp; q < half; q++)
                         aflat[q] = NAN;
-                    rec(rec_user, ctx->foff[k - 1] + j, r % 2, aflat);
+                    rec(rec_user, ctx->foff[k - 1] + idx[r / 2], r % 2, aflat);
                 }
             }
         } else if (st == VFY_OK) {
@@ -2314,9 +2322,8 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
                 started = t;
             }
             /* a thread that could not start leaves its chunks to this one */
-            if (started + 1 < n_use)
-                for (int t = started + 1; t < n_use; t++)
-                    tighten_run(&parts[t]);
+            for (int t = started + 1; t < n_use; t++)
+                tighten_run(&parts[t]);
             tighten_run(&parts[0]);
             for (int t = 1; t <= started; t++)
                 pthread_join(tid[t], NULL);
@@ -2325,7 +2332,7 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         }
         for (int64_t r = 0; r < rows && st == VFY_OK; r++) {
             int64_t j = idx[r / 2];
-            int better = r % 2 == 0 ? out[r] > lo[j] : -out[r] < hi[j]; /* (NaN: false) */
+            int better = tighter(out, r, idx, lo, hi);
             if (r % 2 == 0 && better)
                 lo[j] = out[r];
             else if (better)
