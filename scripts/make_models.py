@@ -65,29 +65,44 @@ class Net:
         if self.pre is not None:
             mean, std = self.pre
             x = [(xi - m) / s for xi, m, s in zip(x, mean, std)]
-        for layer in self.layers:
-            if layer == "relu":
-                x = [v if v > 0.0 else 0.0 for v in x]
-            elif layer[0] == "maxpool":
-                x = [max(x[i] for i in win) for win in pool_windows(*layer[1:])]
-            else:
-                _, W, b = layer
-                x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
-        return x
+        return eval_layers(self.layers, x)
 
     def lipschitz(self):
         """Upper bound on the inf->inf Lipschitz constant (product of the inf-norms)."""
         L = 1.0
         if self.pre is not None:
             L *= max(1.0 / s for s in self.pre[1])
-        for layer in self.layers:
-            if layer != "relu" and layer[0] == "dense":   # relu and max are 1-Lipschitz in inf
-                L *= max(sum(abs(w) for w in row) for row in layer[1])
-        return L * (1 + 1e-9)   # cover float64 rounding of the products
+        return L * lipschitz_layers(self.layers) * (1 + 1e-9)   # cover float64 rounding
 
     @property
     def n_out(self):
         return len([lay for lay in self.layers if lay != "relu" and lay[0] == "dense"][-1][1])
+
+
+def eval_layers(layers, x):
+    for layer in layers:
+        if layer == "relu":
+            x = [v if v > 0.0 else 0.0 for v in x]
+        elif layer[0] == "maxpool":
+            x = [max(x[i] for i in win) for win in pool_windows(*layer[1:])]
+        elif layer[0] == "res":   # a residual block: x + block(x)
+            x = [a + b for a, b in zip(x, eval_layers(layer[1], x))]
+        else:
+            _, W, b = layer
+            x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
+    return x
+
+
+def lipschitz_layers(layers):
+    L = 1.0
+    for layer in layers:
+        if layer == "relu" or layer[0] == "maxpool":   # relu and max are 1-Lipschitz in inf
+            continue
+        if layer[0] == "res":
+            L *= 1.0 + lipschitz_layers(layer[1])
+        else:
+            L *= max(sum(abs(w) for w in row) for row in layer[1])
+    return L
 
 
 def pool_windows(c, h, w, k):
@@ -186,42 +201,60 @@ def model_text(net, name, style, raw, in_dims=None):
     if len(in_dims) != 2:
         nodes.append(node_text("Flatten", [cur], ["x_flat"], "flatten", [("axis", "INT", 1)]))
         cur = "x_flat"
-    k = 0
+    k = [0]
     dense_count = len([lay for lay in net.layers if lay != "relu" and lay[0] == "dense"])
-    for layer in net.layers:
-        if layer == "relu":
-            nodes.append(node_text("Relu", [cur], ["relu%d" % k], "relu%d" % k))
-            cur = "relu%d" % k
-            continue
-        if layer[0] == "maxpool":
-            # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
-            _, c, h, w, pk = layer
-            inits.append("  initializer {\n    dims: 4\n    data_type: 7\n    name: \"shape%d\"\n"
-                         % k + "".join("    int64_data: %d\n" % d for d in (1, c, h, w)) + "  }\n")
-            nodes.append(node_text("Reshape", [cur, "shape%d" % k], ["img%d" % k], "reshape%d" % k))
-            nodes.append(node_text("MaxPool", ["img%d" % k], ["pool%d" % k], "maxpool%d" % k,
-                                   [("kernel_shape", "INTS", [pk, pk]),
-                                    ("strides", "INTS", [1, 1])]))
-            nodes.append(node_text("Flatten", ["pool%d" % k], ["poolflat%d" % k], "flatten_p%d" % k,
-                                   [("axis", "INT", 1)]))
-            cur = "poolflat%d" % k
-            continue
-        k += 1
-        _, W, b = layer
-        out = "Y" if k == dense_count else "fc%d" % k
-        n_out, n_in = len(W), len(W[0])
-        if style == "gemm":
-            inits.append(tensor_text("W%d" % k, [n_out, n_in], [w for row in W for w in row], raw))
-            inits.append(tensor_text("B%d" % k, [n_out], b, raw))
-            nodes.append(node_text("Gemm", [cur, "W%d" % k, "B%d" % k], [out], "gemm%d" % k,
-                                   [("transB", "INT", 1)]))
-        else:
-            WT = [W[r][c] for c in range(n_in) for r in range(n_out)]
-            inits.append(tensor_text("W%d" % k, [n_in, n_out], WT, raw))
-            inits.append(tensor_text("B%d" % k, [n_out], b, raw))
-            nodes.append(node_text("MatMul", [cur, "W%d" % k], ["mm%d" % k], "matmul%d" % k))
-            nodes.append(node_text("Add", ["mm%d" % k, "B%d" % k], [out], "add%d" % k))
-        cur = out
+
+    def emit(layers, cur, top):
+        for layer in layers:
+            if layer == "relu":
+                nodes.append(node_text("Relu", [cur], ["relu%d" % k[0]], "relu%d" % k[0]))
+                cur = "relu%d" % k[0]
+                continue
+            if layer[0] == "res":
+                # the block on cur, then Add(cur, block(cur)): cur is read on both sides of the block
+                emit.res += 1
+                j = emit.res
+                out = emit(layer[1], cur, False)
+                nodes.append(node_text("Add", [cur, out], ["res%d" % j], "residual%d" % j))
+                cur = "res%d" % j
+                continue
+            if layer[0] == "maxpool":
+                # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
+                j = k[0]
+                _, c, h, w, pk = layer
+                inits.append("  initializer {\n    dims: 4\n    data_type: 7\n    name: \"shape%d\"\n"
+                             % j + "".join("    int64_data: %d\n" % d for d in (1, c, h, w)) + "  }\n")
+                nodes.append(node_text("Reshape", [cur, "shape%d" % j], ["img%d" % j], "reshape%d" % j))
+                nodes.append(node_text("MaxPool", ["img%d" % j], ["pool%d" % j], "maxpool%d" % j,
+                                       [("kernel_shape", "INTS", [pk, pk]),
+                                        ("strides", "INTS", [1, 1])]))
+                nodes.append(node_text("Flatten", ["pool%d" % j], ["poolflat%d" % j],
+                                       "flatten_p%d" % j, [("axis", "INT", 1)]))
+                cur = "poolflat%d" % j
+                continue
+            k[0] += 1
+            j = k[0]
+            if top:
+                emit.dense += 1
+            _, W, b = layer
+            out = "Y" if top and emit.dense == dense_count else "fc%d" % j
+            n_out, n_in = len(W), len(W[0])
+            if style == "gemm":
+                inits.append(tensor_text("W%d" % j, [n_out, n_in], [w for row in W for w in row], raw))
+                inits.append(tensor_text("B%d" % j, [n_out], b, raw))
+                nodes.append(node_text("Gemm", [cur, "W%d" % j, "B%d" % j], [out], "gemm%d" % j,
+                                       [("transB", "INT", 1)]))
+            else:
+                WT = [W[r][c] for c in range(n_in) for r in range(n_out)]
+                inits.append(tensor_text("W%d" % j, [n_in, n_out], WT, raw))
+                inits.append(tensor_text("B%d" % j, [n_out], b, raw))
+                nodes.append(node_text("MatMul", [cur, "W%d" % j], ["mm%d" % j], "matmul%d" % j))
+                nodes.append(node_text("Add", ["mm%d" % j, "B%d" % j], [out], "add%d" % j))
+            cur = out
+        return cur
+    emit.dense = 0
+    emit.res = 0
+    emit(net.layers, cur, True)
     s = 'ir_version: 8\nproducer_name: "verify scripts/make_models.py"\n'
     s += 'opset_import { domain: "" version: 13 }\n'
     s += "graph {\n  name: \"%s\"\n" % name
@@ -335,11 +368,21 @@ def ibp(net, lo, hi):
         mean, std = net.pre
         lo = [(v - m) / s for v, m, s in zip(lo, mean, std)]
         hi = [(v - m) / s for v, m, s in zip(hi, mean, std)]
-    for layer in net.layers:
+    return ibp_layers(net.layers, lo, hi)
+
+
+def ibp_layers(layers, lo, hi):
+    for layer in layers:
         if layer == "relu":
             lo = [max(v, 0.0) for v in lo]
             hi = [max(v, 0.0) for v in hi]
             continue
+        if layer[0] == "res":   # x + f(x) lies in [lo + lo_f, hi + hi_f]
+            flo, fhi = ibp_layers(layer[1], lo, hi)
+            lo = [a + b for a, b in zip(lo, flo)]
+            hi = [a + b for a, b in zip(hi, fhi)]
+            continue
+        assert layer[0] == "dense"
         _, W, b = layer
         nlo, nhi = [], []
         for row, bi in zip(W, b):
@@ -572,6 +615,37 @@ def build(root):
                "Unsafe: Y_2 >= %s (impossible, see rand2_b_dnf_unsat), or Y_%d is the smallest\n"
                "output. Witness on the grid: x = %s makes Y_%d smaller than the others by %.4f."
                % (num(t_hi), ka, fmt_x(wx), ka, -wv))
+
+    # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
+    # The first block adds to the input x, which the block's ReLU does not touch (x is read on
+    # both sides of it); the second adds to a ReLU's output (a ResNet block).
+    def blk(seed, sizes):
+        return random_net(seed, sizes).layers
+    rr = Net(2, [("res", blk(901, [2, 6, 2])), blk(902, [2, 8])[0], "relu",
+                 ("res", blk(903, [8, 8, 8])), "relu", blk(904, [8, 3])[0]])
+    write_model(rr, "res2", "gemm", raw=True)
+    Lr = rr.lipschitz()
+    m0, _ = y_stats(rr, box[0], box[1], N, [1, 0, 0])
+    t_unsat = floor_to(m0 - Lr * h / 2 - MARGIN, 1e-3)
+    pm, _ = analyse(rr, [box], [[([1, 0, 0], t_unsat)]], N)
+    assert pm >= MARGIN, pm
+    write_spec("res2", "res2_unsat", "", rr, [box], [[([1, 0, 0], t_unsat)]], "unsat",
+               "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f (a\n"
+               "residual block x + f(x) is (1 + L_f)-Lipschitz); min Y_0 >= %.6f - L h/2 = %.6f > %s\n"
+               "(margin %.4f)." % (N, N, h, m0, Lr, m0, m0 - Lr * h / 2, num(t_unsat), pm))
+    t_tight = floor_to(analyse_cells(rr, [box], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+    pm_t = analyse_cells(rr, [box], [[([1, 0, 0], t_tight)]], CELLS)
+    assert pm_t >= MARGIN, pm_t
+    write_spec("res2", "res2_tight_unsat", "", rr, [box], [[([1, 0, 0], t_tight)]], "unsat",
+               "Interval arithmetic on a %dx%d partition of the box (a residual block's interval is\n"
+               "its input's plus the block's): on every cell Y_0 > %s by at least %.4f (sampled\n"
+               "min of Y_0: %.6f)." % (CELLS, CELLS, num(t_tight), pm_t, m0))
+    t_sat = ceil_to(m0 + 0.05, 1e-3)
+    _, (wv, wx) = analyse(rr, [box], [[([1, 0, 0], t_sat)]], N)
+    assert wv <= -0.04
+    write_spec("res2", "res2_sat", "", rr, [box], [[([1, 0, 0], t_sat)]], "sat",
+               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
+               % (fmt_x(wx), m0, num(t_sat), -wv))
 
     # -- acas_like: [1,1,1,5] input, Sub/Div normalisation, Flatten, 5 -> 16 -> 16 -> 5 -----------
     # In 5-D a global Lipschitz bound is too coarse, so the unsat argument here is interval

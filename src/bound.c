@@ -50,6 +50,8 @@ struct vfy_bound_ctx {
     int64_t n_sact;  /* SIGMOID/TANH neurons in all */
     int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
     int n_threads;   /* threads of vfy_bound_tighten_alpha (vfy_bound_ctx_set_threads; default 1) */
+    char **nonneg;   /* affine layers: per output, 1 when it is >= 0 in every semantics
+                      * (nonneg_rows); NULL for a layer with no such output */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -110,6 +112,77 @@ typedef struct vfy_bound_scratch {
     const signed char *ov_sign;
 } vfy_bound_scratch;
 
+/* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
+ * whose coefficients and bias are >= 0 and whose nonzero coefficients all multiply values known to
+ * be >= 0 (outputs of a RELU or SIGMOID, of a MAXPOOL over such values, of such rows). The lowering
+ * of residual graphs makes them (a ReLU's output carried past later ReLUs as its copy, see
+ * src/graph.c); without this fact IBP's rounding slack leaves those copies a lower bound a hair
+ * below 0, unstable neurons that are not.
+ * SOUND: the real value is a sum of products of nonnegative numbers (a stored coefficient w >= 0
+ * stands for a real one within w_relerr w of it, also >= 0); a float execution rounds each product
+ * and sum of nonnegative values to a nonnegative value, as rounding is monotone and 0 is a float. */
+static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
+{
+    const vfy_net *net = ctx->net;
+    int64_t w = vfy_net_max_width(net);
+    char *in = vfy_alloc((size_t)w + 1), *out = vfy_alloc((size_t)w + 1);
+    vfy_status st = VFY_ERR_NOMEM;
+    if (!in || !out)
+        goto done;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        int64_t n_pos = 0;
+        for (int64_t j = 0; j < L->n_out; j++) {
+            int pos;
+            if (L->kind == VFY_LAYER_RELU || L->kind == VFY_LAYER_SIGMOID) {
+                pos = 1;
+            } else if (L->kind == VFY_LAYER_TANH) {
+                pos = 0;
+            } else if (L->kind == VFY_LAYER_MAXPOOL) {
+                pos = 1;
+                for (int64_t t = 0; t < L->pool_k; t++) {
+                    int64_t i = L->pool[j * L->pool_k + t];
+                    pos = pos && (i < 0 || in[i]);
+                }
+            } else if (L->kind == VFY_LAYER_SCALE) {
+                pos = k > 0 && in[j] && L->w[j] >= 0 && L->b[j] >= 0;
+            } else {
+                pos = k > 0 && L->b[j] >= 0;
+                for (int64_t i = 0; pos && i < L->n_in; i++) {
+                    double c = L->w[j * L->n_in + i];
+                    pos = c == 0 || (c > 0 && in[i]);
+                }
+            }
+            out[j] = (char)pos;
+            n_pos += pos;
+        }
+        if (n_pos > 0 && (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE)) {
+            if (!(ctx->nonneg[k] = vfy_alloc((size_t)L->n_out)))
+                goto done;
+            memcpy(ctx->nonneg[k], out, (size_t)L->n_out);
+        }
+        char *t = in;
+        in = out;
+        out = t;
+    }
+    st = VFY_OK;
+done:
+    vfy_free(in);
+    vfy_free(out);
+    return st;
+}
+
+/* Lower bounds of layer k's outputs that are >= 0 in every semantics (nonneg_rows) raised to 0. */
+static void clamp_nonneg(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
+{
+    const char *nn = ctx->nonneg[k];
+    if (!nn)
+        return;
+    for (int64_t j = 0; j < ctx->net->layers[k].n_out; j++)
+        if (nn[j] && !(b->lo[k][j] >= 0))
+            b->lo[k][j] = 0;
+}
+
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
                                 vfy_error *err)
 {
@@ -125,7 +198,8 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
         goto nomem;
     ctx->foff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->foff);
     ctx->soff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->soff);
-    if (!ctx->foff || !ctx->soff)
+    ctx->nonneg = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->nonneg);
+    if (!ctx->foff || !ctx->soff || !ctx->nonneg || nonneg_rows(ctx) != VFY_OK)
         goto nomem;
     ctx->act_search = 1;
     ctx->n_threads = 1;
@@ -170,6 +244,10 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->absw[k]);
     vfy_free(ctx->absw);
+    if (ctx->nonneg)
+        for (int64_t k = 0; k < ctx->net->n_layers; k++)
+            vfy_free(ctx->nonneg[k]);
+    vfy_free(ctx->nonneg);
     vfy_free(ctx->roff);
     vfy_free(ctx->foff);
     vfy_free(ctx->soff);
@@ -1322,6 +1400,7 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             ibp_affine(ctx, b, k);
             if (prior)
                 intersect_prior(ctx, b, k, prior, off, half);
+            clamp_nonneg(ctx, b, k);
             int feeds_act = k + 1 < net->n_layers && (vfy_layer_is_act(net->layers[k + 1].kind) ||
                                                       net->layers[k + 1].kind == VFY_LAYER_MAXPOOL);
             if (method != VFY_BOUND_IBP && feeds_act && k > 0) {

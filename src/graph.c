@@ -708,11 +708,17 @@ static vfy_status infer_concat(ictx *c)
 {
     vfy_node *n = c->n;
     const vfy_graph *g = c->g;
-    for (int64_t k = 0; k < n->n_in; k++)
-        if (n->in[k] < 0 || !g->values[n->in[k]].is_const)
-            return nfail(c->g, n, c->err, VFY_ERR_UNSUPPORTED,
-                         "unsupported operator on the computed path (an input is not a constant)");
+    int all_const = 1;
+    for (int64_t k = 0; k < n->n_in; k++) {
+        if (n->in[k] < 0)
+            return nfail(c->g, n, c->err, VFY_ERR_INVALID, "an omitted input");
+        all_const = all_const && g->values[n->in[k]].is_const;
+    }
     const vfy_tensor *x0 = &g->values[n->in[0]].t;
+    /* computed inputs are lowered (vfy_graph_lower), which needs real-valued elements */
+    if (!all_const && !dt_float(x0->dtype))
+        return nfail(c->g, n, c->err, VFY_ERR_UNSUPPORTED, "concatenates computed %s tensors "
+                     "(unsupported)", vfy_dtype_name(x0->dtype));
     int64_t axis;
     vfy_status st = attr_int(c->g, n, "axis", INT64_MIN, &axis, c->err);
     if (st)
@@ -736,6 +742,8 @@ static vfy_status infer_concat(ictx *c)
     t->dtype = x0->dtype;
     if (set_shape(t, x0->rank, shape))
         return bad_shape(c);
+    if (!all_const)
+        return VFY_OK;
     if (tensor_alloc(t))
         return NOMEM(c->g, n, c->err);
     int64_t outer = 1, inner = 1;
@@ -2438,10 +2446,431 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     }
 }
 
+/* ---- graphs whose computed path branches ----
+ *
+ * A vfy_net is a chain, so a value read again later (the skip input of a residual connection, an
+ * input of a computed Concat) travels along the layers between its producer and its last reader.
+ * The chain's vector is then a sequence of slots, one computed value each: those carried, and last
+ * the value the current node works on. An affine layer copies a carried value (rows with the one
+ * coefficient 1, exact in every semantics). An activation layer acts on all of its inputs, so a
+ * carried value enters it in a form that the activation leaves unchanged:
+ *   NONNEG  a value >= 0 in every semantics (a ReLU's output, copies of it, a max of them):
+ *           relu(x) = x;
+ *   SPLIT   any x as the pair (p, q) = (relu(x), relu(-x)), stored at [off, off+len) and
+ *           [off+len, off+2 len): x = p - q exactly, and p, q >= 0 are NONNEG in turn.
+ * A PLAIN carried value (of either sign) becomes SPLIT at the next ReLU layer: the affine layer
+ * before it gains the rows x and -x (negated copies of its own rows: exact). Every reader of a SPLIT
+ * value uses p - q. Sigmoid and Tanh have no such form: a value carried past them is refused. A
+ * MaxPool carries a value through windows of one element.
+ * In a float execution the added rows compute x, -x and p - q exactly (one of p, q is 0), and a
+ * reader's row W p - W q + b sums the same nonzero products as W x + b; the allowance charged from
+ * the node's fan_in covers |W| |x| = |W| p + |W| q, so it stays sound. */
+
+enum { FORM_PLAIN, FORM_NONNEG, FORM_SPLIT };
+
+typedef struct lslot {
+    int64_t value; /* its representative value: aliases (Reshape, Flatten...) share one slot */
+    int64_t len;   /* elements of the value */
+    int64_t last;  /* the last node reading it or an alias of it; n_nodes for the graph's output */
+    int form;
+} lslot;
+
+static int64_t slot_width(const lslot *s) { return s->form == FORM_SPLIT ? 2 * s->len : s->len; }
+
+/* The vector while a node's layers are emitted: the carried slots at offsets co[], the work (the
+ * node's value in progress) at woff, wlen elements in form wform. */
+typedef struct emb {
+    lslot *cs;
+    int64_t *co;
+    int nc;
+    int64_t woff, wlen;
+    int wform;
+    int64_t width;
+} emb;
+
+/* After a layer that writes [carried..., work]: offsets in order, the work last. */
+static void emb_pack(emb *e, int64_t wlen, int wform)
+{
+    int64_t off = 0;
+    for (int i = 0; i < e->nc; i++) {
+        e->co[i] = off;
+        off += slot_width(&e->cs[i]);
+    }
+    e->woff = off;
+    e->wlen = wlen;
+    e->wform = wform;
+    e->width = off + (wform == FORM_SPLIT ? 2 * wlen : wlen);
+}
+
+/* Rows copying the carried slots into W (rows x e->width), a PLAIN slot as x and -x when split_plain
+ * (its form becomes SPLIT); returns the number of rows written. */
+static int64_t carry_rows(emb *e, double *W, int split_plain)
+{
+    int64_t r = 0, n = e->width;
+    for (int i = 0; i < e->nc; i++) {
+        lslot *s = &e->cs[i];
+        int64_t o = e->co[i], len = s->len;
+        for (int64_t j = 0; j < len; j++)
+            W[(r + j) * n + o + j] = 1;
+        if (s->form == FORM_SPLIT) {
+            for (int64_t j = 0; j < len; j++)
+                W[(r + len + j) * n + o + len + j] = 1;
+        } else if (s->form == FORM_PLAIN && split_plain) {
+            for (int64_t j = 0; j < len; j++)
+                W[(r + len + j) * n + o + j] = -1;
+            s->form = FORM_SPLIT;
+        }
+        r += slot_width(s);
+    }
+    return r;
+}
+
+/* Coefficient c on element j of the work, whatever its form. */
+static void work_coef(const emb *e, double *row, int64_t j, double c)
+{
+    row[e->woff + j] += c;
+    if (e->wform == FORM_SPLIT)
+        row[e->woff + e->wlen + j] -= c;
+}
+
+static int carried_plain(const emb *e)
+{
+    for (int i = 0; i < e->nc; i++)
+        if (e->cs[i].form == FORM_PLAIN)
+            return 1;
+    return 0;
+}
+
+/* One DENSE layer copying the carried slots (PLAIN ones split when split_plain) and the work
+ * (merged to PLAIN when SPLIT). Folded into the previous DENSE layer when every row is a copy or a
+ * negation of one of its rows (always exact). */
+static vfy_status emit_copy(lctx *lc, const vfy_node *n, emb *e, int split_plain)
+{
+    int64_t rows = 0;
+    for (int i = 0; i < e->nc; i++)
+        rows += (split_plain && e->cs[i].form == FORM_PLAIN ? 2 : 1) * slot_width(&e->cs[i]);
+    rows += e->wlen;
+    double *W, *b;
+    vfy_status st = dense_alloc(lc, n, rows, e->width, &W, &b);
+    if (st)
+        return st;
+    int64_t r0 = carry_rows(e, W, split_plain);
+    for (int64_t j = 0; j < e->wlen; j++)
+        work_coef(e, &W[(r0 + j) * e->width], j, 1.0);
+    int wform = e->wform == FORM_SPLIT ? FORM_PLAIN : e->wform;
+    vfy_net *net = lc->net;
+    vfy_layer *P = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
+    if (P && P->kind == VFY_LAYER_DENSE && !P->csr && P->n_out == e->width &&
+        e->wform != FORM_SPLIT) {
+        /* every row of W has one coefficient, +1 or -1: the folded row is P's row, or its negation */
+        double *W2, *b2;
+        if ((st = dense_alloc(lc, n, rows, P->n_in, &W2, &b2))) {
+            vfy_free(W);
+            vfy_free(b);
+            return st;
+        }
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t c = 0; c < e->width; c++) {
+                double s = W[r * e->width + c];
+                if (s == 0)
+                    continue;
+                for (int64_t j = 0; j < P->n_in; j++)
+                    W2[r * P->n_in + j] = s * P->w[c * P->n_in + j];
+                b2[r] = s * P->b[c];
+            }
+        vfy_free(W);
+        vfy_free(b);
+        vfy_free(P->w);
+        vfy_free(P->b);
+        P->w = W2;
+        P->b = b2;
+        P->n_out = rows;
+    } else if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, rows, W, b, 0, 1))) {
+        return st;
+    }
+    emb_pack(e, e->wlen, wform);
+    return VFY_OK;
+}
+
+/* An affine layer L of the node, applied to the work, the carried slots copied. */
+static vfy_status emit_affine_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_layer *L)
+{
+    int64_t cw = 0;
+    int in_place = e->wform != FORM_SPLIT;
+    for (int i = 0; i < e->nc; i++) {
+        in_place = in_place && e->co[i] == cw;
+        cw += slot_width(&e->cs[i]);
+    }
+    in_place = in_place && e->woff == cw;
+    double *W, *b;
+    vfy_status st;
+    if (L->kind == VFY_LAYER_SCALE && in_place) {
+        /* the work is last and every slot keeps its place: a SCALE with 1 on the carried slots */
+        int64_t len = cw + L->n_out;
+        W = vfy_alloc_array((size_t)len, sizeof *W);
+        b = vfy_alloc_array((size_t)len, sizeof *b);
+        if (!W || !b) {
+            vfy_free(W);
+            vfy_free(b);
+            return NOMEM(lc->g, n, lc->err);
+        }
+        for (int64_t j = 0; j < cw; j++)
+            W[j] = 1;
+        memcpy(W + cw, L->w, (size_t)L->n_out * sizeof *W);
+        memcpy(b + cw, L->b, (size_t)L->n_out * sizeof *b);
+        if ((st = push(lc, n, VFY_LAYER_SCALE, len, len, W, b, L->w_relerr, L->fan_in)))
+            return st;
+        emb_pack(e, L->n_out, FORM_PLAIN);
+        return VFY_OK;
+    }
+    int64_t rows = cw + L->n_out;
+    if ((st = dense_alloc(lc, n, rows, e->width, &W, &b)))
+        return st;
+    int64_t r0 = carry_rows(e, W, 0);
+    for (int64_t o = 0; o < L->n_out; o++) {
+        double *row = &W[(r0 + o) * e->width];
+        if (L->kind == VFY_LAYER_SCALE) {
+            work_coef(e, row, o, L->w[o]);
+        } else {
+            for (int64_t j = 0; j < L->n_in; j++)
+                if (L->w[o * L->n_in + j] != 0)
+                    work_coef(e, row, j, L->w[o * L->n_in + j]);
+        }
+        b[r0 + o] = L->b[o];
+    }
+    if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, rows, W, b, L->w_relerr, L->fan_in)))
+        return st;
+    emb_pack(e, L->n_out, FORM_PLAIN);
+    return VFY_OK;
+}
+
+static vfy_status emit_maxpool_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_layer *L)
+{
+    vfy_status st;
+    if (e->wform == FORM_SPLIT && (st = emit_copy(lc, n, e, 0)))
+        return st;
+    int64_t cw = e->woff, k = L->pool_k, rows = 0;
+    for (int i = 0; i < e->nc; i++)
+        rows += slot_width(&e->cs[i]);
+    int64_t *pool = vfy_alloc_array((size_t)((rows + L->n_out) * k), sizeof *pool);
+    if (!pool)
+        return NOMEM(lc->g, n, lc->err);
+    int64_t r = 0;
+    for (int i = 0; i < e->nc; i++)
+        for (int64_t j = 0; j < slot_width(&e->cs[i]); j++, r++) {
+            pool[r * k] = e->co[i] + j; /* a window of one element: the identity */
+            for (int64_t t = 1; t < k; t++)
+                pool[r * k + t] = -1;
+        }
+    for (int64_t o = 0; o < L->n_out; o++, r++)
+        for (int64_t t = 0; t < k; t++) {
+            int64_t src = L->pool[o * k + t];
+            pool[r * k + t] = src >= 0 ? cw + src : -1;
+        }
+    st = vfy_net_push_maxpool(lc->net, e->width, rows + L->n_out, k, pool, n->name, lc->err);
+    if (st)
+        return st == VFY_ERR_NOMEM ? st : nfail(lc->g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "");
+    emb_pack(e, L->n_out, e->wform == FORM_NONNEG ? FORM_NONNEG : FORM_PLAIN);
+    return VFY_OK;
+}
+
+/* The layers of T (the node lowered on its own input) applied to the work, the carried slots
+ * travelling along. */
+static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_net *T)
+{
+    vfy_status st = VFY_OK;
+    for (int64_t l = 0; l < T->n_layers && !st; l++) {
+        const vfy_layer *L = &T->layers[l];
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+        case VFY_LAYER_SCALE: st = emit_affine_embedded(lc, n, e, L); break;
+        case VFY_LAYER_MAXPOOL: st = emit_maxpool_embedded(lc, n, e, L); break;
+        case VFY_LAYER_RELU:
+            if ((carried_plain(e) || e->wform == FORM_SPLIT) && (st = emit_copy(lc, n, e, 1)))
+                break;
+            if (!(st = push(lc, n, VFY_LAYER_RELU, e->width, e->width, NULL, NULL, 0, 1)))
+                emb_pack(e, e->wlen, FORM_NONNEG);
+            break;
+        default: /* SIGMOID, TANH: nothing carried can pass them */
+            if (e->nc > 0)
+                return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                             "a computed value is read on both sides of this %s (a residual "
+                             "connection across it is unsupported)", n->op_type);
+            if (e->wform == FORM_SPLIT && (st = emit_copy(lc, n, e, 0)))
+                break;
+            if (!(st = push(lc, n, L->kind, e->width, e->width, NULL, NULL, 0, 1)))
+                emb_pack(e, e->wlen, FORM_PLAIN);
+            break;
+        }
+    }
+    return st;
+}
+
+/* The lowering's state: the slots in vector order, and per value its representative. */
+typedef struct dag {
+    lslot *slot;
+    int n;
+    int64_t *rep;  /* per value: the value whose slot holds it, -1 before it is computed */
+    int64_t *last; /* per value: the last live node reading it (n_nodes for the output), -1 none */
+} dag;
+
+static int slot_of(const dag *d, int64_t value)
+{
+    int64_t r = d->rep[value];
+    for (int i = 0; i < d->n; i++)
+        if (d->slot[i].value == r)
+            return i;
+    return -1;
+}
+
+static int64_t slot_off(const dag *d, int i)
+{
+    int64_t off = 0;
+    for (int j = 0; j < i; j++)
+        off += slot_width(&d->slot[j]);
+    return off;
+}
+
+/* emb over the slots still read after node k (those read last by k dropped); the work unset. */
+static void emb_from(const dag *d, int64_t k, emb *e)
+{
+    e->nc = 0;
+    e->width = 0;
+    for (int i = 0; i < d->n; i++) {
+        if (d->slot[i].last > k) {
+            e->cs[e->nc] = d->slot[i];
+            e->co[e->nc++] = e->width;
+        }
+        e->width += slot_width(&d->slot[i]);
+    }
+    e->woff = e->wlen = 0;
+    e->wform = FORM_PLAIN;
+}
+
+/* The slots after node k: the carried ones, then its output. */
+static void dag_commit(dag *d, const emb *e, int64_t out, int64_t last)
+{
+    for (int i = 0; i < e->nc; i++)
+        d->slot[i] = e->cs[i];
+    d->slot[e->nc] = (lslot){.value = out, .len = e->wlen, .last = last, .form = e->wform};
+    d->n = e->nc + 1;
+    d->rep[out] = out;
+}
+
+static int is_view_op(vfy_op op)
+{
+    return op == VFY_OP_IDENTITY || op == VFY_OP_RESHAPE || op == VFY_OP_FLATTEN ||
+           op == VFY_OP_SQUEEZE || op == VFY_OP_UNSQUEEZE || op == VFY_OP_CAST;
+}
+
+/* Add or Sub of two computed tensors (broadcast either way), or Concat with computed inputs: one
+ * DENSE layer whose rows have coefficients +-1 (a copy, a sum or difference of two elements). */
+static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, emb *e)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *o = &g->values[n->out[0]].t;
+    emb_from(d, k, e);
+    int64_t cw = 0;
+    for (int i = 0; i < e->nc; i++)
+        cw += slot_width(&e->cs[i]);
+    double *W, *b;
+    vfy_status st = dense_alloc(lc, n, cw + o->numel, e->width, &W, &b);
+    if (st)
+        return st;
+    carry_rows(e, W, 0);
+    emb src = *e;
+    /* the source of input j's element i: its slot's offset and form */
+    if (n->op == VFY_OP_ADD || n->op == VFY_OP_SUB) {
+        for (int j = 0; j < 2; j++) {
+            const vfy_value *x = &g->values[n->in[j]];
+            int s = slot_of(d, n->in[j]);
+            VFY_ASSERT(s >= 0);
+            src.woff = slot_off(d, s);
+            src.wlen = d->slot[s].len;
+            src.wform = d->slot[s].form;
+            double c = j == 1 && n->op == VFY_OP_SUB ? -1.0 : 1.0;
+            for (int64_t i = 0; i < o->numel; i++)
+                work_coef(&src, &W[(cw + i) * e->width], bcast_src(o->shape, o->rank, &x->t, i), c);
+        }
+    } else {
+        int64_t axis;
+        if ((st = attr_int(g, n, "axis", INT64_MIN, &axis, lc->err))) {
+            vfy_free(W);
+            vfy_free(b);
+            return st;
+        }
+        axis = norm_axis(axis, o->rank);
+        VFY_ASSERT(axis >= 0); /* checked by vfy_graph_infer */
+        int64_t outer = 1, inner = 1, w = 0;
+        for (int dd = 0; dd < axis; dd++)
+            outer *= o->shape[dd];
+        for (int dd = (int)axis + 1; dd < o->rank; dd++)
+            inner *= o->shape[dd];
+        for (int64_t q = 0; q < outer; q++)
+            for (int64_t j = 0; j < n->n_in; j++) {
+                const vfy_value *x = &g->values[n->in[j]];
+                int64_t len = x->t.shape[axis] * inner;
+                int s = x->is_const ? -1 : slot_of(d, n->in[j]);
+                if (s >= 0) {
+                    src.woff = slot_off(d, s);
+                    src.wlen = d->slot[s].len;
+                    src.wform = d->slot[s].form;
+                }
+                for (int64_t i = 0; i < len; i++, w++) {
+                    if (s >= 0)
+                        work_coef(&src, &W[(cw + w) * e->width], q * len + i, 1.0);
+                    else
+                        b[cw + w] = x->t.f[q * len + i]; /* SOUND: a float constant, exact */
+                }
+            }
+        VFY_ASSERT(w == o->numel);
+    }
+    int64_t fan_in = n->op == VFY_OP_CONCAT ? 1 : 2;
+    if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, cw + o->numel, W, b, 0, fan_in)))
+        return st;
+    emb_pack(e, o->numel, FORM_PLAIN);
+    return VFY_OK;
+}
+
+/* Node k with one computed input, on a vector that carries other values or holds the input in
+ * another form: the node is lowered on its own input into T, then T's layers are embedded. */
+static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci, dag *d, emb *e)
+{
+    const vfy_graph *g = lc->g;
+    int64_t in = n->in[ci], out = n->out[0];
+    int s = slot_of(d, in);
+    VFY_ASSERT(s >= 0);
+    vfy_net *T = vfy_alloc(sizeof *T);
+    if (!T)
+        return NOMEM(g, n, lc->err);
+    T->n_in = g->values[in].t.numel;
+    vfy_net *main_net = lc->net;
+    lc->net = T;
+    vfy_status st = lower_node(lc, n, ci);
+    lc->net = main_net;
+    if (st == VFY_OK && T->n_layers == 0) {
+        /* the output is the input's elements in the same order: an alias */
+        d->rep[out] = d->rep[in];
+        if (d->last[out] > d->slot[s].last)
+            d->slot[s].last = d->last[out];
+    } else if (st == VFY_OK) {
+        emb_from(d, k, e);
+        e->woff = slot_off(d, s);
+        e->wlen = d->slot[s].len;
+        e->wform = d->slot[s].form;
+        if ((st = emit_embedded(lc, n, e, T)) == VFY_OK)
+            dag_commit(d, e, out, d->last[out]);
+    }
+    vfy_net_free(T);
+    return st;
+}
+
 vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
 {
     vfy_status st = VFY_OK;
     char *live = NULL;
+    dag d = {0};
+    emb e = {0};
     *out = NULL;
     vfy_net *net = vfy_alloc(sizeof *net);
     if (!net)
@@ -2460,11 +2889,30 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     memcpy(net->in_shape, iv->t.shape, sizeof net->in_shape);
     net->out_rank = ov->t.rank;
     memcpy(net->out_shape, ov->t.shape, sizeof net->out_shape);
-    if (!(live = live_nodes(g))) {
+    size_t nv = (size_t)g->n_values + 1;
+    live = live_nodes(g);
+    d.rep = vfy_alloc_array(nv, sizeof *d.rep);
+    d.last = vfy_alloc_array(nv, sizeof *d.last);
+    /* at most one slot per computed value */
+    d.slot = vfy_alloc_array(nv, sizeof *d.slot);
+    e.cs = vfy_alloc_array(nv, sizeof *e.cs);
+    e.co = vfy_alloc_array(nv, sizeof *e.co);
+    if (!live || !d.rep || !d.last || !d.slot || !e.cs || !e.co) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
         goto fail;
     }
-    int64_t cur = g->input;
+    for (int64_t v = 0; v < g->n_values; v++)
+        d.rep[v] = d.last[v] = -1;
+    for (int64_t k = 0; k < g->n_nodes; k++)
+        if (live[k])
+            for (int64_t j = 0; j < g->nodes[k].n_in; j++)
+                if (g->nodes[k].in[j] >= 0)
+                    d.last[g->nodes[k].in[j]] = k;
+    d.last[g->output] = g->n_nodes;
+    d.rep[g->input] = g->input;
+    d.slot[0] = (lslot){.value = g->input, .len = iv->t.numel, .last = d.last[g->input],
+                        .form = FORM_PLAIN};
+    d.n = 1;
     for (int64_t k = 0; k < g->n_nodes; k++) {
         const vfy_node *n = &g->nodes[k];
         if (!live[k] || g->values[n->out[0]].is_const)
@@ -2477,22 +2925,57 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
                     ci = (int)j;
             }
         VFY_ASSERT(n_comp >= 1);
+        int64_t o = n->out[0];
+        if (n->op == VFY_OP_CONCAT ||
+            (n_comp == 2 && (n->op == VFY_OP_ADD || n->op == VFY_OP_SUB))) {
+            if ((st = lower_combine(&lc, n, k, &d, &e)))
+                goto fail;
+            dag_commit(&d, &e, o, d.last[o]);
+            continue;
+        }
         if (n_comp > 1) {
             st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
-                       "combines two computed tensors (unsupported: only constants may be combined "
-                       "with the network's values)");
+                       "combines two computed tensors (unsupported: only Add, Sub and Concat may "
+                       "combine the network's values)");
             goto fail;
         }
-        if (n->in[ci] != cur) {
-            st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
-                       "the computed path branches at '%s' (unsupported)", g->values[n->in[ci]].name);
-            goto fail;
+        int64_t in = n->in[ci];
+        lslot *s0 = &d.slot[0];
+        if (d.n == 1 && s0->value == d.rep[in] && s0->form != FORM_SPLIT && s0->last <= k) {
+            /* a chain so far: the node is lowered in place (folding into the layer before it) */
+            int64_t before = net->n_layers;
+            if ((st = lower_node(&lc, n, ci)) != VFY_OK)
+                goto fail;
+            int form = FORM_PLAIN;
+            if (is_view_op(n->op))
+                form = s0->form;
+            else if (n->op == VFY_OP_RELU && net->n_layers > before)
+                form = FORM_NONNEG;
+            *s0 = (lslot){.value = o, .len = g->values[o].t.numel, .last = d.last[o], .form = form};
+            d.rep[o] = o;
+            continue;
         }
-        if ((st = lower_node(&lc, n, ci)) != VFY_OK)
+        if ((st = lower_carrying(&lc, n, k, ci, &d, &e)))
             goto fail;
-        cur = n->out[0];
     }
-    VFY_ASSERT(cur == g->output);
+    int s = slot_of(&d, g->output);
+    VFY_ASSERT(s >= 0 && d.slot[s].len == net->n_out);
+    if (d.n != 1 || d.slot[0].form == FORM_SPLIT) {
+        /* the output alone, in PLAIN form */
+        emb_from(&d, g->n_nodes, &e);
+        e.woff = slot_off(&d, s);
+        e.wlen = d.slot[s].len;
+        e.wform = d.slot[s].form;
+        e.nc = 0;
+        double *W, *b;
+        if ((st = dense_alloc(&lc, &g->nodes[g->values[g->output].producer], e.wlen, e.width, &W, &b)))
+            goto fail;
+        for (int64_t j = 0; j < e.wlen; j++)
+            work_coef(&e, &W[j * e.width], j, 1.0);
+        if ((st = push(&lc, &g->nodes[g->values[g->output].producer], VFY_LAYER_DENSE, e.width,
+                       e.wlen, W, b, 0, 1)))
+            goto fail;
+    }
     if ((st = vfy_net_validate(net, err)) != VFY_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");
@@ -2502,11 +2985,15 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     /* lowered convolutions and pools are mostly zeros: the kernels then use their nonzeros only */
     if ((st = vfy_net_sparsify(net, VFY_SPARSE_DENSITY, VFY_SPARSE_MIN_ENTRIES, err)) != VFY_OK)
         goto fail;
-    vfy_free(live);
     *out = net;
-    return VFY_OK;
+    net = NULL;
 fail:
     vfy_free(live);
+    vfy_free(d.rep);
+    vfy_free(d.last);
+    vfy_free(d.slot);
+    vfy_free(e.cs);
+    vfy_free(e.co);
     vfy_net_free(net);
     return st;
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "onnx.pb-c.h"
+#include "vfy/bound.h"
 #include "vfy/eval.h"
 #include "vfy/graph.h"
 #include "vfy/onnx.h"
@@ -947,6 +948,253 @@ START_TEST(test_relu_chain)
 }
 END_TEST
 
+/* ---- graphs whose computed path branches: residual Add/Sub, computed Concat ---- */
+
+static float RA[16], RB[16], RC[12], RV[16], RW[66], RK[2], RBA[4];
+
+static void res_weights(void)
+{
+    for (int i = 0; i < 16; i++) {
+        RA[i] = (float)((i * 7 + 3) % 11 - 5) / 4.0f;
+        RB[i] = (float)((i * 5 + 1) % 9 - 4) / 4.0f;
+        RV[i] = (float)((i * 3 + 2) % 7 - 3) / 8.0f;
+    }
+    for (int i = 0; i < 12; i++)
+        RC[i] = (float)((i * 11 + 4) % 13 - 6) / 4.0f;
+    for (int i = 0; i < 66; i++)
+        RW[i] = (float)((i * 13 + 5) % 17 - 8) / 8.0f;
+    for (int i = 0; i < 4; i++)
+        RBA[i] = (float)i * 0.25f - 0.375f;
+    RK[0] = 0.5f;
+    RK[1] = -1.5f;
+}
+
+/* y = W v + b for W [n_out, n_in] row-major (Gemm with transB = 1) */
+static void ref_gemm_t(const float *W, const float *b, int n_out, int n_in, const double *v, double *y)
+{
+    for (int o = 0; o < n_out; o++) {
+        y[o] = b ? (double)b[o] : 0.0;
+        for (int j = 0; j < n_in; j++)
+            y[o] += (double)W[o * n_in + j] * v[j];
+    }
+}
+
+static double relu_d(double v) { return v > 0 ? v : 0; }
+
+/* R1: t = relu(x + B relu(A x + ba)), y = C t: x crosses a ReLU (carried as relu(x), relu(-x)). */
+static void ref_res1(const double *x, double *y)
+{
+    double h[4], f[4], t[4];
+    ref_gemm_t(RA, RBA, 4, 4, x, h);
+    for (int i = 0; i < 4; i++)
+        h[i] = relu_d(h[i]);
+    ref_gemm_t(RB, NULL, 4, 4, h, f);
+    for (int i = 0; i < 4; i++)
+        t[i] = relu_d(x[i] + f[i]);
+    ref_gemm_t(RC, NULL, 3, 4, t, y);
+}
+
+/* R2 (a ResNet block): r = relu(A x + ba), t = relu(r + B relu(A r)), y = C t: r is >= 0, carried
+ * as itself. */
+static void ref_res2(const double *x, double *y)
+{
+    double r[4], g[4], f[4], t[4];
+    ref_gemm_t(RA, RBA, 4, 4, x, r);
+    for (int i = 0; i < 4; i++)
+        r[i] = relu_d(r[i]);
+    ref_gemm_t(RA, NULL, 4, 4, r, g);
+    for (int i = 0; i < 4; i++)
+        g[i] = relu_d(g[i]);
+    ref_gemm_t(RB, NULL, 4, 4, g, f);
+    for (int i = 0; i < 4; i++)
+        t[i] = relu_d(r[i] + f[i]);
+    ref_gemm_t(RC, NULL, 3, 4, t, y);
+}
+
+/* R3: x [1,1,4,4], r = relu(x), m = maxpool2x2(r), c = concat(flat(m), flat(r), K) [1,22],
+ * z = V flat(r) [1,1], y = W (c - z) (z broadcast). */
+static void ref_res3(const double *x, double *y)
+{
+    double c[22], z;
+    for (int oy = 0; oy < 2; oy++)
+        for (int ox = 0; ox < 2; ox++) {
+            double m = 0;
+            for (int ky = 0; ky < 2; ky++)
+                for (int kx = 0; kx < 2; kx++)
+                    m = fmax(m, relu_d(x[(2 * oy + ky) * 4 + 2 * ox + kx]));
+            c[oy * 2 + ox] = m;
+        }
+    for (int i = 0; i < 16; i++)
+        c[4 + i] = relu_d(x[i]);
+    c[20] = RK[0];
+    c[21] = RK[1];
+    z = 0;
+    for (int i = 0; i < 16; i++)
+        z += (double)RV[i] * c[4 + i];
+    for (int i = 0; i < 22; i++)
+        c[i] -= z;
+    ref_gemm_t(RW, NULL, 3, 22, c, y);
+}
+
+static void build_res12(mb *b, int variant)
+{
+    int64_t xd[2] = {1, 4}, wd[2] = {4, 4}, bd[1] = {4}, cd[2] = {3, 4}, yd[2] = {1, 3};
+    res_weights();
+    b->in[b->nin++] = vinfo("x", FLT, 2, xd);
+    b->out[b->nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(*b, tensor_f("A", 2, wd, RA, ENC_FLOAT));
+    ADD_INIT(*b, tensor_f("ba", 1, bd, RBA, ENC_FLOAT));
+    ADD_INIT(*b, tensor_f("B", 2, wd, RB, ENC_FLOAT));
+    ADD_INIT(*b, tensor_f("C", 2, cd, RC, ENC_RAW));
+    if (variant == 1) {
+        ADD_NODE(*b, "Gemm", "g1", "x,A,ba", "h", attr_i("transB", 1), NULL);
+        ADD_NODE(*b, "Relu", "r1", "h", "hr", NULL);
+        ADD_NODE(*b, "Gemm", "g2", "hr,B", "f", attr_i("transB", 1), NULL);
+        ADD_NODE(*b, "Add", "skip", "x,f", "s", NULL);
+    } else {
+        ADD_NODE(*b, "Gemm", "g0", "x,A,ba", "a", attr_i("transB", 1), NULL);
+        ADD_NODE(*b, "Relu", "r0", "a", "r", NULL);
+        ADD_NODE(*b, "Gemm", "g1", "r,A", "h", attr_i("transB", 1), NULL);
+        ADD_NODE(*b, "Relu", "r1", "h", "hr", NULL);
+        ADD_NODE(*b, "Gemm", "g2", "hr,B", "f", attr_i("transB", 1), NULL);
+        ADD_NODE(*b, "Add", "skip", "f,r", "s", NULL); /* the carried value second */
+    }
+    ADD_NODE(*b, "Relu", "r2", "s", "t", NULL);
+    ADD_NODE(*b, "Gemm", "g3", "t,C", "y", attr_i("transB", 1), NULL);
+}
+
+static void build_res3(mb *b)
+{
+    int64_t xd[4] = {1, 1, 4, 4}, kd[2] = {1, 2}, vd[2] = {16, 1}, wd[2] = {22, 3}, yd[2] = {1, 3};
+    int64_t k2[2] = {2, 2};
+    res_weights();
+    b->in[b->nin++] = vinfo("x", FLT, 4, xd);
+    b->out[b->nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(*b, tensor_f("K", 2, kd, RK, ENC_FLOAT));
+    ADD_INIT(*b, tensor_f("V", 2, vd, RV, ENC_FLOAT));
+    float wt[66]; /* W as [22, 3] for a plain MatMul */
+    for (int o = 0; o < 3; o++)
+        for (int i = 0; i < 22; i++)
+            wt[i * 3 + o] = RW[o * 22 + i];
+    ADD_INIT(*b, tensor_f("W", 2, wd, wt, ENC_FLOAT));
+    ADD_NODE(*b, "Relu", "r", "x", "xr", NULL);
+    ADD_NODE(*b, "MaxPool", "mp", "xr", "m", attr_ints("kernel_shape", 2, k2),
+             attr_ints("strides", 2, k2), NULL);
+    ADD_NODE(*b, "Flatten", "fr", "xr", "rf", NULL);
+    ADD_NODE(*b, "Flatten", "fm", "m", "mf", NULL);
+    ADD_NODE(*b, "MatMul", "z", "rf,V", "z", NULL);
+    ADD_NODE(*b, "Concat", "cat", "mf,rf,K", "c", attr_i("axis", 1), NULL);
+    ADD_NODE(*b, "Sub", "centre", "c,z", "s", NULL);
+    ADD_NODE(*b, "MatMul", "out", "s,W", "y", NULL);
+}
+
+/* Every reference output at sampled points of a box lies in the lowered net's CROWN bounds and in
+ * its bounds after alpha-CROWN on the hidden layers (no tolerance; float semantics). */
+static void check_bounds_hold(const vfy_net *net, ref_fn ref, double radius)
+{
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bc = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bc);
+    double lo[16], hi[16], x[16], y[8];
+    ck_assert_int_le(net->n_in, 16);
+    for (int64_t j = 0; j < net->n_in; j++) {
+        double c = 0.5 * urand();
+        lo[j] = c - radius;
+        hi[j] = c + radius;
+    }
+    int64_t L = net->n_layers - 1, n_tight = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc), VFY_OK);
+        else
+            ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, lo, hi, bc, 20, NULL, &n_tight), VFY_OK);
+        for (int s = 0; s < 400; s++) {
+            for (int64_t j = 0; j < net->n_in; j++) {
+                double u = s < 2 ? (double)s : (s < 4 ? (double)((j + s) % 2) : 0.25 * (urand() + 2));
+                x[j] = lo[j] + u * (hi[j] - lo[j]);
+            }
+            ref(x, y);
+            for (int64_t j = 0; j < net->n_out; j++)
+                ck_assert_msg(bc->lo[L][j] <= y[j] && y[j] <= bc->hi[L][j],
+                              "pass %d output %lld: %.17g not in [%.17g, %.17g]", pass, (long long)j,
+                              y[j], bc->lo[L][j], bc->hi[L][j]);
+        }
+    }
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+}
+
+START_TEST(test_residual)
+{
+    /* R1: x is read after the ReLU it feeds: carried as (relu(x), relu(-x)) */
+    mb b1 = {0};
+    build_res12(&b1, 1);
+    vfy_net *net = load_ok(&b1);
+    check_against(net, ref_res1);
+    /* DENSE [x; -x; A x + ba] (the split folded into g1), RELU over 12, DENSE [p; q; B h],
+     * DENSE p - q + f, RELU 4, DENSE 3 */
+    ck_assert_int_eq(net->n_layers, 6);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+    ck_assert_int_eq(net->layers[1].n_out, 12);
+    ck_assert_int_eq(net->layers[3].n_out, 4);
+    check_bounds_hold(net, ref_res1, 0.3);
+    check_bounds_hold(net, ref_res1, 1.5);
+    vfy_net_free(net);
+    /* R2: the carried value is a ReLU's output, >= 0: it crosses the next ReLU as itself */
+    mb b2 = {0};
+    build_res12(&b2, 2);
+    net = load_ok(&b2);
+    check_against(net, ref_res2);
+    ck_assert_int_eq(net->n_layers, 8);
+    ck_assert_int_eq(net->layers[3].kind, VFY_LAYER_RELU);
+    ck_assert_int_eq(net->layers[3].n_out, 8);
+    {
+        /* the copies of r are known >= 0: their ReLU neurons are stable, not unstable by a
+         * rounding slack */
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+        vfy_bounds *bb = vfy_bounds_create(ctx);
+        double lo[4] = {-1, -1, -1, -1}, hi[4] = {1, 1, 1, 1};
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bb), VFY_OK);
+        for (int j = 0; j < 4; j++)
+            ck_assert(bb->lo[2][j] == 0 && bb->lo[4][j] == 0 && bb->hi[2][j] > 0);
+        vfy_bounds_free(bb);
+        vfy_bound_ctx_free(ctx);
+    }
+    check_bounds_hold(net, ref_res2, 0.3);
+    check_bounds_hold(net, ref_res2, 1.5);
+    vfy_net_free(net);
+    /* R3: MaxPool carrying, aliases (Flatten) of carried values, Concat with a constant, Sub of
+     * two computed tensors with broadcasting */
+    mb b3 = {0};
+    build_res3(&b3);
+    net = load_ok(&b3);
+    check_against(net, ref_res3);
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_MAXPOOL);
+    ck_assert_int_eq(net->layers[1].n_out, 16 + 4);
+    check_bounds_hold(net, ref_res3, 0.3);
+    vfy_net_free(net);
+}
+END_TEST
+
+START_TEST(test_residual_errors)
+{
+    int64_t xd[2] = {1, 3};
+    /* a value read on both sides of a Sigmoid */
+    mb b = {0};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_NODE(b, "Sigmoid", "sg", "x", "h", NULL);
+    ADD_NODE(b, "Add", "skip", "x,h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sg' (Sigmoid)", "residual connection");
+    /* the product of two computed tensors */
+    b.node[0] = node("Relu", "r", "x", "h", NULL);
+    b.node[1] = node("Mul", "sq", "x,h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sq' (Mul)", "two computed tensors");
+}
+END_TEST
+
 /* ---- convolutional operators, each against a direct reference in double ---- */
 
 static Onnx__AttributeProto *attr_s(const char *name, const char *v)
@@ -1757,13 +2005,13 @@ START_TEST(test_err_graph)
     /* dims whose product overflows */
     c.init[0] = tensor_f("bias", 3, (int64_t[]){1ll << 40, 1ll << 40, 1ll << 40}, W32, ENC_NONE);
     load_fails(&c, VFY_ERR_UNSUPPORTED, "tensor 'bias'", "too large");
-    /* Add of two computed tensors */
+    /* MatMul of two computed tensors */
     mb d = {0};
     d.in[d.nin++] = vinfo("x", FLT, 1, xd);
     d.out[d.nout++] = vinfo("y", FLT, 1, xd);
     ADD_NODE(d, "Relu", "r", "x", "h", NULL);
-    ADD_NODE(d, "Add", "skip", "x,h", "y", NULL);
-    load_fails(&d, VFY_ERR_UNSUPPORTED, "node 'skip' (Add)", "two computed tensors");
+    ADD_NODE(d, "MatMul", "mm", "x,h", "y", NULL);
+    load_fails(&d, VFY_ERR_UNSUPPORTED, "node 'mm' (MatMul)", NULL);
     /* a cycle */
     mb e = {0};
     e.in[e.nin++] = vinfo("x", FLT, 1, xd);
@@ -2116,6 +2364,8 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_transpose);
     tcase_add_test(tc, test_constants);
     tcase_add_test(tc, test_relu_chain);
+    tcase_add_test(tc, test_residual);
+    tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_graph_api);
     tcase_add_test(tc, test_conv);

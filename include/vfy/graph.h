@@ -159,8 +159,10 @@ vfy_status vfy_graph_sort(vfy_graph *g, vfy_error *err);
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err);
 
 /* Lower the computed path of an inferred graph to a new net (owned by the caller, vfy_net_free).
- * The path must be a chain from g->input to g->output; VFY_ERR_UNSUPPORTED otherwise and for ops
- * that cannot be lowered exactly. Conv, AveragePool, GlobalAveragePool and Pad become DENSE layers
+ * A computed value read by several nodes (residual Add/Sub, computed Concat) is carried along the
+ * chain until its last reader (exactly; see src/graph.c). VFY_ERR_UNSUPPORTED for ops that cannot be
+ * lowered exactly, two computed operands of any op but Add, Sub and Concat, and a value carried
+ * past a Sigmoid or Tanh. Conv, AveragePool, GlobalAveragePool and Pad become DENSE layers
  * (the operator's matrix on the row-major (N,C,H,W) vector; refused above VFY_MAX_ELEMS entries),
  * BatchNormalization a SCALE per element, MaxPool a MAXPOOL layer (its windows' input indices).
  * See src/graph.c for the lowering of each op. */
