@@ -190,6 +190,8 @@ static const char *const unsat_instances[][2] = {
     {"models/rand2_b.onnx", "specs/rand2_b_dnf_unsat.vnnlib"},
     {"models/acas_like.onnx", "specs/acas_like_unsat.vnnlib"},
     {"models/pool2.onnx", "specs/pool2_unsat.vnnlib"},
+    {"models/res2.onnx", "specs/res2_unsat.vnnlib"},
+    {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"},
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -490,6 +492,7 @@ static vfy_verdict certify_relu(const char *model, const char *spec, const char 
 static const char *const relu_instances[][2] = {
     {"models/rand2_a.onnx", "specs/rand2_a_unsat.vnnlib"},
     {"models/abs_split.onnx", "specs/abs_split_unsat.vnnlib"},
+    {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"}, /* residual: carried values */
 };
 
 START_TEST(test_relu_certified)
@@ -1240,7 +1243,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corrupt_other_spec);
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
-    tcase_add_loop_test(tc, test_relu_certified, 0, 2);
+    tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));
     tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
     tcase_add_test(tc, test_relu_checker_bisects);
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
