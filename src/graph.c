@@ -654,8 +654,75 @@ static vfy_status infer_shape(ictx *c)
     return VFY_OK;
 }
 
+/* Slice and Gather copy elements of input 0. On a computed input, the op's own folding (fold) runs
+ * on the input's element indices, an INT64 tensor 0, 1, ..., numel - 1 of its shape: *map then
+ * holds, for each output element, the input element it copies, and the output's shape. The result
+ * is the op's own semantics (one implementation serves constants and computed data). */
+static vfy_status selection_map(ictx *c, vfy_status (*fold)(ictx *), vfy_tensor *map)
+{
+    vfy_value in = *c->in[0], out = *c->o;
+    in.t.dtype = VFY_DT_INT64;
+    in.t.f = NULL;
+    in.t.i = NULL;
+    in.is_const = 1;
+    if (tensor_alloc(&in.t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < in.t.numel; k++)
+        in.t.i[k] = k;
+    memset(&out.t, 0, sizeof out.t);
+    out.is_const = 0;
+    ictx c2 = *c;
+    c2.in[0] = &in;
+    c2.o = &out;
+    c2.all_const = 1;
+    vfy_status st = fold(&c2);
+    vfy_tensor_clear(&in.t);
+    if (st == VFY_OK && !out.t.i) {
+        vfy_tensor_clear(&out.t);
+        st = NOMEM(c->g, c->n, c->err);
+    }
+    if (st) {
+        vfy_tensor_clear(&out.t);
+        return st;
+    }
+    *map = out.t;
+    return VFY_OK;
+}
+
+/* Shape inference of Slice/Gather on a computed input (the other inputs constant); the lowering
+ * (lower_select) copies the selected elements. */
+static vfy_status infer_selection(ictx *c, vfy_status (*fold)(ictx *))
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    if (!dt_float(x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "selects from a computed %s tensor "
+                     "(unsupported)", vfy_dtype_name(x->dtype));
+    for (int k = 1; k < c->n->n_in && k < 8; k++) {
+        vfy_status st = need_const(c, k);
+        if (st)
+            return st;
+    }
+    vfy_tensor map;
+    vfy_status st = selection_map(c, fold, &map);
+    if (st)
+        return st;
+    int64_t n = map.numel;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    int bad = set_shape(t, map.rank, map.shape);
+    vfy_tensor_clear(&map);
+    if (bad)
+        return bad_shape(c);
+    if (n == 0)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "selects no element of the computed "
+                     "tensor (unsupported)");
+    return VFY_OK;
+}
+
 static vfy_status infer_gather(ictx *c)
 {
+    if (!c->in[0]->is_const && c->in[1]->is_const)
+        return infer_selection(c, infer_gather);
     vfy_status st = need_const(c, 0);
     if (!st)
         st = need_const(c, 1);
@@ -866,6 +933,8 @@ static vfy_status infer_squeeze(ictx *c)
 
 static vfy_status infer_slice(ictx *c)
 {
+    if (!c->in[0]->is_const)
+        return infer_selection(c, infer_slice);
     vfy_status st = need_const(c, 0);
     if (st)
         return st;
@@ -2411,6 +2480,31 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
     return push(lc, n, VFY_LAYER_DENSE, nr * len, len, w, b, 0, nr);
 }
 
+/* Slice, Gather on a computed tensor: a DENSE layer of rows with the one coefficient 1 (exact, no
+ * rounding in any semantics), the map from the op's own folding (selection_map). */
+static vfy_status lower_select(lctx *lc, const vfy_node *n)
+{
+    /* the fold only reads the graph */
+    vfy_graph *g = (vfy_graph *)lc->g;
+    ictx c = {.g = g, .n = (vfy_node *)n, .err = lc->err, .all_const = 1};
+    for (int64_t k = 0; k < n->n_in && k < 8; k++)
+        c.in[k] = n->in[k] >= 0 ? &g->values[n->in[k]] : NULL;
+    c.o = &g->values[n->out[0]];
+    vfy_tensor map;
+    vfy_status st = selection_map(&c, n->op == VFY_OP_SLICE ? infer_slice : infer_gather, &map);
+    if (st)
+        return st;
+    int64_t n_in = g->values[n->in[0]].t.numel;
+    double *w, *b;
+    if ((st = dense_alloc(lc, n, map.numel, n_in, &w, &b)) == VFY_OK) {
+        for (int64_t k = 0; k < map.numel; k++)
+            w[k * n_in + map.i[k]] = 1;
+        st = push(lc, n, VFY_LAYER_DENSE, n_in, map.numel, w, b, 0, 1);
+    }
+    vfy_tensor_clear(&map);
+    return st;
+}
+
 static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
 {
     int64_t len = lc->g->values[n->out[0]].t.numel;
@@ -2441,6 +2535,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_CLIP: return lower_pwl(lc, n, len);
     case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
     case VFY_OP_PAD: return lower_pad(lc, n);
+    case VFY_OP_SLICE:
+    case VFY_OP_GATHER: return lower_select(lc, n);
     default:
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "unsupported operator");
     }
