@@ -1625,8 +1625,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 }
             }
             kept = 0;
+            /* the long attack waits for a first round: a root whose tightening alone ran past
+             * t_long may be proved by it (eran sigmoid: 2.8 s of attack after a 3.4 s root) */
+            int64_t rounds_here = 0;
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
-                if (vfy_now() >= t_long) {
+                if (rounds_here > 0 && vfy_now() >= t_long) {
                     t_long = INFINITY;
                     attack_all(&s, res, &rng, n_samples, 16, long_steps, ATTACK_SHARE);
                     if (res->verdict == VFY_SAT) {
@@ -1645,6 +1648,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     s.batch[s.n_batch++] = frontier_pop(&fr);
                 run_batch(&s);
                 s.round++;
+                rounds_here++;
                 /* apply in batch order; children pushed so the first domain's are on top */
                 int timed_out = 0;
                 for (int i = s.n_batch - 1; i >= 0; i--) {
