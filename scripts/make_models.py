@@ -458,6 +458,27 @@ def build(root):
             f.write(text)
         expected.append(("models/%s.onnx" % model, "specs/%s.vnnlib" % name, verdict))
 
+    def lipschitz_specs(model, net, l_note):
+        """model_unsat and model_sat on [-1,1]^2 from a 201x201 grid: Y_0 <= t below the grid's
+        minimum by more than L h/2 (l_note: why L bounds the Lipschitz constant), and a witness."""
+        n, bx = 201, ([-1.0, -1.0], [1.0, 1.0])
+        hh = 2.0 / (n - 1)
+        lip = net.lipschitz()
+        m0, _ = y_stats(net, bx[0], bx[1], n, [1, 0, 0])
+        t_unsat = floor_to(m0 - lip * hh / 2 - MARGIN, 1e-3)
+        pm, _ = analyse(net, [bx], [[([1, 0, 0], t_unsat)]], n)
+        assert pm >= MARGIN, pm
+        write_spec(model, model + "_unsat", "", net, [bx], [[([1, 0, 0], t_unsat)]], "unsat",
+                   "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f%s;"
+                   " min Y_0 >= %.6f - L h/2 = %.6f > %s\n(margin %.4f)."
+                   % (n, n, hh, m0, lip, l_note, m0, m0 - lip * hh / 2, num(t_unsat), pm))
+        t_sat = ceil_to(m0 + 0.05, 1e-3)
+        _, (wv, wx) = analyse(net, [bx], [[([1, 0, 0], t_sat)]], n)
+        assert wv <= -0.04
+        write_spec(model, model + "_sat", "", net, [bx], [[([1, 0, 0], t_sat)]], "sat",
+                   "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
+                   % (fmt_x(wx), m0, num(t_sat), -wv))
+
     # -- tiny_relu: y = relu(x) + relu(-x) = |x| ------------------------------------------------
     tiny = Net(1, [("dense", [[1.0], [-1.0]], [0.0, 0.0]), "relu", ("dense", [[1.0, 1.0]], [0.0])])
     write_model(tiny, "tiny_relu", "gemm", raw=False)
@@ -538,21 +559,7 @@ def build(root):
                  ("dense", [[f32(random.Random(4322 + r).gauss(0.0, 0.5)) for _ in range(8)]
                             for r in range(3)], rp.layers[2][2])]
     write_model(rp, "pool2", "gemm", raw=True)
-    Lp = rp.lipschitz()
-    m0, _ = y_stats(rp, box[0], box[1], N, [1, 0, 0])
-    t_unsat = floor_to(m0 - Lp * h / 2 - MARGIN, 1e-3)
-    pm, _ = analyse(rp, [box], [[([1, 0, 0], t_unsat)]], N)
-    assert pm >= MARGIN, pm
-    write_spec("pool2", "pool2_unsat", "", rp, [box], [[([1, 0, 0], t_unsat)]], "unsat",
-               "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f (max\n"
-               "pooling is 1-Lipschitz in the inf-norm); min Y_0 >= %.6f - L h/2 = %.6f > %s\n"
-               "(margin %.4f)." % (N, N, h, m0, Lp, m0, m0 - Lp * h / 2, num(t_unsat), pm))
-    t_sat = ceil_to(m0 + 0.05, 1e-3)
-    _, (wv, wx) = analyse(rp, [box], [[([1, 0, 0], t_sat)]], N)
-    assert wv <= -0.04
-    write_spec("pool2", "pool2_sat", "", rp, [box], [[([1, 0, 0], t_sat)]], "sat",
-               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
-               % (fmt_x(wx), m0, num(t_sat), -wv))
+    lipschitz_specs("pool2", rp, " (max\npooling is 1-Lipschitz in the inf-norm)")
 
     # -- rand2_b: 2 -> 16 -> 16 -> 3, MatMul + Add, float_data; output comparisons ---------------
     rb = random_net(777, [2, 16, 16, 3])
@@ -624,15 +631,8 @@ def build(root):
     rr = Net(2, [("res", blk(901, [2, 6, 2])), blk(902, [2, 8])[0], "relu",
                  ("res", blk(903, [8, 8, 8])), "relu", blk(904, [8, 3])[0]])
     write_model(rr, "res2", "gemm", raw=True)
-    Lr = rr.lipschitz()
+    lipschitz_specs("res2", rr, " (a\nresidual block x + f(x) is (1 + L_f)-Lipschitz)")
     m0, _ = y_stats(rr, box[0], box[1], N, [1, 0, 0])
-    t_unsat = floor_to(m0 - Lr * h / 2 - MARGIN, 1e-3)
-    pm, _ = analyse(rr, [box], [[([1, 0, 0], t_unsat)]], N)
-    assert pm >= MARGIN, pm
-    write_spec("res2", "res2_unsat", "", rr, [box], [[([1, 0, 0], t_unsat)]], "unsat",
-               "Grid %dx%d (h = %g) over the box: min Y_0 = %.6f; Lipschitz bound L = %.4f (a\n"
-               "residual block x + f(x) is (1 + L_f)-Lipschitz); min Y_0 >= %.6f - L h/2 = %.6f > %s\n"
-               "(margin %.4f)." % (N, N, h, m0, Lr, m0, m0 - Lr * h / 2, num(t_unsat), pm))
     t_tight = floor_to(analyse_cells(rr, [box], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
     pm_t = analyse_cells(rr, [box], [[([1, 0, 0], t_tight)]], CELLS)
     assert pm_t >= MARGIN, pm_t
@@ -640,12 +640,6 @@ def build(root):
                "Interval arithmetic on a %dx%d partition of the box (a residual block's interval is\n"
                "its input's plus the block's): on every cell Y_0 > %s by at least %.4f (sampled\n"
                "min of Y_0: %.6f)." % (CELLS, CELLS, num(t_tight), pm_t, m0))
-    t_sat = ceil_to(m0 + 0.05, 1e-3)
-    _, (wv, wx) = analyse(rr, [box], [[([1, 0, 0], t_sat)]], N)
-    assert wv <= -0.04
-    write_spec("res2", "res2_sat", "", rr, [box], [[([1, 0, 0], t_sat)]], "sat",
-               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
-               % (fmt_x(wx), m0, num(t_sat), -wv))
 
     # -- acas_like: [1,1,1,5] input, Sub/Div normalisation, Flatten, 5 -> 16 -> 16 -> 5 -----------
     # In 5-D a global Lipschitz bound is too coarse, so the unsat argument here is interval

@@ -981,16 +981,23 @@ static void ref_gemm_t(const float *W, const float *b, int n_out, int n_in, cons
 
 static double relu_d(double v) { return v > 0 ? v : 0; }
 
-/* R1: t = relu(x + B relu(A x + ba)), y = C t: x crosses a ReLU (carried as relu(x), relu(-x)). */
-static void ref_res1(const double *x, double *y)
+/* t = relu(v + B relu(A v + bias)) (bias may be NULL), the residual block of R1 and R2 */
+static void res_block(const double *v, const float *bias, double *t)
 {
-    double h[4], f[4], t[4];
-    ref_gemm_t(RA, RBA, 4, 4, x, h);
+    double h[4], f[4];
+    ref_gemm_t(RA, bias, 4, 4, v, h);
     for (int i = 0; i < 4; i++)
         h[i] = relu_d(h[i]);
     ref_gemm_t(RB, NULL, 4, 4, h, f);
     for (int i = 0; i < 4; i++)
-        t[i] = relu_d(x[i] + f[i]);
+        t[i] = relu_d(v[i] + f[i]);
+}
+
+/* R1: t = relu(x + B relu(A x + ba)), y = C t: x crosses a ReLU (carried as relu(x), relu(-x)). */
+static void ref_res1(const double *x, double *y)
+{
+    double t[4];
+    res_block(x, RBA, t);
     ref_gemm_t(RC, NULL, 3, 4, t, y);
 }
 
@@ -998,16 +1005,11 @@ static void ref_res1(const double *x, double *y)
  * as itself. */
 static void ref_res2(const double *x, double *y)
 {
-    double r[4], g[4], f[4], t[4];
+    double r[4], t[4];
     ref_gemm_t(RA, RBA, 4, 4, x, r);
     for (int i = 0; i < 4; i++)
         r[i] = relu_d(r[i]);
-    ref_gemm_t(RA, NULL, 4, 4, r, g);
-    for (int i = 0; i < 4; i++)
-        g[i] = relu_d(g[i]);
-    ref_gemm_t(RB, NULL, 4, 4, g, f);
-    for (int i = 0; i < 4; i++)
-        t[i] = relu_d(r[i] + f[i]);
+    res_block(r, NULL, t);
     ref_gemm_t(RC, NULL, 3, 4, t, y);
 }
 
