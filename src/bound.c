@@ -114,7 +114,8 @@ typedef struct vfy_bound_scratch {
 
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
  * whose coefficients and bias are >= 0 and whose nonzero coefficients all multiply values known to
- * be >= 0 (outputs of a RELU or SIGMOID, of a MAXPOOL over such values, of such rows). The lowering
+ * be >= 0 (outputs of a RELU, of a MAXPOOL over such values, of such rows; not a SIGMOID's, which the
+ * perturbation model lets a float execution miss by ACT_EXEC_ERR). The lowering
  * of residual graphs makes them (a ReLU's output carried past later ReLUs as its copy, see
  * src/graph.c); without this fact IBP's rounding slack leaves those copies a lower bound a hair
  * below 0, unstable neurons that are not.
@@ -134,9 +135,9 @@ static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
         int64_t n_pos = 0;
         for (int64_t j = 0; j < L->n_out; j++) {
             int pos;
-            if (L->kind == VFY_LAYER_RELU || L->kind == VFY_LAYER_SIGMOID) {
+            if (L->kind == VFY_LAYER_RELU) {
                 pos = 1;
-            } else if (L->kind == VFY_LAYER_TANH) {
+            } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
                 pos = 0;
             } else if (L->kind == VFY_LAYER_MAXPOOL) {
                 pos = 1;

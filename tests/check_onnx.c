@@ -1235,7 +1235,7 @@ START_TEST(test_select_computed)
     ADD_INIT(b, tensor_i64("ax", 1, two, ax, 0));
     ADD_INIT(b, tensor_i64("sp", 1, two, sp, 0));
     ADD_INIT(b, tensor_i64("gi", 1, three, gi, 0));
-    ADD_INIT(b, tensor_i64("q1", 0, NULL, &q1, 0));
+    ADD_INIT(b, tensor_i64("q1", 0, one, &q1, 0)); /* a scalar (dims unused) */
     ADD_INIT(b, tensor_i64("z4", 1, (int64_t[]){4}, z4, 0));
     ADD_INIT(b, tensor_i64("o4", 1, (int64_t[]){4}, o4, 0));
     ADD_NODE(b, "Slice", "s", "x,st,en,ax,sp", "s", NULL);
