@@ -1271,6 +1271,162 @@ START_TEST(test_select_computed)
 }
 END_TEST
 
+/* ---- random DAGs: Gemm, Relu, Add, Sub, Concat, Slice on [1, n] tensors; a node's first input is
+ * a recent value, its second any earlier one (so values are read again far downstream, across
+ * several ReLUs) ---- */
+
+enum { DAG_MAXV = 24, DAG_MAXW = 12 };
+typedef struct dag_node {
+    int op; /* 0 Gemm, 1 Relu, 2 Add, 3 Sub, 4 Concat, 5 Slice */
+    int a, b, width, s0, s1;
+    float w[DAG_MAXW * DAG_MAXW], bias[DAG_MAXW];
+} dag_node;
+static dag_node dag_nodes[DAG_MAXV];
+static int dag_width[DAG_MAXV + 1], dag_n, dag_out;
+
+static uint64_t dag_rng;
+static int dag_rand(int n)
+{
+    dag_rng ^= dag_rng << 13;
+    dag_rng ^= dag_rng >> 7;
+    dag_rng ^= dag_rng << 17;
+    return (int)(dag_rng % (uint64_t)n);
+}
+
+/* value v: 0 is x, k + 1 the output of node k */
+static void ref_dag(const double *x, double *y)
+{
+    double val[DAG_MAXV + 1][DAG_MAXW];
+    memcpy(val[0], x, 4 * sizeof(double));
+    for (int k = 0; k < dag_n; k++) {
+        const dag_node *d = &dag_nodes[k];
+        const double *a = val[d->a], *b = val[d->b];
+        double *o = val[k + 1];
+        int wa = dag_width[d->a];
+        for (int j = 0; j < d->width; j++) {
+            switch (d->op) {
+            case 0:
+                o[j] = d->bias[j];
+                for (int i = 0; i < wa; i++)
+                    o[j] += (double)d->w[j * wa + i] * a[i];
+                break;
+            case 1: o[j] = a[j] > 0 ? a[j] : 0; break;
+            case 2: o[j] = a[j] + b[j]; break;
+            case 3: o[j] = a[j] - b[j]; break;
+            case 4: o[j] = j < wa ? a[j] : b[j - wa]; break;
+            default: o[j] = a[d->s0 + j]; break;
+            }
+        }
+    }
+    memcpy(y, val[dag_out], (size_t)dag_width[dag_out] * sizeof(double));
+}
+
+static char *t_strdup(const char *s)
+{
+    char *c = t_alloc(strlen(s) + 1);
+    strcpy(c, s);
+    return c;
+}
+
+static char *dag_name(const char *fmt, int k)
+{
+    char *s = t_alloc(16);
+    snprintf(s, 16, fmt, k);
+    return s;
+}
+
+/* A random DAG of n_nodes nodes (seeded), its ONNX model in b; the output is a final Gemm. */
+static void build_dag(mb *b, uint64_t seed, int n_nodes)
+{
+    dag_rng = seed * 2654435761u + 1;
+    dag_width[0] = 4;
+    dag_n = 0;
+    int64_t xd[2] = {1, 4};
+    b->in[b->nin++] = vinfo("v0", FLT, 2, xd);
+    for (int k = 0; k < n_nodes; k++) {
+        dag_node *d = &dag_nodes[k];
+        int last = k == n_nodes - 1, nv = k + 1;
+        d->op = last ? 0 : dag_rand(6);
+        /* the first input one of the last three values (a chain), the second any earlier one */
+        d->a = nv - 1 - dag_rand(nv < 3 ? nv : 3);
+        int wa = dag_width[d->a];
+        d->b = d->a;
+        if (d->op == 2 || d->op == 3) { /* a second value of the same width, often another one */
+            int t = dag_rand(nv);
+            for (int q = 0; q < nv; q++)
+                if (dag_width[(t + q) % nv] == wa) {
+                    d->b = (t + q) % nv;
+                    break;
+                }
+        }
+        if (d->op == 4) {
+            d->b = dag_rand(nv);
+            if (wa + dag_width[d->b] > DAG_MAXW)
+                d->op = 0;
+        }
+        if (d->op == 5 && wa < 2)
+            d->op = 1;
+        const char *out = last ? "y" : dag_name("v%d", k + 1);
+        const char *nm = dag_name("n%d", k);
+        char ins[64];
+        switch (d->op) {
+        case 0: {
+            d->width = last ? 3 : 2 + dag_rand(DAG_MAXW - 1);
+            for (int i = 0; i < d->width * wa; i++)
+                d->w[i] = (float)(dag_rand(17) - 8) / 8.0f;
+            for (int i = 0; i < d->width; i++)
+                d->bias[i] = (float)(dag_rand(9) - 4) / 8.0f;
+            int64_t wd[2] = {d->width, wa}, bd[1] = {d->width};
+            ADD_INIT(*b, tensor_f(dag_name("W%d", k), 2, wd, d->w, ENC_RAW));
+            ADD_INIT(*b, tensor_f(dag_name("B%d", k), 1, bd, d->bias, ENC_RAW));
+            snprintf(ins, sizeof ins, "v%d,W%d,B%d", d->a, k, k);
+            ADD_NODE(*b, "Gemm", nm, t_strdup(ins), out, attr_i("transB", 1), NULL);
+            break;
+        }
+        case 1:
+        case 2:
+        case 3:
+        case 4:
+            d->width = d->op == 4 ? wa + dag_width[d->b] : wa;
+            snprintf(ins, sizeof ins, d->op == 1 ? "v%d" : "v%d,v%d", d->a, d->b);
+            ADD_NODE(*b, d->op == 1 ? "Relu" : d->op == 2 ? "Add" : d->op == 3 ? "Sub" : "Concat",
+                     nm, t_strdup(ins), out, d->op == 4 ? attr_i("axis", 1) : NULL, NULL);
+            break;
+        default: {
+            d->s0 = dag_rand(wa - 1);
+            d->s1 = d->s0 + 1 + dag_rand(wa - d->s0);
+            d->width = d->s1 - d->s0;
+            int64_t one[1] = {1}, st[1] = {d->s0}, en[1] = {d->s1}, ax[1] = {1};
+            ADD_INIT(*b, tensor_i64(dag_name("s%d", k), 1, one, st, 0));
+            ADD_INIT(*b, tensor_i64(dag_name("e%d", k), 1, one, en, 0));
+            ADD_INIT(*b, tensor_i64(dag_name("a%d", k), 1, one, ax, 0));
+            snprintf(ins, sizeof ins, "v%d,s%d,e%d,a%d", d->a, k, k, k);
+            ADD_NODE(*b, "Slice", nm, t_strdup(ins), out, NULL);
+            break;
+        }
+        }
+        dag_width[k + 1] = d->width;
+        dag_n++;
+    }
+    dag_out = n_nodes;
+    int64_t yd[2] = {1, 3};
+    b->out[b->nout++] = vinfo("y", FLT, 2, yd);
+}
+
+/* Random DAGs: the lowered net equals the graph evaluated directly, and its CROWN and alpha-CROWN
+ * bounds hold at sampled points (no tolerance). */
+START_TEST(test_random_dags)
+{
+    mb b = {0};
+    build_dag(&b, 100 + (uint64_t)_i, 8 + _i % 10);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_dag);
+    check_bounds_hold(net, ref_dag, 0.3);
+    check_bounds_hold(net, ref_dag, 1.5);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* ---- convolutional operators, each against a direct reference in double ---- */
 
 static Onnx__AttributeProto *attr_s(const char *name, const char *v)
@@ -2441,6 +2597,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual);
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_select_computed);
+    tcase_add_loop_test(tc, test_random_dags, 0, 20);
     tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_graph_api);
     tcase_add_test(tc, test_conv);
