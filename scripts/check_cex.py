@@ -406,6 +406,19 @@ def op_softmax(ins, a, ftype):
     return (e / np.sum(e, axis=ax, keepdims=True)).astype(ftype)
 
 
+def _reduce(fn):
+    def op(ins, a, ftype):
+        x = ins[0]
+        axes = _axes(ins, a, 1)
+        if not axes:
+            if a.get("noop_with_empty_axes", 0):
+                return x
+            axes = list(range(x.ndim))
+        keep = bool(a.get("keepdims", 1))
+        return np.asarray(fn(x, axis=tuple(axes), keepdims=keep)).astype(ftype)
+    return op
+
+
 def op_clip(ins, a, ftype):
     x = ins[0]
     lo = ins[1] if len(ins) > 1 and ins[1] is not None else a.get("min")
@@ -459,6 +472,8 @@ OPS = {
     "Pad": op_pad,
     "Slice": op_slice,
     "Softmax": op_softmax,
+    "ReduceMean": _reduce(np.mean),
+    "ReduceSum": _reduce(np.sum),
     "Clip": op_clip,
 }
 

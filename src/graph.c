@@ -46,6 +46,8 @@ static const struct op_info {
     {"Tanh", "", 1, 1},
     {"LeakyRelu", "alpha", 1, 1},
     {"Clip", "min max", 1, 3},
+    {"ReduceMean", "axes keepdims noop_with_empty_axes", 1, 2},
+    {"ReduceSum", "axes keepdims noop_with_empty_axes", 1, 2},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1744,6 +1746,53 @@ static vfy_status check_attrs(const vfy_graph *g, const vfy_node *n, vfy_error *
     return VFY_OK;
 }
 
+/* ReduceMean, ReduceSum: the reduced axes (attribute, or input 1 from opset 13/18; none: every
+ * axis, or the identity with noop_with_empty_axes) in red[], and the output's shape. On computed
+ * float tensors only (a constant reduction would need the runtime's summation order to fold). */
+static vfy_status reduce_axes(const vfy_graph *g, const vfy_node *n, const vfy_tensor *x,
+                              char *red, int *rank, int64_t *shape, vfy_error *err)
+{
+    const int64_t *axes;
+    int64_t na, keep, noop;
+    int pa;
+    vfy_status st;
+    if ((st = int_list(g, n, 1, "axes", &axes, &na, &pa, err)) ||
+        (st = attr_int(g, n, "keepdims", 1, &keep, err)) ||
+        (st = attr_int(g, n, "noop_with_empty_axes", 0, &noop, err)))
+        return st;
+    for (int d = 0; d < x->rank; d++)
+        red[d] = na == 0 && !noop;
+    for (int64_t k = 0; k < na; k++) {
+        int64_t a = norm_axis(axes[k], x->rank);
+        if (a < 0 || red[a])
+            return nfail(g, n, err, VFY_ERR_INVALID, "axis %lld out of range or repeated",
+                         (long long)axes[k]);
+        red[a] = 1;
+    }
+    *rank = 0;
+    for (int d = 0; d < x->rank; d++)
+        if (!red[d] || keep)
+            shape[(*rank)++] = red[d] ? 1 : x->shape[d];
+    return VFY_OK;
+}
+
+static vfy_status infer_reduce(ictx *c)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    if (c->in[0]->is_const || !dt_float(x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "reduces a %s %s tensor (unsupported: "
+                     "only computed float tensors)", c->in[0]->is_const ? "constant" : "computed",
+                     vfy_dtype_name(x->dtype));
+    char red[VFY_MAX_RANK];
+    int64_t shape[VFY_MAX_RANK];
+    int rank;
+    vfy_status st = reduce_axes(c->g, c->n, x, red, &rank, shape, c->err);
+    if (st)
+        return st;
+    c->o->t.dtype = x->dtype;
+    return set_shape(&c->o->t, rank, shape) ? bad_shape(c) : VFY_OK;
+}
+
 static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
 {
     vfy_node *n = &g->nodes[idx];
@@ -1816,6 +1865,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_CLIP: st = infer_pwl(&c); break;
     case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
     case VFY_OP_PAD: st = infer_pad(&c); break;
+    case VFY_OP_REDUCE_MEAN:
+    case VFY_OP_REDUCE_SUM: st = infer_reduce(&c); break;
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2480,6 +2531,45 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
     return push(lc, n, VFY_LAYER_DENSE, nr * len, len, w, b, 0, nr);
 }
 
+/* ReduceSum: y_o = sum of the x_i that reduce to o, coefficients 1; ReduceMean: 1/k each (k the
+ * elements per output), rounded: relerr 2^-53 unless k is a power of two (as AveragePool). A float
+ * execution sums k terms and divides once: k roundings, the fan-in. */
+static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    char red[VFY_MAX_RANK];
+    int64_t shape[VFY_MAX_RANK];
+    int rank;
+    vfy_status st = reduce_axes(g, n, x, red, &rank, shape, lc->err);
+    if (st)
+        return st;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = n_in / n_out;
+    double v = 1.0, relerr = 0, *w, *b;
+    if (n->op == VFY_OP_REDUCE_MEAN) {
+        v = 1.0 / (double)k;
+        /* SOUND: v = RN(1/k), |1/k - v| <= 2^-53 |v|; fma gives v k - 1 exactly */
+        if (fma(v, (double)k, -1.0) != 0)
+            relerr = 0x1p-53;
+    }
+    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+        return st;
+    for (int64_t i = 0; i < n_in; i++) {
+        /* the output index of input element i: its coordinates with the reduced ones dropped */
+        int64_t idx = i, o = 0, stride = 1;
+        for (int d = x->rank - 1; d >= 0; d--) {
+            int64_t cd = idx % x->shape[d];
+            idx /= x->shape[d];
+            if (!red[d]) {
+                o += cd * stride;
+                stride *= x->shape[d];
+            }
+        }
+        w[o * n_in + i] = v;
+    }
+    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, relerr, k);
+}
+
 /* Slice, Gather on a computed tensor: a DENSE layer of rows with the one coefficient 1 (exact, no
  * rounding in any semantics), the map from the op's own folding (selection_map). */
 static vfy_status lower_select(lctx *lc, const vfy_node *n)
@@ -2537,6 +2627,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_PAD: return lower_pad(lc, n);
     case VFY_OP_SLICE:
     case VFY_OP_GATHER: return lower_select(lc, n);
+    case VFY_OP_REDUCE_MEAN:
+    case VFY_OP_REDUCE_SUM: return lower_reduce(lc, n);
     default:
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "unsupported operator");
     }

@@ -1098,8 +1098,9 @@ static void check_bounds_hold(const vfy_net *net, ref_fn ref, double radius)
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
     vfy_bounds *bc = vfy_bounds_create(ctx);
     ck_assert_ptr_nonnull(bc);
-    double lo[16], hi[16], x[16], y[8];
-    ck_assert_int_le(net->n_in, 16);
+    double lo[64], hi[64], x[64], y[32];
+    ck_assert_int_le(net->n_in, 64);
+    ck_assert_int_le(net->n_out, 32);
     for (int64_t j = 0; j < net->n_in; j++) {
         double c = 0.5 * urand();
         lo[j] = c - radius;
@@ -1424,6 +1425,56 @@ START_TEST(test_random_dags)
     check_bounds_hold(net, ref_dag, 0.3);
     check_bounds_hold(net, ref_dag, 1.5);
     vfy_net_free(net);
+}
+END_TEST
+
+/* x [1,2,3,4]: m = ReduceMean(x, axes [2,3]) [1,2,1,1]; s = ReduceSum(x, axes input [-3],
+ * keepdims 0) [1,3,4]; t = ReduceSum(x) (every axis) [1,1,1,1]; y = Concat of their flattenings */
+static void ref_reduce(const double *x, double *y)
+{
+    double t = 0;
+    for (int c = 0; c < 2; c++) {
+        double m = 0;
+        for (int i = 0; i < 12; i++)
+            m += x[12 * c + i];
+        y[c] = m / 12;
+        t += m;
+    }
+    for (int i = 0; i < 12; i++)
+        y[2 + i] = x[i] + x[12 + i];
+    y[14] = t;
+}
+
+START_TEST(test_reduce)
+{
+    mb b = {0};
+    int64_t xd[4] = {1, 2, 3, 4}, yd[2] = {1, 15}, ax23[2] = {2, 3}, axm3[1] = {-3}, one[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_i64("axm3", 1, one, axm3, 0));
+    ADD_NODE(b, "ReduceMean", "mean", "x", "m", attr_ints("axes", 2, ax23), NULL);
+    ADD_NODE(b, "ReduceSum", "sum1", "x,axm3", "s", attr_i("keepdims", 0), NULL);
+    ADD_NODE(b, "ReduceSum", "sumall", "x", "t", NULL);
+    ADD_NODE(b, "Flatten", "fm", "m", "mf", NULL);
+    ADD_NODE(b, "Flatten", "fs", "s", "sf", NULL);
+    ADD_NODE(b, "Flatten", "ft", "t", "tf", NULL);
+    ADD_NODE(b, "Concat", "cat", "mf,sf,tf", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_reduce);
+    /* the mean's 1/12 is rounded: the layer says so */
+    ck_assert(net->layers[0].w_relerr > 0 || net->layers[1].w_relerr > 0);
+    check_bounds_hold(net, ref_reduce, 0.5);
+    vfy_net_free(net);
+    /* a repeated axis; a constant reduced */
+    b.node[0] = node("ReduceMean", "mean", "x", "m", attr_ints("axes", 2, (int64_t[]){2, -2}), NULL);
+    load_fails(&b, VFY_ERR_INVALID, "node 'mean' (ReduceMean)", "repeated");
+    mb c = {0};
+    c.in[c.nin++] = vinfo("x", FLT, 4, xd);
+    c.out[c.nout++] = vinfo("y", FLT, 4, xd);
+    ADD_INIT(c, tensor_f("k", 1, one, W32, ENC_FLOAT));
+    ADD_NODE(c, "ReduceSum", "ks", "k", "kk", NULL);
+    ADD_NODE(c, "Add", "plus", "x,kk", "y", NULL);
+    load_fails(&c, VFY_ERR_UNSUPPORTED, "node 'ks' (ReduceSum)", "constant");
 }
 END_TEST
 
@@ -2597,6 +2648,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual);
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_select_computed);
+    tcase_add_test(tc, test_reduce);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
     tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_graph_api);
