@@ -48,6 +48,7 @@ static const struct op_info {
     {"Clip", "min max", 1, 3},
     {"ReduceMean", "axes keepdims noop_with_empty_axes", 1, 2},
     {"ReduceSum", "axes keepdims noop_with_empty_axes", 1, 2},
+    {"Dropout", "ratio seed", 1, 3},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1793,6 +1794,22 @@ static vfy_status infer_reduce(ictx *c)
     return set_shape(&c->o->t, rank, shape) ? bad_shape(c) : VFY_OK;
 }
 
+/* Dropout in inference is the identity: training_mode (input 2, default false) must be a constant
+ * false; the ratio does not matter then. (A mask output is refused as any second output is.) */
+static vfy_status infer_dropout(ictx *c)
+{
+    if (c->n->n_in > 2 && c->in[2]) {
+        const vfy_value *tm = c->in[2];
+        if (!tm->is_const || tm->t.numel != 1)
+            return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                         "training_mode '%s' must be a constant scalar (unsupported)", tm->name);
+        if (tm->t.f ? tm->t.f[0] != 0 : tm->t.i[0] != 0)
+            return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED,
+                         "training_mode is true (unsupported: a random mask)");
+    }
+    return out_view(c, c->in[0]->t.rank, c->in[0]->t.shape);
+}
+
 static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
 {
     vfy_node *n = &g->nodes[idx];
@@ -1867,6 +1884,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_PAD: st = infer_pad(&c); break;
     case VFY_OP_REDUCE_MEAN:
     case VFY_OP_REDUCE_SUM: st = infer_reduce(&c); break;
+    case VFY_OP_DROPOUT: st = infer_dropout(&c); break;
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2600,6 +2618,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     int64_t len = lc->g->values[n->out[0]].t.numel;
     switch (n->op) {
     case VFY_OP_IDENTITY:
+    case VFY_OP_DROPOUT:
     case VFY_OP_RESHAPE:
     case VFY_OP_FLATTEN:
     case VFY_OP_SQUEEZE:
@@ -2947,7 +2966,7 @@ static void dag_commit(dag *d, const emb *e, int64_t out, int64_t last)
 
 static int is_view_op(vfy_op op)
 {
-    return op == VFY_OP_IDENTITY || op == VFY_OP_RESHAPE || op == VFY_OP_FLATTEN ||
+    return op == VFY_OP_IDENTITY || op == VFY_OP_DROPOUT || op == VFY_OP_RESHAPE || op == VFY_OP_FLATTEN ||
            op == VFY_OP_SQUEEZE || op == VFY_OP_UNSQUEEZE || op == VFY_OP_CAST;
 }
 

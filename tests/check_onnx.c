@@ -1478,6 +1478,34 @@ START_TEST(test_reduce)
 }
 END_TEST
 
+/* Dropout in inference: the identity (a ratio input is ignored); training_mode true is refused. */
+START_TEST(test_dropout)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 3}, wd[2] = {2, 3}, one[1] = {1}, yd[2] = {1, 2};
+    float ratio = 0.5f;
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_FLOAT));
+    ADD_INIT(b, tensor_f("r", 0, one, &ratio, ENC_FLOAT));
+    ADD_NODE(b, "Dropout", "d0", "x,r", "xd", NULL);
+    ADD_NODE(b, "Gemm", "g", "xd,W", "h", attr_i("transB", 1), NULL);
+    ADD_NODE(b, "Dropout", "d1", "h", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    double x[3] = {0.5, -1, 2}, y[2];
+    net_eval(net, x, y);
+    for (int i = 0; i < 2; i++)
+        ck_assert(y[i] == (double)W32[3 * i] * x[0] + (double)W32[3 * i + 1] * x[1] +
+                             (double)W32[3 * i + 2] * x[2]);
+    vfy_net_free(net);
+    int64_t t1 = 1;
+    ADD_INIT(b, tensor_i64("tm", 0, one, &t1, 0));
+    b.node[2] = node("Dropout", "d1", "h,r,tm", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'd1' (Dropout)", "training_mode is true");
+}
+END_TEST
+
 /* ---- convolutional operators, each against a direct reference in double ---- */
 
 static Onnx__AttributeProto *attr_s(const char *name, const char *v)
@@ -2649,6 +2677,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_select_computed);
     tcase_add_test(tc, test_reduce);
+    tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
     tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_graph_api);

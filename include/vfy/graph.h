@@ -57,6 +57,7 @@ typedef enum vfy_op {
     VFY_OP_CLIP,             /* constant bounds; lowered through ReLU (graph.c) */
     VFY_OP_REDUCE_MEAN,      /* on computed tensors */
     VFY_OP_REDUCE_SUM,
+    VFY_OP_DROPOUT,          /* inference: the identity */
     VFY_OP_COUNT
 } vfy_op;
 
