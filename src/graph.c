@@ -2954,6 +2954,14 @@ static void emb_from(const dag *d, int64_t k, emb *e)
     e->wform = FORM_PLAIN;
 }
 
+/* The work of e: slot s of d, where it stands in the vector now. */
+static void emb_work_slot(emb *e, const dag *d, int s)
+{
+    e->woff = slot_off(d, s);
+    e->wlen = d->slot[s].len;
+    e->wform = d->slot[s].form;
+}
+
 /* The slots after node k: the carried ones, then its output. */
 static void dag_commit(dag *d, const emb *e, int64_t out, int64_t last)
 {
@@ -2992,9 +3000,7 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
             const vfy_value *x = &g->values[n->in[j]];
             int s = slot_of(d, n->in[j]);
             VFY_ASSERT(s >= 0);
-            src.woff = slot_off(d, s);
-            src.wlen = d->slot[s].len;
-            src.wform = d->slot[s].form;
+            emb_work_slot(&src, d, s);
             double c = j == 1 && n->op == VFY_OP_SUB ? -1.0 : 1.0;
             for (int64_t i = 0; i < o->numel; i++)
                 work_coef(&src, &W[(cw + i) * e->width], bcast_src(o->shape, o->rank, &x->t, i), c);
@@ -3018,11 +3024,8 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
                 const vfy_value *x = &g->values[n->in[j]];
                 int64_t len = x->t.shape[axis] * inner;
                 int s = x->is_const ? -1 : slot_of(d, n->in[j]);
-                if (s >= 0) {
-                    src.woff = slot_off(d, s);
-                    src.wlen = d->slot[s].len;
-                    src.wform = d->slot[s].form;
-                }
+                if (s >= 0)
+                    emb_work_slot(&src, d, s);
                 for (int64_t i = 0; i < len; i++, w++) {
                     if (s >= 0)
                         work_coef(&src, &W[(cw + w) * e->width], q * len + i, 1.0);
@@ -3062,9 +3065,7 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
             d->slot[s].last = d->last[out];
     } else if (st == VFY_OK) {
         emb_from(d, k, e);
-        e->woff = slot_off(d, s);
-        e->wlen = d->slot[s].len;
-        e->wform = d->slot[s].form;
+        emb_work_slot(e, d, s);
         if ((st = emit_embedded(lc, n, e, T)) == VFY_OK)
             dag_commit(d, e, out, d->last[out]);
     }
@@ -3170,9 +3171,7 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     if (d.n != 1 || d.slot[0].form == FORM_SPLIT) {
         /* the output alone, in PLAIN form */
         emb_from(&d, g->n_nodes, &e);
-        e.woff = slot_off(&d, s);
-        e.wlen = d.slot[s].len;
-        e.wform = d.slot[s].form;
+        emb_work_slot(&e, &d, s);
         e.nc = 0;
         double *W, *b;
         if ((st = dense_alloc(&lc, &g->nodes[g->values[g->output].producer], e.wlen, e.width, &W, &b)))
