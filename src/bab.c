@@ -1818,10 +1818,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                    * overstate it, which costs a proof, never soundness) */
     }
     s.dl.t_end = t_final; /* a first phase that ended unresolved leaves the rest to the attack */
-    if (res->verdict != VFY_SAT && res->unresolved > 0 && !vfy_deadline_over(&s.dl)) {
+    if (opts->attack && res->verdict != VFY_SAT && res->unresolved > 0 &&
+        !vfy_deadline_over(&s.dl)) {
         /* 3. no proof is coming: spend what is left of the time on the attack, with rounds of
          * longer descents (steps doubling up to 1000) from fresh samples, every case in turn;
-         * without a deadline, FINAL_ATTACK_ROUNDS rounds */
+         * without a deadline, FINAL_ATTACK_ROUNDS rounds (without the attack, nothing: this loop
+         * spun on a no-op until the deadline, e.g. in a prefix search with a stuck leaf) */
         int steps = pgd_steps;
         for (int round = 0; !vfy_deadline_over(&s.dl) && res->verdict != VFY_SAT &&
                             (isfinite(s.dl.t_end) || round < FINAL_ATTACK_ROUNDS);

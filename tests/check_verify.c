@@ -75,6 +75,33 @@ START_TEST(test_abs_sat_confirmed)
 }
 END_TEST
 
+/* A search without attack (a prefix search of refine.c) whose leaves are stuck ends at once: y = |x|
+ * <= 0 holds only at x = 0, which no leaf's bound excludes (its bound is 0) and no vertex it tries
+ * reaches, and there is no attack to spend the time on (the final attack stage used to spin on a
+ * no-op until the deadline). */
+START_TEST(test_stuck_without_attack_returns)
+{
+    vfy_net *net = abs_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (<= Y_0 0))");
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    o.timeout_s = 20;
+    o.split = VFY_SPLIT_RELU;
+    o.attack = 0;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNKNOWN);
+    ck_assert(res.unresolved > 0);
+    ck_assert_msg(res.time_s < 5, "took %.1f s of 20", res.time_s);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_attack_from: descent from one given start (a corner, or a point outside the box, which is
  * clamped) reaches the violation of |x| <= 0.25 and confirms it; where there is none it says 0. */
 START_TEST(test_attack_from)
@@ -541,6 +568,7 @@ static Suite *verify_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
+    tcase_add_test(tc, test_stuck_without_attack_returns);
     tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
