@@ -2974,8 +2974,8 @@ static void dag_commit(dag *d, const emb *e, int64_t out, int64_t last)
 
 static int is_view_op(vfy_op op)
 {
-    return op == VFY_OP_IDENTITY || op == VFY_OP_DROPOUT || op == VFY_OP_RESHAPE || op == VFY_OP_FLATTEN ||
-           op == VFY_OP_SQUEEZE || op == VFY_OP_UNSQUEEZE || op == VFY_OP_CAST;
+    return op == VFY_OP_IDENTITY || op == VFY_OP_DROPOUT || op == VFY_OP_RESHAPE ||
+           op == VFY_OP_FLATTEN || op == VFY_OP_SQUEEZE || op == VFY_OP_UNSQUEEZE || op == VFY_OP_CAST;
 }
 
 /* Add or Sub of two computed tensors (broadcast either way), or Concat with computed inputs: one
