@@ -2309,6 +2309,25 @@ static void *tighten_run(void *arg)
     return NULL;
 }
 
+/* The bounds of the prefix context pc (the first pc->net->n_layers layers of b's network) from b:
+ * the layer bounds copied and, for each affine layer, its rounding coefficients q derived from its
+ * input's bounds (as vfy_bound_layers does). SOUND: every backward pass charges |lam| q_k for the
+ * float32 execution allowance and its own products' rounding; bounds copied without them (the
+ * scratch's zeros) would charge nothing (test_tighten_alpha_charges_rounding). */
+static void prefix_bounds(const vfy_bound_ctx *pc, vfy_bounds *pb, const vfy_bounds *b,
+                          const double *in_lo, const double *in_hi)
+{
+    const vfy_net *pre = pc->net;
+    for (int64_t q = 0; q < pre->n_layers; q++) {
+        const vfy_layer *L = &pre->layers[q];
+        memcpy(pb->lo[q], b->lo[q], (size_t)L->n_out * sizeof(double));
+        memcpy(pb->hi[q], b->hi[q], (size_t)L->n_out * sizeof(double));
+        if (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE)
+            affine_prepare(pc, pb, q, layer_in_lo(pb, q, in_lo), layer_in_hi(pb, q, in_hi));
+    }
+    pb->overflow = b->overflow;
+}
+
 vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *in_lo,
                                        const double *in_hi, vfy_bounds *b, int iters,
                                        const vfy_deadline *dl, int64_t *n_tightened,
@@ -2381,10 +2400,8 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
                                 iters, cy, out, VFY_OK};
             if (!(T->pb = vfy_bounds_create(pc)))
                 st = VFY_ERR_NOMEM;
-            for (int64_t q = 0; q < k && st == VFY_OK; q++) {
-                memcpy(T->pb->lo[q], b->lo[q], (size_t)net->layers[q].n_out * sizeof(double));
-                memcpy(T->pb->hi[q], b->hi[q], (size_t)net->layers[q].n_out * sizeof(double));
-            }
+            else
+                prefix_bounds(pc, T->pb, b, in_lo, in_hi);
         }
         for (int64_t r = 0; r < rows; r++)
             out[r] = NAN; /* not bounded (deadline) */

@@ -868,6 +868,64 @@ START_TEST(test_tighten_alpha_sound)
 }
 END_TEST
 
+/* alpha-CROWN on the hidden layers charges every rounding error and the float32 execution
+ * allowance: the bounds it gives the second ReLU layer's pre-activations are exactly those of
+ * vfy_bound_rows_alpha on the network's prefix bounded by vfy_bound_layers (whose layer bounds carry
+ * the rounding coefficients). The prefix's bounds once lacked them (copied layer bounds only): the
+ * tightened hidden bounds were missing the float32 allowance, unsound for a float32 execution. */
+START_TEST(test_tighten_alpha_charges_rounding)
+{
+    uint64_t st = 90 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 760 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *bt = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    /* the second ReLU layer k2 (the first one tightening touches), its unstable neurons */
+    int64_t k2 = -1, seen = 0;
+    for (int64_t k = 1; k < net->n_layers && k2 < 0; k++)
+        if (net->layers[k].kind == VFY_LAYER_RELU && seen++ == 1)
+            k2 = k;
+    ck_assert(k2 > 0);
+    int64_t m = k2 - 1, n_out = net->layers[m].n_out, idx[64], n = 0;
+    double old_lo[64], old_hi[64];
+    for (int64_t j = 0; j < n_out; j++)
+        if (bt->lo[m][j] < 0 && bt->hi[m][j] > 0) {
+            old_lo[n] = bt->lo[m][j];
+            old_hi[n] = bt->hi[m][j];
+            idx[n++] = j;
+        }
+    ck_assert(n > 0 && 2 * n < 64); /* one chunk of rows */
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    vfy_net pre = *net;
+    pre.n_layers = k2;
+    pre.n_out = n_out;
+    vfy_bound_ctx *pc;
+    ck_assert_int_eq(vfy_bound_ctx_create(&pre, 1, &pc, NULL), VFY_OK);
+    vfy_bounds *pb = vfy_bounds_create(pc);
+    ck_assert_int_eq(vfy_bound_layers(pc, VFY_BOUND_CROWN, wlo, whi, NULL, pb), VFY_OK);
+    double cy[64 * 64] = {0}, out[64];
+    for (int64_t r = 0; r < 2 * n; r++)
+        cy[r * n_out + idx[r / 2]] = r % 2 ? -1.0 : 1.0;
+    ck_assert_int_eq(vfy_bound_rows_alpha(pc, wlo, whi, pb, 2 * n, cy, NULL, NULL, 20, out, NULL,
+                                          NULL), VFY_OK);
+    int64_t differ = 0;
+    for (int64_t a = 0; a < n; a++) {
+        int64_t j = idx[a];
+        double want_lo = fmax(old_lo[a], out[2 * a]), want_hi = fmin(old_hi[a], -out[2 * a + 1]);
+        differ += bt->lo[m][j] != want_lo || bt->hi[m][j] != want_hi;
+    }
+    ck_assert_msg(differ == 0, "%lld of %lld neurons differ", (long long)differ, (long long)n);
+    ck_assert(n_t > 0);
+    vfy_bounds_free(pb);
+    vfy_bound_ctx_free(pc);
+    vfy_bounds_free(bt);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* alpha-CROWN on the hidden layers shared by threads: a layer's rows run in chunks fixed by their
  * count alone, so with 1, 2 or 3 threads every bound is the same double; enough unstable neurons
  * (ReLU, and Sigmoid in the second net) that each layer splits into several chunks; every sample
@@ -1825,6 +1883,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_grid_contains, 0, 8);
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
     tcase_add_loop_test(tc, test_tighten_alpha_threads, 0, 2);
+    tcase_add_loop_test(tc, test_tighten_alpha_charges_rounding, 0, 4);
     tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
