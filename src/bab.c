@@ -595,6 +595,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * optimum is a candidate counterexample, confirmed by the forward pass or else left open. Cases
  * refuted are dropped from r; returns 1 when r became SAT. Budget: at most `max_nodes` LPs per case. */
 #define EXACT_MAX_NODES 64
+#define PROGRESS_EVERY 2.0        /* seconds between the search's progress lines (-vv) */
 #define PHASE1_SHARE 0.1          /* of the time, for the first search before LP tightening */
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
 #define HIDDEN_ALPHA_ITERS 20      /* alpha-CROWN steps per hidden bound at the root */
@@ -1516,6 +1517,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * skipped were put back). Not for certificates (a checker cannot re-derive a prefix search),
      * nor inside a prefix search itself (hidden_prior set). */
     double t_final = s.dl.t_end;
+    double t_progress = vfy_now() + PROGRESS_EVERY; /* -vv: the search's next progress line */
     int n_relu_layers = 0;
     for (int64_t k = 1; k < net->n_layers; k++)
         n_relu_layers += net->layers[k].kind == VFY_LAYER_RELU;
@@ -1771,6 +1773,16 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         break;
                     }
                     }
+                }
+                if (vfy_log_level >= 2 && vfy_now() >= t_progress) {
+                    /* progress: the open domains' worst gap (their parents' bounds) */
+                    double worst = fr.n ? fr.heap[0]->prio : INFINITY;
+                    for (int64_t i = 0; i < fr.n_stk; i++)
+                        worst = fmin(worst, fr.stk[i]->prio);
+                    vfy_log(2, "search: %lld domains, %lld open, worst gap %.4g, depth %lld",
+                            (long long)res->domains, (long long)(fr.n + fr.n_stk), worst,
+                            (long long)res->max_depth);
+                    t_progress = vfy_now() + PROGRESS_EVERY;
                 }
                 for (int i = 0; i < s.n_batch; i++)
                     if (s.res[i].kind == R_SAT) {
