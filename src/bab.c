@@ -171,6 +171,8 @@ typedef struct search {
     int64_t max_rows, max_cases;
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
+    vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
+    int64_t slopes_box;       /* the input box whose root they are of */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
     int64_t n_half;    /* n_flat / 2: pre-activations and outputs of every layer */
@@ -598,6 +600,9 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define PROGRESS_EVERY 2.0        /* seconds between the search's progress lines (-vv) */
 #define PHASE1_SHARE 0.1          /* of the time, for the first search before LP tightening */
 #define PHASE1_DEFAULT_S 30        /* the same without a timeout */
+/* the root's hidden-bound slopes kept for the domains (vfy_bound_slopes) up to this size: mnist_fc
+ * 256x6 takes 16 MB */
+#define SLOPES_MAX_BYTES ((size_t)256 << 20)
 #define HIDDEN_ALPHA_ITERS 20      /* alpha-CROWN steps per hidden bound at the root */
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
 #define REFINE_SHARE 0.5         /* of the time left, for refining the root's hidden layers */
@@ -1306,6 +1311,18 @@ static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_sa
     }
 }
 
+/* The search keeps sl (NULL: none) as the root's hidden-bound slopes (vfy_bound_slopes) in
+ * every worker's bounds, freeing those kept before. */
+static void keep_root_slopes(search *s, vfy_bound_slopes *sl)
+{
+    vfy_bound_slopes_free(s->slopes);
+    s->slopes = sl;
+    for (int t = 0; t < s->n_workers; t++)
+        for (int g = 0; g < GROUP_MAX; g++)
+            if (s->workers[t].bs[g])
+                vfy_bounds_use_slopes(s->workers[t].bs[g], sl);
+}
+
 /* Certificates: the root's tightened hidden bounds, passed on with the box they hold on. */
 typedef struct root_rec {
     const vfy_verify_opts *opts;
@@ -1582,6 +1599,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (isfinite(s.dl.t_end))
                         adl.t_end = vfy_now() + HIDDEN_ALPHA_SHARE * (s.dl.t_end - vfy_now());
                     root_rec rr = {opts, bi, root->lo, root->hi};
+                    /* the slopes of the root's hidden bounds, kept for its domains (not in
+                     * certificates: the checker re-bounds a domain's layers by CROWN's defaults) */
+                    if (!s.cert && s.relu_split && (!s.slopes || s.slopes_box != bi)) {
+                        /* (a later phase keeps them: the root's bounds only tighten) */
+                        keep_root_slopes(&s, NULL);
+                        keep_root_slopes(&s, vfy_bound_slopes_create(ctx, b0, SLOPES_MAX_BYTES));
+                        s.slopes_box = bi;
+                    }
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
@@ -1892,9 +1917,11 @@ done:
     vfy_free(s.root_prior);
     for (int i = 0; i < BATCH; i++)
         vfy_free(s.res[i].warm);
-    if (s.workers)
+    if (s.workers) {
+        keep_root_slopes(&s, NULL);
         for (int t = 0; t < s.n_workers; t++)
             worker_free(&s.workers[t]);
+    }
     vfy_free(s.workers);
     vfy_bound_ctx_free(ctx);
     res->time_s = vfy_now() - t0;

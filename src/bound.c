@@ -38,6 +38,9 @@
  * three times the size gave +0.16 / -35. (ReLU slopes keep a constant step: a decay made the
  * mnist_fc root bounds worse.) */
 #define ACT_LR_FINAL 0.1
+/* crown_refine with kept slopes (vfy_bound_slopes): rows per chunk such that their slopes take at
+ * most this many bytes of the scratch (wide convolutional nets have thousands of ReLUs) */
+#define SLOPES_CHUNK_BYTES (4 << 20)
 
 struct vfy_bound_ctx {
     const vfy_net *net;
@@ -114,7 +117,17 @@ typedef struct vfy_bound_scratch {
      * threshold, cost a page fault per 4 KiB on every branching, 8% of a mnist_fc 256x6 run) */
     double *ov_alpha, *ov_beta;
     size_t cap_ov_alpha, cap_ov_beta;
+    /* crown_refine's rows' slopes from the bounds' vfy_bound_slopes (grow-only) */
+    double *sl_alpha;
+    size_t cap_sl_alpha;
 } vfy_bound_scratch;
+
+struct vfy_bound_slopes {
+    int64_t half, n_relu, n_rows;
+    int64_t *row_of;    /* per flat index: its lower bound's row (upper: + 1), or -1 */
+    float *a;           /* n_rows x n_relu, ReLU neuron roff[k] + j of the context: slope or NaN */
+    unsigned char *rec; /* per row: slopes recorded */
+};
 
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
  * whose coefficients and bias are >= 0 and whose nonzero coefficients all multiply values known to
@@ -354,6 +367,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->ctmp);
         vfy_free(s->ov_alpha);
         vfy_free(s->ov_beta);
+        vfy_free(s->sl_alpha);
         vfy_free(s->beta_v);
         vfy_free(s->beta_g);
         vfy_free(s->beta_m);
@@ -1253,6 +1267,32 @@ static void check_overflow(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
             b->overflow = 1;
 }
 
+/* The slopes of crown_refine's 2 na rows (+-e_j for neuron idx[a] of affine layer k) from b's kept
+ * slopes, in backward's alpha layout (ReLU layer q's block at 2 na roff[q]): a row's recorded slope
+ * where it lies in [0, 1], else CROWN's default for b's bounds (which the pass would use). */
+static void slopes_rows(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t k,
+                        const int64_t *idx, int64_t na, double *al)
+{
+    const vfy_bound_slopes *sl = b->slopes;
+    int64_t K = 2 * na;
+    for (int64_t q = 1; q <= k; q++) {
+        const vfy_layer *R = &ctx->net->layers[q];
+        if (R->kind != VFY_LAYER_RELU)
+            continue;
+        const double *l = b->lo[q - 1], *u = b->hi[q - 1];
+        for (int64_t i = 0; i < K; i++) {
+            int64_t row = sl->row_of[ctx->foff[k] + idx[i / 2]];
+            const float *src = row >= 0 && sl->rec[row + i % 2]
+                                   ? sl->a + (row + i % 2) * sl->n_relu + ctx->roff[q] : NULL;
+            double *dst = al + K * ctx->roff[q] + i * R->n_in;
+            for (int64_t j = 0; j < R->n_in; j++) {
+                double v = src ? (double)src[j] : NAN;
+                dst[j] = v >= 0 && v <= 1 ? v : relu_lower_slope(l[j], u[j]);
+            }
+        }
+    }
+}
+
 /* CROWN refinement of the output of affine layer k, a pre-activation: for every neuron that the
  * IBP step left unstable (before a ReLU) or not a point (before SIGMOID/TANH, whose relaxation
  * tightens with any narrower interval), lower-bound v_j and -v_j by a backward pass and intersect. */
@@ -1270,8 +1310,17 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
         return VFY_OK;
     /* two rows per neuron, in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many
      * rows serves every layer (a chunk's rows read only the bounds of layers before k, never the
-     * ones set here) */
-    const int64_t per_chunk = VFY_BOUND_CHUNK_ROWS / 2;
+     * ones set here); with kept slopes, chunks whose slopes fit in SLOPES_CHUNK_BYTES */
+    const vfy_bound_slopes *sl = b->slopes;
+    int64_t n_before = 0; /* ReLU neurons of the layers before k + 1: a row's slopes */
+    for (int64_t q = 1; sl && q <= k; q++)
+        if (ctx->net->layers[q].kind == VFY_LAYER_RELU)
+            n_before = ctx->roff[q] + ctx->net->layers[q].n_in;
+    int64_t per_chunk = VFY_BOUND_CHUNK_ROWS / 2;
+    if (n_before > 0) {
+        int64_t fit = SLOPES_CHUNK_BYTES / (2 * n_before * (int64_t)sizeof(double));
+        per_chunk = fit < 2 ? 2 : (fit < per_chunk ? fit : per_chunk);
+    }
     for (int64_t a0 = 0; a0 < nu; a0 += per_chunk) {
         int64_t na = nu - a0 < per_chunk ? nu - a0 : per_chunk, K = 2 * na;
         if (!scratch_reserve(s, K))
@@ -1282,8 +1331,14 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
             s->lam[(2 * a + 1) * n + s->idx[a0 + a]] = -1.0;
         }
         rows_init(s, K);
-        double *lbv = s->lbtmp;
-        backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, NULL, NULL, 0, NULL);
+        double *lbv = s->lbtmp, *al = NULL;
+        if (n_before > 0) {
+            al = grow_buf(&s->sl_alpha, &s->cap_sl_alpha, (size_t)(K * n_before));
+            if (!al)
+                return VFY_ERR_NOMEM;
+            slopes_rows(ctx, b, k, s->idx + a0, na, al);
+        }
+        backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, al, NULL, 0, NULL);
         for (int64_t a = 0; a < na; a++) {
             int64_t j = s->idx[a0 + a];
             double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
@@ -2236,6 +2291,97 @@ done:
 
 /* SOUND: max(0, l) <= relu(z) <= max(0, u) for z in [l, u]; the rest is vfy_bound_layers with the
  * current bounds as the prior (an intersection of sound enclosures). */
+/* The pre-activations whose bounds vfy_bound_tighten_alpha optimises: those of a ReLU layer after
+ * the first ReLU layer (whose own are exact by CROWN), not behind an activation. */
+static int tightened_layer(const vfy_net *net, int64_t k, int64_t *relu_seen)
+{
+    const vfy_layer *R = &net->layers[k];
+    if (R->kind != VFY_LAYER_RELU || vfy_layer_is_act(net->layers[k - 1].kind))
+        return 0;
+    return (*relu_seen)++ > 0;
+}
+
+vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bounds *root,
+                                          size_t max_bytes)
+{
+    const vfy_net *net = ctx->net;
+    if (ctx->n_relu == 0)
+        return NULL;
+    vfy_bound_slopes *sl = vfy_alloc(sizeof *sl);
+    if (!sl)
+        return NULL;
+    sl->half = vfy_bounds_flat_size(ctx) / 2;
+    sl->n_relu = ctx->n_relu;
+    sl->row_of = vfy_alloc_array((size_t)sl->half, sizeof(int64_t));
+    if (!sl->row_of)
+        goto fail;
+    for (int64_t f = 0; f < sl->half; f++)
+        sl->row_of[f] = -1;
+    int64_t rows = 0, relu_seen = 0;
+    for (int64_t k = 1; k < net->n_layers; k++) {
+        if (!tightened_layer(net, k, &relu_seen))
+            continue;
+        const double *lo = root->lo[k - 1], *hi = root->hi[k - 1];
+        for (int64_t j = 0; j < net->layers[k - 1].n_out; j++)
+            if (lo[j] < 0 && hi[j] > 0) {
+                sl->row_of[ctx->foff[k - 1] + j] = rows;
+                rows += 2;
+            }
+    }
+    sl->n_rows = rows;
+    if (rows == 0 || (double)rows * (double)sl->n_relu * sizeof(float) > (double)max_bytes)
+        goto fail;
+    sl->a = vfy_alloc_array((size_t)(rows * sl->n_relu), sizeof(float));
+    sl->rec = vfy_alloc_array((size_t)rows, 1);
+    if (!sl->a || !sl->rec)
+        goto fail;
+    return sl;
+fail:
+    vfy_bound_slopes_free(sl);
+    return NULL;
+}
+
+void vfy_bound_slopes_free(vfy_bound_slopes *sl)
+{
+    if (!sl)
+        return;
+    vfy_free(sl->row_of);
+    vfy_free(sl->a);
+    vfy_free(sl->rec);
+    vfy_free(sl);
+}
+
+int64_t vfy_bound_slopes_recorded(const vfy_bound_slopes *sl)
+{
+    int64_t n = 0;
+    for (int64_t r = 0; sl && r < sl->n_rows; r++)
+        n += sl->rec[r];
+    return n;
+}
+
+void vfy_bounds_use_slopes(vfy_bounds *b, vfy_bound_slopes *sl) { b->slopes = sl; }
+
+/* Record the slopes of row i of the last vfy_bound_rows_alpha on the prefix (pc, pb) as those of
+ * neuron f's lower (upper = 0) or upper bound, if sl keeps that neuron. aflat: scratch of the
+ * prefix's flat size / 2. */
+static void slopes_record(const vfy_bound_ctx *ctx, vfy_bound_slopes *sl, int64_t f, int upper,
+                          const vfy_bound_ctx *pc, const vfy_bounds *pb, int64_t i, double *aflat)
+{
+    int64_t row = sl->row_of[f];
+    if (row < 0 || !vfy_bound_best_params(pc, pb, i, aflat, NULL))
+        return;
+    row += upper;
+    float *dst = sl->a + row * sl->n_relu;
+    for (int64_t q = 1; q < pc->net->n_layers; q++) {
+        const vfy_layer *R = &pc->net->layers[q];
+        if (R->kind != VFY_LAYER_RELU)
+            continue;
+        for (int64_t j = 0; j < R->n_in; j++)
+            dst[ctx->roff[q] + j] = (float)aflat[ctx->foff[q - 1] + j];
+    }
+    sl->rec[row] = 1;
+}
+
 vfy_status vfy_bound_refresh(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                              vfy_bounds *b, int64_t k, double *flat)
 {
@@ -2278,6 +2424,10 @@ typedef struct tighten_part {
     int iters;
     double *cy, *out;
     vfy_status st;
+    const vfy_bound_ctx *ctx; /* the whole network's, and the slopes to record (or NULL) */
+    vfy_bound_slopes *sl;
+    int64_t foff_m;           /* flat offset of the layer's neurons */
+    double *aflat;            /* the prefix's flat size / 2 (with sl) */
 } tighten_part;
 
 /* Whether row r's bound out[r] (+e_j: lower, -e_j: upper, j = idx[r / 2]) beats the current one
@@ -2305,6 +2455,9 @@ static void *tighten_run(void *arg)
         }
         T->st = vfy_bound_rows_alpha(T->pc, T->in_lo, T->in_hi, T->pb, K, T->cy, NULL, NULL,
                                      T->iters, T->out + r0, NULL, NULL);
+        for (int64_t i = 0; T->sl && T->st == VFY_OK && i < K; i++)
+            slopes_record(T->ctx, T->sl, T->foff_m + T->idx[(r0 + i) / 2], (int)((r0 + i) % 2),
+                          T->pc, T->pb, i, T->aflat);
     }
     return NULL;
 }
@@ -2396,8 +2549,13 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
         for (int t = 0; t < n_use && st == VFY_OK; t++) {
             tighten_part *T = &parts[t];
             double *cy = T->cy;
+            double *af = T->aflat; /* (kept from layer to layer) */
             *T = (tighten_part){pc, NULL, in_lo, in_hi, dl, idx, rows, n_chunks, t, n_use, n_out,
-                                iters, cy, out, VFY_OK};
+                                iters, cy, out, VFY_OK, ctx, act ? NULL : b->slopes,
+                                ctx->foff[k - 1], af};
+            if (T->sl && !T->aflat &&
+                !(T->aflat = vfy_alloc_array((size_t)(half + 1), sizeof(double))))
+                st = VFY_ERR_NOMEM;
             if (!(T->pb = vfy_bounds_create(pc)))
                 st = VFY_ERR_NOMEM;
             else
@@ -2472,7 +2630,9 @@ done:
     vfy_free(out);
     vfy_free(idx);
     vfy_free(aflat);
-    for (int t = 0; t < TIGHTEN_THREADS_MAX; t++)
+    for (int t = 0; t < TIGHTEN_THREADS_MAX; t++) {
         vfy_free(parts[t].cy);
+        vfy_free(parts[t].aflat);
+    }
     return st;
 }

@@ -926,6 +926,55 @@ START_TEST(test_tighten_alpha_charges_rounding)
 }
 END_TEST
 
+/* The root's hidden-bound slopes kept for its domains (vfy_bound_slopes): alpha-CROWN on the
+ * hidden layers records them, and CROWN on a sub-box (a domain) that starts from them contains
+ * every sampled execution (no tolerance) and bounds some hidden neuron tighter than CROWN's default
+ * slopes; past the size limit none are kept. */
+START_TEST(test_root_slopes)
+{
+    uint64_t st = 120 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 780 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b0 = vfy_bounds_create(ctx), *bp = vfy_bounds_create(ctx), *bs = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b0), VFY_OK);
+    ck_assert_ptr_null(vfy_bound_slopes_create(ctx, b0, 16));
+    vfy_bound_slopes *sl = vfy_bound_slopes_create(ctx, b0, (size_t)1 << 26);
+    ck_assert_ptr_nonnull(sl);
+    ck_assert_int_eq(vfy_bound_slopes_recorded(sl), 0);
+    vfy_bounds_use_slopes(b0, sl);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, b0, 20, NULL, &n_t), VFY_OK);
+    ck_assert(vfy_bound_slopes_recorded(sl) > 0);
+    /* a domain: the box with a margin cut from every side */
+    int64_t nx = net->n_in;
+    double dlo[16], dhi[16], dwlo[16], dwhi[16];
+    for (int64_t j = 0; j < nx; j++) {
+        double w = hi[j] - lo[j];
+        dlo[j] = dwlo[j] = lo[j] + 0.1 * w;
+        dhi[j] = dwhi[j] = hi[j] - 0.1 * w;
+    }
+    vfy_bound_widen_input(ctx, nx, dwlo, dwhi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, dwlo, dwhi, NULL, bp), VFY_OK);
+    vfy_bounds_use_slopes(bs, sl);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, dwlo, dwhi, NULL, bs), VFY_OK);
+    check_contains(net, bs, dlo, dhi, 31 + (uint64_t)_i, 400);
+    int64_t tighter_n = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++)
+            tighter_n += bs->lo[k][j] > bp->lo[k][j] || bs->hi[k][j] < bp->hi[k][j];
+    ck_assert_msg(tighter_n > 0, "no bound tighter with the root's slopes");
+    vfy_bounds_use_slopes(b0, NULL);
+    vfy_bounds_use_slopes(bs, NULL);
+    vfy_bound_slopes_free(sl);
+    vfy_bounds_free(b0);
+    vfy_bounds_free(bp);
+    vfy_bounds_free(bs);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* alpha-CROWN on the hidden layers shared by threads: a layer's rows run in chunks fixed by their
  * count alone, so with 1, 2 or 3 threads every bound is the same double; enough unstable neurons
  * (ReLU, and Sigmoid in the second net) that each layer splits into several chunks; every sample
@@ -1884,6 +1933,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_tighten_alpha_sound, 0, 6);
     tcase_add_loop_test(tc, test_tighten_alpha_threads, 0, 2);
     tcase_add_loop_test(tc, test_tighten_alpha_charges_rounding, 0, 4);
+    tcase_add_loop_test(tc, test_root_slopes, 0, 4);
     tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);

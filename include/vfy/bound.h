@@ -51,10 +51,31 @@ typedef struct vfy_bounds {
     double **lo, **hi;   /* lo[k], hi[k]: bounds of v_{k+1}, length layers[k].n_out */
     int overflow;        /* set when a value may exceed the float32 range: no proof is then claimed */
     struct vfy_bound_scratch *scratch;
+    struct vfy_bound_slopes *slopes; /* borrowed, or NULL (vfy_bounds_use_slopes) */
 } vfy_bounds;
 
 vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx);
 void vfy_bounds_free(vfy_bounds *b);
+
+/* Hidden-bound slopes kept for a search's domains. For every pre-activation of a ReLU layer after
+ * the first that is unstable in the bounds it is created from (a root's), one row for its lower and
+ * one for its upper bound: the ReLU lower slopes of the alpha-CROWN pass that gave that bound
+ * (recorded by vfy_bound_tighten_alpha on bounds using them; NaN: none yet). The CROWN re-bounding
+ * of hidden layers (vfy_bound_layers and _from) on bounds using them starts each row from its
+ * slopes instead of CROWN's defaults: a domain inside the root re-bounds a layer after a split with
+ * the root's optimised slopes, so the split's effect is not lost to the intersection with the
+ * root's alpha-CROWN bounds. SOUND: any slope in [0, 1] is a valid lower line of an unstable ReLU
+ * on any interval, so every pass stays sound whatever the slopes (others are replaced by the
+ * default). NULL when out of memory or past max_bytes. */
+typedef struct vfy_bound_slopes vfy_bound_slopes;
+vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bounds *root,
+                                          size_t max_bytes);
+void vfy_bound_slopes_free(vfy_bound_slopes *sl);
+/* Rows that hold slopes (recorded at least once). */
+int64_t vfy_bound_slopes_recorded(const vfy_bound_slopes *sl);
+/* b uses sl (borrowed; NULL: none): tightening records into it, CROWN reads from it. Several bounds
+ * may share one; recording (vfy_bound_tighten_alpha) must not run while others read. */
+void vfy_bounds_use_slopes(vfy_bounds *b, vfy_bound_slopes *sl);
 
 /* Widen a box outward by the float32 rounding of inputs (relative 2^-24, outward), so that for every
  * real x in [lo,hi] both x and fl32(x) lie in the result. No-op when float_semantics is off. */
