@@ -870,9 +870,10 @@ END_TEST
 
 /* alpha-CROWN on the hidden layers charges every rounding error and the float32 execution
  * allowance: the bounds it gives the second ReLU layer's pre-activations are exactly those of
- * vfy_bound_rows_alpha on the network's prefix bounded by vfy_bound_layers (whose layer bounds carry
- * the rounding coefficients). The prefix's bounds once lacked them (copied layer bounds only): the
- * tightened hidden bounds were missing the float32 allowance, unsound for a float32 execution. */
+ * vfy_bound_rows_alpha on the network's prefix bounded by vfy_bound_layers (whose layer bounds
+ * carry the rounding coefficients). The prefix's bounds once lacked them (copied layer bounds
+ * only): the tightened hidden bounds were missing the float32 allowance, unsound for a float32
+ * execution. */
 START_TEST(test_tighten_alpha_charges_rounding)
 {
     uint64_t st = 90 + (uint64_t)_i;
@@ -936,7 +937,8 @@ START_TEST(test_root_slopes)
     double lo[16], hi[16], wlo[16], whi[16];
     vfy_bound_ctx *ctx;
     vfy_net *net = random_multilayer(_i, 780 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
-    vfy_bounds *b0 = vfy_bounds_create(ctx), *bp = vfy_bounds_create(ctx), *bs = vfy_bounds_create(ctx);
+    vfy_bounds *b0 = vfy_bounds_create(ctx), *bp = vfy_bounds_create(ctx);
+    vfy_bounds *bs = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b0), VFY_OK);
     ck_assert_ptr_null(vfy_bound_slopes_create(ctx, b0, 16));
     vfy_bound_slopes *sl = vfy_bound_slopes_create(ctx, b0, (size_t)1 << 26);
