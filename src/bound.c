@@ -41,6 +41,10 @@
 /* crown_refine uses kept slopes (vfy_bound_slopes) where a chunk's rows' slopes take at most this
  * many bytes of the scratch: up to 4,096 ReLUs before the layer (mnist_fc 256x6: 1,280) */
 #define SLOPES_CHUNK_BYTES (8 << 20)
+/* ... and only on nets of at most this many ReLUs: on oval21's conv nets (3,000-6,000) recording
+ * and reading them made quick instances 3 to 6 times slower (cifar_deep img8366: 1.6 -> 9.9 s);
+ * mnist_fc (768-1,536) and eran's 9x200 (1,800) gain */
+#define SLOPES_MAX_RELUS 2048
 
 struct vfy_bound_ctx {
     const vfy_net *net;
@@ -2305,7 +2309,7 @@ vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bo
                                           size_t max_bytes)
 {
     const vfy_net *net = ctx->net;
-    if (ctx->n_relu == 0)
+    if (ctx->n_relu == 0 || ctx->n_relu > SLOPES_MAX_RELUS)
         return NULL;
     vfy_bound_slopes *sl = vfy_alloc(sizeof *sl);
     if (!sl)
