@@ -1314,9 +1314,8 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
         return VFY_OK;
     /* two rows per neuron, in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many
      * rows serves every layer (a chunk's rows read only the bounds of layers before k, never the
-     * ones set here); kept slopes only where a chunk's fit in SLOPES_CHUNK_BYTES (on wide
-     * convolutional nets smaller chunks cost more than the slopes gain: verivital's median time
-     * went from 0.6 to 1.4 s) */
+     * ones set here); kept slopes only where a chunk's fit in SLOPES_CHUNK_BYTES, so that
+     * the chunks never shrink for them */
     const vfy_bound_slopes *sl = b->slopes;
     int64_t n_before = 0; /* ReLU neurons of the layers before k + 1: a row's slopes */
     for (int64_t q = 1; sl && q <= k; q++)

@@ -66,7 +66,8 @@ void vfy_bounds_free(vfy_bounds *b);
  * the root's optimised slopes, so the split's effect is not lost to the intersection with the
  * root's alpha-CROWN bounds. SOUND: any slope in [0, 1] is a valid lower line of an unstable ReLU
  * on any interval, so every pass stays sound whatever the slopes (others are replaced by the
- * default). NULL when out of memory or past max_bytes. */
+ * default). NULL when out of memory, past max_bytes, or on a net of more than 2,048 ReLUs (where
+ * recording and reading them cost more than they gained). */
 typedef struct vfy_bound_slopes vfy_bound_slopes;
 vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bounds *root,
                                           size_t max_bytes);
