@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "require.h"
 #include "testnet.h"
 #include "vfy/bound.h"
 #include "vfy/eval.h"
@@ -59,7 +60,7 @@ START_TEST(test_gemm_matches_reference)
             for (int p = 0; p < k; p++)
                 s += fabs(a[i * k + p] * b[p * n + j]);
             /* both are within gamma(k) sum|a||b| of the exact value */
-            ck_assert(fabs(c1[i * n + j] - c2[i * n + j]) <= 2 * vfy_la_gamma(k) * s);
+            REQUIRE(fabs(c1[i * n + j] - c2[i * n + j]) <= 2 * vfy_la_gamma(k) * s);
         }
 }
 END_TEST
@@ -100,14 +101,14 @@ static void check_contains(const vfy_net *net, const vfy_bounds *b, const double
         vfy_eval_forward_all(net, x, acts);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++) {
-                ck_assert_msg(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
-                              "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]", (long long)k,
-                              (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+                REQUIRE_MSG(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
+                            "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]", (long long)k,
+                            (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
             }
         vfy_eval_f32(net, xf, yf, sf);
         int64_t L = net->n_layers - 1;
         for (int64_t j = 0; j < net->n_out; j++)
-            ck_assert(b->lo[L][j] <= (double)yf[j] && (double)yf[j] <= b->hi[L][j]);
+            REQUIRE(b->lo[L][j] <= (double)yf[j] && (double)yf[j] <= b->hi[L][j]);
     }
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
@@ -161,7 +162,7 @@ START_TEST(test_bounds_contain_samples)
             double v = 0;
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
-            ck_assert_msg(lbc[i] <= v, "row %d: bound %.17g above value %.17g", i, lbc[i], v);
+            REQUIRE_MSG(lbc[i] <= v, "row %d: bound %.17g above value %.17g", i, lbc[i], v);
         }
     }
     vfy_bounds_free(bi);
@@ -189,7 +190,7 @@ START_TEST(test_crown_tighter_than_ibp)
     vfy_bound_rows(ctx, VFY_BOUND_IBP, lo, hi, b, 1, cy, NULL, &lbi, NULL, NULL);
     vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
     vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lbc, NULL, NULL);
-    ck_assert_msg(lbc > lbi, "crown %g ibp %g", lbc, lbi);
+    REQUIRE_MSG(lbc > lbi, "crown %g ibp %g", lbc, lbi);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
@@ -217,7 +218,7 @@ START_TEST(test_float_execution_cancellation)
         vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb);
         vfy_bound_rows(ctx, VFY_BOUND_CROWN, &lo, &hi, bb, 1, &cy, NULL, &lb, NULL, NULL);
         if (fs)
-            ck_assert_msg(!(lb > 0.5), "float semantics must not prove y > 0.5 (lb %g)", lb);
+            REQUIRE_MSG(!(lb > 0.5), "float semantics must not prove y > 0.5 (lb %g)", lb);
         /* either way the bound holds for the value executed in double */
         ck_assert(lb <= y || !fs);
         vfy_bounds_free(bb);
@@ -278,13 +279,13 @@ static void check_reference(const char *model, const char *spec_path, const doub
     vfy_net *net = NULL;
     vfy_spec *spec = NULL;
     vfy_error err;
-    ck_assert_msg(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
-    ck_assert_msg(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
     int64_t K = 0, ny = net->n_out;
     double cy[64 * 10], rhs[64], lb[64];
     for (int64_t c = 0; c < spec->n_cases; c++)
         for (int64_t i = 0; i < spec->cases[c].n_rows; i++, K++) {
-            ck_assert(K < 64);
+            REQUIRE(K < 64);
             memcpy(cy + K * ny, spec->cases[c].rows[i].cy, (size_t)ny * sizeof(double));
             rhs[K] = spec->cases[c].rows[i].rhs_hi;
         }
@@ -297,8 +298,8 @@ static void check_reference(const char *model, const char *spec_path, const doub
     ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, NULL, lb, NULL, NULL), VFY_OK);
     for (int64_t i = 0; i < K; i++) {
         double m = lb[i] - rhs[i];
-        ck_assert_msg(m >= ref[i] - 1e-4 * (1 + fabs(ref[i])) && m <= ref[i] + 0.2 * (1 + fabs(ref[i])),
-                      "%s row %lld: crown %.6g, reference %.6g", model, (long long)i, m, ref[i]);
+        REQUIRE_MSG(m >= ref[i] - 1e-4 * (1 + fabs(ref[i])) && m <= ref[i] + 0.2 * (1 + fabs(ref[i])),
+                    "%s row %lld: crown %.6g, reference %.6g", model, (long long)i, m, ref[i]);
     }
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
@@ -363,9 +364,9 @@ START_TEST(test_grid_contains)
             vfy_eval_forward_all(net, x, acts);
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++)
-                    ck_assert_msg(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
-                                  "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]",
-                                  (long long)k, (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+                    REQUIRE_MSG(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
+                                "layer %lld neuron %lld: %.17g not in [%.17g, %.17g]",
+                                (long long)k, (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
         }
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
@@ -381,7 +382,7 @@ END_TEST
 /* Check records every passing ck_assert through a pipe (a system call each); the loops below test
  * millions of points, so they call it only on failure. */
 #define CHECK(c) do { if (!(c)) ck_assert(c); } while (0)
-#define CHECKM(c, ...) do { if (!(c)) ck_assert_msg(c, __VA_ARGS__); } while (0)
+#define CHECKM(c, ...) do { if (!(c)) REQUIRE_MSG(c, __VA_ARGS__); } while (0)
 
 static long double act_ref(vfy_layer_kind kind, long double z)
 {
@@ -757,11 +758,11 @@ START_TEST(test_act_exec_allowance)
                                  VFY_OK);
                 double blo = m ? lb[0] : b->lo[0][0], bhi = m ? -lb[1] : b->hi[0][0];
                 if (fs)
-                    ck_assert_msg(blo <= f - 0x1p-21L && bhi >= f + 0x1p-21L,
-                                  "x = %g: [%.17g, %.17g] misses f(x) +- 2^-21", xs[t], blo, bhi);
+                    REQUIRE_MSG(blo <= f - 0x1p-21L && bhi >= f + 0x1p-21L,
+                                "x = %g: [%.17g, %.17g] misses f(x) +- 2^-21", xs[t], blo, bhi);
                 else
-                    ck_assert_msg(blo <= f && bhi >= f && bhi - blo <= 1e-12,
-                                  "x = %g: real bounds [%.17g, %.17g]", xs[t], blo, bhi);
+                    REQUIRE_MSG(blo <= f && bhi >= f && bhi - blo <= 1e-12,
+                                "x = %g: real bounds [%.17g, %.17g]", xs[t], blo, bhi);
             }
         }
         vfy_bounds_free(b);
@@ -839,7 +840,7 @@ static int64_t tightened(const vfy_net *net, const vfy_bounds *bc, const vfy_bou
     int64_t strict = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {
-            ck_assert(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
+            REQUIRE(bt->lo[k][j] >= bc->lo[k][j] && bt->hi[k][j] <= bc->hi[k][j]);
             strict += bt->lo[k][j] > bc->lo[k][j] || bt->hi[k][j] < bc->hi[k][j];
         }
     return strict;
@@ -917,7 +918,7 @@ START_TEST(test_tighten_alpha_charges_rounding)
         double want_lo = fmax(old_lo[a], out[2 * a]), want_hi = fmin(old_hi[a], -out[2 * a + 1]);
         differ += bt->lo[m][j] != want_lo || bt->hi[m][j] != want_hi;
     }
-    ck_assert_msg(differ == 0, "%lld of %lld neurons differ", (long long)differ, (long long)n);
+    REQUIRE_MSG(differ == 0, "%lld of %lld neurons differ", (long long)differ, (long long)n);
     ck_assert(n_t > 0);
     vfy_bounds_free(pb);
     vfy_bound_ctx_free(pc);
@@ -965,7 +966,7 @@ START_TEST(test_root_slopes)
     for (int64_t k = 0; k < net->n_layers; k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++)
             tighter_n += bs->lo[k][j] > bp->lo[k][j] || bs->hi[k][j] < bp->hi[k][j];
-    ck_assert_msg(tighter_n > 0, "no bound tighter with the root's slopes");
+    REQUIRE_MSG(tighter_n > 0, "no bound tighter with the root's slopes");
     vfy_bounds_use_slopes(b0, NULL);
     vfy_bounds_use_slopes(bs, NULL);
     vfy_bound_slopes_free(sl);
@@ -1006,7 +1007,7 @@ START_TEST(test_tighten_alpha_threads)
                 double l = b[0]->lo[4][j], u = b[0]->hi[4][j];
                 unstable += acts[_i][2] == VFY_LAYER_RELU ? l < 0 && u > 0 : l < u;
             }
-            ck_assert_msg(unstable >= 64, "%lld unstable", (long long)unstable);
+            REQUIRE_MSG(unstable >= 64, "%lld unstable", (long long)unstable);
         }
         ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, b[t], 8, NULL, &n_t[t]), VFY_OK);
     }
@@ -1014,7 +1015,7 @@ START_TEST(test_tighten_alpha_threads)
     for (int t = 1; t < 3; t++)
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++)
-                ck_assert(b[t]->lo[k][j] == b[0]->lo[k][j] && b[t]->hi[k][j] == b[0]->hi[k][j]);
+                REQUIRE(b[t]->lo[k][j] == b[0]->lo[k][j] && b[t]->hi[k][j] == b[0]->hi[k][j]);
     check_contains(net, b[1], lo, hi, 5 + (uint64_t)_i, 300);
     for (int t = 0; t < 3; t++)
         vfy_bounds_free(b[t]);
@@ -1050,8 +1051,8 @@ START_TEST(test_alpha_warm)
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, NULL, 1, lb2, NULL, NULL),
                      VFY_OK);
     for (int i = 0; i < K; i++)
-        ck_assert_msg(lb2[i] >= lb1[i] - 1e-6 * (1 + fabs(lb1[i])), "row %d: %g after a warm "
-                      "start, %g before", i, lb2[i], lb1[i]);
+        REQUIRE_MSG(lb2[i] >= lb1[i] - 1e-6 * (1 + fabs(lb1[i])), "row %d: %g after a warm "
+                    "start, %g before", i, lb2[i], lb1[i]);
     /* (b) garbage: NaN, negative, above 1, random */
     for (int64_t q = 0; q < K * R; q++) {
         int t = (int)(testnet_uniform(&st) * 4);
@@ -1073,7 +1074,7 @@ START_TEST(test_alpha_warm)
             double v = 0;
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
-            ck_assert_msg(v >= lb3[i], "row %d: value %g below the bound %g", i, v, lb3[i]);
+            REQUIRE_MSG(v >= lb3[i], "row %d: value %g below the bound %g", i, v, lb3[i]);
         }
     }
     /* (c) K differs: ignored, the call runs as without it */
@@ -1186,13 +1187,13 @@ START_TEST(test_beta_sound)
                 v += cy[i * ny + j] * y[j];
             for (int64_t q = 0; q < n_sp; q++)
                 lag += beta[i][q] * sg[q] * acts[kq[q]][jq[q]];
-            ck_assert_msg(v >= lb[i], "row %d: value %.17g below the bound %.17g", i, v, lb[i]);
-            ck_assert_msg(v - lag >= lb[i], "row %d: Lagrangian %.17g below the bound %.17g "
-                          "(beta %g %g %g)", i, v - lag, lb[i], beta[i][0], n_sp > 1 ? beta[i][1] : 0,
-                          n_sp > 2 ? beta[i][2] : 0);
+            REQUIRE_MSG(v >= lb[i], "row %d: value %.17g below the bound %.17g", i, v, lb[i]);
+            REQUIRE_MSG(v - lag >= lb[i], "row %d: Lagrangian %.17g below the bound %.17g "
+                        "(beta %g %g %g)", i, v - lag, lb[i], beta[i][0], n_sp > 1 ? beta[i][1] : 0,
+                        n_sp > 2 ? beta[i][2] : 0);
         }
     }
-    ck_assert_msg(on > 100, "only %d samples on the split domain", on);
+    REQUIRE_MSG(on > 100, "only %d samples on the split domain", on);
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
     free(af);
@@ -1258,7 +1259,7 @@ START_TEST(test_split_children)
     ck_assert_int_eq(vfy_bound_layers_from(ctx, VFY_BOUND_CROWN, wlo, whi, flat, kz + 1, b2), VFY_OK);
     for (int64_t k = 0; k < net->n_layers; k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            ck_assert(b1->lo[k][j] == b2->lo[k][j] && b1->hi[k][j] == b2->hi[k][j]);
+            REQUIRE(b1->lo[k][j] == b2->lo[k][j] && b1->hi[k][j] == b2->hi[k][j]);
     double *acts[16] = {0};
     ck_assert(net->n_layers <= 16);
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -1276,15 +1277,15 @@ START_TEST(test_split_children)
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
             if (z <= 0)
-                ck_assert_msg(lbn[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, lbn[i], v);
+                REQUIRE_MSG(lbn[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, lbn[i], v);
             if (z >= 0)
-                ck_assert_msg(lbp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lbp[i], v);
+                REQUIRE_MSG(lbp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lbp[i], v);
         }
         seen[z >= 0]++;
         if (z <= 0)
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++)
-                    ck_assert(b2->lo[k][j] <= acts[k][j] && acts[k][j] <= b2->hi[k][j]);
+                    REQUIRE(b2->lo[k][j] <= acts[k][j] && acts[k][j] <= b2->hi[k][j]);
     }
     ck_assert(seen[0] > 0 && seen[1] > 0); /* both sides were exercised */
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -1361,8 +1362,8 @@ START_TEST(test_maxpool_sound)
     int gained = 0;
     for (int i = 0; i < K; i++) {
         ck_assert(lba[i] >= lbc[i]);
-        ck_assert_msg(lbc[i] >= lbi[i] - 1e-12 * (1 + fabs(lbi[i])), "row %d: CROWN %.17g, IBP "
-                      "%.17g", i, lbc[i], lbi[i]);
+        REQUIRE_MSG(lbc[i] >= lbi[i] - 1e-12 * (1 + fabs(lbi[i])), "row %d: CROWN %.17g, IBP "
+                    "%.17g", i, lbc[i], lbi[i]);
         gained |= lbc[i] > lbi[i] + 1e-6;
     }
     ck_assert(gained);
@@ -1374,9 +1375,9 @@ START_TEST(test_maxpool_sound)
         int on = j4 < 0 || sg * acts[4][j4] >= 0;
         for (int i = 0; i < K; i++) {
             double v = cy[i * 3] * y[0] + cy[i * 3 + 1] * y[1] + cy[i * 3 + 2] * y[2];
-            ck_assert_msg(v >= lba[i], "row %d: value %.17g below alpha's bound %.17g", i, v, lba[i]);
-            ck_assert_msg(!on || v >= lbb[i], "row %d: value %.17g below the split domain's bound "
-                          "%.17g", i, v, lbb[i]);
+            REQUIRE_MSG(v >= lba[i], "row %d: value %.17g below alpha's bound %.17g", i, v, lba[i]);
+            REQUIRE_MSG(!on || v >= lbb[i], "row %d: value %.17g below the split domain's bound "
+                        "%.17g", i, v, lbb[i]);
         }
     }
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -1463,7 +1464,7 @@ START_TEST(test_sparse_matches_dense)
             vfy_la_csr_gemv(c, x, y1, t, ab);
             vfy_la_gemv(7, 9, aa, x, y2, t);
             for (int q = 0; q < (t ? 9 : 7); q++)
-                ck_assert(fabs(y1[q] - y2[q]) <= 1e-14);
+                REQUIRE(fabs(y1[q] - y2[q]) <= 1e-14);
         }
     }
     static const int n_rows[] = {1, 3, 15, 19};
@@ -1473,11 +1474,11 @@ START_TEST(test_sparse_matches_dense)
         vfy_la_csr_lmul(k, L, c, c1, w);
         vfy_la_gemm_ref(k, 9, 7, L, a, c2, 0);
         for (int q = 0; q < k * 9; q++)
-            ck_assert(fabs(c1[q] - c2[q]) <= 1e-14);
+            REQUIRE(fabs(c1[q] - c2[q]) <= 1e-14);
         vfy_la_csr_mul_t(k, V, c, d1, w);
         vfy_la_gemm_bt(k, 7, 9, V, a, d2);
         for (int q = 0; q < k * 7; q++)
-            ck_assert(fabs(d1[q] - d2[q]) <= 1e-14);
+            REQUIRE(fabs(d1[q] - d2[q]) <= 1e-14);
     }
     vfy_la_csr_free(c);
     /* a random net, three quarters of its weights zeroed */
@@ -1508,7 +1509,7 @@ START_TEST(test_sparse_matches_dense)
         if (sparse) {
             ck_assert_int_eq(vfy_net_sparsify(net, 1.0, 0, NULL), VFY_OK);
             for (int64_t k = 0; k < net->n_layers; k++)
-                ck_assert(net->layers[k].kind != VFY_LAYER_DENSE || net->layers[k].csr);
+                REQUIRE(net->layers[k].kind != VFY_LAYER_DENSE || net->layers[k].csr);
         }
         ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx[sparse], NULL), VFY_OK);
         if (sparse == 0)
@@ -1527,8 +1528,8 @@ START_TEST(test_sparse_matches_dense)
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++) {
                     double e = 1e-9 * (1 + fabs(bd->lo[k][j]) + fabs(bd->hi[k][j]));
-                    ck_assert(fabs(b->lo[k][j] - bd->lo[k][j]) <= e);
-                    ck_assert(fabs(b->hi[k][j] - bd->hi[k][j]) <= e);
+                    REQUIRE(fabs(b->lo[k][j] - bd->lo[k][j]) <= e);
+                    REQUIRE(fabs(b->hi[k][j] - bd->hi[k][j]) <= e);
                 }
             vfy_bounds_free(b);
         } else {
@@ -1536,8 +1537,8 @@ START_TEST(test_sparse_matches_dense)
         }
     }
     for (int i = 0; i < K; i++)
-        ck_assert_msg(fabs(lbs[i] - lbd[i]) <= 1e-9 * (1 + fabs(lbd[i])), "row %d: %.17g vs %.17g",
-                      i, lbs[i], lbd[i]);
+        REQUIRE_MSG(fabs(lbs[i] - lbd[i]) <= 1e-9 * (1 + fabs(lbd[i])), "row %d: %.17g vs %.17g",
+                    i, lbs[i], lbd[i]);
     for (int64_t j = 0; j < net->n_out; j++) {
         ck_assert(yf[0][j] == yf[1][j]);
         ck_assert(fabs(ycmp[0][j] - ycmp[1][j]) <= 1e-12 * (1 + fabs(ycmp[0][j])));
@@ -1586,15 +1587,15 @@ START_TEST(test_crown_refine_chunks)
             unstable += bi->lo[2][j] < 0 && bi->hi[2][j] > 0;
             tightened += bc->lo[2][j] > bi->lo[2][j] || bc->hi[2][j] < bi->hi[2][j];
         }
-        ck_assert_msg(unstable > VFY_BOUND_CHUNK_ROWS / 2, "%lld unstable", (long long)unstable);
-        ck_assert_msg(tightened > VFY_BOUND_CHUNK_ROWS / 2, "%lld tightened", (long long)tightened);
+        REQUIRE_MSG(unstable > VFY_BOUND_CHUNK_ROWS / 2, "%lld unstable", (long long)unstable);
+        REQUIRE_MSG(tightened > VFY_BOUND_CHUNK_ROWS / 2, "%lld tightened", (long long)tightened);
         check_contains(net, bc, lo, hi, 17 + (uint64_t)_i, 200);
         if (sparse) {
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++) {
                     double e = 1e-9 * (1 + fabs(bd->lo[k][j]) + fabs(bd->hi[k][j]));
-                    ck_assert(fabs(bc->lo[k][j] - bd->lo[k][j]) <= e);
-                    ck_assert(fabs(bc->hi[k][j] - bd->hi[k][j]) <= e);
+                    REQUIRE(fabs(bc->lo[k][j] - bd->lo[k][j]) <= e);
+                    REQUIRE(fabs(bc->hi[k][j] - bd->hi[k][j]) <= e);
                 }
             vfy_bounds_free(bc);
             vfy_bounds_free(bd);
@@ -1648,10 +1649,10 @@ START_TEST(test_act_alpha)
     for (int i = 0; i < K; i++) {
         ck_assert(lba[i] >= lbc[i] && lboff[i] >= lbc[i]);
         if (!has_relu)
-            ck_assert(lboff[i] == lbc[i]); /* nothing else to optimise */
+            REQUIRE(lboff[i] == lbc[i]); /* nothing else to optimise */
         gained |= lba[i] > lbc[i] + 1e-9 * (1 + fabs(lbc[i]));
     }
-    ck_assert_msg(gained, "no row gained over CROWN");
+    REQUIRE_MSG(gained, "no row gained over CROWN");
     int64_t n_t = 0;
     ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
     int64_t strict = tightened(net, bc, bt);
@@ -1787,8 +1788,8 @@ START_TEST(test_alpha_batch)
                                               d == 2 ? cx : NULL, n_sp[d] ? &sp[d] : NULL, 15,
                                               lb1, NULL, NULL), VFY_OK);
         for (int i = 0; i < K; i++)
-            ck_assert_msg(fabs(lb[d][i] - lb1[i]) <= 1e-6 * (1 + fabs(lb1[i])),
-                          "domain %d row %d: %.17g in the batch, %.17g alone", d, i, lb[d][i], lb1[i]);
+            REQUIRE_MSG(fabs(lb[d][i] - lb1[i]) <= 1e-6 * (1 + fabs(lb1[i])),
+                        "domain %d row %d: %.17g in the batch, %.17g alone", d, i, lb[d][i], lb1[i]);
     }
     /* (b) samples of each domain against the batch's bounds and multipliers */
     double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)half * sizeof(double));
@@ -1812,7 +1813,7 @@ START_TEST(test_alpha_batch)
             on++;
             const double *y = acts[net->n_layers - 1];
             for (int i = 0; i < K; i++) {
-                ck_assert(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
+                REQUIRE(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
                 double v = 0, lag = 0;
                 for (int64_t j = 0; j < ny; j++)
                     v += cy[d][i * ny + j] * y[j];
@@ -1821,13 +1822,13 @@ START_TEST(test_alpha_batch)
                         v += cx[i * nx + j] * x[j];
                 for (int64_t q = 0; q < n_sp[d]; q++)
                     lag += beta[q] * sg[d][q] * acts[kq[d][q]][jq[d][q]];
-                ck_assert_msg(v >= lb[d][i], "domain %d row %d: %.17g below %.17g", d, i, v,
-                              lb[d][i]);
-                ck_assert_msg(v - lag >= lb[d][i], "domain %d row %d: Lagrangian %.17g below %.17g",
-                              d, i, v - lag, lb[d][i]);
+                REQUIRE_MSG(v >= lb[d][i], "domain %d row %d: %.17g below %.17g", d, i, v,
+                            lb[d][i]);
+                REQUIRE_MSG(v - lag >= lb[d][i], "domain %d row %d: Lagrangian %.17g below %.17g",
+                            d, i, v - lag, lb[d][i]);
             }
         }
-        ck_assert_msg(on > 100, "domain %d: only %d samples", d, on);
+        REQUIRE_MSG(on > 100, "domain %d: only %d samples", d, on);
     }
     /* rows past the jobs' have no parameters */
     ck_assert(!vfy_bound_best_params(ctx, work, D * K, af, beta));
@@ -1861,7 +1862,7 @@ START_TEST(test_alpha_batch)
         ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1, &cand,
                                             ln1, lp1), VFY_OK);
         for (int i = 0; i < K; i++)
-            ck_assert(ln0[i] == ln1[i] && lp0[i] == lp1[i]);
+            REQUIRE(ln0[i] == ln1[i] && lp0[i] == lp1[i]);
         int seen[2] = {0, 0};
         for (int t = 0; t < 6000; t++) {
             for (int64_t j = 0; j < nx; j++) {
@@ -1883,9 +1884,9 @@ START_TEST(test_alpha_batch)
                 for (int64_t j = 0; j < ny; j++)
                     v += cy[1][i * ny + j] * y[j];
                 if (z <= 0)
-                    ck_assert_msg(ln[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, ln[i], v);
+                    REQUIRE_MSG(ln[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, ln[i], v);
                 if (z >= 0)
-                    ck_assert_msg(lp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lp[i], v);
+                    REQUIRE_MSG(lp[i] <= v, "z >= 0 child, row %d: %.17g > %.17g", i, lp[i], v);
             }
             seen[z >= 0]++;
         }
@@ -1901,8 +1902,8 @@ START_TEST(test_alpha_batch)
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[1], whi[1], alone, K, cy[1], NULL,
                                           n_sp[1] ? &sp[1] : NULL, 1, lb1, NULL, NULL), VFY_OK);
     for (int i = 0; i < K; i++)
-        ck_assert_msg(lb1[i] >= lb[1][i] - 1e-6 * (1 + fabs(lb[1][i])),
-                      "row %d: %g from the batch's warm start, %g in the batch", i, lb1[i], lb[1][i]);
+        REQUIRE_MSG(lb1[i] >= lb[1][i] - 1e-6 * (1 + fabs(lb[1][i])),
+                    "row %d: %g from the batch's warm start, %g in the batch", i, lb1[i], lb[1][i]);
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
     free(af);

@@ -5,6 +5,7 @@
 #include "vfy/eval.h"
 #include "vfy/la.h"
 #include "vfy/lp.h"
+#include "require.h"
 #include "testnet.h"
 
 #include <check.h>
@@ -99,9 +100,9 @@ START_TEST(test_lp_contains_samples)
     ck_assert_int_eq(vfy_lp_bound_rows(lc, K, cy, NULL, lbk, NULL), VFY_OK);
     for (int i = 0; i < K; i++) {
         double tol = 1e-9 * (1 + fabs(lbc[i]));
-        ck_assert_msg(lbl[i] >= lbc[i] - tol, "row %d: LP %.17g below CROWN %.17g", i, lbl[i], lbc[i]);
-        ck_assert_msg(lbk[i] >= lbc[i] - tol, "row %d: compact LP %.17g below CROWN %.17g", i,
-                      lbk[i], lbc[i]);
+        REQUIRE_MSG(lbl[i] >= lbc[i] - tol, "row %d: LP %.17g below CROWN %.17g", i, lbl[i], lbc[i]);
+        REQUIRE_MSG(lbk[i] >= lbc[i] - tol, "row %d: compact LP %.17g below CROWN %.17g", i,
+                    lbk[i], lbc[i]);
         ck_assert(lbl[i] <= val[i]);
         ck_assert(fabs(lbl[i] - val[i]) <= 1e-6 * (1 + fabs(val[i])));
     }
@@ -110,11 +111,11 @@ START_TEST(test_lp_contains_samples)
         sample(&f, s, &st, x, y64, y32);
         for (int i = 0; i < K; i++) {
             double v64 = dot(cy + i * ny, y64, ny);
-            ck_assert_msg(lbl[i] <= v64, "row %d: LP bound %.17g above %.17g", i, lbl[i], v64);
-            ck_assert_msg(lbk[i] <= v64, "row %d: compact bound %.17g above %.17g", i, lbk[i], v64);
+            REQUIRE_MSG(lbl[i] <= v64, "row %d: LP bound %.17g above %.17g", i, lbl[i], v64);
+            REQUIRE_MSG(lbk[i] <= v64, "row %d: compact bound %.17g above %.17g", i, lbk[i], v64);
             if (fs) {
                 double v32 = dot(cy + i * ny, y32, ny);
-                ck_assert(lbl[i] <= v32 && lbk[i] <= v32);
+                REQUIRE(lbl[i] <= v32 && lbk[i] <= v32);
             }
         }
     }
@@ -129,7 +130,7 @@ START_TEST(test_lp_contains_samples)
         for (int s = 0; s < 100; s++) {
             sample(&f, s, &st, x, y64, y32);
             vfy_eval_forward_all(net, x, acts);
-            ck_assert(nlo <= acts[0][j] && acts[0][j] <= nhi);
+            REQUIRE(nlo <= acts[0][j] && acts[0][j] <= nhi);
         }
         for (int64_t k = 0; k < net->n_layers; k++)
             free(acts[k]);
@@ -169,7 +170,7 @@ START_TEST(test_lp_case_sound)
         double mx = -INFINITY;
         for (int i = 0; i < m; i++)
             mx = fmax(mx, dot(cy + i * ny, y64, ny) - rhs[i]);
-        ck_assert_msg(lb <= mx, "case bound %.17g above %.17g", lb, mx);
+        REQUIRE_MSG(lb <= mx, "case bound %.17g above %.17g", lb, mx);
     }
     /* the same again (its rows were retired and new ones added): the same bound */
     double lb2;
@@ -214,7 +215,7 @@ START_TEST(test_lp_fix_relu)
             if ((sg > 0 && z < 0) || (sg < 0 && z > 0))
                 continue;
             hits++;
-            ck_assert(lb <= dot(cy, y64, ny));
+            REQUIRE(lb <= dot(cy, y64, ny));
         }
         ck_assert(hits > 0);
     }
@@ -250,15 +251,15 @@ START_TEST(test_lp_pair_cuts)
         ck_assert_int_eq(vfy_lp_add_pair_cuts(lp, NULL, 20, &added), VFY_OK);
         ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lb1, NULL), VFY_OK);
         for (int q = 0; q < K; q++) {
-            ck_assert(lb1[q] >= lb0[q] - 1e-9 * (1 + fabs(lb0[q])));
+            REQUIRE(lb1[q] >= lb0[q] - 1e-9 * (1 + fabs(lb0[q])));
             tighter |= lb1[q] > lb0[q] + 1e-6 * (1 + fabs(lb0[q]));
         }
         for (int s = 0; s < 300; s++) {
             double x[16], y64[16], y32[16];
             sample(&f, s, &st, x, y64, y32);
             for (int q = 0; q < K; q++) {
-                ck_assert(lb1[q] <= dot(cy + q * ny, y64, ny));
-                ck_assert(lb1[q] <= dot(cy + q * ny, y32, ny));
+                REQUIRE(lb1[q] <= dot(cy + q * ny, y64, ny));
+                REQUIRE(lb1[q] <= dot(cy + q * ny, y32, ny));
             }
         }
         vfy_lp_free(lp);
@@ -292,11 +293,11 @@ START_TEST(test_lp_safe_bound_not_glpk)
     double cy[2] = {-1, 0}, lb, val;
     const double truth = -(1.0 + 0x1p-23); /* exact in double */
     ck_assert_int_eq(vfy_lp_bound_rows(lp, 1, cy, NULL, &lb, &val), VFY_OK);
-    ck_assert_msg(lb <= truth, "safe bound %.17g above the true minimum %.17g", lb, truth);
+    REQUIRE_MSG(lb <= truth, "safe bound %.17g above the true minimum %.17g", lb, truth);
     ck_assert(lb >= truth - 1e-9);
     /* GLPK 5.0 stops at x2 = 0 here: its optimum -1 is not a lower bound, the safe one is */
-    ck_assert_msg(val > truth && lb < val,
-                  "GLPK's optimum %.17g (expected above the true minimum: its tolerance)", val);
+    REQUIRE_MSG(val > truth && lb < val,
+                "GLPK's optimum %.17g (expected above the true minimum: its tolerance)", val);
     vfy_lp_free(lp);
     vfy_lp_thread_done();
     vfy_bounds_free(bb);

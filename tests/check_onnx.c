@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "require.h"
 #include "onnx.pb-c.h"
 #include "vfy/bound.h"
 #include "vfy/eval.h"
@@ -383,8 +384,8 @@ static void check_against(const vfy_net *net, ref_fn ref)
         net_eval(net, x, y);
         ref(x, r);
         for (int64_t k = 0; k < net->n_out; k++)
-            ck_assert_msg(fabs(y[k] - r[k]) <= 1e-12 * (1 + fabs(r[k])),
-                          "output %lld: net %.17g, reference %.17g", (long long)k, y[k], r[k]);
+            REQUIRE_MSG(fabs(y[k] - r[k]) <= 1e-12 * (1 + fabs(r[k])),
+                        "output %lld: net %.17g, reference %.17g", (long long)k, y[k], r[k]);
     }
 }
 
@@ -394,7 +395,7 @@ static vfy_net *load_ok(const mb *b)
     vfy_net *net = NULL;
     vfy_error e;
     vfy_status st = load(b, &net, &e);
-    ck_assert_msg(st == VFY_OK, "load failed: %s", e.msg);
+    REQUIRE_MSG(st == VFY_OK, "load failed: %s", e.msg);
     ck_assert_ptr_nonnull(net);
     return net;
 }
@@ -404,13 +405,13 @@ static void load_fails(const mb *b, vfy_status want, const char *s1, const char 
     vfy_net *net = NULL;
     vfy_error e;
     vfy_status st = load(b, &net, &e);
-    ck_assert_msg(st == want, "status %s, want %s: %s", vfy_status_name(st), vfy_status_name(want),
-                  e.msg);
+    REQUIRE_MSG(st == want, "status %s, want %s: %s", vfy_status_name(st), vfy_status_name(want),
+                e.msg);
     ck_assert_ptr_null(net);
-    ck_assert_msg(!s1 || strstr(e.msg, s1), "message '%s' lacks '%s'", e.msg, s1);
-    ck_assert_msg(!s2 || strstr(e.msg, s2), "message '%s' lacks '%s'", e.msg, s2);
-    ck_assert_msg(strstr(e.msg, "test.onnx"), "message '%s' does not name the file", e.msg);
-    ck_assert_msg(!strchr(e.msg, '\n'), "message has a newline");
+    REQUIRE_MSG(!s1 || strstr(e.msg, s1), "message '%s' lacks '%s'", e.msg, s1);
+    REQUIRE_MSG(!s2 || strstr(e.msg, s2), "message '%s' lacks '%s'", e.msg, s2);
+    REQUIRE_MSG(strstr(e.msg, "test.onnx"), "message '%s' does not name the file", e.msg);
+    REQUIRE_MSG(!strchr(e.msg, '\n'), "message has a newline");
 }
 
 /* ---- model data shared by tests ---- */
@@ -530,9 +531,9 @@ START_TEST(test_gemm)
         ck_assert_int_eq(net->n_layers, (dbl ? 2 : 1));
         ck_assert_int_eq(net->layers[0].fan_in, 3);
         for (int64_t l = 0; l < net->n_layers; l++)
-            ck_assert(net->layers[l].w_relerr == 0);
+            REQUIRE(net->layers[l].w_relerr == 0);
         if (dbl)
-            ck_assert(net->layers[1].w[0] == (double)0.1f);
+            REQUIRE(net->layers[1].w[0] == (double)0.1f);
         check_against(net, ref_gemm);
         vfy_net_free(net);
     }
@@ -659,15 +660,15 @@ START_TEST(test_normalise)
             /* 1/3 is not a double: a SCALE of its own with w_relerr, not folded into the Sub's
              * layer; the exact Mul and Sub after it fold into it (scaling keeps the bound) */
             ck_assert_int_eq(net->n_layers, 2);
-            ck_assert(net->layers[0].w_relerr == 0);
-            ck_assert(net->layers[1].w_relerr == 0x1p-53);
-            ck_assert(net->layers[1].w[0] == -2.0 * (1.0 / 3.0));
-            ck_assert(net->layers[1].b[0] == 1.0);
+            REQUIRE(net->layers[0].w_relerr == 0);
+            REQUIRE(net->layers[1].w_relerr == 0x1p-53);
+            REQUIRE(net->layers[1].w[0] == -2.0 * (1.0 / 3.0));
+            REQUIRE(net->layers[1].b[0] == 1.0);
         } else {
             ck_assert_int_eq(net->n_layers, 1); /* everything exact: one SCALE */
-            ck_assert(net->layers[0].w_relerr == 0);
+            REQUIRE(net->layers[0].w_relerr == 0);
             ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_SCALE);
-            ck_assert(net->layers[0].w[0] == -0.5);
+            REQUIRE(net->layers[0].w[0] == -0.5);
         }
         check_against(net, ref_norm);
         vfy_net_free(net);
@@ -903,8 +904,8 @@ START_TEST(test_sigmoid_tanh)
     vfy_eval_f64(net, x, y, scr);
     vfy_eval_f32(net, xf, yf, sf);
     for (int j = 0; j < 2; j++) {
-        ck_assert_msg(fabs(y[j] - r[j]) <= 1e-14, "f64 %.17g ref %.17g", y[j], r[j]);
-        ck_assert_msg(fabs((double)yf[j] - r[j]) <= 1e-6, "f32 %.9g ref %.17g", (double)yf[j], r[j]);
+        REQUIRE_MSG(fabs(y[j] - r[j]) <= 1e-14, "f64 %.17g ref %.17g", y[j], r[j]);
+        REQUIRE_MSG(fabs((double)yf[j] - r[j]) <= 1e-6, "f32 %.9g ref %.17g", (double)yf[j], r[j]);
     }
     vfy_net_free(net);
     /* a sigmoid of a saturating input, and the float32 form that cannot overflow */
@@ -1119,9 +1120,9 @@ static void check_bounds_hold(const vfy_net *net, ref_fn ref, double radius)
             }
             ref(x, y);
             for (int64_t j = 0; j < net->n_out; j++)
-                ck_assert_msg(bc->lo[L][j] <= y[j] && y[j] <= bc->hi[L][j],
-                              "pass %d output %lld: %.17g not in [%.17g, %.17g]", pass, (long long)j,
-                              y[j], bc->lo[L][j], bc->hi[L][j]);
+                REQUIRE_MSG(bc->lo[L][j] <= y[j] && y[j] <= bc->hi[L][j],
+                            "pass %d output %lld: %.17g not in [%.17g, %.17g]", pass, (long long)j,
+                            y[j], bc->lo[L][j], bc->hi[L][j]);
         }
     }
     vfy_bounds_free(bc);
@@ -1161,7 +1162,7 @@ START_TEST(test_residual)
         double lo[4] = {-1, -1, -1, -1}, hi[4] = {1, 1, 1, 1};
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bb), VFY_OK);
         for (int j = 0; j < 4; j++)
-            ck_assert(bb->lo[2][j] == 0 && bb->lo[4][j] == 0 && bb->hi[2][j] > 0);
+            REQUIRE(bb->lo[2][j] == 0 && bb->lo[4][j] == 0 && bb->hi[2][j] > 0);
         vfy_bounds_free(bb);
         vfy_bound_ctx_free(ctx);
     }
@@ -1553,7 +1554,7 @@ static void ref_conv(const double *x, double *y)
                         for (int64_t kx = 0; kx < cw.kw; kx++) {
                             int64_t c = (m / mg) * cg + cc;
                             int64_t iy = oy * cw.sh + ky * cw.dh, ix = ox * cw.sw + kx * cw.dw;
-                            ck_assert(iy < hp && ix < wp);
+                            REQUIRE(iy < hp && ix < wp);
                             s += (double)KW[((m * cg + cc) * cw.kh + ky) * cw.kw + kx] *
                                  xp[(c * hp + iy) * wp + ix];
                         }
@@ -1900,7 +1901,7 @@ START_TEST(test_avgpool)
         ck_assert_int_eq(L->kind, VFY_LAYER_DENSE);
         ck_assert_int_eq(L->n_out, cw.c * cw.oh * cw.ow);
         ck_assert_int_eq(L->fan_in, cw.kh * cw.kw);
-        ck_assert_msg(L->w_relerr == cases[k].relerr, "case %zu: w_relerr %g", k, L->w_relerr);
+        REQUIRE_MSG(L->w_relerr == cases[k].relerr, "case %zu: w_relerr %g", k, L->w_relerr);
         check_against(net, ref_avgpool);
         vfy_net_free(net);
     }
@@ -2224,7 +2225,7 @@ START_TEST(test_err_mutations)
             vfy_net_free(net);
         } else {
             ck_assert_ptr_null(net);
-            ck_assert(st != VFY_ERR_INTERNAL && st != VFY_ERR_NOMEM);
+            REQUIRE(st != VFY_ERR_INTERNAL && st != VFY_ERR_NOMEM);
         }
     }
     ck_assert_int_gt(ok, 0);
@@ -2368,7 +2369,7 @@ static void fail_every_allocation(const uint8_t *buf, size_t len, int64_t n_laye
         vfy_alloc_fail_after(n);
         st = vfy_onnx_load_bytes(buf, len, "nomem.onnx", &net, &e);
         vfy_alloc_fail_after(-1);
-        ck_assert_msg(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+        REQUIRE_MSG(st == VFY_OK || st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
         ck_assert(st == VFY_OK ? net != NULL : net == NULL);
         if (net && n_layers >= 0)
             ck_assert_int_eq(net->n_layers, n_layers);
@@ -2473,16 +2474,16 @@ static int load_dir(const char *root, const char *dir, int must_load, int64_t n_
         vfy_status st = vfy_onnx_load(file, &net, &e);
         count++;
         if (must_load) {
-            ck_assert_msg(st == VFY_OK, "%s: %s", file, e.msg);
+            REQUIRE_MSG(st == VFY_OK, "%s: %s", file, e.msg);
             if (n_in > 0) {
                 ck_assert_int_eq(net->n_in, n_in);
                 ck_assert_int_eq(net->n_out, n_out);
             }
             ck_assert_int_gt(net->n_layers, 0);
         } else {
-            ck_assert_msg(st == VFY_OK || (st == VFY_ERR_UNSUPPORTED &&
-                                           strstr(e.msg, "unsupported operator")),
-                          "%s: %s", file, e.msg);
+            REQUIRE_MSG(st == VFY_OK || (st == VFY_ERR_UNSUPPORTED &&
+                                         strstr(e.msg, "unsupported operator")),
+                        "%s: %s", file, e.msg);
             if (st != VFY_OK)
                 ck_assert_ptr_nonnull(strstr(e.msg, file));
         }
@@ -2526,14 +2527,14 @@ static void bench_model(const char *root, const char *dir, const char *file, int
     vfy_net *net = NULL;
     vfy_error e;
     vfy_status st = vfy_onnx_load(path, &net, &e);
-    ck_assert_msg(st == VFY_OK, "%s: %s", path, e.msg);
+    REQUIRE_MSG(st == VFY_OK, "%s: %s", path, e.msg);
     ck_assert_int_eq(net->n_in, n_in);
     ck_assert_int_eq(net->n_out, n_out);
     ck_assert_int_ge(net->n_layers, min_layers);
-    ck_assert_msg(bench_spec(root, dir, file, spath, sizeof spath), "%s: no instance", path);
+    REQUIRE_MSG(bench_spec(root, dir, file, spath, sizeof spath), "%s: no instance", path);
     vfy_spec *spec = NULL;
     st = vfy_spec_load(spath, &spec, &e);
-    ck_assert_msg(st == VFY_OK, "%s: %s", spath, e.msg);
+    REQUIRE_MSG(st == VFY_OK, "%s: %s", spath, e.msg);
     ck_assert_int_eq(spec->n_x, n_in);
     ck_assert_int_eq(spec->n_y, n_out);
     double *x = calloc((size_t)n_in, sizeof *x), *y = calloc((size_t)n_out, sizeof *y);
@@ -2547,8 +2548,8 @@ static void bench_model(const char *root, const char *dir, const char *file, int
     net_eval(net, x, y2);
     int64_t arg = 0;
     for (int64_t k = 0; k < n_out; k++) {
-        ck_assert_msg(isfinite(y[k]), "%s: output %lld is %g", path, (long long)k, y[k]);
-        ck_assert_msg(memcmp(&y[k], &y2[k], sizeof y[k]) == 0, "%s: not deterministic", path);
+        REQUIRE_MSG(isfinite(y[k]), "%s: output %lld is %g", path, (long long)k, y[k]);
+        REQUIRE_MSG(memcmp(&y[k], &y2[k], sizeof y[k]) == 0, "%s: not deterministic", path);
         if (y[k] > y[arg])
             arg = k;
     }
@@ -2560,9 +2561,9 @@ static void bench_model(const char *root, const char *dir, const char *file, int
     for (int64_t k = 0; k < n_out; k++)
         if (n_rows > 1 && uses[k] == n_rows)
             label = k;
-    ck_assert_msg(label >= 0, "%s: not a robustness property", spath);
-    ck_assert_msg(arg == label, "%s at the centre of %s: class %lld, label %lld", path, spath,
-                  (long long)arg, (long long)label);
+    REQUIRE_MSG(label >= 0, "%s: not a robustness property", spath);
+    REQUIRE_MSG(arg == label, "%s at the centre of %s: class %lld, label %lld", path, spath,
+                (long long)arg, (long long)label);
     free(x);
     free(y);
     free(y2);

@@ -1,6 +1,7 @@
 /* Check suite for the VNNLIB parser (src/spec.c): normalised form, exact constants, every error with
  * its line:column, the VNN-COMP benchmark files (when ../shared/benchmarks exists), allocation
  * failures, truncated and corrupted input, deep nesting and speed. */
+#include "require.h"
 #include "vfy/spec.h"
 
 #include <check.h>
@@ -26,7 +27,7 @@ static vfy_spec *parse_ok(const char *txt)
     vfy_spec *s = NULL;
     vfy_error e;
     vfy_status st = parse(txt, &s, &e);
-    ck_assert_msg(st == VFY_OK, "unexpected error: %s", e.msg);
+    REQUIRE_MSG(st == VFY_OK, "unexpected error: %s", e.msg);
     ck_assert_ptr_nonnull(s);
     return s;
 }
@@ -38,14 +39,14 @@ static void parse_err(const char *txt, vfy_status want, const char *prefix, cons
     vfy_spec *s = (vfy_spec *)&s; /* must be reset to NULL */
     vfy_error e;
     vfy_status st = parse(txt, &s, &e);
-    ck_assert_msg(st == want, "status %s (want %s), message: %s", vfy_status_name(st),
-                  vfy_status_name(want), e.msg);
+    REQUIRE_MSG(st == want, "status %s (want %s), message: %s", vfy_status_name(st),
+                vfy_status_name(want), e.msg);
     ck_assert_ptr_null(s);
     ck_assert_int_eq(e.status, want);
-    ck_assert_msg(strncmp(e.msg, prefix, strlen(prefix)) == 0, "message '%s' lacks prefix '%s'",
-                  e.msg, prefix);
-    ck_assert_msg(strstr(e.msg, sub) != NULL, "message '%s' lacks '%s'", e.msg, sub);
-    ck_assert_msg(strchr(e.msg, '\n') == NULL, "message is one line");
+    REQUIRE_MSG(strncmp(e.msg, prefix, strlen(prefix)) == 0, "message '%s' lacks prefix '%s'",
+                e.msg, prefix);
+    REQUIRE_MSG(strstr(e.msg, sub) != NULL, "message '%s' lacks '%s'", e.msg, sub);
+    REQUIRE_MSG(strchr(e.msg, '\n') == NULL, "message is one line");
 }
 
 /* Rounding of a decimal literal to the doubles below and above it (glibc's strtod honours the
@@ -111,9 +112,9 @@ START_TEST(test_literal_forms)
         snprintf(txt, sizeof txt, H1 "(assert (<= X_0 %s))(assert (>= X_0 -1e300))", forms[k][0]);
         vfy_spec *s = parse_ok(txt);
         double up = strtod_dir(forms[k][1], FE_UPWARD), dn = strtod_dir(forms[k][1], FE_DOWNWARD);
-        ck_assert_msg(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn,
-                      "literal %s: [%.17g %.17g], want [%.17g %.17g]", forms[k][0],
-                      s->boxes[0].in_hi[0], s->boxes[0].hi[0], dn, up);
+        REQUIRE_MSG(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn,
+                    "literal %s: [%.17g %.17g], want [%.17g %.17g]", forms[k][0],
+                    s->boxes[0].in_hi[0], s->boxes[0].hi[0], dn, up);
         ck_assert(!signbit(s->boxes[0].hi[0]) || s->boxes[0].hi[0] != 0); /* no -0 */
         vfy_spec_free(s);
     }
@@ -143,11 +144,11 @@ START_TEST(test_random_literals)
                  lit, lit);
         vfy_spec *s = parse_ok(txt);
         double up = strtod_dir(lit, FE_UPWARD) + 0.0, dn = strtod_dir(lit, FE_DOWNWARD) + 0.0;
-        ck_assert_msg(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn, "literal %s", lit);
+        REQUIRE_MSG(s->boxes[0].hi[0] == up && s->boxes[0].in_hi[0] == dn, "literal %s", lit);
         vfy_row *r = &s->cases[0].rows[0]; /* -Y_0 <= -lit */
         ck_assert(r->cy[0] == -1);
-        ck_assert_msg(r->rhs_lo == -up && r->rhs_hi == -dn, "literal %s: rhs [%.17g %.17g]", lit,
-                      r->rhs_lo, r->rhs_hi);
+        REQUIRE_MSG(r->rhs_lo == -up && r->rhs_hi == -dn, "literal %s: rhs [%.17g %.17g]", lit,
+                    r->rhs_lo, r->rhs_hi);
         vfy_spec_free(s);
     }
 }
@@ -481,7 +482,7 @@ static vfy_spec *load_bench(const char *rel)
     vfy_spec *s = NULL;
     vfy_error e;
     vfy_status st = vfy_spec_load(path, &s, &e);
-    ck_assert_msg(st == VFY_OK, "%s: %s", rel, e.msg);
+    REQUIRE_MSG(st == VFY_OK, "%s: %s", rel, e.msg);
     return s;
 }
 
@@ -583,12 +584,12 @@ START_TEST(test_bench_all_files)
             snprintf(rel, sizeof rel, "%s/vnnlib/%s", de->d_name, f->d_name);
             vfy_spec *s = load_bench(rel);
             ck_assert_ptr_nonnull(s);
-            ck_assert(s->n_cases >= 1 && s->n_boxes >= 1);
+            REQUIRE(s->n_cases >= 1 && s->n_boxes >= 1);
             for (int64_t b = 0; b < s->n_boxes; b++)
                 for (int64_t i = 0; i < s->n_x; i++)
-                    ck_assert(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
-                              s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
-                              s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
+                    REQUIRE(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
+                            s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                            s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
             vfy_spec_free(s);
             n_files++;
         }
@@ -625,7 +626,7 @@ START_TEST(test_alloc_failures)
             ck_assert_int_eq(s->n_cases, 4);
             vfy_spec_free(s);
         } else {
-            ck_assert_msg(st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+            REQUIRE_MSG(st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
             ck_assert_ptr_null(s);
         }
     }
@@ -675,9 +676,9 @@ START_TEST(test_random_corruption)
         if (st == VFY_OK)
             for (int64_t b = 0; b < s->n_boxes; b++)
                 for (int64_t i = 0; i < s->n_x; i++)
-                    ck_assert(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
-                              s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
-                              s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
+                    REQUIRE(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
+                            s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                            s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
         vfy_spec_free(s);
     }
     /* pure random bytes */
@@ -733,7 +734,7 @@ START_TEST(test_speed)
 #else
     double limit = 0.1;
 #endif
-    ck_assert_msg(dt < limit, "1 MB parsed in %.3f s", dt);
+    REQUIRE_MSG(dt < limit, "1 MB parsed in %.3f s", dt);
 }
 END_TEST
 

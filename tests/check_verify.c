@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "require.h"
 #include "testnet.h"
 #include "vfy/attack.h"
 #include "vfy/eval.h"
@@ -26,7 +27,7 @@ static vfy_spec *parse(const char *text)
     vfy_spec *s = NULL;
     vfy_error err;
     vfy_status st = vfy_spec_parse(text, strlen(text), "test.vnnlib", &s, &err);
-    ck_assert_msg(st == VFY_OK, "spec: %s", err.msg);
+    REQUIRE_MSG(st == VFY_OK, "spec: %s", err.msg);
     return s;
 }
 
@@ -95,7 +96,7 @@ START_TEST(test_stuck_without_attack_returns)
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     ck_assert_int_eq(res.verdict, VFY_UNKNOWN);
     ck_assert(res.unresolved > 0);
-    ck_assert_msg(res.time_s < 5, "took %.1f s of 20", res.time_s);
+    REQUIRE_MSG(res.time_s < 5, "took %.1f s of 20", res.time_s);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);
@@ -284,7 +285,7 @@ START_TEST(test_deadline)
     vfy_verdict v = run(net, spec, 2, 0.3, &res);
     double dt = vfy_now() - t0;
     ck_assert(v == VFY_TIMEOUT || v == VFY_UNSAT);
-    ck_assert_msg(dt < 1.5, "took %g s for a 0.3 s deadline", dt);
+    REQUIRE_MSG(dt < 1.5, "took %g s for a 0.3 s deadline", dt);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);
@@ -372,7 +373,7 @@ START_TEST(test_act_verdicts)
     ck_assert_int_eq(run_split(net, s_hard, VFY_SPLIT_RELU, 1, &res), VFY_UNKNOWN);
     ck_assert(res.unresolved > 0);
     vfy_verify_result_free(&res);
-    ck_assert_msg(vfy_now() - t0 < 5, "ReLU splitting without ReLUs took %g s", vfy_now() - t0);
+    REQUIRE_MSG(vfy_now() - t0 < 5, "ReLU splitting without ReLUs took %g s", vfy_now() - t0);
     vfy_spec_free(s_easy);
     vfy_spec_free(s_hard);
     vfy_spec_free(s_sat);
@@ -406,7 +407,7 @@ START_TEST(test_act_random_consistent)
     vfy_spec *spec = parse(text);
     vfy_verify_result r;
     vfy_verdict v = run(net, spec, 2, 20, &r);
-    ck_assert_msg(v == VFY_SAT || v == VFY_UNSAT, "verdict %s", vfy_verdict_name(v));
+    REQUIRE_MSG(v == VFY_SAT || v == VFY_UNSAT, "verdict %s", vfy_verdict_name(v));
     if (v == VFY_SAT) {
         ck_assert(r.y64[0] - r.y64[1] <= thr);
         ck_assert(fabs(r.x[0]) <= 1 && fabs(r.x[1]) <= 1);
@@ -443,11 +444,11 @@ START_TEST(test_shared_test_benchmark)
         vfy_net *net = NULL;
         vfy_spec *spec = NULL;
         vfy_error err;
-        ck_assert_msg(vfy_onnx_load(mp, &net, &err) == VFY_OK, "%s", err.msg);
-        ck_assert_msg(vfy_spec_load(sp, &spec, &err) == VFY_OK, "%s", err.msg);
+        REQUIRE_MSG(vfy_onnx_load(mp, &net, &err) == VFY_OK, "%s", err.msg);
+        REQUIRE_MSG(vfy_spec_load(sp, &spec, &err) == VFY_OK, "%s", err.msg);
         vfy_verify_result res;
-        ck_assert_msg(run(net, spec, 2, 30, &res) == inst[i].expected, "%s: got %s", mp,
-                      vfy_verdict_name(res.verdict));
+        REQUIRE_MSG(run(net, spec, 2, 30, &res) == inst[i].expected, "%s: got %s", mp,
+                    vfy_verdict_name(res.verdict));
         vfy_verify_result_free(&res);
         vfy_spec_free(spec);
         vfy_net_free(net);
@@ -509,8 +510,8 @@ START_TEST(test_root_tightening_all_cases)
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     /* a counterexample (the attack runs first) would skip the search: this net has none */
     ck_assert_int_ne(res.verdict, VFY_SAT);
-    ck_assert_msg(res.alpha_tightened > 0, "%lld hidden bounds tightened",
-                  (long long)res.alpha_tightened);
+    REQUIRE_MSG(res.alpha_tightened > 0, "%lld hidden bounds tightened",
+                (long long)res.alpha_tightened);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);
@@ -546,14 +547,14 @@ START_TEST(test_memory_ceiling_depth_first)
     }
     ck_assert_int_eq(res[0].verdict, VFY_UNSAT);
     ck_assert_int_eq(res[1].verdict, VFY_UNSAT);
-    ck_assert_msg(res[0].domains > 100, "%lld domains", (long long)res[0].domains);
-    ck_assert_msg(res[0].max_queued > 1 + 4 * (res[0].max_depth + 1), "%lld queued",
-                  (long long)res[0].max_queued);
-    ck_assert_msg(res[1].max_queued <= 1 + 4 * (res[1].max_depth + 1), "%lld queued, depth %lld",
-                  (long long)res[1].max_queued, (long long)res[1].max_depth);
+    REQUIRE_MSG(res[0].domains > 100, "%lld domains", (long long)res[0].domains);
+    REQUIRE_MSG(res[0].max_queued > 1 + 4 * (res[0].max_depth + 1), "%lld queued",
+                (long long)res[0].max_queued);
+    REQUIRE_MSG(res[1].max_queued <= 1 + 4 * (res[1].max_depth + 1), "%lld queued, depth %lld",
+                (long long)res[1].max_queued, (long long)res[1].max_depth);
     /* (here 20 against 208; rounds of 32 past the ceiling held 70) */
-    ck_assert_msg(4 * res[1].max_queued < res[0].max_queued, "%lld queued against %lld",
-                  (long long)res[1].max_queued, (long long)res[0].max_queued);
+    REQUIRE_MSG(4 * res[1].max_queued < res[0].max_queued, "%lld queued against %lld",
+                (long long)res[1].max_queued, (long long)res[0].max_queued);
     vfy_verify_result_free(&res[0]);
     vfy_verify_result_free(&res[1]);
     vfy_spec_free(spec);
