@@ -51,6 +51,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->on_root_bound = NULL;
     o->on_refuted_user = NULL;
     o->hidden_prior = NULL;
+    o->hidden_slopes = NULL;
     o->attack = 1;
 }
 
@@ -172,6 +173,7 @@ typedef struct search {
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
+    int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
     int64_t slopes_box;       /* the input box whose root they are of */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
@@ -634,7 +636,10 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     vfy_refine_stats rs;
     vfy_error err;
     double t0 = vfy_now();
-    st = vfy_refine_hidden(s->ctx, &s->spec->boxes[bi], w->b, score, s->opts, dl, &rs, &err);
+    /* the prefix searches re-bound their domains from this root's kept slopes too */
+    vfy_verify_opts ro = *s->opts;
+    ro.hidden_slopes = s->slopes;
+    st = vfy_refine_hidden(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, &rs, &err);
     vfy_free(score);
     *n_proved = rs.proved;
     vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
@@ -1312,11 +1317,13 @@ static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_sa
 }
 
 /* The search keeps sl (NULL: none) as the root's hidden-bound slopes (vfy_bound_slopes) in
- * every worker's bounds, freeing those kept before. */
-static void keep_root_slopes(search *s, vfy_bound_slopes *sl)
+ * every worker's bounds, freeing those kept before if it owned them; owned: whether to free sl. */
+static void keep_root_slopes(search *s, vfy_bound_slopes *sl, int owned)
 {
-    vfy_bound_slopes_free(s->slopes);
+    if (s->slopes_owned)
+        vfy_bound_slopes_free(s->slopes);
     s->slopes = sl;
+    s->slopes_owned = owned;
     for (int t = 0; t < s->n_workers; t++)
         for (int g = 0; g < GROUP_MAX; g++)
             if (s->workers[t].bs[g])
@@ -1482,6 +1489,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int t = 0; t < s.n_workers; t++)
         if (!worker_init(&s.workers[t], &s))
             goto nomem;
+    /* a prefix search (refine.h) re-bounds its domains' hidden layers from the caller's root
+     * slopes: its layers are the caller's first ones, so the slopes' layout is its own */
+    if (opts->hidden_prior && opts->hidden_slopes && s.relu_split && !s.cert)
+        keep_root_slopes(&s, opts->hidden_slopes, 0);
     for (int i = 0; i < BATCH; i++) {
         s.res[i].active = vfy_alloc_array((size_t)s.max_cases, sizeof(int64_t));
         s.res[i].x = vfy_alloc_array((size_t)nx, sizeof(double));
@@ -1603,8 +1614,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                      * certificates: the checker re-bounds a domain's layers by CROWN's defaults) */
                     if (!s.cert && s.relu_split && (!s.slopes || s.slopes_box != bi)) {
                         /* (a later phase keeps them: the root's bounds only tighten) */
-                        keep_root_slopes(&s, NULL);
-                        keep_root_slopes(&s, vfy_bound_slopes_create(ctx, b0, SLOPES_MAX_BYTES));
+                        keep_root_slopes(&s, NULL, 0);
+                        keep_root_slopes(&s, vfy_bound_slopes_create(ctx, b0, SLOPES_MAX_BYTES), 1);
                         s.slopes_box = bi;
                     }
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
@@ -1918,7 +1929,7 @@ done:
     for (int i = 0; i < BATCH; i++)
         vfy_free(s.res[i].warm);
     if (s.workers) {
-        keep_root_slopes(&s, NULL);
+        keep_root_slopes(&s, NULL, 0);
         for (int t = 0; t < s.n_workers; t++)
             worker_free(&s.workers[t]);
     }

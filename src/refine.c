@@ -186,6 +186,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         o.lp = VFY_LP_OFF;
         o.split = VFY_SPLIT_RELU;
         o.hidden_prior = pflat;
+        o.hidden_slopes = opts->hidden_slopes;
         o.attack = 0; /* observe() looked for this sign already */
         vfy_verify_result r;
         /* the prefix searches' own progress reports would drown the caller's (the caller's

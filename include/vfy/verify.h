@@ -89,6 +89,11 @@ typedef struct vfy_verify_opts {
      * of the spec, widened as vfy_bound_widen_input does: with ReLU splitting each root intersects
      * its own bounds with them and skips its hidden tightening (the caller did it: refine.h). */
     const double *hidden_prior;
+    /* NULL, or with hidden_prior: the caller's root slopes (vfy_bound_slopes) of a network whose
+     * first layers are this network's layers (a prefix, vfy_net_prefix), borrowed and only read:
+     * with ReLU splitting the domains re-bound their hidden layers from them (any slope in [0, 1]
+     * is sound, so they need not be this search's own). */
+    struct vfy_bound_slopes *hidden_slopes;
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
