@@ -82,6 +82,7 @@ typedef struct domain {
      * NULL: warm_rows rows of n_relu + warm_nsp floats */
     float *warm;
     int64_t warm_rows, warm_nsp;
+    size_t bytes;      /* the block's size, counted against the memory ceiling while queued */
 } domain;
 
 /* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list, the
@@ -105,6 +106,7 @@ static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t
     d->warm_rows = d->warm_nsp = 0;
     d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_warm);
     d->n_splits = n_splits;
+    d->bytes = sz;
     return d;
 }
 
@@ -1198,15 +1200,17 @@ static void run_batch(search *s)
 /* The frontier of open domains: a binary heap ordered by (prio, seq), i.e. best-first on the bound,
  * which drives the search toward the global minimum of the property's margin and so toward a
  * counterexample when there is one; the set of domains bounded (the tree) does not depend on the
- * order, only the time to a counterexample and the memory do. Past `cap` domains, new children go
- * to a stack that is served first: the search degrades to depth-first instead of running out of
- * memory. */
+ * order, only the time to a counterexample and the memory do. Once the heap's domains take `budget`
+ * bytes (their blocks' actual sizes: a domain whose cases were refuted keeps fewer rows), new
+ * children go to a stack that is served first: the search degrades to depth-first instead of
+ * running out of memory. */
 typedef struct frontier {
     domain **heap;
     int64_t n, cap_alloc;
     domain **stk;
     int64_t n_stk, cap_stk;
-    int64_t cap;      /* heap entries allowed by the memory ceiling */
+    double budget;     /* bytes of heap domains allowed by the memory ceiling */
+    double heap_bytes; /* bytes of the domains in the heap */
     uint64_t seq;
 } frontier;
 
@@ -1232,7 +1236,7 @@ static int grow(domain ***arr, int64_t *cap, int64_t n)
 static int frontier_push(frontier *f, domain *d)
 {
     d->seq = f->seq++;
-    if (f->n >= f->cap) {
+    if (f->n > 0 && f->heap_bytes + (double)d->bytes > f->budget) {
         if (!grow(&f->stk, &f->cap_stk, f->n_stk))
             return 0;
         f->stk[f->n_stk++] = d;
@@ -1241,6 +1245,7 @@ static int frontier_push(frontier *f, domain *d)
     if (!grow(&f->heap, &f->cap_alloc, f->n))
         return 0;
     int64_t i = f->n++;
+    f->heap_bytes += (double)d->bytes;
     while (i > 0) {
         int64_t p = (i - 1) / 2;
         if (!dom_less(d, f->heap[p]))
@@ -1259,6 +1264,7 @@ static domain *frontier_pop(frontier *f)
     if (f->n == 0)
         return NULL;
     domain *top = f->heap[0], *last = f->heap[--f->n];
+    f->heap_bytes = f->n > 0 ? f->heap_bytes - (double)top->bytes : 0.0;
     int64_t i = 0;
     for (;;) {
         int64_t c = 2 * i + 1;
@@ -1478,10 +1484,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         double budget = opts->max_memory_mb * 1048576.0;
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
         budget = fmax(0.25 * budget, budget - scratch);
-        double cap = budget / dom_bytes;
-        fr.cap = cap < 1 ? 1 : (cap > 1e15 ? (int64_t)1e15 : (int64_t)cap);
-        vfy_log(2, "queue: at most %lld domains (%.0f MB of workers' scratch estimated)",
-                (long long)fr.cap, scratch / 1048576.0);
+        fr.budget = budget;
+        vfy_log(2, "queue: at most %.0f MB of domains (%.0f at the largest size; %.0f MB of workers' "
+                   "scratch estimated)", budget / 1048576.0, floor(budget / dom_bytes),
+                scratch / 1048576.0);
     }
     s.workers = vfy_alloc_array((size_t)s.n_workers, sizeof(worker));
     if (!s.workers)
@@ -1651,10 +1657,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 vfy_free(root);
             } else {
                 if (kept) {
-                    int64_t cap = fr.cap;
+                    double budget = fr.budget;
                     frontier_free(&fr);
                     memset(&fr, 0, sizeof fr);
-                    fr.cap = cap;
+                    fr.budget = budget;
                 }
                 s.round = 0;
                 if (!frontier_push(&fr, root)) {
