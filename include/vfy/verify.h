@@ -67,9 +67,10 @@ typedef struct vfy_verify_opts {
     vfy_bound_method method;   /* bounding method of every domain (default AUTO: CROWN with
                                   input splitting, alpha/beta-CROWN with ReLU splitting) */
     int alpha_iters;           /* alpha-CROWN iterations per domain with VFY_BOUND_ALPHA */
-    double max_memory_mb;      /* ceiling on the memory of queued domains and the workers'
-                                  estimated scratch; past it the search goes on depth-first, a few
-                                  domains a round (it never drops a domain) */
+    double max_memory_mb;      /* ceiling on the memory: what the process holds when the search
+                                  starts, the workers' estimated scratch and the queued domains
+                                  (at their actual sizes); past it the search goes on depth-first,
+                                  a few domains a round (it never drops a domain) */
     vfy_lp_use lp;             /* the LP stage (GLPK; default AUTO) */
     int lp_exact_max;          /* enumerate ReLU phases by LP on domains with at most this many
                                   unstable ReLUs (default 24; 0: never) */
