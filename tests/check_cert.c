@@ -252,166 +252,166 @@ START_TEST(test_corrupt_region_removed)
     char *c3 = tl_join(&t);
     ck_assert(!tight_valid(c3, why));
     REQUIRE_MSG(strstr(why, "is not covered near x = ("), "%s", why);
-  free(c2);
-  free(c3);
-  tl_free(&t);
-  vfy_free(c);
+    free(c2);
+    free(c3);
+    tl_free(&t);
+    vfy_free(c);
 }
 END_TEST
 
 START_TEST(test_corrupt_case_removed)
 {
-  const char *m = "models/rand2_b.onnx", *s = "specs/rand2_b_dnf_unsat.vnnlib";
-  const char *path = tmp_path("dnf.cert");
-  ck_assert_int_eq(certify_files(m, s, path, 30, NULL), VFY_UNSAT);
-  size_t n;
-  char *c = slurp(path, &n), why[1024];
-  ck_assert(check_text(m, s, c, why, NULL));
-  tlines t;
-  tl_split(&t, c);
-  int r = tl_find(&t, "region ");
-  char *p = strstr(t.line[r], " cases 0 1");
-  REQUIRE_MSG(p != NULL, "expected both cases on one region: %s", t.line[r]);
-  strcpy(p, " cases 0"); /* case 1 no longer refuted anywhere */
-  char *c2 = tl_join(&t);
-  ck_assert(!check_text(m, s, c2, why, NULL));
-  REQUIRE_MSG(strstr(why, "case 1 of box 0 is not covered"), "%s", why);
-  free(c2);
-  tl_free(&t);
-  vfy_free(c);
-  unlink(path);
+    const char *m = "models/rand2_b.onnx", *s = "specs/rand2_b_dnf_unsat.vnnlib";
+    const char *path = tmp_path("dnf.cert");
+    ck_assert_int_eq(certify_files(m, s, path, 30, NULL), VFY_UNSAT);
+    size_t n;
+    char *c = slurp(path, &n), why[1024];
+    ck_assert(check_text(m, s, c, why, NULL));
+    tlines t;
+    tl_split(&t, c);
+    int r = tl_find(&t, "region ");
+    char *p = strstr(t.line[r], " cases 0 1");
+    REQUIRE_MSG(p != NULL, "expected both cases on one region: %s", t.line[r]);
+    strcpy(p, " cases 0"); /* case 1 no longer refuted anywhere */
+    char *c2 = tl_join(&t);
+    ck_assert(!check_text(m, s, c2, why, NULL));
+    REQUIRE_MSG(strstr(why, "case 1 of box 0 is not covered"), "%s", why);
+    free(c2);
+    tl_free(&t);
+    vfy_free(c);
+    unlink(path);
 }
 END_TEST
 
 /* Replace token k (0-based, whitespace separated) of line i by tok. */
 static void set_token(tlines *t, int i, int k, const char *tok)
 {
-  char out[8192] = "", *save = NULL, *copy = strdup(t->line[i]);
-  int q = 0;
-  for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save), q++) {
-      strcat(out, q ? " " : "");
-      strcat(out, q == k ? tok : w);
-  }
-  free(copy);
-  tl_set(t, i, out);
+    char out[8192] = "", *save = NULL, *copy = strdup(t->line[i]);
+    int q = 0;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save), q++) {
+        strcat(out, q ? " " : "");
+        strcat(out, q == k ? tok : w);
+    }
+    free(copy);
+    tl_set(t, i, out);
 }
 
 static double get_token(const tlines *t, int i, int k)
 {
-  char *save = NULL, *copy = strdup(t->line[i]);
-  char *w = strtok_r(copy, " ", &save);
-  for (int q = 0; q < k && w; q++)
-      w = strtok_r(NULL, " ", &save);
-  ck_assert_ptr_nonnull(w);
-  double v = strtod(w, NULL);
-  free(copy);
-  return v;
+    char *save = NULL, *copy = strdup(t->line[i]);
+    char *w = strtok_r(copy, " ", &save);
+    for (int q = 0; q < k && w; q++)
+        w = strtok_r(NULL, " ", &save);
+    ck_assert_ptr_nonnull(w);
+    double v = strtod(w, NULL);
+    free(copy);
+    return v;
 }
 
 START_TEST(test_corrupt_box_shrunk)
 {
-  char *c = tight_cert(), why[1024], tok[64];
-  tlines t;
-  tl_split(&t, c);
-  int r = tl_find(&t, "region ");
-  /* "region B lo l0 l1 hi h0 h1 cases ...": h0 is token 6 */
-  double l0 = get_token(&t, r, 3), h0 = get_token(&t, r, 6);
-  snprintf(tok, sizeof tok, "%a", l0 + 0.99 * (h0 - l0));
-  set_token(&t, r, 6, tok);
-  char *c2 = tl_join(&t);
-  ck_assert(!tight_valid(c2, why));
-  REQUIRE_MSG(strstr(why, "is not covered near x = ("), "%s", why);
-  free(c2);
-  tl_free(&t);
-  vfy_free(c);
+    char *c = tight_cert(), why[1024], tok[64];
+    tlines t;
+    tl_split(&t, c);
+    int r = tl_find(&t, "region ");
+    /* "region B lo l0 l1 hi h0 h1 cases ...": h0 is token 6 */
+    double l0 = get_token(&t, r, 3), h0 = get_token(&t, r, 6);
+    snprintf(tok, sizeof tok, "%a", l0 + 0.99 * (h0 - l0));
+    set_token(&t, r, 6, tok);
+    char *c2 = tl_join(&t);
+    ck_assert(!tight_valid(c2, why));
+    REQUIRE_MSG(strstr(why, "is not covered near x = ("), "%s", why);
+    free(c2);
+    tl_free(&t);
+    vfy_free(c);
 }
 END_TEST
 
 START_TEST(test_corrupt_value_changed)
 {
-  char *c = tight_cert(), why[1024];
-  tlines t;
-  tl_split(&t, c);
-  int r = tl_find(&t, "region ");
-  /* a value changed in the file: lo[0] of a region moved above its hi, then a hex digit made
-   * invalid. (Moving lo[0] far out instead is not a corruption the checker must reject: this
-   * network's Y_0 stays above the threshold on the whole plane, and the checker proves the grown
-   * region by bisection, which is right.) */
-  char *save = strdup(t.line[r]);
-  set_token(&t, r, 3, "0x1p+10");
-  char *c2 = tl_join(&t);
-  ck_assert(!tight_valid(c2, why));
-  REQUIRE_MSG(strstr(why, "empty region"), "%s", why);
-  tl_set(&t, r, save);
-  char *p = strstr(t.line[r], "0x");
-  ck_assert_ptr_nonnull(p);
-  p[2] = 'g';
-  char *c3 = tl_join(&t);
-  ck_assert(!tight_valid(c3, why));
-  REQUIRE_MSG(strstr(why, "is not a finite hexadecimal float"), "%s", why);
-  free(save);
-  free(c2);
-  free(c3);
-  tl_free(&t);
-  vfy_free(c);
+    char *c = tight_cert(), why[1024];
+    tlines t;
+    tl_split(&t, c);
+    int r = tl_find(&t, "region ");
+    /* a value changed in the file: lo[0] of a region moved above its hi, then a hex digit made
+     * invalid. (Moving lo[0] far out instead is not a corruption the checker must reject: this
+     * network's Y_0 stays above the threshold on the whole plane, and the checker proves the grown
+     * region by bisection, which is right.) */
+    char *save = strdup(t.line[r]);
+    set_token(&t, r, 3, "0x1p+10");
+    char *c2 = tl_join(&t);
+    ck_assert(!tight_valid(c2, why));
+    REQUIRE_MSG(strstr(why, "empty region"), "%s", why);
+    tl_set(&t, r, save);
+    char *p = strstr(t.line[r], "0x");
+    ck_assert_ptr_nonnull(p);
+    p[2] = 'g';
+    char *c3 = tl_join(&t);
+    ck_assert(!tight_valid(c3, why));
+    REQUIRE_MSG(strstr(why, "is not a finite hexadecimal float"), "%s", why);
+    free(save);
+    free(c2);
+    free(c3);
+    tl_free(&t);
+    vfy_free(c);
 }
 END_TEST
 
 START_TEST(test_corrupt_header)
 {
-  char *c = tight_cert(), why[1024];
-  tlines t;
-  tl_split(&t, c);
-  int h = tl_find(&t, "model ");
-  char *p = t.line[h] + 6; /* the first hex digit of the checksum */
-  *p = *p == '0' ? '1' : '0';
-  char *c2 = tl_join(&t);
-  ck_assert(!tight_valid(c2, why));
-  REQUIRE_MSG(strstr(why, "checksum or size of the model"), "%s", why);
-  free(c2);
-  tl_free(&t);
-  /* truncated: no end line */
-  tl_split(&t, c);
-  tl_remove(&t, tl_find(&t, "end "));
-  c2 = tl_join(&t);
-  ck_assert(!tight_valid(c2, why));
-  REQUIRE_MSG(strstr(why, "truncated"), "%s", why);
-  free(c2);
-  tl_free(&t);
-  /* not a certificate */
-  ck_assert(!tight_valid("hello\n", why));
-  ck_assert(!tight_valid("", why));
-  vfy_free(c);
+    char *c = tight_cert(), why[1024];
+    tlines t;
+    tl_split(&t, c);
+    int h = tl_find(&t, "model ");
+    char *p = t.line[h] + 6; /* the first hex digit of the checksum */
+    *p = *p == '0' ? '1' : '0';
+    char *c2 = tl_join(&t);
+    ck_assert(!tight_valid(c2, why));
+    REQUIRE_MSG(strstr(why, "checksum or size of the model"), "%s", why);
+    free(c2);
+    tl_free(&t);
+    /* truncated: no end line */
+    tl_split(&t, c);
+    tl_remove(&t, tl_find(&t, "end "));
+    c2 = tl_join(&t);
+    ck_assert(!tight_valid(c2, why));
+    REQUIRE_MSG(strstr(why, "truncated"), "%s", why);
+    free(c2);
+    tl_free(&t);
+    /* not a certificate */
+    ck_assert(!tight_valid("hello\n", why));
+    ck_assert(!tight_valid("", why));
+    vfy_free(c);
 }
 END_TEST
 
 START_TEST(test_corrupt_other_spec)
 {
-  /* a certificate of rand2_a_unsat offered for rand2_a_sat: the header names another spec; with
-   * the header forged (the right checksum), its regions cannot prove a false property */
-  const char *m = "models/rand2_a.onnx", *s2 = "specs/rand2_a_sat.vnnlib";
-  const char *path = tmp_path("other.cert");
-  ck_assert_int_eq(certify_files(m, "specs/rand2_a_unsat.vnnlib", path, 30, NULL), VFY_UNSAT);
-  size_t n;
-  char *c = slurp(path, &n), why[1024];
-  ck_assert(!check_text(m, s2, c, why, NULL));
-  REQUIRE_MSG(strstr(why, "checksum or size of the spec"), "%s", why);
-  char *s = slurp(s2, &n);
-  char line[256];
-  snprintf(line, sizeof line, "spec %016llx %llu %s",
-           (unsigned long long)vfy_cert_fnv1a64((const uint8_t *)s, n), (unsigned long long)n, s2);
-  tlines t;
-  tl_split(&t, c);
-  tl_set(&t, tl_find(&t, "spec "), line);
-  char *c2 = tl_join(&t);
-  ck_assert(!check_text(m, s2, c2, why, NULL));
-  REQUIRE_MSG(strstr(why, "is not refuted") || strstr(why, "not covered") ||
+    /* a certificate of rand2_a_unsat offered for rand2_a_sat: the header names another spec; with
+     * the header forged (the right checksum), its regions cannot prove a false property */
+    const char *m = "models/rand2_a.onnx", *s2 = "specs/rand2_a_sat.vnnlib";
+    const char *path = tmp_path("other.cert");
+    ck_assert_int_eq(certify_files(m, "specs/rand2_a_unsat.vnnlib", path, 30, NULL), VFY_UNSAT);
+    size_t n;
+    char *c = slurp(path, &n), why[1024];
+    ck_assert(!check_text(m, s2, c, why, NULL));
+    REQUIRE_MSG(strstr(why, "checksum or size of the spec"), "%s", why);
+    char *s = slurp(s2, &n);
+    char line[256];
+    snprintf(line, sizeof line, "spec %016llx %llu %s",
+             (unsigned long long)vfy_cert_fnv1a64((const uint8_t *)s, n), (unsigned long long)n, s2);
+    tlines t;
+    tl_split(&t, c);
+    tl_set(&t, tl_find(&t, "spec "), line);
+    char *c2 = tl_join(&t);
+    ck_assert(!check_text(m, s2, c2, why, NULL));
+    REQUIRE_MSG(strstr(why, "is not refuted") || strstr(why, "not covered") ||
                 strstr(why, "cases is"), "%s", why);
-  free(c2);
-  tl_free(&t);
-  vfy_free(s);
-  vfy_free(c);
-  unlink(path);
+    free(c2);
+    tl_free(&t);
+    vfy_free(s);
+    vfy_free(c);
+    unlink(path);
 }
 END_TEST
 
@@ -419,66 +419,66 @@ END_TEST
  * would), listing every case, with the right checksums. The property is false, so the checker
  * must reject it. */
 static const char *const sat_instances[][2] = {
-  {"models/tiny_relu.onnx", "specs/tiny_relu_sat.vnnlib"},
-  {"models/abs_split.onnx", "specs/abs_split_sat.vnnlib"},
-  {"models/rand2_a.onnx", "specs/rand2_a_sat.vnnlib"},
-  {"models/rand2_a.onnx", "specs/rand2_a_cmp_sat.vnnlib"},
-  {"models/rand2_b.onnx", "specs/rand2_b_dnf_sat.vnnlib"},
-  {"models/acas_like.onnx", "specs/acas_like_sat.vnnlib"},
-  {"models/pool2.onnx", "specs/pool2_sat.vnnlib"},
+    {"models/tiny_relu.onnx", "specs/tiny_relu_sat.vnnlib"},
+    {"models/abs_split.onnx", "specs/abs_split_sat.vnnlib"},
+    {"models/rand2_a.onnx", "specs/rand2_a_sat.vnnlib"},
+    {"models/rand2_a.onnx", "specs/rand2_a_cmp_sat.vnnlib"},
+    {"models/rand2_b.onnx", "specs/rand2_b_dnf_sat.vnnlib"},
+    {"models/acas_like.onnx", "specs/acas_like_sat.vnnlib"},
+    {"models/pool2.onnx", "specs/pool2_sat.vnnlib"},
 };
 
 static char *forge(const char *model, const char *spec, const vfy_net *net, const vfy_spec *sp)
 {
-  size_t ml, sl;
-  char *m = slurp(model, &ml), *s = slurp(spec, &sl);
-  size_t cap = 1 << 20;
-  char *out = malloc(cap), *p = out;
-  p += sprintf(p, "verify-certificate 1\nsemantics float32\nmodel %016llx %zu %s\n"
-               "spec %016llx %zu %s\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n",
-               (unsigned long long)vfy_cert_fnv1a64((uint8_t *)m, ml), ml, model,
-               (unsigned long long)vfy_cert_fnv1a64((uint8_t *)s, sl), sl, spec,
-               (long long)net->n_in, (long long)net->n_out, (long long)sp->n_boxes,
-               (long long)sp->n_cases);
-  int64_t nreg = 0;
-  for (int64_t b = 0; b < sp->n_boxes; b++) {
-      int any = 0;
-      for (int64_t c = 0; c < sp->n_cases; c++)
-          any |= sp->cases[c].box == b && sp->cases[c].n_rows > 0;
-      if (!any)
-          continue;
-      p += sprintf(p, "region %lld lo", (long long)b);
-      for (int64_t j = 0; j < net->n_in; j++)
-          p += sprintf(p, " %a", sp->boxes[b].lo[j] - fabs(sp->boxes[b].lo[j]) * 0x1p-23 - 0x1p-140);
-      p += sprintf(p, " hi");
-      for (int64_t j = 0; j < net->n_in; j++)
-          p += sprintf(p, " %a", sp->boxes[b].hi[j] + fabs(sp->boxes[b].hi[j]) * 0x1p-23 + 0x1p-140);
-      p += sprintf(p, " cases");
-      for (int64_t c = 0; c < sp->n_cases; c++)
-          if (sp->cases[c].box == b && sp->cases[c].n_rows > 0)
-              p += sprintf(p, " %lld", (long long)c);
-      p += sprintf(p, "\n");
-      nreg++;
-  }
-  sprintf(p, "end %lld\n", (long long)nreg);
-  vfy_free(m);
-  vfy_free(s);
-  return out;
+    size_t ml, sl;
+    char *m = slurp(model, &ml), *s = slurp(spec, &sl);
+    size_t cap = 1 << 20;
+    char *out = malloc(cap), *p = out;
+    p += sprintf(p, "verify-certificate 1\nsemantics float32\nmodel %016llx %zu %s\n"
+                 "spec %016llx %zu %s\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n",
+                 (unsigned long long)vfy_cert_fnv1a64((uint8_t *)m, ml), ml, model,
+                 (unsigned long long)vfy_cert_fnv1a64((uint8_t *)s, sl), sl, spec,
+                 (long long)net->n_in, (long long)net->n_out, (long long)sp->n_boxes,
+                 (long long)sp->n_cases);
+    int64_t nreg = 0;
+    for (int64_t b = 0; b < sp->n_boxes; b++) {
+        int any = 0;
+        for (int64_t c = 0; c < sp->n_cases; c++)
+            any |= sp->cases[c].box == b && sp->cases[c].n_rows > 0;
+        if (!any)
+            continue;
+        p += sprintf(p, "region %lld lo", (long long)b);
+        for (int64_t j = 0; j < net->n_in; j++)
+            p += sprintf(p, " %a", sp->boxes[b].lo[j] - fabs(sp->boxes[b].lo[j]) * 0x1p-23 - 0x1p-140);
+        p += sprintf(p, " hi");
+        for (int64_t j = 0; j < net->n_in; j++)
+            p += sprintf(p, " %a", sp->boxes[b].hi[j] + fabs(sp->boxes[b].hi[j]) * 0x1p-23 + 0x1p-140);
+        p += sprintf(p, " cases");
+        for (int64_t c = 0; c < sp->n_cases; c++)
+            if (sp->cases[c].box == b && sp->cases[c].n_rows > 0)
+                p += sprintf(p, " %lld", (long long)c);
+        p += sprintf(p, "\n");
+        nreg++;
+    }
+    sprintf(p, "end %lld\n", (long long)nreg);
+    vfy_free(m);
+    vfy_free(s);
+    return out;
 }
 
 START_TEST(test_forged_sat)
 {
-  const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
-  vfy_error err;
-  vfy_net *net = NULL;
-  vfy_spec *sp = NULL;
-  ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
-  ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
-  char *c = forge(m, s, net, sp), why[1024];
-  REQUIRE_MSG(!check_text(m, s, c, why, NULL), "%s %s: forged certificate accepted", m, s);
-  free(c);
-  vfy_spec_free(sp);
-  vfy_net_free(net);
+    const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
+    vfy_error err;
+    vfy_net *net = NULL;
+    vfy_spec *sp = NULL;
+    ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
+    ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
+    char *c = forge(m, s, net, sp), why[1024];
+    REQUIRE_MSG(!check_text(m, s, c, why, NULL), "%s %s: forged certificate accepted", m, s);
+    free(c);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -487,130 +487,130 @@ END_TEST
 /* Verify with ReLU splitting (alpha/beta-CROWN, root tightened) and a certificate at cert_path. */
 static vfy_verdict certify_relu(const char *model, const char *spec, const char *cert_path)
 {
-  return certify(model, spec, cert_path, 30, NULL, 1);
+    return certify(model, spec, cert_path, 30, NULL, 1);
 }
 
 static const char *const relu_instances[][2] = {
-  {"models/rand2_a.onnx", "specs/rand2_a_unsat.vnnlib"},
-  {"models/abs_split.onnx", "specs/abs_split_unsat.vnnlib"},
-  {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"}, /* residual: carried values */
+    {"models/rand2_a.onnx", "specs/rand2_a_unsat.vnnlib"},
+    {"models/abs_split.onnx", "specs/abs_split_unsat.vnnlib"},
+    {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"}, /* residual: carried values */
 };
 
 START_TEST(test_relu_certified)
 {
-  const char *m = relu_instances[_i][0], *s = relu_instances[_i][1];
-  const char *path = tmp_path("relu.cert");
-  ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
-  size_t n;
-  char *t = slurp(path, &n);
-  /* a proof by activation splitting, with its multipliers */
-  REQUIRE_MSG(strstr(t, " splits ") && strstr(t, "\nrow ") && strstr(t, " beta "), "%s", s);
-  vfy_check_result res;
-  vfy_error err;
-  REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
-  REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
-  ck_assert_int_ge(res.regions, 10);
-  vfy_free(t);
-  unlink(path);
+    const char *m = relu_instances[_i][0], *s = relu_instances[_i][1];
+    const char *path = tmp_path("relu.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *t = slurp(path, &n);
+    /* a proof by activation splitting, with its multipliers */
+    REQUIRE_MSG(strstr(t, " splits ") && strstr(t, "\nrow ") && strstr(t, " beta "), "%s", s);
+    vfy_check_result res;
+    vfy_error err;
+    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
+    ck_assert_int_ge(res.regions, 10);
+    vfy_free(t);
+    unlink(path);
 }
 END_TEST
 
 /* Index of the k-th line (from the end when k < 0) starting with prefix and containing needle. */
 static int tl_nth(const tlines *t, const char *prefix, const char *needle, int k)
 {
-  int hits[4096], n = 0;
-  for (int i = 0; i < t->n; i++)
-      if (!strncmp(t->line[i], prefix, strlen(prefix)) && (!needle || strstr(t->line[i], needle)))
-          hits[n++] = i;
-  ck_assert_int_gt(n, 0);
-  return k >= 0 ? hits[k < n ? k : n - 1] : hits[n + k >= 0 ? n + k : 0];
+    int hits[4096], n = 0;
+    for (int i = 0; i < t->n; i++)
+        if (!strncmp(t->line[i], prefix, strlen(prefix)) && (!needle || strstr(t->line[i], needle)))
+            hits[n++] = i;
+    ck_assert_int_gt(n, 0);
+    return k >= 0 ? hits[k < n ? k : n - 1] : hits[n + k >= 0 ? n + k : 0];
 }
 
 /* The position (token number) of the first token equal to tok on line i, or -1. */
 static int tok_pos(const tlines *t, int i, const char *tok)
 {
-  char *save = NULL, *copy = strdup(t->line[i]);
-  int q = 0, at = -1;
-  for (char *w = strtok_r(copy, " ", &save); w && at < 0; w = strtok_r(NULL, " ", &save), q++)
-      if (!strcmp(w, tok))
-          at = q;
-  free(copy);
-  return at;
+    char *save = NULL, *copy = strdup(t->line[i]);
+    int q = 0, at = -1;
+    for (char *w = strtok_r(copy, " ", &save); w && at < 0; w = strtok_r(NULL, " ", &save), q++)
+        if (!strcmp(w, tok))
+            at = q;
+    free(copy);
+    return at;
 }
 
 /* Each corruption of a ReLU-split certificate of rand2_a_unsat is rejected, with the reason. */
 START_TEST(test_relu_corrupt)
 {
-  const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
-  const char *path = tmp_path("relu_c.cert");
-  ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
-  size_t n;
-  char *text = slurp(path, &n), why[1024];
-  unlink(path);
-  REQUIRE_MSG(check_text(m, s, text, why, NULL), "%s", why);
-  tlines t;
-  tl_split(&t, text);
-  const char *expect = NULL;
-  int r = tl_nth(&t, "region", " splits ", -1); /* the last region with splits */
-  int sp = tok_pos(&t, r, "splits");
-  ck_assert_int_gt(sp, 0);
-  switch (_i) {
-  case 0: { /* a leaf removed (with its row lines): its sign pattern is uncovered */
-      tl_remove(&t, r);
-      while (r < t.n && !strncmp(t.line[r], "row ", 4))
-          tl_remove(&t, r);
-      int e = tl_find(&t, "end ");
-      char buf[64];
-      snprintf(buf, sizeof buf, "end %d", atoi(t.line[e] + 4) - 1);
-      tl_set(&t, e, buf);
-      expect = "uncovered";
-      break;
-  }
-  case 1: { /* the sign of a leaf's last split flipped: the leaf's own pattern is left open */
-      int ns = atoi(strstr(t.line[r], " splits ") + 8);
-      int q = sp + 2 * ns + 1;
-      char *save = NULL, *copy = strdup(t.line[r]), *w = strtok_r(copy, " ", &save);
-      for (int k = 0; k < q; k++)
-          w = strtok_r(NULL, " ", &save);
-      set_token(&t, r, q, !strcmp(w, "+") ? "-" : "+");
-      free(copy);
-      expect = "uncovered";
-      break;
-  }
-  case 2: { /* a negative multiplier */
-      int row = tl_nth(&t, "row", " beta ", 0);
-      set_token(&t, row, tok_pos(&t, row, "beta") + 1, "-0x1p+0");
-      expect = "multiplier";
-      break;
-  }
-  case 3: { /* a slope above 1 in a root bound */
-      int b = tl_nth(&t, "bound", NULL, 0);
-      ck_assert_int_gt(atoi(strstr(t.line[b], " alpha ") + 7), 0);
-      set_token(&t, b, tok_pos(&t, b, "alpha") + 3, "0x1.8p+0");
-      expect = "slope";
-      break;
-  }
-  case 4: /* a split on a neuron that feeds no ReLU (the last output) */
-      set_token(&t, r, sp + 2, "1000000");
-      expect = "not the input of a ReLU";
-      break;
-  case 5: /* the root line removed: its bound lines belong to no box */
-      tl_remove(&t, tl_find(&t, "root "));
-      expect = "before any 'root' line";
-      break;
-  case 6: { /* a 'row' line for a case the region does not list */
-      int row = r + 1;
-      set_token(&t, row, 1, "7");
-      expect = "expected 'row C R'";
-      break;
-  }
-  }
-  char *bad = tl_join(&t);
-  REQUIRE_MSG(!check_text(m, s, bad, why, NULL), "corruption %d accepted", _i);
-  REQUIRE_MSG(strstr(why, expect), "corruption %d: '%s' does not say '%s'", _i, why, expect);
-  free(bad);
-  tl_free(&t);
-  vfy_free(text);
+    const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
+    const char *path = tmp_path("relu_c.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *text = slurp(path, &n), why[1024];
+    unlink(path);
+    REQUIRE_MSG(check_text(m, s, text, why, NULL), "%s", why);
+    tlines t;
+    tl_split(&t, text);
+    const char *expect = NULL;
+    int r = tl_nth(&t, "region", " splits ", -1); /* the last region with splits */
+    int sp = tok_pos(&t, r, "splits");
+    ck_assert_int_gt(sp, 0);
+    switch (_i) {
+    case 0: { /* a leaf removed (with its row lines): its sign pattern is uncovered */
+        tl_remove(&t, r);
+        while (r < t.n && !strncmp(t.line[r], "row ", 4))
+            tl_remove(&t, r);
+        int e = tl_find(&t, "end ");
+        char buf[64];
+        snprintf(buf, sizeof buf, "end %d", atoi(t.line[e] + 4) - 1);
+        tl_set(&t, e, buf);
+        expect = "uncovered";
+        break;
+    }
+    case 1: { /* the sign of a leaf's last split flipped: the leaf's own pattern is left open */
+        int ns = atoi(strstr(t.line[r], " splits ") + 8);
+        int q = sp + 2 * ns + 1;
+        char *save = NULL, *copy = strdup(t.line[r]), *w = strtok_r(copy, " ", &save);
+        for (int k = 0; k < q; k++)
+            w = strtok_r(NULL, " ", &save);
+        set_token(&t, r, q, !strcmp(w, "+") ? "-" : "+");
+        free(copy);
+        expect = "uncovered";
+        break;
+    }
+    case 2: { /* a negative multiplier */
+        int row = tl_nth(&t, "row", " beta ", 0);
+        set_token(&t, row, tok_pos(&t, row, "beta") + 1, "-0x1p+0");
+        expect = "multiplier";
+        break;
+    }
+    case 3: { /* a slope above 1 in a root bound */
+        int b = tl_nth(&t, "bound", NULL, 0);
+        ck_assert_int_gt(atoi(strstr(t.line[b], " alpha ") + 7), 0);
+        set_token(&t, b, tok_pos(&t, b, "alpha") + 3, "0x1.8p+0");
+        expect = "slope";
+        break;
+    }
+    case 4: /* a split on a neuron that feeds no ReLU (the last output) */
+        set_token(&t, r, sp + 2, "1000000");
+        expect = "not the input of a ReLU";
+        break;
+    case 5: /* the root line removed: its bound lines belong to no box */
+        tl_remove(&t, tl_find(&t, "root "));
+        expect = "before any 'root' line";
+        break;
+    case 6: { /* a 'row' line for a case the region does not list */
+        int row = r + 1;
+        set_token(&t, row, 1, "7");
+        expect = "expected 'row C R'";
+        break;
+    }
+    }
+    char *bad = tl_join(&t);
+    REQUIRE_MSG(!check_text(m, s, bad, why, NULL), "corruption %d accepted", _i);
+    REQUIRE_MSG(strstr(why, expect), "corruption %d: '%s' does not say '%s'", _i, why, expect);
+    free(bad);
+    tl_free(&t);
+    vfy_free(text);
 }
 END_TEST
 
@@ -619,50 +619,50 @@ END_TEST
  * neuron, both signs, no slopes or multipliers) is still valid, each region needing bisection. */
 START_TEST(test_relu_checker_bisects)
 {
-  const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
-  const char *path = tmp_path("relu_b.cert");
-  ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
-  size_t n;
-  char *text = slurp(path, &n);
-  unlink(path);
-  tlines t, u;
-  tl_split(&t, text);
-  u.n = 0;
-  char first[64] = "";
-  const char *box = NULL;
-  for (int i = 0; i < t.n; i++) {
-      const char *l = t.line[i];
-      if (!strncmp(l, "region", 6) && !box) {
-          const char *sp = strstr(l, " splits ");
-          ck_assert_ptr_nonnull(sp);
-          /* "region B lo .. hi .." and the first split's neuron */
-          int nsp = 0, idx = -1;
-          ck_assert_int_eq(sscanf(sp, " splits %d %d", &nsp, &idx), 2);
-          snprintf(first, sizeof first, "%d", idx);
-          box = l;
-          for (int h = 0; h < 2; h++) {
-              char *x = malloc(strlen(l) + 64);
-              sprintf(x, "%.*s splits 1 %s %c cases 0", (int)(sp - l), l, first, h ? '-' : '+');
-              u.line[u.n++] = x;
-          }
-      } else if (!strncmp(l, "region", 6) || !strncmp(l, "row ", 4)) {
-          continue;
-      } else if (!strncmp(l, "end", 3)) {
-          u.line[u.n++] = strdup("end 2");
-      } else {
-          u.line[u.n++] = strdup(l);
-      }
-  }
-  ck_assert_ptr_nonnull(box);
-  char *c = tl_join(&u), why[1024];
-  vfy_check_result res;
-  REQUIRE_MSG(check_text(m, s, c, why, &res), "%s", why);
-  ck_assert_int_eq(res.regions, 2);
-  ck_assert_int_eq(res.bisected, 2);
-  free(c);
-  tl_free(&t);
-  tl_free(&u);
-  vfy_free(text);
+    const char *m = "models/rand2_a.onnx", *s = "specs/rand2_a_unsat.vnnlib";
+    const char *path = tmp_path("relu_b.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *text = slurp(path, &n);
+    unlink(path);
+    tlines t, u;
+    tl_split(&t, text);
+    u.n = 0;
+    char first[64] = "";
+    const char *box = NULL;
+    for (int i = 0; i < t.n; i++) {
+        const char *l = t.line[i];
+        if (!strncmp(l, "region", 6) && !box) {
+            const char *sp = strstr(l, " splits ");
+            ck_assert_ptr_nonnull(sp);
+            /* "region B lo .. hi .." and the first split's neuron */
+            int nsp = 0, idx = -1;
+            ck_assert_int_eq(sscanf(sp, " splits %d %d", &nsp, &idx), 2);
+            snprintf(first, sizeof first, "%d", idx);
+            box = l;
+            for (int h = 0; h < 2; h++) {
+                char *x = malloc(strlen(l) + 64);
+                sprintf(x, "%.*s splits 1 %s %c cases 0", (int)(sp - l), l, first, h ? '-' : '+');
+                u.line[u.n++] = x;
+            }
+        } else if (!strncmp(l, "region", 6) || !strncmp(l, "row ", 4)) {
+            continue;
+        } else if (!strncmp(l, "end", 3)) {
+            u.line[u.n++] = strdup("end 2");
+        } else {
+            u.line[u.n++] = strdup(l);
+        }
+    }
+    ck_assert_ptr_nonnull(box);
+    char *c = tl_join(&u), why[1024];
+    vfy_check_result res;
+    REQUIRE_MSG(check_text(m, s, c, why, &res), "%s", why);
+    ck_assert_int_eq(res.regions, 2);
+    ck_assert_int_eq(res.bisected, 2);
+    free(c);
+    tl_free(&t);
+    tl_free(&u);
+    vfy_free(text);
 }
 END_TEST
 
@@ -670,82 +670,82 @@ END_TEST
  * refuted) is rejected: the counterexample's half cannot be proved. */
 START_TEST(test_relu_forged_sat)
 {
-  const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
-  vfy_error err;
-  vfy_net *net = NULL;
-  vfy_spec *sp = NULL;
-  ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
-  ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
-  if (net->n_layers < 2 || net->layers[1].kind != VFY_LAYER_RELU) {
-      vfy_spec_free(sp);
-      vfy_net_free(net);
-      return; /* the forgery splits neuron 0, the input of the first ReLU */
-  }
-  char *c = forge(m, s, net, sp), why[1024];
-  tlines t, u;
-  tl_split(&t, c);
-  u.n = 0;
-  int nreg = 0;
-  for (int i = 0; i < t.n; i++) {
-      const char *l = t.line[i];
-      if (!strncmp(l, "verify-certificate", 18)) {
-          u.line[u.n++] = strdup("verify-certificate 2");
-      } else if (!strncmp(l, "region", 6)) {
-          const char *cs = strstr(l, " cases");
-          for (int h = 0; h < 2; h++) {
-              char *x = malloc(strlen(l) + 32);
-              sprintf(x, "%.*s splits 1 0 %c%s", (int)(cs - l), l, h ? '-' : '+', cs);
-              u.line[u.n++] = x;
-              nreg++;
-          }
-      } else if (!strncmp(l, "end", 3)) {
-          char *x = malloc(32);
-          sprintf(x, "end %d", nreg);
-          u.line[u.n++] = x;
-      } else {
-          u.line[u.n++] = strdup(l);
-      }
-  }
-  char *f = tl_join(&u);
-  REQUIRE_MSG(!check_text(m, s, f, why, NULL), "%s %s: forged certificate accepted", m, s);
-  REQUIRE_MSG(strstr(why, "not refuted"), "%s", why);
-  free(f);
-  free(c);
-  tl_free(&t);
-  tl_free(&u);
-  vfy_spec_free(sp);
-  vfy_net_free(net);
+    const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
+    vfy_error err;
+    vfy_net *net = NULL;
+    vfy_spec *sp = NULL;
+    ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
+    ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
+    if (net->n_layers < 2 || net->layers[1].kind != VFY_LAYER_RELU) {
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        return; /* the forgery splits neuron 0, the input of the first ReLU */
+    }
+    char *c = forge(m, s, net, sp), why[1024];
+    tlines t, u;
+    tl_split(&t, c);
+    u.n = 0;
+    int nreg = 0;
+    for (int i = 0; i < t.n; i++) {
+        const char *l = t.line[i];
+        if (!strncmp(l, "verify-certificate", 18)) {
+            u.line[u.n++] = strdup("verify-certificate 2");
+        } else if (!strncmp(l, "region", 6)) {
+            const char *cs = strstr(l, " cases");
+            for (int h = 0; h < 2; h++) {
+                char *x = malloc(strlen(l) + 32);
+                sprintf(x, "%.*s splits 1 0 %c%s", (int)(cs - l), l, h ? '-' : '+', cs);
+                u.line[u.n++] = x;
+                nreg++;
+            }
+        } else if (!strncmp(l, "end", 3)) {
+            char *x = malloc(32);
+            sprintf(x, "end %d", nreg);
+            u.line[u.n++] = x;
+        } else {
+            u.line[u.n++] = strdup(l);
+        }
+    }
+    char *f = tl_join(&u);
+    REQUIRE_MSG(!check_text(m, s, f, why, NULL), "%s %s: forged certificate accepted", m, s);
+    REQUIRE_MSG(strstr(why, "not refuted"), "%s", why);
+    free(f);
+    free(c);
+    tl_free(&t);
+    tl_free(&u);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
 }
 END_TEST
 
 /* ---- ACAS Xu (skipped when the benchmark folder is absent) ---- */
 static const char *const acas[][2] = {
-  {"onnx/ACASXU_run2a_1_1_batch_2000.onnx", "vnnlib/prop_1.vnnlib"},
-  {"onnx/ACASXU_run2a_2_5_batch_2000.onnx", "vnnlib/prop_1.vnnlib"},
-  {"onnx/ACASXU_run2a_3_3_batch_2000.onnx", "vnnlib/prop_4.vnnlib"},
+    {"onnx/ACASXU_run2a_1_1_batch_2000.onnx", "vnnlib/prop_1.vnnlib"},
+    {"onnx/ACASXU_run2a_2_5_batch_2000.onnx", "vnnlib/prop_1.vnnlib"},
+    {"onnx/ACASXU_run2a_3_3_batch_2000.onnx", "vnnlib/prop_4.vnnlib"},
 };
 
 START_TEST(test_acasxu)
 {
-  const char *root = "../shared/benchmarks/acasxu";
-  struct stat stt;
-  if (stat(root, &stt) != 0) {
-      fprintf(stderr, "check_cert: %s absent, ACAS Xu certificates skipped\n", root);
-      return;
-  }
-  char m[512], s[512];
-  snprintf(m, sizeof m, "%s/%s", root, acas[_i][0]);
-  snprintf(s, sizeof s, "%s/%s", root, acas[_i][1]);
-  const char *path = tmp_path("acas.cert");
-  double tv;
-  ck_assert_int_eq(certify_files(m, s, path, 20, &tv), VFY_UNSAT);
-  vfy_check_result res;
-  vfy_error err;
-  REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
-  REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
-  fprintf(stderr, "check_cert: %s %s: verify %.3f s, check %.3f s, %lld regions\n", acas[_i][0],
-          acas[_i][1], tv, res.time_s, (long long)res.regions);
-  unlink(path);
+    const char *root = "../shared/benchmarks/acasxu";
+    struct stat stt;
+    if (stat(root, &stt) != 0) {
+        fprintf(stderr, "check_cert: %s absent, ACAS Xu certificates skipped\n", root);
+        return;
+    }
+    char m[512], s[512];
+    snprintf(m, sizeof m, "%s/%s", root, acas[_i][0]);
+    snprintf(s, sizeof s, "%s/%s", root, acas[_i][1]);
+    const char *path = tmp_path("acas.cert");
+    double tv;
+    ck_assert_int_eq(certify_files(m, s, path, 20, &tv), VFY_UNSAT);
+    vfy_check_result res;
+    vfy_error err;
+    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
+    fprintf(stderr, "check_cert: %s %s: verify %.3f s, check %.3f s, %lld regions\n", acas[_i][0],
+            acas[_i][1], tv, res.time_s, (long long)res.regions);
+    unlink(path);
 }
 END_TEST
 
@@ -756,241 +756,241 @@ END_TEST
  * point computes. Returns a lower bound of cy·y (+ cx·x) that is only "valid" in exact arithmetic
  * of the computed values. Nets here are DENSE/RELU chains no wider than 8. */
 static double blind_crown(const vfy_net *net, const double *xl, const double *xh, const double *cy,
-                        const double *cx)
+                          const double *cx)
 {
-  double lo[16][8], hi[16][8];
-  ck_assert_int_le(net->n_layers, 16);
-  for (int64_t k = 0; k < net->n_layers; k++) {
-      const vfy_layer *L = &net->layers[k];
-      const double *l = k ? lo[k - 1] : xl, *u = k ? hi[k - 1] : xh;
-      ck_assert_int_le(L->n_out, 8);
-      for (int64_t j = 0; j < L->n_out; j++) {
-          if (L->kind == VFY_LAYER_RELU) {
-              lo[k][j] = fmax(l[j], 0);
-              hi[k][j] = fmax(u[j], 0);
-              continue;
-          }
-          double a = L->b[j], b = L->b[j];
-          for (int64_t q = 0; q < L->n_in; q++) {
-              double w = L->w[j * L->n_in + q];
-              a += w > 0 ? w * l[q] : w * u[q];
-              b += w > 0 ? w * u[q] : w * l[q];
-          }
-          lo[k][j] = a;
-          hi[k][j] = b;
-      }
-  }
-  double lam[8], nl[8], beta = 0;
-  int64_t n = net->n_out;
-  memcpy(lam, cy, (size_t)n * sizeof(double));
-  for (int64_t k = net->n_layers - 1; k >= 0; k--) {
-      const vfy_layer *L = &net->layers[k];
-      const double *l = k ? lo[k - 1] : xl, *u = k ? hi[k - 1] : xh;
-      if (L->kind == VFY_LAYER_RELU) {
-          for (int64_t j = 0; j < n; j++) {
-              if (l[j] >= 0)
-                  continue;
-              if (u[j] <= 0) {
-                  lam[j] = 0;
-              } else if (lam[j] >= 0) {
-                  lam[j] *= u[j] > -l[j] ? 1.0 : 0.0;
-              } else {
-                  double s = u[j] / (u[j] - l[j]);
-                  beta += lam[j] * (-s * l[j]);
-                  lam[j] *= s;
-              }
-          }
-          continue;
-      }
-      for (int64_t q = 0; q < L->n_in; q++) {
-          nl[q] = 0;
-          for (int64_t j = 0; j < L->n_out; j++)
-              nl[q] += lam[j] * L->w[j * L->n_in + q];
-      }
-      for (int64_t j = 0; j < L->n_out; j++)
-          beta += lam[j] * L->b[j];
-      n = L->n_in;
-      memcpy(lam, nl, (size_t)n * sizeof(double));
-  }
-  double v = beta;
-  for (int64_t q = 0; q < n; q++) {
-      double c = lam[q] + (cx ? cx[q] : 0);
-      v += c >= 0 ? c * xl[q] : c * xh[q];
-  }
-  return v;
+    double lo[16][8], hi[16][8];
+    ck_assert_int_le(net->n_layers, 16);
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        const double *l = k ? lo[k - 1] : xl, *u = k ? hi[k - 1] : xh;
+        ck_assert_int_le(L->n_out, 8);
+        for (int64_t j = 0; j < L->n_out; j++) {
+            if (L->kind == VFY_LAYER_RELU) {
+                lo[k][j] = fmax(l[j], 0);
+                hi[k][j] = fmax(u[j], 0);
+                continue;
+            }
+            double a = L->b[j], b = L->b[j];
+            for (int64_t q = 0; q < L->n_in; q++) {
+                double w = L->w[j * L->n_in + q];
+                a += w > 0 ? w * l[q] : w * u[q];
+                b += w > 0 ? w * u[q] : w * l[q];
+            }
+            lo[k][j] = a;
+            hi[k][j] = b;
+        }
+    }
+    double lam[8], nl[8], beta = 0;
+    int64_t n = net->n_out;
+    memcpy(lam, cy, (size_t)n * sizeof(double));
+    for (int64_t k = net->n_layers - 1; k >= 0; k--) {
+        const vfy_layer *L = &net->layers[k];
+        const double *l = k ? lo[k - 1] : xl, *u = k ? hi[k - 1] : xh;
+        if (L->kind == VFY_LAYER_RELU) {
+            for (int64_t j = 0; j < n; j++) {
+                if (l[j] >= 0)
+                    continue;
+                if (u[j] <= 0) {
+                    lam[j] = 0;
+                } else if (lam[j] >= 0) {
+                    lam[j] *= u[j] > -l[j] ? 1.0 : 0.0;
+                } else {
+                    double s = u[j] / (u[j] - l[j]);
+                    beta += lam[j] * (-s * l[j]);
+                    lam[j] *= s;
+                }
+            }
+            continue;
+        }
+        for (int64_t q = 0; q < L->n_in; q++) {
+            nl[q] = 0;
+            for (int64_t j = 0; j < L->n_out; j++)
+                nl[q] += lam[j] * L->w[j * L->n_in + q];
+        }
+        for (int64_t j = 0; j < L->n_out; j++)
+            beta += lam[j] * L->b[j];
+        n = L->n_in;
+        memcpy(lam, nl, (size_t)n * sizeof(double));
+    }
+    double v = beta;
+    for (int64_t q = 0; q < n; q++) {
+        double c = lam[q] + (cx ? cx[q] : 0);
+        v += c >= 0 ? c * xl[q] : c * xh[q];
+    }
+    return v;
 }
 
 /* y = w2 · relu(w1 x + b1) + b2 with explicit small layers. */
 static vfy_net *net2(int64_t h, const double *w1, const double *b1, const double *w2, double b2)
 {
-  const int64_t sizes[3] = {1, h, 1};
-  const double bb2[1] = {b2};
-  const double *w[2] = {w1, w2}, *b[2] = {b1, bb2};
-  vfy_net *n = testnet_dense(2, sizes, w, b);
-  ck_assert_ptr_nonnull(n);
-  return n;
+    const int64_t sizes[3] = {1, h, 1};
+    const double bb2[1] = {b2};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, bb2};
+    vfy_net *n = testnet_dense(2, sizes, w, b);
+    ck_assert_ptr_nonnull(n);
+    return n;
 }
 
 typedef struct adv {
-  const char *name;
-  int64_t h;
-  double w1[2], b1[2], w2[2], b2;      /* the network where rounding decides */
-  double gw1[2], gb1[2], gw2[2], gb2;  /* its variant with a real margin */
-  double x_lo, x_hi;                   /* the real input box */
-  int upper;                           /* unsafe set: 1: Y_0 >= t, 0: Y_0 <= t */
-  double t_bad, t_good;                /* thresholds of the two variants */
-  double x_witness;                    /* where float32 execution violates the first */
+    const char *name;
+    int64_t h;
+    double w1[2], b1[2], w2[2], b2;      /* the network where rounding decides */
+    double gw1[2], gb1[2], gw2[2], gb2;  /* its variant with a real margin */
+    double x_lo, x_hi;                   /* the real input box */
+    int upper;                           /* unsafe set: 1: Y_0 >= t, 0: Y_0 <= t */
+    double t_bad, t_good;                /* thresholds of the two variants */
+    double x_witness;                    /* where float32 execution violates the first */
 } adv;
 
 static const adv advs[] = {
-  /* relu(2^60 x + 1) - relu(2^60 x) = 1 in reals; float32 loses the 1 */
-  {"huge cancelling weights", 2, {0x1p60, 0x1p60}, {1, 0}, {1, -1}, 0,
-   {0x1p60, 0x1p60}, {0x1p45, 0}, {1, -1}, 0, 1, 1, 0, 0.5, 0x1p44, 1},
-  /* relu(x + 2^-25) - relu(x) = 2^-25 in reals; 1 + 2^-25 rounds to 1 in float32 */
-  {"margin of a few ulps", 2, {1, 1}, {0x1p-25, 0}, {1, -1}, 0,
-   {1, 1}, {0x1p-25, 0}, {1, -1}, 0, 1, 1, 0, 0, -0x1p-15, 1},
-  /* 2^-100 relu(2^100 x) = x in reals; 2^100 x overflows float32 for x = 2^30 */
-  {"float32 overflow", 1, {0x1p100}, {0}, {0x1p-100}, 0,
-   {0x1p60}, {0}, {0x1p-60}, 0, 0x1p29, 0x1p30, 1, 0x1p31, 0x1p31, 0x1p30},
-  /* relu(2^-140 x) >= 2^-150 > 0 in reals; 2^-150 underflows to 0 in float32 */
-  {"subnormal weight", 1, {0x1p-140}, {0}, {1}, 0,
-   {0x1p-130}, {0}, {1}, 0, 0x1p-10, 1, 0, 0, 0, 0x1p-10},
-  /* relu(2^100 x) at x = 1.75 2^-149: float32 rounds the input to 2^-148 */
-  {"subnormal input", 1, {0x1p100}, {0}, {1}, 0,
-   {0x1p100}, {0}, {1}, 0, 0x1.cp-149, 0x1.cp-149, 1, 0x1.ep-49, 0x1p-47, 0x1.cp-149},
-  /* relu(x) on [0, 1 + 0.75 2^-23]: the corner rounds up to 1 + 2^-23 in float32 */
-  {"input at a box corner", 1, {1}, {0}, {1}, 0,
-   {1}, {0}, {1}, 0, 0, 0x1.0000018p0, 1, 0x1.000001ccccccdp0, 0x1.0001p0, 0x1.0000018p0},
+    /* relu(2^60 x + 1) - relu(2^60 x) = 1 in reals; float32 loses the 1 */
+    {"huge cancelling weights", 2, {0x1p60, 0x1p60}, {1, 0}, {1, -1}, 0,
+     {0x1p60, 0x1p60}, {0x1p45, 0}, {1, -1}, 0, 1, 1, 0, 0.5, 0x1p44, 1},
+    /* relu(x + 2^-25) - relu(x) = 2^-25 in reals; 1 + 2^-25 rounds to 1 in float32 */
+    {"margin of a few ulps", 2, {1, 1}, {0x1p-25, 0}, {1, -1}, 0,
+     {1, 1}, {0x1p-25, 0}, {1, -1}, 0, 1, 1, 0, 0, -0x1p-15, 1},
+    /* 2^-100 relu(2^100 x) = x in reals; 2^100 x overflows float32 for x = 2^30 */
+    {"float32 overflow", 1, {0x1p100}, {0}, {0x1p-100}, 0,
+     {0x1p60}, {0}, {0x1p-60}, 0, 0x1p29, 0x1p30, 1, 0x1p31, 0x1p31, 0x1p30},
+    /* relu(2^-140 x) >= 2^-150 > 0 in reals; 2^-150 underflows to 0 in float32 */
+    {"subnormal weight", 1, {0x1p-140}, {0}, {1}, 0,
+     {0x1p-130}, {0}, {1}, 0, 0x1p-10, 1, 0, 0, 0, 0x1p-10},
+    /* relu(2^100 x) at x = 1.75 2^-149: float32 rounds the input to 2^-148 */
+    {"subnormal input", 1, {0x1p100}, {0}, {1}, 0,
+     {0x1p100}, {0}, {1}, 0, 0x1.cp-149, 0x1.cp-149, 1, 0x1.ep-49, 0x1p-47, 0x1.cp-149},
+    /* relu(x) on [0, 1 + 0.75 2^-23]: the corner rounds up to 1 + 2^-23 in float32 */
+    {"input at a box corner", 1, {1}, {0}, {1}, 0,
+     {1}, {0}, {1}, 0, 0, 0x1.0000018p0, 1, 0x1.000001ccccccdp0, 0x1.0001p0, 0x1.0000018p0},
 };
 #define N_ADV ((int)(sizeof advs / sizeof advs[0]))
 
 static vfy_spec *adv_spec(const adv *a, double t)
 {
-  char text[4096]; /* %.200g prints these dyadic constants exactly */
-  snprintf(text, sizeof text,
-           "(declare-const X_0 Real)(declare-const Y_0 Real)"
-           "(assert (>= X_0 %.200g))(assert (<= X_0 %.200g))(assert (%s Y_0 %.200g))",
-           a->x_lo, a->x_hi, a->upper ? ">=" : "<=", t);
-  vfy_spec *s = NULL;
-  vfy_error err;
-  REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "adv.vnnlib", &s, &err) == VFY_OK, "%s",
+    char text[4096]; /* %.200g prints these dyadic constants exactly */
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const Y_0 Real)"
+             "(assert (>= X_0 %.200g))(assert (<= X_0 %.200g))(assert (%s Y_0 %.200g))",
+             a->x_lo, a->x_hi, a->upper ? ">=" : "<=", t);
+    vfy_spec *s = NULL;
+    vfy_error err;
+    REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "adv.vnnlib", &s, &err) == VFY_OK, "%s",
                 err.msg);
-  return s;
+    return s;
 }
 
 /* The certificate of a verify run on an in-memory network, collected through the hook. */
 typedef struct memcert {
-  char *buf;
-  size_t len;
-  FILE *f;
-  int64_t n_in, n;
+    char *buf;
+    size_t len;
+    FILE *f;
+    int64_t n_in, n;
 } memcert;
 
 static void mem_region(memcert *m, int64_t box, const double *lo, const double *hi, int64_t n,
-                     const int64_t *cases)
+                       const int64_t *cases)
 {
-  fprintf(m->f, "region %lld lo", (long long)box);
-  for (int64_t j = 0; j < m->n_in; j++)
-      fprintf(m->f, " %a", lo[j]);
-  fprintf(m->f, " hi");
-  for (int64_t j = 0; j < m->n_in; j++)
-      fprintf(m->f, " %a", hi[j]);
-  fprintf(m->f, " cases");
-  for (int64_t i = 0; i < n; i++)
-      fprintf(m->f, " %lld", (long long)cases[i]);
-  fprintf(m->f, "\n");
-  m->n++;
+    fprintf(m->f, "region %lld lo", (long long)box);
+    for (int64_t j = 0; j < m->n_in; j++)
+        fprintf(m->f, " %a", lo[j]);
+    fprintf(m->f, " hi");
+    for (int64_t j = 0; j < m->n_in; j++)
+        fprintf(m->f, " %a", hi[j]);
+    fprintf(m->f, " cases");
+    for (int64_t i = 0; i < n; i++)
+        fprintf(m->f, " %lld", (long long)cases[i]);
+    fprintf(m->f, "\n");
+    m->n++;
 }
 
 static void mem_refuted(void *user, const vfy_refutation *r)
 {
-  ck_assert_int_eq(r->n_splits, 0); /* input splitting: the region is the whole claim */
-  mem_region(user, r->box, r->lo, r->hi, r->n_cases, r->cases);
+    ck_assert_int_eq(r->n_splits, 0); /* input splitting: the region is the whole claim */
+    mem_region(user, r->box, r->lo, r->hi, r->n_cases, r->cases);
 }
 
 static void mem_header(memcert *m, const vfy_net *net, const vfy_spec *sp)
 {
-  m->f = open_memstream(&m->buf, &m->len);
-  ck_assert_ptr_nonnull(m->f);
-  m->n_in = net->n_in;
-  fprintf(m->f, "verify-certificate 1\nsemantics float32\nmodel 0000000000000000 0 mem\n"
-          "spec 0000000000000000 0 mem\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n",
-          (long long)net->n_in, (long long)net->n_out, (long long)sp->n_boxes,
-          (long long)sp->n_cases);
+    m->f = open_memstream(&m->buf, &m->len);
+    ck_assert_ptr_nonnull(m->f);
+    m->n_in = net->n_in;
+    fprintf(m->f, "verify-certificate 1\nsemantics float32\nmodel 0000000000000000 0 mem\n"
+            "spec 0000000000000000 0 mem\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n",
+            (long long)net->n_in, (long long)net->n_out, (long long)sp->n_boxes,
+            (long long)sp->n_cases);
 }
 
 static int check_mem(const vfy_net *net, const vfy_spec *sp, memcert *m, char *why)
 {
-  fprintf(m->f, "end %lld\n", (long long)m->n);
-  fclose(m->f);
-  vfy_check_result res;
-  vfy_error err;
-  REQUIRE_MSG(vfy_check_certificate_net(net, sp, m->buf, m->len, "mem.cert", NULL, &res, &err) ==
+    fprintf(m->f, "end %lld\n", (long long)m->n);
+    fclose(m->f);
+    vfy_check_result res;
+    vfy_error err;
+    REQUIRE_MSG(vfy_check_certificate_net(net, sp, m->buf, m->len, "mem.cert", NULL, &res, &err) ==
                 VFY_OK, "%s", err.msg);
-  snprintf(why, 1024, "%s", res.why);
-  free(m->buf);
-  return res.valid;
+    snprintf(why, 1024, "%s", res.why);
+    free(m->buf);
+    return res.valid;
 }
 
 START_TEST(test_adversarial)
 {
-  const adv *a = &advs[_i];
-  vfy_net *net = net2(a->h, a->w1, a->b1, a->w2, a->b2);
-  vfy_net *gnet = net2(a->h, a->gw1, a->gb1, a->gw2, a->gb2);
-  vfy_spec *bad = adv_spec(a, a->t_bad), *good = adv_spec(a, a->t_good);
-  const vfy_row *row = &bad->cases[0].rows[0];
-  /* 1. the real network satisfies the property, a float32 execution violates it */
-  float xf = (float)a->x_witness, yf, scratch[8];
-  vfy_eval_f32(net, &xf, &yf, scratch);
-  int violated = a->upper ? (double)yf >= a->t_bad : (double)yf <= a->t_bad;
-  REQUIRE_MSG(violated, "%s: float32 execution at %a gives %a, no violation", a->name,
+    const adv *a = &advs[_i];
+    vfy_net *net = net2(a->h, a->w1, a->b1, a->w2, a->b2);
+    vfy_net *gnet = net2(a->h, a->gw1, a->gb1, a->gw2, a->gb2);
+    vfy_spec *bad = adv_spec(a, a->t_bad), *good = adv_spec(a, a->t_good);
+    const vfy_row *row = &bad->cases[0].rows[0];
+    /* 1. the real network satisfies the property, a float32 execution violates it */
+    float xf = (float)a->x_witness, yf, scratch[8];
+    vfy_eval_f32(net, &xf, &yf, scratch);
+    int violated = a->upper ? (double)yf >= a->t_bad : (double)yf <= a->t_bad;
+    REQUIRE_MSG(violated, "%s: float32 execution at %a gives %a, no violation", a->name,
                 a->x_witness, (double)yf);
-  /* 2. a rounding-blind CROWN would claim unsat: its lower bound of the row exceeds rhs */
-  double lb = blind_crown(net, bad->boxes[0].lo, bad->boxes[0].hi, row->cy, row->cx);
-  REQUIRE_MSG(lb > row->rhs_hi, "%s: the blind CROWN does not claim unsat (lb %a, rhs %a)",
+    /* 2. a rounding-blind CROWN would claim unsat: its lower bound of the row exceeds rhs */
+    double lb = blind_crown(net, bad->boxes[0].lo, bad->boxes[0].hi, row->cy, row->cx);
+    REQUIRE_MSG(lb > row->rhs_hi, "%s: the blind CROWN does not claim unsat (lb %a, rhs %a)",
                 a->name, lb, row->rhs_hi);
-  /* 3. verify does not answer unsat (sat needs the real network to violate too: unknown or
-   * timeout) */
-  vfy_verify_opts o;
-  opts_cert(&o, 0.5);
-  vfy_verify_result res;
-  vfy_error err;
-  memcert mc = {0};
-  mem_header(&mc, net, bad);
-  o.on_refuted = mem_refuted;
-  o.on_refuted_user = &mc;
-  ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
-  REQUIRE_MSG(res.verdict != VFY_UNSAT, "%s: verify answered unsat", a->name);
-  fprintf(stderr, "check_cert: %-24s blind CROWN: unsat (lb %.3g > %.3g); verify: %s\n", a->name,
-          lb, row->rhs_hi, vfy_verdict_name(res.verdict));
-  vfy_verify_result_free(&res);
-  char why[1024];
-  /* the partial certificate of that run does not cover the box */
-  ck_assert(!check_mem(net, bad, &mc, why));
-  /* 4. a forged certificate claiming the whole (widened) box is rejected */
-  memcert mf = {0};
-  mem_header(&mf, net, bad);
-  double lo = bad->boxes[0].lo[0], hi = bad->boxes[0].hi[0];
-  lo -= fabs(lo) * 0x1p-23 + 0x1p-140;
-  hi += fabs(hi) * 0x1p-23 + 0x1p-140;
-  int64_t c0 = 0;
-  mem_region(&mf, 0, &lo, &hi, 1, &c0);
-  REQUIRE_MSG(!check_mem(net, bad, &mf, why), "%s: forged certificate accepted", a->name);
-  /* 5. with a real margin, verify answers unsat and its certificate is valid */
-  memcert mg = {0};
-  mem_header(&mg, gnet, good);
-  opts_cert(&o, 5);
-  o.on_refuted = mem_refuted;
-  o.on_refuted_user = &mg;
-  ck_assert(vfy_verify(gnet, good, &o, &res, &err) == VFY_OK);
-  REQUIRE_MSG(res.verdict == VFY_UNSAT, "%s: verify answered %s with a margin", a->name,
+    /* 3. verify does not answer unsat (sat needs the real network to violate too: unknown or
+     * timeout) */
+    vfy_verify_opts o;
+    opts_cert(&o, 0.5);
+    vfy_verify_result res;
+    vfy_error err;
+    memcert mc = {0};
+    mem_header(&mc, net, bad);
+    o.on_refuted = mem_refuted;
+    o.on_refuted_user = &mc;
+    ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
+    REQUIRE_MSG(res.verdict != VFY_UNSAT, "%s: verify answered unsat", a->name);
+    fprintf(stderr, "check_cert: %-24s blind CROWN: unsat (lb %.3g > %.3g); verify: %s\n", a->name,
+            lb, row->rhs_hi, vfy_verdict_name(res.verdict));
+    vfy_verify_result_free(&res);
+    char why[1024];
+    /* the partial certificate of that run does not cover the box */
+    ck_assert(!check_mem(net, bad, &mc, why));
+    /* 4. a forged certificate claiming the whole (widened) box is rejected */
+    memcert mf = {0};
+    mem_header(&mf, net, bad);
+    double lo = bad->boxes[0].lo[0], hi = bad->boxes[0].hi[0];
+    lo -= fabs(lo) * 0x1p-23 + 0x1p-140;
+    hi += fabs(hi) * 0x1p-23 + 0x1p-140;
+    int64_t c0 = 0;
+    mem_region(&mf, 0, &lo, &hi, 1, &c0);
+    REQUIRE_MSG(!check_mem(net, bad, &mf, why), "%s: forged certificate accepted", a->name);
+    /* 5. with a real margin, verify answers unsat and its certificate is valid */
+    memcert mg = {0};
+    mem_header(&mg, gnet, good);
+    opts_cert(&o, 5);
+    o.on_refuted = mem_refuted;
+    o.on_refuted_user = &mg;
+    ck_assert(vfy_verify(gnet, good, &o, &res, &err) == VFY_OK);
+    REQUIRE_MSG(res.verdict == VFY_UNSAT, "%s: verify answered %s with a margin", a->name,
                 vfy_verdict_name(res.verdict));
-  vfy_verify_result_free(&res);
-  REQUIRE_MSG(check_mem(gnet, good, &mg, why), "%s: %s", a->name, why);
-  vfy_spec_free(bad);
-  vfy_spec_free(good);
-  vfy_net_free(net);
-  vfy_net_free(gnet);
+    vfy_verify_result_free(&res);
+    REQUIRE_MSG(check_mem(gnet, good, &mg, why), "%s: %s", a->name, why);
+    vfy_spec_free(bad);
+    vfy_spec_free(good);
+    vfy_net_free(net);
+    vfy_net_free(gnet);
 }
 END_TEST
 
@@ -998,54 +998,54 @@ END_TEST
 
 /* x (n_in = 2) -> DENSE w1 (h x 2), b1 -> act -> DENSE w2 (1 x h), b2 */
 static vfy_net *act_net(vfy_layer_kind kind, int64_t h, const double *w1, const double *b1,
-                      const double *w2, double b2)
+                        const double *w2, double b2)
 {
-  vfy_net *net = calloc(1, sizeof *net);
-  ck_assert_ptr_nonnull(net);
-  net->n_in = 2;
-  net->n_out = 1;
-  double *a = vfy_alloc_array((size_t)(2 * h), sizeof(double)), *b = vfy_alloc_array((size_t)h, sizeof(double));
-  double *c = vfy_alloc_array((size_t)h, sizeof(double)), *d = vfy_alloc_array(1, sizeof(double));
-  memcpy(a, w1, (size_t)(2 * h) * sizeof(double));
-  memcpy(b, b1, (size_t)h * sizeof(double));
-  memcpy(c, w2, (size_t)h * sizeof(double));
-  d[0] = b2;
-  ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 2, h, a, b, 0, 2, "d1", NULL), VFY_OK);
-  ck_assert_int_eq(vfy_net_push(net, kind, h, h, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
-  ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, h, 1, c, d, 0, h, "d2", NULL), VFY_OK);
-  return net;
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    double *a = vfy_alloc_array((size_t)(2 * h), sizeof(double)), *b = vfy_alloc_array((size_t)h, sizeof(double));
+    double *c = vfy_alloc_array((size_t)h, sizeof(double)), *d = vfy_alloc_array(1, sizeof(double));
+    memcpy(a, w1, (size_t)(2 * h) * sizeof(double));
+    memcpy(b, b1, (size_t)h * sizeof(double));
+    memcpy(c, w2, (size_t)h * sizeof(double));
+    d[0] = b2;
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 2, h, a, b, 0, 2, "d1", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, kind, h, h, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, h, 1, c, d, 0, h, "d2", NULL), VFY_OK);
+    return net;
 }
 
 static vfy_spec *act_spec(double x0l, double x0h, double x1l, double x1h, const char *cmp, double t)
 {
-  char text[2048];
-  snprintf(text, sizeof text,
-           "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
-           "(assert (>= X_0 %.200g))(assert (<= X_0 %.200g))(assert (>= X_1 %.200g))"
-           "(assert (<= X_1 %.200g))(assert (%s Y_0 %.200g))", x0l, x0h, x1l, x1h, cmp, t);
-  vfy_spec *sp = NULL;
-  vfy_error err;
-  REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "act.vnnlib", &sp, &err) == VFY_OK, "%s", err.msg);
-  return sp;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+             "(assert (>= X_0 %.200g))(assert (<= X_0 %.200g))(assert (>= X_1 %.200g))"
+             "(assert (<= X_1 %.200g))(assert (%s Y_0 %.200g))", x0l, x0h, x1l, x1h, cmp, t);
+    vfy_spec *sp = NULL;
+    vfy_error err;
+    REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "act.vnnlib", &sp, &err) == VFY_OK, "%s", err.msg);
+    return sp;
 }
 
 /* Verify with a certificate in memory; returns the verdict, *valid the checker's answer. */
 static vfy_verdict act_certify(const vfy_net *net, const vfy_spec *sp, double timeout, int *valid,
-                             char *why)
+                               char *why)
 {
-  vfy_verify_opts o;
-  opts_cert(&o, timeout);
-  memcert mc = {0};
-  mem_header(&mc, net, sp);
-  o.on_refuted = mem_refuted;
-  o.on_refuted_user = &mc;
-  vfy_verify_result res;
-  vfy_error err;
-  ck_assert(vfy_verify(net, sp, &o, &res, &err) == VFY_OK);
-  vfy_verdict v = res.verdict;
-  vfy_verify_result_free(&res);
-  *valid = check_mem(net, sp, &mc, why);
-  return v;
+    vfy_verify_opts o;
+    opts_cert(&o, timeout);
+    memcert mc = {0};
+    mem_header(&mc, net, sp);
+    o.on_refuted = mem_refuted;
+    o.on_refuted_user = &mc;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert(vfy_verify(net, sp, &o, &res, &err) == VFY_OK);
+    vfy_verdict v = res.verdict;
+    vfy_verify_result_free(&res);
+    *valid = check_mem(net, sp, &mc, why);
+    return v;
 }
 
 /* Sigmoid and tanh nets, proofs that need input splitting: verify's certificate is valid in the
@@ -1053,60 +1053,60 @@ static vfy_verdict act_certify(const vfy_net *net, const vfy_spec *sp, double ti
  * 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
-  vfy_layer_kind kind = _i % 2 ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
-  char why[1024];
-  int valid;
-  if (_i < 2) {
-      const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {0, 0}, w2[2] = {1, 1};
-      vfy_net *net = act_net(kind, 2, w1, b1, w2, 0);
-      /* f(x0 + x1/4) + f(-x0) >= f(-x0) + f(x0 - 1/4) > t on x1 in [-1, 0] */
-      double t = kind == VFY_LAYER_SIGMOID ? 0.9 : -0.3;
-      vfy_spec *sp = act_spec(-3, 3, -1, 0, "<=", t);
-      ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
-      REQUIRE_MSG(valid, "%s", why);
-      vfy_spec_free(sp);
-      /* a forged certificate for a threshold just above the sampled minimum (sat) is rejected */
-      double mn = INFINITY, x[2], y, scr[16];
-      for (int a = 0; a <= 300; a++)
-          for (int b = 0; b <= 50; b++) {
-              x[0] = -3 + a / 50.0;
-              x[1] = -1 + b / 50.0;
-              vfy_eval_f64(net, x, &y, scr);
-              mn = y < mn ? y : mn;
-          }
-      sp = act_spec(-3, 3, -1, 0, "<=", mn + 1e-4);
-      memcert mf = {0};
-      mem_header(&mf, net, sp);
-      double lo[2] = {-3.001, -1.001}, hi[2] = {3.001, 0.001};
-      int64_t c0 = 0;
-      mem_region(&mf, 0, lo, hi, 1, &c0);
-      REQUIRE_MSG(!check_mem(net, sp, &mf, why), "forged certificate accepted");
-      vfy_spec_free(sp);
-      vfy_net_free(net);
-      return;
-  }
-  uint64_t st = 40 + (uint64_t)_i;
-  double w1[12], b1[6], w2[6];
-  for (int j = 0; j < 12; j++)
-      w1[j] = (double)(float)(3 * testnet_uniform(&st) - 1.5);
-  for (int j = 0; j < 6; j++) {
-      b1[j] = (double)(float)(testnet_uniform(&st) - 0.5);
-      w2[j] = (double)(float)(2 * testnet_uniform(&st) - 1);
-  }
-  vfy_net *net = act_net(kind, 6, w1, b1, w2, 0.125);
-  double mn = INFINITY, x[2], y, scr[32];
-  for (int a = 0; a <= 200; a++)
-      for (int b = 0; b <= 200; b++) {
-          x[0] = -1 + a / 100.0;
-          x[1] = -1 + b / 100.0;
-          vfy_eval_f64(net, x, &y, scr);
-          mn = y < mn ? y : mn;
-      }
-  vfy_spec *sp = act_spec(-1, 1, -1, 1, "<=", mn - 0.02);
-  ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
-  REQUIRE_MSG(valid, "%s", why);
-  vfy_spec_free(sp);
-  vfy_net_free(net);
+    vfy_layer_kind kind = _i % 2 ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    char why[1024];
+    int valid;
+    if (_i < 2) {
+        const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {0, 0}, w2[2] = {1, 1};
+        vfy_net *net = act_net(kind, 2, w1, b1, w2, 0);
+        /* f(x0 + x1/4) + f(-x0) >= f(-x0) + f(x0 - 1/4) > t on x1 in [-1, 0] */
+        double t = kind == VFY_LAYER_SIGMOID ? 0.9 : -0.3;
+        vfy_spec *sp = act_spec(-3, 3, -1, 0, "<=", t);
+        ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
+        REQUIRE_MSG(valid, "%s", why);
+        vfy_spec_free(sp);
+        /* a forged certificate for a threshold just above the sampled minimum (sat) is rejected */
+        double mn = INFINITY, x[2], y, scr[16];
+        for (int a = 0; a <= 300; a++)
+            for (int b = 0; b <= 50; b++) {
+                x[0] = -3 + a / 50.0;
+                x[1] = -1 + b / 50.0;
+                vfy_eval_f64(net, x, &y, scr);
+                mn = y < mn ? y : mn;
+            }
+        sp = act_spec(-3, 3, -1, 0, "<=", mn + 1e-4);
+        memcert mf = {0};
+        mem_header(&mf, net, sp);
+        double lo[2] = {-3.001, -1.001}, hi[2] = {3.001, 0.001};
+        int64_t c0 = 0;
+        mem_region(&mf, 0, lo, hi, 1, &c0);
+        REQUIRE_MSG(!check_mem(net, sp, &mf, why), "forged certificate accepted");
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        return;
+    }
+    uint64_t st = 40 + (uint64_t)_i;
+    double w1[12], b1[6], w2[6];
+    for (int j = 0; j < 12; j++)
+        w1[j] = (double)(float)(3 * testnet_uniform(&st) - 1.5);
+    for (int j = 0; j < 6; j++) {
+        b1[j] = (double)(float)(testnet_uniform(&st) - 0.5);
+        w2[j] = (double)(float)(2 * testnet_uniform(&st) - 1);
+    }
+    vfy_net *net = act_net(kind, 6, w1, b1, w2, 0.125);
+    double mn = INFINITY, x[2], y, scr[32];
+    for (int a = 0; a <= 200; a++)
+        for (int b = 0; b <= 200; b++) {
+            x[0] = -1 + a / 100.0;
+            x[1] = -1 + b / 100.0;
+            vfy_eval_f64(net, x, &y, scr);
+            mn = y < mn ? y : mn;
+        }
+    vfy_spec *sp = act_spec(-1, 1, -1, 1, "<=", mn - 0.02);
+    ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
+    REQUIRE_MSG(valid, "%s", why);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -1115,31 +1115,31 @@ END_TEST
  * exactly by fma). */
 START_TEST(test_act_checker_lines)
 {
-  vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
-  uint64_t st = 8 + (uint64_t)_i;
-  for (int t = 0; t < 3000; t++) {
-      double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
-      switch (t % 5) {
-      case 0: l = 20 * a - 10; u = l + ldexp(b, -(int)(10 + 40 * testnet_uniform(&st))); break;
-      case 1: l = (testnet_uniform(&st) < 0.5 ? -45 : 30) + 10 * a; u = l + 40 * b; break;
-      case 2: l = -8 * a - 1e-3; u = 8 * b + 1e-3; break;
-      case 3: l = 12 * a * a; u = l + 6 * b; if (b < 0.5) { double s = -u; u = -l; l = s; } break;
-      default: l = 40 * a - 20; u = l + 20 * b; break;
-      }
-      double sl, tl, su, tu;
-      vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
-      for (int g = 0; g <= 300; g++) {
-          double z = g == 300 ? u : l + (u - l) * g / 300;
-          if (z > u)
-              z = u;
-          long double f = _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
-          double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
-          long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
-          if (!(lo_gap >= 0 && up_gap >= 0))
-              REQUIRE_MSG(0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g, upper %.17g "
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    uint64_t st = 8 + (uint64_t)_i;
+    for (int t = 0; t < 3000; t++) {
+        double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
+        switch (t % 5) {
+        case 0: l = 20 * a - 10; u = l + ldexp(b, -(int)(10 + 40 * testnet_uniform(&st))); break;
+        case 1: l = (testnet_uniform(&st) < 0.5 ? -45 : 30) + 10 * a; u = l + 40 * b; break;
+        case 2: l = -8 * a - 1e-3; u = 8 * b + 1e-3; break;
+        case 3: l = 12 * a * a; u = l + 6 * b; if (b < 0.5) { double s = -u; u = -l; l = s; } break;
+        default: l = 40 * a - 20; u = l + 20 * b; break;
+        }
+        double sl, tl, su, tu;
+        vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        for (int g = 0; g <= 300; g++) {
+            double z = g == 300 ? u : l + (u - l) * g / 300;
+            if (z > u)
+                z = u;
+            long double f = _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
+            double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
+            long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
+            if (!(lo_gap >= 0 && up_gap >= 0))
+                REQUIRE_MSG(0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g, upper %.17g "
                             "z + %.17g", _i ? "tanh" : "sigmoid", l, u, z, sl, tl, su, tu);
-      }
-  }
+        }
+    }
 }
 END_TEST
 
@@ -1150,35 +1150,35 @@ END_TEST
  * under the real semantics (no allowance) the small margin is proved too. */
 START_TEST(test_act_allowance_decides)
 {
-  vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
-  const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
-  vfy_net *net = act_net(kind, 1, w1, b1, w2, 0);
-  double f0 = kind == VFY_LAYER_SIGMOID ? 0.5 : 0.0;
-  vfy_spec *bad = act_spec(0, 0, 0, 0, "<=", f0 - 1e-7), *good = act_spec(0, 0, 0, 0, "<=", f0 - 1e-5);
-  char why[1024];
-  int valid;
-  ck_assert_int_ne(act_certify(net, bad, 1, &valid, why), VFY_UNSAT);
-  ck_assert(!valid);
-  memcert mf = {0};
-  mem_header(&mf, net, bad);
-  double lo[2] = {-0x1p-140, -0x1p-140}, hi[2] = {0x1p-140, 0x1p-140};
-  int64_t c0 = 0;
-  mem_region(&mf, 0, lo, hi, 1, &c0);
-  REQUIRE_MSG(!check_mem(net, bad, &mf, why), "forged certificate accepted");
-  ck_assert_int_eq(act_certify(net, good, 5, &valid, why), VFY_UNSAT);
-  REQUIRE_MSG(valid, "%s", why);
-  /* the real semantics: no allowance, the 1e-7 margin is a proof */
-  vfy_verify_opts o;
-  opts_cert(&o, 5);
-  o.float_semantics = 0;
-  vfy_verify_result res;
-  vfy_error err;
-  ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
-  ck_assert_int_eq(res.verdict, VFY_UNSAT);
-  vfy_verify_result_free(&res);
-  vfy_spec_free(bad);
-  vfy_spec_free(good);
-  vfy_net_free(net);
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
+    vfy_net *net = act_net(kind, 1, w1, b1, w2, 0);
+    double f0 = kind == VFY_LAYER_SIGMOID ? 0.5 : 0.0;
+    vfy_spec *bad = act_spec(0, 0, 0, 0, "<=", f0 - 1e-7), *good = act_spec(0, 0, 0, 0, "<=", f0 - 1e-5);
+    char why[1024];
+    int valid;
+    ck_assert_int_ne(act_certify(net, bad, 1, &valid, why), VFY_UNSAT);
+    ck_assert(!valid);
+    memcert mf = {0};
+    mem_header(&mf, net, bad);
+    double lo[2] = {-0x1p-140, -0x1p-140}, hi[2] = {0x1p-140, 0x1p-140};
+    int64_t c0 = 0;
+    mem_region(&mf, 0, lo, hi, 1, &c0);
+    REQUIRE_MSG(!check_mem(net, bad, &mf, why), "forged certificate accepted");
+    ck_assert_int_eq(act_certify(net, good, 5, &valid, why), VFY_UNSAT);
+    REQUIRE_MSG(valid, "%s", why);
+    /* the real semantics: no allowance, the 1e-7 margin is a proof */
+    vfy_verify_opts o;
+    opts_cert(&o, 5);
+    o.float_semantics = 0;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(bad);
+    vfy_spec_free(good);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -1187,97 +1187,97 @@ END_TEST
  * with a margin of 64 ulps: accepted (the checker's outward rounding costs a few ulps per step). */
 START_TEST(test_checker_ulps)
 {
-  const double w1[1] = {1}, b1[1] = {0}, w2[1] = {1};
-  vfy_net *net = net2(1, w1, b1, w2, 0);
-  const char *fmt = "(declare-const X_0 Real)(declare-const Y_0 Real)"
-                    "(assert (>= X_0 9007199254740992))(assert (<= X_0 9007199254740992))"
-                    "(assert (<= Y_0 %s))";
-  for (int k = 0; k < 2; k++) {
-      char text[512];
-      snprintf(text, sizeof text, fmt, k ? "9007199254740992" : "9007199254740928");
-      vfy_spec *sp = NULL;
-      vfy_error err;
-      ck_assert(vfy_spec_parse(text, strlen(text), "t.vnnlib", &sp, &err) == VFY_OK);
-      memcert m = {0};
-      m.f = open_memstream(&m.buf, &m.len);
-      m.n_in = 1;
-      fprintf(m.f, "verify-certificate 1\nsemantics real\nmodel 0000000000000000 0 m\n"
-              "spec 0000000000000000 0 s\nn_in 1\nn_out 1\nboxes 1\ncases 1\n");
-      double lo = 0x1p53, hi = 0x1p53;
-      int64_t c0 = 0;
-      mem_region(&m, 0, &lo, &hi, 1, &c0);
-      char why[1024];
-      int valid = check_mem(net, sp, &m, why);
-      REQUIRE_MSG(valid == (k == 0), "k=%d: %s", k, why);
-      vfy_spec_free(sp);
-  }
-  vfy_net_free(net);
+    const double w1[1] = {1}, b1[1] = {0}, w2[1] = {1};
+    vfy_net *net = net2(1, w1, b1, w2, 0);
+    const char *fmt = "(declare-const X_0 Real)(declare-const Y_0 Real)"
+                      "(assert (>= X_0 9007199254740992))(assert (<= X_0 9007199254740992))"
+                      "(assert (<= Y_0 %s))";
+    for (int k = 0; k < 2; k++) {
+        char text[512];
+        snprintf(text, sizeof text, fmt, k ? "9007199254740992" : "9007199254740928");
+        vfy_spec *sp = NULL;
+        vfy_error err;
+        ck_assert(vfy_spec_parse(text, strlen(text), "t.vnnlib", &sp, &err) == VFY_OK);
+        memcert m = {0};
+        m.f = open_memstream(&m.buf, &m.len);
+        m.n_in = 1;
+        fprintf(m.f, "verify-certificate 1\nsemantics real\nmodel 0000000000000000 0 m\n"
+                "spec 0000000000000000 0 s\nn_in 1\nn_out 1\nboxes 1\ncases 1\n");
+        double lo = 0x1p53, hi = 0x1p53;
+        int64_t c0 = 0;
+        mem_region(&m, 0, &lo, &hi, 1, &c0);
+        char why[1024];
+        int valid = check_mem(net, sp, &m, why);
+        REQUIRE_MSG(valid == (k == 0), "k=%d: %s", k, why);
+        vfy_spec_free(sp);
+    }
+    vfy_net_free(net);
 }
 END_TEST
 
 START_TEST(test_writer_removes_on_sat)
 {
-  const char *path = tmp_path("sat.cert");
-  FILE *f = fopen(path, "w");
-  fputs("stale\n", f);
-  fclose(f);
-  ck_assert_int_eq(certify_files("models/tiny_relu.onnx", "specs/tiny_relu_sat.vnnlib", path, 30,
-                                 NULL), VFY_SAT);
-  ck_assert_int_ne(access(path, F_OK), 0);
-  char tmp[600];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  ck_assert_int_ne(access(tmp, F_OK), 0);
+    const char *path = tmp_path("sat.cert");
+    FILE *f = fopen(path, "w");
+    fputs("stale\n", f);
+    fclose(f);
+    ck_assert_int_eq(certify_files("models/tiny_relu.onnx", "specs/tiny_relu_sat.vnnlib", path, 30,
+                                   NULL), VFY_SAT);
+    ck_assert_int_ne(access(path, F_OK), 0);
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    ck_assert_int_ne(access(tmp, F_OK), 0);
 }
 END_TEST
 
 static Suite *suite(void)
 {
-  Suite *s = suite_create("cert");
-  TCase *tc = tcase_create("certificates");
-  tcase_set_timeout(tc, 60);
-  tcase_add_loop_test(tc, test_models_certified, 0, N_UNSAT);
-  tcase_add_test(tc, test_corrupt_region_removed);
-  tcase_add_test(tc, test_corrupt_case_removed);
-  tcase_add_test(tc, test_corrupt_box_shrunk);
-  tcase_add_test(tc, test_corrupt_value_changed);
-  tcase_add_test(tc, test_corrupt_header);
-  tcase_add_test(tc, test_corrupt_other_spec);
-  tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
-  tcase_add_test(tc, test_writer_removes_on_sat);
-  tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));
-  tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
-  tcase_add_test(tc, test_relu_checker_bisects);
-  tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
-  tcase_add_test(tc, test_checker_ulps);
-  tcase_add_loop_test(tc, test_act_certified, 0, 6);
-  tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
-  tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
-  suite_add_tcase(s, tc);
-  TCase *ta = tcase_create("acasxu");
-  tcase_set_timeout(ta, 60);
-  tcase_add_loop_test(ta, test_acasxu, 0, (int)(sizeof acas / sizeof acas[0]));
-  suite_add_tcase(s, ta);
-  TCase *tv = tcase_create("adversarial");
-  tcase_set_timeout(tv, 60);
-  tcase_add_loop_test(tv, test_adversarial, 0, N_ADV);
-  suite_add_tcase(s, tv);
-  return s;
+    Suite *s = suite_create("cert");
+    TCase *tc = tcase_create("certificates");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_models_certified, 0, N_UNSAT);
+    tcase_add_test(tc, test_corrupt_region_removed);
+    tcase_add_test(tc, test_corrupt_case_removed);
+    tcase_add_test(tc, test_corrupt_box_shrunk);
+    tcase_add_test(tc, test_corrupt_value_changed);
+    tcase_add_test(tc, test_corrupt_header);
+    tcase_add_test(tc, test_corrupt_other_spec);
+    tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
+    tcase_add_test(tc, test_writer_removes_on_sat);
+    tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));
+    tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
+    tcase_add_test(tc, test_relu_checker_bisects);
+    tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
+    tcase_add_test(tc, test_checker_ulps);
+    tcase_add_loop_test(tc, test_act_certified, 0, 6);
+    tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
+    suite_add_tcase(s, tc);
+    TCase *ta = tcase_create("acasxu");
+    tcase_set_timeout(ta, 60);
+    tcase_add_loop_test(ta, test_acasxu, 0, (int)(sizeof acas / sizeof acas[0]));
+    suite_add_tcase(s, ta);
+    TCase *tv = tcase_create("adversarial");
+    tcase_set_timeout(tv, 60);
+    tcase_add_loop_test(tv, test_adversarial, 0, N_ADV);
+    suite_add_tcase(s, tv);
+    return s;
 }
 
 int main(void)
 {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/vfy_cert_XXXXXX");
-  if (!mkdtemp(tmpdir)) {
-      perror("check_cert: mkdtemp");
-      return EXIT_FAILURE;
-  }
-  SRunner *sr = srunner_create(suite());
-  srunner_run_all(sr, CK_NORMAL);
-  int failed = srunner_ntests_failed(sr);
-  srunner_free(sr);
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  if (system(cmd) != 0)
-      fprintf(stderr, "check_cert: could not remove %s\n", tmpdir);
-  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/vfy_cert_XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        perror("check_cert: mkdtemp");
+        return EXIT_FAILURE;
+    }
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "check_cert: could not remove %s\n", tmpdir);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -130,6 +130,31 @@ START_TEST(test_refine_decides_hidden_neuron)
 }
 END_TEST
 
+/* Every layer bound of b holds at 20,000 points of the 5-input box [lo, hi] (a quarter of them
+ * corners), with no tolerance. */
+static void require_inside(const vfy_net *net, const vfy_bounds *b, const double *lo,
+                           const double *hi, uint64_t *st)
+{
+    double *acts[16], x[5];
+    ck_assert(net->n_in == 5 && net->n_layers <= 16);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int t = 0; t < 20000; t++) {
+        for (int j = 0; j < 5; j++) {
+            double u = testnet_uniform(st);
+            x[j] = t % 4 == 0 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
+        }
+        vfy_eval_forward_all(net, x, acts);
+        for (int64_t k = 0; k < net->n_layers; k++)
+            for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                REQUIRE_MSG(acts[k][j] >= b->lo[k][j] && acts[k][j] <= b->hi[k][j],
+                            "layer %lld neuron %lld: %.17g outside [%.17g, %.17g]", (long long)k,
+                            (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+}
+
 /* Random networks and boxes: every refined bound still holds at every sampled point (no
  * tolerance), and no bound loosens. */
 START_TEST(test_refine_sound_random)
@@ -169,23 +194,7 @@ START_TEST(test_refine_sound_random)
         changed += after[i] != before[i] || after[half + i] != before[half + i];
     }
     ck_assert(rs.proved == 0 || changed > 0);
-    double *acts[16], x[5];
-    for (int64_t k = 0; k < net->n_layers; k++)
-        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    for (int t = 0; t < 20000; t++) {
-        for (int j = 0; j < 5; j++) {
-            double u = testnet_uniform(&st);
-            x[j] = t % 4 == 0 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
-        }
-        vfy_eval_forward_all(net, x, acts);
-        for (int64_t k = 0; k < net->n_layers; k++)
-            for (int64_t j = 0; j < net->layers[k].n_out; j++)
-                REQUIRE_MSG(acts[k][j] >= b->lo[k][j] && acts[k][j] <= b->hi[k][j],
-                            "layer %lld neuron %lld: %.17g outside [%.17g, %.17g]", (long long)k,
-                            (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
-    }
-    for (int64_t k = 0; k < net->n_layers; k++)
-        free(acts[k]);
+    require_inside(net, b, lo, hi, &st);
     free(before);
     free(after);
     vfy_bounds_free(b);
@@ -244,23 +253,7 @@ START_TEST(test_refine_root_slopes_sound)
         ck_assert(after[i] >= before[i]);
         ck_assert(after[half + i] <= before[half + i]);
     }
-    double *acts[16], x[5];
-    for (int64_t k = 0; k < net->n_layers; k++)
-        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    for (int t = 0; t < 20000; t++) {
-        for (int j = 0; j < 5; j++) {
-            double u = testnet_uniform(&st);
-            x[j] = t % 4 == 0 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
-        }
-        vfy_eval_forward_all(net, x, acts);
-        for (int64_t k = 0; k < net->n_layers; k++)
-            for (int64_t j = 0; j < net->layers[k].n_out; j++)
-                REQUIRE_MSG(acts[k][j] >= b->lo[k][j] && acts[k][j] <= b->hi[k][j],
-                            "layer %lld neuron %lld: %.17g outside [%.17g, %.17g]", (long long)k,
-                            (long long)j, acts[k][j], b->lo[k][j], b->hi[k][j]);
-    }
-    for (int64_t k = 0; k < net->n_layers; k++)
-        free(acts[k]);
+    require_inside(net, b, lo, hi, &st);
     free(before);
     free(after);
     vfy_bounds_use_slopes(b, NULL);
