@@ -40,8 +40,10 @@ static void box_init(test_box *tb, int64_t n, const double *lo, const double *hi
 }
 
 /* Bounds of net over the box as the search's roots have them: CROWN then alpha-CROWN on the hidden
- * layers, over the widened box. */
-static vfy_bounds *root_bounds(const vfy_bound_ctx *ctx, const test_box *tb, int64_t n)
+ * layers, over the widened box. sl non-NULL: the root's slopes are kept there, as the search keeps
+ * them (vfy_bound_slopes, attached to the bounds). */
+static vfy_bounds *root_bounds(const vfy_bound_ctx *ctx, const test_box *tb, int64_t n,
+                               vfy_bound_slopes **sl)
 {
     double lo[64], hi[64];
     memcpy(lo, tb->lo, (size_t)n * sizeof(double));
@@ -50,6 +52,11 @@ static vfy_bounds *root_bounds(const vfy_bound_ctx *ctx, const test_box *tb, int
     vfy_bounds *b = vfy_bounds_create(ctx);
     ck_assert_ptr_nonnull(b);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    if (sl) {
+        *sl = vfy_bound_slopes_create(ctx, b, (size_t)1 << 24);
+        ck_assert_ptr_nonnull(*sl);
+        vfy_bounds_use_slopes(b, *sl);
+    }
     int64_t n_a = 0;
     ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, NULL, &n_a), VFY_OK);
     return b;
@@ -108,7 +115,7 @@ START_TEST(test_refine_decides_hidden_neuron)
     const double lo[2] = {-1, -1}, hi[2] = {1, 1};
     test_box tb;
     box_init(&tb, 2, lo, hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 2);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
     /* the relaxations leave z unstable: z's lower bound is about -0.5 */
     REQUIRE_MSG(b->lo[2][0] < -0.4 && b->hi[2][0] > 0, "z in [%g, %g]", b->lo[2][0], b->hi[2][0]);
     double z_hi = b->hi[2][0];
@@ -155,17 +162,20 @@ static void require_inside(const vfy_net *net, const vfy_bounds *b, const double
         free(acts[k]);
 }
 
-/* Random networks and boxes: every refined bound still holds at every sampled point (no
- * tolerance), and no bound loosens. */
-START_TEST(test_refine_sound_random)
+/* Random networks (seed) and boxes (box_seed), refined with the prefix searches borrowing the root's kept
+ * slopes or not: every refined bound still holds at every sampled point (no tolerance), and no
+ * bound loosens. With the slopes: they stay recorded, and are freed here once (a search freeing
+ * them would be a double free under the sanitizers). */
+static void refine_sound_random(int i, uint64_t seed, uint64_t box_seed, int64_t width,
+                                int with_slopes)
 {
-    int64_t hidden[3] = {10, 10, 10};
-    vfy_net *net = testnet_random(100 + (uint64_t)_i, 5, hidden, 3, 2, 0.8, 0);
+    int64_t hidden[3] = {width, width, width};
+    vfy_net *net = testnet_random(seed, 5, hidden, 3, 2, 0.8, 0);
     ck_assert_ptr_nonnull(net);
     vfy_bound_ctx *ctx = NULL;
     vfy_error err;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, &err), VFY_OK);
-    uint64_t st = 77 + (uint64_t)_i;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, i % 2, &ctx, &err), VFY_OK);
+    uint64_t st = box_seed;
     double lo[5], hi[5];
     for (int j = 0; j < 5; j++) {
         double c = 2 * testnet_uniform(&st) - 1, r = 0.3 + testnet_uniform(&st);
@@ -174,85 +184,32 @@ START_TEST(test_refine_sound_random)
     }
     test_box tb;
     box_init(&tb, 5, lo, hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 5);
-    int64_t half = vfy_bounds_flat_size(ctx) / 2;
-    double *before = malloc((size_t)(2 * half) * sizeof(double));
-    double *after = malloc((size_t)(2 * half) * sizeof(double));
-    vfy_bounds_export(ctx, b, before);
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.threads = 1 + _i % 2;
-    vfy_deadline dl = {vfy_now() + 1.5, 0};
-    vfy_refine_stats rs;
-    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
-    ck_assert(rs.proved <= rs.searches && rs.searches <= rs.candidates);
-    vfy_bounds_export(ctx, b, after);
-    int64_t changed = 0;
-    for (int64_t i = 0; i < half; i++) {
-        ck_assert(after[i] >= before[i]);
-        ck_assert(after[half + i] <= before[half + i]);
-        changed += after[i] != before[i] || after[half + i] != before[half + i];
-    }
-    ck_assert(rs.proved == 0 || changed > 0);
-    require_inside(net, b, lo, hi, &st);
-    free(before);
-    free(after);
-    vfy_bounds_free(b);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
-}
-END_TEST
-
-/* The prefix searches re-bound their domains from the caller's root slopes (hidden_slopes): on
- * random networks every refined bound still holds at every sampled point (no tolerance), no bound
- * loosens, and the slopes are only borrowed (still recorded afterwards, freed here once: a search
- * freeing them would be a double free under the sanitizers). */
-START_TEST(test_refine_root_slopes_sound)
-{
-    int64_t hidden[3] = {12, 12, 12};
-    vfy_net *net = testnet_random(500 + (uint64_t)_i, 5, hidden, 3, 2, 0.8, 0);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx = NULL;
-    vfy_error err;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, &err), VFY_OK);
-    uint64_t st = 91 + (uint64_t)_i;
-    double lo[5], hi[5], wlo[5], whi[5];
-    for (int j = 0; j < 5; j++) {
-        double c = 2 * testnet_uniform(&st) - 1, r = 0.3 + testnet_uniform(&st);
-        lo[j] = wlo[j] = (double)(float)(c - r);
-        hi[j] = whi[j] = (double)(float)(c + r);
-    }
-    vfy_bound_widen_input(ctx, 5, wlo, whi);
-    test_box tb;
-    box_init(&tb, 5, lo, hi);
-    vfy_bounds *b = vfy_bounds_create(ctx);
-    ck_assert_ptr_nonnull(b);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
-    vfy_bound_slopes *sl = vfy_bound_slopes_create(ctx, b, (size_t)1 << 24);
-    ck_assert_ptr_nonnull(sl);
-    vfy_bounds_use_slopes(b, sl);
-    int64_t n_a = 0;
-    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, b, 20, NULL, &n_a), VFY_OK);
+    vfy_bound_slopes *sl = NULL;
+    vfy_bounds *b = root_bounds(ctx, &tb, 5, with_slopes ? &sl : NULL);
     int64_t recorded = vfy_bound_slopes_recorded(sl);
-    ck_assert(recorded > 0);
+    ck_assert(!with_slopes || recorded > 0);
     int64_t half = vfy_bounds_flat_size(ctx) / 2;
     double *before = malloc((size_t)(2 * half) * sizeof(double));
     double *after = malloc((size_t)(2 * half) * sizeof(double));
     vfy_bounds_export(ctx, b, before);
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
-    o.threads = 1 + _i % 2;
+    o.threads = 1 + i % 2;
     o.hidden_slopes = sl;
     vfy_deadline dl = {vfy_now() + 1.5, 0};
     vfy_refine_stats rs;
     ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
-    ck_assert(rs.searches > 0);
+    ck_assert(rs.proved <= rs.searches && rs.searches <= rs.candidates);
+    ck_assert(!with_slopes || rs.searches > 0);
     ck_assert(vfy_bound_slopes_recorded(sl) >= recorded);
     vfy_bounds_export(ctx, b, after);
-    for (int64_t i = 0; i < half; i++) {
-        ck_assert(after[i] >= before[i]);
-        ck_assert(after[half + i] <= before[half + i]);
+    int64_t changed = 0;
+    for (int64_t q = 0; q < half; q++) {
+        ck_assert(after[q] >= before[q]);
+        ck_assert(after[half + q] <= before[half + q]);
+        changed += after[q] != before[q] || after[half + q] != before[half + q];
     }
+    ck_assert(rs.proved == 0 || changed > 0);
     require_inside(net, b, lo, hi, &st);
     free(before);
     free(after);
@@ -261,6 +218,17 @@ START_TEST(test_refine_root_slopes_sound)
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
+}
+
+START_TEST(test_refine_sound_random)
+{
+    refine_sound_random(_i, 100 + (uint64_t)_i, 77 + (uint64_t)_i, 10, 0);
+}
+END_TEST
+
+START_TEST(test_refine_root_slopes_sound)
+{
+    refine_sound_random(_i, 500 + (uint64_t)_i, 91 + (uint64_t)_i, 12, 1);
 }
 END_TEST
 
@@ -335,7 +303,7 @@ START_TEST(test_hidden_prior_used)
     ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
     test_box tb;
     box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 2);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
     int64_t flat_n = vfy_bounds_flat_size(ctx), half = flat_n / 2;
     double *prior = malloc((size_t)flat_n * sizeof(double));
     vfy_bounds_export(ctx, b, prior);
