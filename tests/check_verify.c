@@ -518,6 +518,45 @@ START_TEST(test_root_tightening_all_cases)
 }
 END_TEST
 
+/* Sigmoid/Tanh nets: while the root stands open and a pass three times as long fits in the
+ * tightening's time, the root's hidden layers are tightened again with three times the steps
+ * (deepen_root in bab.c); a ReLU net gets one pass per root. The run stays sound: the spec's threshold is
+ * below every sampled output, and no counterexample may come out. */
+START_TEST(test_root_deepening)
+{
+    enum { NX = 20 };
+    int64_t hidden[3] = {24, 24, 24};
+    vfy_layer_kind acts[3];
+    for (int l = 0; l < 3; l++)
+        acts[l] = _i ? VFY_LAYER_SIGMOID : VFY_LAYER_RELU;
+    vfy_net *net = testnet_random_act(43, NX, hidden, 3, 1, 1.0, 0, acts);
+    char text[4096];
+    double mn, mx;
+    size_t n = unit_box_text(net, NX, 5, text, sizeof text, &mn, &mx);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))",
+                          mn - (_i ? 0.25 : 1.5) * (mx - mn));
+    ck_assert(n < sizeof text);
+    vfy_spec *spec = parse(text);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.timeout_s = 3;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_ne(res.verdict, VFY_SAT);
+    if (_i)
+        REQUIRE_MSG(res.root_deepened > 0, "%lld passes after the first",
+                    (long long)res.root_deepened);
+    else
+        ck_assert_int_eq(res.root_deepened, 0);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The memory ceiling: with room for a single queued domain the search degrades to depth-first
  * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
  * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
@@ -578,6 +617,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_mismatch_is_error);
     tcase_add_test(tc, test_deadline);
     tcase_add_test(tc, test_root_tightening_all_cases);
+    tcase_add_loop_test(tc, test_root_deepening, 0, 2);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);
