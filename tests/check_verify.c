@@ -480,6 +480,17 @@ static size_t unit_box_text(const vfy_net *net, int nx, uint64_t rs, char *text,
     return n;
 }
 
+/* vfy_verify with ReLU splitting and a timeout on the spec text (n_cases cases), which must end
+ * without a counterexample. */
+static void verify_no_cex(const vfy_net *net, const char *text, int64_t n_cases, double timeout_s,
+                          vfy_verify_result *res)
+{
+    vfy_spec *spec = parse(text);
+    ck_assert_int_eq(spec->n_cases, n_cases);
+    ck_assert_int_ne(run_split(net, spec, VFY_SPLIT_RELU, timeout_s, res), VFY_SAT);
+    vfy_spec_free(spec);
+}
+
 /* With ReLU splitting, the root's hidden bounds are tightened by alpha-CROWN unless every case of
  * the box is refuted at the root. Regression: the root's case list was filled in only after that
  * check, which then looked at case 0 once per case, so a spec whose first case is refuted at the
@@ -499,29 +510,20 @@ START_TEST(test_root_tightening_all_cases)
                           "(assert (or (and (<= Y_0 -1000000)) (and (<= Y_0 %.17g))))",
                           mn - 1.5 * (mx - mn));
     ck_assert(n < sizeof text);
-    vfy_spec *spec = parse(text);
-    ck_assert_int_eq(spec->n_cases, 2);
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.split = VFY_SPLIT_RELU;
-    o.timeout_s = 2;
     vfy_verify_result res;
-    vfy_error err;
-    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     /* a counterexample (the attack runs first) would skip the search: this net has none */
-    ck_assert_int_ne(res.verdict, VFY_SAT);
+    verify_no_cex(net, text, 2, 2, &res);
     REQUIRE_MSG(res.alpha_tightened > 0, "%lld hidden bounds tightened",
                 (long long)res.alpha_tightened);
     vfy_verify_result_free(&res);
-    vfy_spec_free(spec);
     vfy_net_free(net);
 }
 END_TEST
 
 /* Sigmoid/Tanh nets: while the root stands open and a pass three times as long fits in the
  * tightening's time, the root's hidden layers are tightened again with three times the steps
- * (deepen_root in bab.c); a ReLU net gets one pass per root. The run stays sound: the spec's threshold is
- * below every sampled output, and no counterexample may come out. */
+ * (deepen_root in bab.c); a ReLU net gets one pass per root. Neither run may report a
+ * counterexample: the spec's threshold is below every sampled output. */
 START_TEST(test_root_deepening)
 {
     enum { NX = 20 };
@@ -537,22 +539,14 @@ START_TEST(test_root_deepening)
                           "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))",
                           mn - (_i ? 0.25 : 1.5) * (mx - mn));
     ck_assert(n < sizeof text);
-    vfy_spec *spec = parse(text);
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.split = VFY_SPLIT_RELU;
-    o.timeout_s = 3;
     vfy_verify_result res;
-    vfy_error err;
-    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
-    ck_assert_int_ne(res.verdict, VFY_SAT);
+    verify_no_cex(net, text, 1, 3, &res);
     if (_i)
         REQUIRE_MSG(res.root_deepened > 0, "%lld passes after the first",
                     (long long)res.root_deepened);
     else
         ck_assert_int_eq(res.root_deepened, 0);
     vfy_verify_result_free(&res);
-    vfy_spec_free(spec);
     vfy_net_free(net);
 }
 END_TEST
