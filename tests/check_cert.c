@@ -196,16 +196,21 @@ static const char *const unsat_instances[][2] = {
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
+/* The certificate file at path, checked through the file API as the CLI does: it must be valid. */
+static void check_file_valid(const char *m, const char *s, const char *path, vfy_check_result *res)
+{
+    vfy_error err;
+    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, res, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(res->valid, "%s %s: %s", m, s, res->why);
+}
+
 START_TEST(test_models_certified)
 {
     const char *m = unsat_instances[_i][0], *s = unsat_instances[_i][1];
     const char *path = tmp_path("model.cert");
     ck_assert_int_eq(certify_files(m, s, path, 30, NULL), VFY_UNSAT);
-    /* through the file API as the CLI does */
     vfy_check_result res;
-    vfy_error err;
-    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
-    REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
+    check_file_valid(m, s, path, &res);
     ck_assert_int_ge(res.regions, 1);
     unlink(path);
 }
@@ -466,14 +471,20 @@ static char *forge(const char *model, const char *spec, const vfy_net *net, cons
     return out;
 }
 
+/* The model m and the spec s, which must load. */
+static void load_pair(const char *m, const char *s, vfy_net **net, vfy_spec **sp)
+{
+    vfy_error err;
+    ck_assert(vfy_onnx_load(m, net, &err) == VFY_OK);
+    ck_assert(vfy_spec_load(s, sp, &err) == VFY_OK);
+}
+
 START_TEST(test_forged_sat)
 {
     const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
-    vfy_error err;
     vfy_net *net = NULL;
     vfy_spec *sp = NULL;
-    ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
-    ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
+    load_pair(m, s, &net, &sp);
     char *c = forge(m, s, net, sp), why[1024];
     REQUIRE_MSG(!check_text(m, s, c, why, NULL), "%s %s: forged certificate accepted", m, s);
     free(c);
@@ -506,9 +517,7 @@ START_TEST(test_relu_certified)
     /* a proof by activation splitting, with its multipliers */
     REQUIRE_MSG(strstr(t, " splits ") && strstr(t, "\nrow ") && strstr(t, " beta "), "%s", s);
     vfy_check_result res;
-    vfy_error err;
-    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
-    REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
+    check_file_valid(m, s, path, &res);
     ck_assert_int_ge(res.regions, 10);
     vfy_free(t);
     unlink(path);
@@ -671,11 +680,9 @@ END_TEST
 START_TEST(test_relu_forged_sat)
 {
     const char *m = sat_instances[_i][0], *s = sat_instances[_i][1];
-    vfy_error err;
     vfy_net *net = NULL;
     vfy_spec *sp = NULL;
-    ck_assert(vfy_onnx_load(m, &net, &err) == VFY_OK);
-    ck_assert(vfy_spec_load(s, &sp, &err) == VFY_OK);
+    load_pair(m, s, &net, &sp);
     if (net->n_layers < 2 || net->layers[1].kind != VFY_LAYER_RELU) {
         vfy_spec_free(sp);
         vfy_net_free(net);
@@ -740,9 +747,7 @@ START_TEST(test_acasxu)
     double tv;
     ck_assert_int_eq(certify_files(m, s, path, 20, &tv), VFY_UNSAT);
     vfy_check_result res;
-    vfy_error err;
-    REQUIRE_MSG(vfy_check_certificate(m, s, path, NULL, &res, &err) == VFY_OK, "%s", err.msg);
-    REQUIRE_MSG(res.valid, "%s %s: %s", m, s, res.why);
+    check_file_valid(m, s, path, &res);
     fprintf(stderr, "check_cert: %s %s: verify %.3f s, check %.3f s, %lld regions\n", acas[_i][0],
             acas[_i][1], tv, res.time_s, (long long)res.regions);
     unlink(path);
@@ -1048,6 +1053,22 @@ static vfy_verdict act_certify(const vfy_net *net, const vfy_spec *sp, double ti
     return v;
 }
 
+/* The least output of a 2-input, 1-output net (at most 16 neurons per layer) on the grid
+ * x = (lo0 + a / div, lo1 + b / div), a = 0..n0, b = 0..n1. */
+static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n1, double div)
+{
+    double mn = INFINITY, x[2], y, scr[32];
+    ck_assert(net->n_in == 2 && net->n_out == 1 && 2 * vfy_net_max_width(net) <= 32);
+    for (int a = 0; a <= n0; a++)
+        for (int b = 0; b <= n1; b++) {
+            x[0] = lo0 + a / div;
+            x[1] = lo1 + b / div;
+            vfy_eval_f64(net, x, &y, scr);
+            mn = y < mn ? y : mn;
+        }
+    return mn;
+}
+
 /* Sigmoid and tanh nets, proofs that need input splitting: verify's certificate is valid in the
  * checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a random
  * 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
@@ -1066,14 +1087,7 @@ START_TEST(test_act_certified)
         REQUIRE_MSG(valid, "%s", why);
         vfy_spec_free(sp);
         /* a forged certificate for a threshold just above the sampled minimum (sat) is rejected */
-        double mn = INFINITY, x[2], y, scr[16];
-        for (int a = 0; a <= 300; a++)
-            for (int b = 0; b <= 50; b++) {
-                x[0] = -3 + a / 50.0;
-                x[1] = -1 + b / 50.0;
-                vfy_eval_f64(net, x, &y, scr);
-                mn = y < mn ? y : mn;
-            }
+        double mn = grid_min(net, -3, 300, -1, 50, 50.0);
         sp = act_spec(-3, 3, -1, 0, "<=", mn + 1e-4);
         memcert mf = {0};
         mem_header(&mf, net, sp);
@@ -1094,14 +1108,7 @@ START_TEST(test_act_certified)
         w2[j] = (double)(float)(2 * testnet_uniform(&st) - 1);
     }
     vfy_net *net = act_net(kind, 6, w1, b1, w2, 0.125);
-    double mn = INFINITY, x[2], y, scr[32];
-    for (int a = 0; a <= 200; a++)
-        for (int b = 0; b <= 200; b++) {
-            x[0] = -1 + a / 100.0;
-            x[1] = -1 + b / 100.0;
-            vfy_eval_f64(net, x, &y, scr);
-            mn = y < mn ? y : mn;
-        }
+    double mn = grid_min(net, -1, 200, -1, 200, 100.0);
     vfy_spec *sp = act_spec(-1, 1, -1, 1, "<=", mn - 0.02);
     ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
     REQUIRE_MSG(valid, "%s", why);
