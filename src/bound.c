@@ -169,11 +169,13 @@ static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
             } else if (L->kind == VFY_LAYER_SCALE) {
                 pos = k > 0 && in[j] && L->w[j] >= 0 && L->b[j] >= 0;
             } else {
+                const int64_t *idx;
+                const double *val;
+                int64_t nz;
+                vfy_layer_row(L, j, &idx, &val, &nz);
                 pos = k > 0 && L->b[j] >= 0;
-                for (int64_t i = 0; pos && i < L->n_in; i++) {
-                    double c = L->w[j * L->n_in + i];
-                    pos = c == 0 || (c > 0 && in[i]);
-                }
+                for (int64_t t = 0; pos && t < nz; t++)
+                    pos = val[t] == 0 || (val[t] > 0 && in[idx ? idx[t] : t]);
             }
             out[j] = (char)pos;
             n_pos += pos;

@@ -206,7 +206,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
                 return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
             continue;
         }
-        if (Lk->kind == VFY_LAYER_DENSE) {
+        if (Lk->kind == VFY_LAYER_DENSE && !Lk->csr) { /* (a sparse layer's rows are read as they are) */
             size_t nw = (size_t)(Lk->n_in * Lk->n_out);
             c->wp[k] = vfy_alloc_array(nw, sizeof(double));
             c->wn[k] = vfy_alloc_array(nw, sizeof(double));
@@ -279,6 +279,20 @@ static void axpy_iv(int64_t n, double a, double b, const double *restrict wp,
 {
     for (int64_t q = 0; q < n; q++) {
         double pl = a * wp[q] + b * wn[q], ph = b * wp[q] + a * wn[q];
+        lo[q] = dn(lo[q] + dn(pl));
+        hi[q] = up(hi[q] + up(ph));
+    }
+}
+
+/* The same for row o of a sparse W, its nonzeros only: the lower end of [a, b] w is a w for w > 0,
+ * b w for w < 0 (the upper the other). SOUND: as axpy_iv. */
+static void axpy_iv_sparse(const vfy_csr *W, int64_t o, double a, double b, double *restrict lo,
+                           double *restrict hi)
+{
+    for (int64_t p = W->row_start[o]; p < W->row_start[o + 1]; p++) {
+        int64_t q = W->col[p];
+        double w = W->val[p];
+        double pl = w > 0 ? a * w : b * w, ph = w > 0 ? b * w : a * w;
         lo[q] = dn(lo[q] + dn(pl));
         hi[q] = up(hi[q] + up(ph));
     }
@@ -675,7 +689,9 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                 double a = ra[o], b = rh[o];
                 if (a == 0 && b == 0)
                     continue;
-                if (Lk->kind == VFY_LAYER_DENSE) {
+                if (Lk->kind == VFY_LAYER_DENSE && Lk->csr) {
+                    axpy_iv_sparse(Lk->csr, o, a, b, na_, nh_);
+                } else if (Lk->kind == VFY_LAYER_DENSE) {
                     axpy_iv(n_in, a, b, c->wp[k] + o * n_in, c->wn[k] + o * n_in, na_, nh_);
                 } else {
                     double w = Lk->w[o];
@@ -875,11 +891,14 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
          * E_j bounds the perturbation (file comment), rounded up. */
         for (int64_t j = 0; j < n_out; j++) {
             double sl = Lk->b[j], sh = Lk->b[j], A = 0;
-            int64_t q0 = Lk->kind == VFY_LAYER_DENSE ? 0 : j;
-            int64_t q1 = Lk->kind == VFY_LAYER_DENSE ? n_in : j + 1;
-            const double *wr = Lk->kind == VFY_LAYER_DENSE ? Lk->w + j * n_in : Lk->w;
-            for (int64_t q = q0; q < q1; q++) {
-                double w = wr[q];
+            const int64_t *idx = NULL;
+            const double *wr = Lk->w + j;
+            int64_t nz = 1;
+            if (Lk->kind == VFY_LAYER_DENSE)
+                vfy_layer_row(Lk, j, &idx, &wr, &nz);
+            for (int64_t t = 0; t < nz; t++) {
+                int64_t q = Lk->kind != VFY_LAYER_DENSE ? j : idx ? idx[t] : t;
+                double w = wr[t];
                 if (w > 0) {
                     sl = dn(sl + dn(w * l[q]));
                     sh = up(sh + up(w * u[q]));

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Per-op facts: the ONNX op type, the attributes we understand (space separated: any other is
@@ -1987,6 +1988,268 @@ static vfy_status push(lctx *lc, const vfy_node *n, vfy_layer_kind kind, int64_t
     return st;
 }
 
+/* A lowered DENSE layer's matrix while it is built: its entries as (row, column, value) triplets in
+ * any order, and its bias (m entries, zeroed). A position written twice holds the sum, as += on a
+ * dense matrix would (only Add or Sub of a value with itself does that: 1 + 1 or 1 - 1, exact;
+ * lmat_finish checks). lmat_finish gives the matrix in sparse form (CSR, nothing else) when it is
+ * large and mostly zeros, as lowered convolutions, pools and copies are, so that no dense matrix of
+ * them is ever allocated; dense otherwise. */
+typedef struct lmat {
+    int64_t m, n, nnz, cap;
+    int64_t *r, *c; /* entry q is (r[q], c[q], v[q]) */
+    double *v;
+    double *b;
+    int in_order;      /* the entries so far by rows, then columns, no position twice */
+    int oom, too_many; /* an entry could not be stored: out of memory, or above VFY_MAX_ELEMS */
+} lmat;
+
+static vfy_status lmat_init(lctx *lc, const vfy_node *n, lmat *M, int64_t m, int64_t cols)
+{
+    memset(M, 0, sizeof *M);
+    M->m = m;
+    M->n = cols;
+    M->in_order = 1;
+    if (!(M->b = vfy_alloc_array((size_t)m + 1, sizeof *M->b)))
+        return NOMEM(lc->g, n, lc->err);
+    return VFY_OK;
+}
+
+static void lmat_free_entries(lmat *M)
+{
+    vfy_free(M->r);
+    vfy_free(M->c);
+    vfy_free(M->v);
+    M->r = M->c = NULL;
+    M->v = NULL;
+    M->nnz = M->cap = 0;
+}
+
+static void lmat_clear(lmat *M)
+{
+    lmat_free_entries(M);
+    vfy_free(M->b);
+    memset(M, 0, sizeof *M);
+}
+
+/* Room for cap entries in all (a hint: lmat_add grows past it). */
+static void lmat_reserve(lmat *M, int64_t cap)
+{
+    if (cap <= M->cap || M->oom || cap > VFY_MAX_ELEMS)
+        return;
+    int64_t *r = vfy_realloc(M->r, (size_t)cap * sizeof *r);
+    if (r)
+        M->r = r;
+    int64_t *c = vfy_realloc(M->c, (size_t)cap * sizeof *c);
+    if (c)
+        M->c = c;
+    double *v = vfy_realloc(M->v, (size_t)cap * sizeof *v);
+    if (v)
+        M->v = v;
+    if (!r || !c || !v)
+        M->oom = 1;
+    else
+        M->cap = cap;
+}
+
+/* Entry (r, c) += v (nothing for v = 0); on running out of memory M->oom is set (lmat_finish
+ * reports it). */
+static void lmat_add(lmat *M, int64_t r, int64_t c, double v)
+{
+    VFY_ASSERT(r >= 0 && r < M->m && c >= 0 && c < M->n);
+    if (M->oom || v == 0)
+        return;
+    if (M->nnz >= VFY_MAX_ELEMS) { /* reported by lmat_finish */
+        M->too_many = 1;
+        M->oom = 1;
+        return;
+    }
+    if (M->nnz == M->cap)
+        lmat_reserve(M, M->cap ? 2 * M->cap : 1024);
+    if (M->oom)
+        return;
+    int64_t q = M->nnz++;
+    if (q > 0 && M->in_order)
+        M->in_order = M->r[q - 1] < r || (M->r[q - 1] == r && M->c[q - 1] < c);
+    M->r[q] = r;
+    M->c[q] = c;
+    M->v[q] = v;
+}
+
+typedef struct lmat_entry {
+    int64_t c;
+    double v;
+} lmat_entry;
+
+static int cmp_entry_col(const void *a, const void *b)
+{
+    int64_t x = ((const lmat_entry *)a)->c, y = ((const lmat_entry *)b)->c;
+    return (x > y) - (x < y);
+}
+
+/* M's entries by rows, then columns, duplicates summed and zeros dropped, in place (M->in_order
+ * set). */
+static vfy_status lmat_sort(lctx *lc, const vfy_node *n, lmat *M)
+{
+    int64_t m = M->m, *start = vfy_alloc_array((size_t)m + 2, sizeof *start);
+    lmat_entry *sorted = vfy_alloc_array((size_t)M->nnz + 1, sizeof *sorted);
+    vfy_status st = VFY_OK;
+    if (!start || !sorted) {
+        st = NOMEM(lc->g, n, lc->err);
+        goto out;
+    }
+    /* by rows (counting sort, stable): start[r + 1] is then row r's first entry */
+    for (int64_t q = 0; q < M->nnz; q++)
+        start[M->r[q] + 2]++;
+    for (int64_t r = 0; r < m; r++)
+        start[r + 2] += start[r + 1];
+    for (int64_t q = 0; q < M->nnz; q++)
+        sorted[start[M->r[q] + 1]++] = (lmat_entry){M->c[q], M->v[q]};
+    /* start[r] is now row r's first entry, start[m] the end; then by columns within each row */
+    int64_t nnz = 0;
+    for (int64_t r = 0; r < m; r++) {
+        int64_t a = start[r], z = start[r + 1], row0 = nnz;
+        qsort(sorted + a, (size_t)(z - a), sizeof *sorted, cmp_entry_col);
+        for (int64_t q = a; q < z; q++) {
+            if (nnz > row0 && M->c[nnz - 1] == sorted[q].c) {
+                double sum;
+                if (!sum_exact(M->v[nnz - 1], sorted[q].v, &sum)) {
+                    st = nfail(lc->g, n, lc->err, VFY_ERR_INTERNAL,
+                               "a lowered coefficient would be rounded");
+                    goto out;
+                }
+                M->v[nnz - 1] = sum;
+            } else {
+                M->r[nnz] = r;
+                M->c[nnz] = sorted[q].c;
+                M->v[nnz++] = sorted[q].v;
+            }
+        }
+        /* drop the zeros the sums made */
+        int64_t keep = row0;
+        for (int64_t q = row0; q < nnz; q++)
+            if (M->v[q] != 0) {
+                M->c[keep] = M->c[q];
+                M->v[keep++] = M->v[q];
+            }
+        nnz = keep;
+    }
+    M->nnz = nnz;
+    M->in_order = 1;
+out:
+    vfy_free(start);
+    vfy_free(sorted);
+    return st;
+}
+
+/* M's matrix as *w (dense, m x n) or *csr (sparse), exactly one set; M's entries are freed, its bias
+ * kept. Sparse when m n >= VFY_SPARSE_MIN_ENTRIES and at most VFY_SPARSE_DENSITY of the entries are
+ * nonzero (vfy_net_sparsify's rule); a dense matrix above VFY_MAX_ELEMS entries is refused. */
+static vfy_status lmat_finish(lctx *lc, const vfy_node *n, lmat *M, double **w, vfy_csr **csr)
+{
+    *w = NULL;
+    *csr = NULL;
+    vfy_status st = VFY_OK;
+    int64_t m = M->m, cols = M->n;
+    if (M->too_many) {
+        st = nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix has "
+                   "too many nonzeros, more than %lld (unsupported)", (long long)m, (long long)cols,
+                   (long long)VFY_MAX_ELEMS);
+        goto out;
+    }
+    if (M->oom) {
+        st = NOMEM(lc->g, n, lc->err);
+        goto out;
+    }
+    if (!M->in_order && (st = lmat_sort(lc, n, M)))
+        goto out;
+    double cells = (double)m * (double)cols;
+    if (cells >= (double)VFY_SPARSE_MIN_ENTRIES && (double)M->nnz <= VFY_SPARSE_DENSITY * cells) {
+        /* the CSR form takes the column and value arrays as they are */
+        vfy_csr *c = vfy_alloc(sizeof *c);
+        int64_t *rs = vfy_alloc_array((size_t)m + 1, sizeof *rs);
+        if (!c || !rs) {
+            vfy_free(c);
+            vfy_free(rs);
+            st = NOMEM(lc->g, n, lc->err);
+            goto out;
+        }
+        for (int64_t q = 0; q < M->nnz; q++)
+            rs[M->r[q] + 1]++;
+        for (int64_t r = 0; r < m; r++)
+            rs[r + 1] += rs[r];
+        c->m = m;
+        c->n = cols;
+        c->nnz = M->nnz;
+        c->row_start = rs;
+        if (!M->c) { /* no entry at all */
+            M->c = vfy_alloc_array(1, sizeof *M->c);
+            M->v = vfy_alloc_array(1, sizeof *M->v);
+        }
+        c->col = M->c;
+        c->val = M->v;
+        M->c = NULL;
+        M->v = NULL;
+        if (!c->col || !c->val) {
+            vfy_la_csr_free(c);
+            st = NOMEM(lc->g, n, lc->err);
+            goto out;
+        }
+        *csr = c;
+    } else {
+        if (cells > (double)VFY_MAX_ELEMS) {
+            st = nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix is "
+                       "too large (unsupported)", (long long)m, (long long)cols);
+            goto out;
+        }
+        double *d = vfy_alloc_array((size_t)(m * cols) + 1, sizeof *d);
+        if (!d) {
+            st = NOMEM(lc->g, n, lc->err);
+            goto out;
+        }
+        for (int64_t q = 0; q < M->nnz; q++)
+            d[M->r[q] * cols + M->c[q]] = M->v[q];
+        *w = d;
+    }
+out:
+    lmat_free_entries(M);
+    return st;
+}
+
+/* M as the next DENSE layer (M is cleared, its bias taken). */
+static vfy_status lmat_push(lctx *lc, const vfy_node *n, lmat *M, double relerr, int64_t fan_in)
+{
+    double *w;
+    vfy_csr *csr;
+    vfy_status st = lmat_finish(lc, n, M, &w, &csr);
+    double *b = M->b;
+    M->b = NULL;
+    if (st) {
+        vfy_free(b);
+        return st;
+    }
+    if (w)
+        return push(lc, n, VFY_LAYER_DENSE, M->n, M->m, w, b, relerr, fan_in);
+    st = vfy_net_push_csr(lc->net, M->n, M->m, csr, b, relerr, fan_in, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(lc->g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "cannot add layer");
+    return st;
+}
+
+/* The stored coefficients of output o of a DENSE (its row: dense, or its nonzeros) or SCALE layer. */
+static double *affine_row(vfy_layer *L, int64_t o, int64_t *nz)
+{
+    if (L->kind == VFY_LAYER_SCALE) {
+        *nz = 1;
+        return L->w + o;
+    }
+    if (L->csr) {
+        *nz = L->csr->row_start[o + 1] - L->csr->row_start[o];
+        return L->csr->val + L->csr->row_start[o];
+    }
+    *nz = L->n_in;
+    return L->w + o * L->n_in;
+}
+
 /* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when that is exact,
  * else a SCALE layer. An inexact multiplier (relerr > 0) is never folded. */
 static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t, int64_t len,
@@ -1996,20 +2259,23 @@ static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t,
     vfy_layer *L = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
     if (L && (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE) && relerr == 0 &&
         L->n_out == len) {
-        int64_t nin = L->kind == VFY_LAYER_DENSE ? L->n_in : 1;
         int ok = 1;
         double p, q;
         for (int64_t o = 0; ok && o < len; o++) {
-            for (int64_t j = 0; ok && j < nin; j++)
-                ok = prod_exact(s[o], L->w[o * nin + j], &p);
+            int64_t nz;
+            double *row = affine_row(L, o, &nz);
+            for (int64_t j = 0; ok && j < nz; j++)
+                ok = prod_exact(s[o], row[j], &p);
             ok = ok && prod_exact(s[o], L->b[o], &p) && sum_exact(p, t[o], &q);
         }
         if (ok) {
             /* SOUND: every coefficient below is the exact real value (checked above); scaling an
              * inexact layer by an exact s keeps its relative error bound. */
             for (int64_t o = 0; o < len; o++) {
-                for (int64_t j = 0; j < nin; j++)
-                    L->w[o * nin + j] *= s[o];
+                int64_t nz;
+                double *row = affine_row(L, o, &nz);
+                for (int64_t j = 0; j < nz; j++)
+                    row[j] *= s[o];
                 L->b[o] = s[o] * L->b[o] + t[o];
             }
             name_append(L, n->name);
@@ -2032,12 +2298,13 @@ static vfy_status lower_elementwise(lctx *lc, const vfy_node *n, int ci)
     vfy_status st = VFY_OK;
     if (len != x->numel) {
         /* The constant broadcasts x to a larger shape: a 0/1 selection first. */
-        if ((st = dense_alloc(lc, n, len, x->numel, &s, &t)))
+        lmat M;
+        if ((st = lmat_init(lc, n, &M, len, x->numel)))
             goto fail;
         for (int64_t k = 0; k < len; k++)
-            s[k * x->numel + bcast_src(o->shape, o->rank, x, k)] = 1;
-        st = push(lc, n, VFY_LAYER_DENSE, x->numel, len, s, t, 0, 1);
-        s = t = NULL;
+            lmat_add(&M, k, bcast_src(o->shape, o->rank, x, k), 1);
+        st = lmat_push(lc, n, &M, 0, 1);
+        lmat_clear(&M);
         if (st)
             goto fail;
     }
@@ -2203,13 +2470,15 @@ static vfy_status lower_transpose(lctx *lc, const vfy_node *n)
         ident = transpose_src(x, perm, k) == k;
     if (ident) /* only size-1 axes move: the flattened order is unchanged */
         return VFY_OK;
-    double *w, *b;
-    vfy_status st = dense_alloc(lc, n, len, len, &w, &b);
+    lmat M;
+    vfy_status st = lmat_init(lc, n, &M, len, len);
     if (st)
         return st;
     for (int64_t k = 0; k < len; k++)
-        w[k * len + transpose_src(x, perm, k)] = 1;
-    return push(lc, n, VFY_LAYER_DENSE, len, len, w, b, 0, 1);
+        lmat_add(&M, k, transpose_src(x, perm, k), 1);
+    st = lmat_push(lc, n, &M, 0, 1);
+    lmat_clear(&M);
+    return st;
 }
 
 /* Conv: y[b,m,oy,ox] = B[m] + sum W[m,cc,ky,kx] x[b, (m / (M/group)) * C/group + cc, iy, ix] over
@@ -2227,18 +2496,22 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
     if (st || (st = attr_int(g, n, "group", 1, &group, lc->err)))
         return st;
     int64_t m = wt->shape[0], cg = wt->shape[1], mg = m / group;
-    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, nnz;
     VFY_ASSERT(n_out == wg.n * m * wg.oh * wg.ow && n_in == wg.n * wg.c * wg.h * wg.w);
-    double *w, *b;
-    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+    if (__builtin_mul_overflow(n_out, cg * wg.kh * wg.kw, &nnz) || nnz > VFY_MAX_ELEMS)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix (%lld x "
+                     "%lld weights per output) is too large (unsupported)", (long long)n_out,
+                     (long long)n_in, (long long)cg, (long long)(wg.kh * wg.kw));
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, n_out, n_in)))
         return st;
+    lmat_reserve(&M, nnz);
     for (int64_t bn = 0; bn < wg.n; bn++)
         for (int64_t oc = 0; oc < m; oc++)
             for (int64_t oy = 0; oy < wg.oh; oy++)
                 for (int64_t ox = 0; ox < wg.ow; ox++) {
                     int64_t o = ((bn * m + oc) * wg.oh + oy) * wg.ow + ox;
-                    double *row = w + o * n_in;
-                    b[o] = bt ? bt->f[oc] : 0;
+                    M.b[o] = bt ? bt->f[oc] : 0;
                     for (int64_t cc = 0; cc < cg; cc++) {
                         int64_t ch = (oc / mg) * cg + cc;
                         const double *ker = wt->f + (oc * cg + cc) * wg.kh * wg.kw;
@@ -2252,14 +2525,16 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
                                     continue;
                                 /* SOUND: dilations >= 1, so each input position is hit once and
                                  * its coefficient is one float32 kernel value, not a sum. */
-                                double *e = &row[((bn * wg.c + ch) * wg.h + iy) * wg.w + ix];
-                                VFY_ASSERT(*e == 0);
-                                *e = ker[ky * wg.kw + kx];
+                                if (ker[ky * wg.kw + kx] != 0)
+                                    lmat_add(&M, o, ((bn * wg.c + ch) * wg.h + iy) * wg.w + ix,
+                                             ker[ky * wg.kw + kx]);
                             }
                         }
                     }
                 }
-    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, cg * wg.kh * wg.kw);
+    st = lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
+    lmat_clear(&M);
+    return st;
 }
 
 /* AveragePool, GlobalAveragePool: y[b,c,oy,ox] = (1/k) sum of x over the window's positions inside
@@ -2277,9 +2552,11 @@ static vfy_status lower_avgpool(lctx *lc, const vfy_node *n)
         return st;
     int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
     VFY_ASSERT(n_out == wg.n * wg.c * wg.oh * wg.ow);
-    double *w, *b, relerr = 0;
-    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+    double relerr = 0;
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, n_out, n_in)))
         return st;
+    lmat_reserve(&M, n_out * wg.kh * wg.kw);
     for (int64_t bc = 0; bc < wg.n * wg.c; bc++)
         for (int64_t oy = 0; oy < wg.oh; oy++)
             for (int64_t ox = 0; ox < wg.ow; ox++) {
@@ -2312,12 +2589,11 @@ static vfy_status lower_avgpool(lctx *lc, const vfy_node *n)
                     relerr = 0x1p-53;
                 for (int64_t iy = hs; iy < he; iy++)
                     for (int64_t ix = ws; ix < we; ix++)
-                        w[o * n_in + (bc * wg.h + iy) * wg.w + ix] = v;
+                        lmat_add(&M, o, (bc * wg.h + iy) * wg.w + ix, v);
             }
-    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, relerr, wg.kh * wg.kw);
+    st = lmat_push(lc, n, &M, relerr, wg.kh * wg.kw);
 fail:
-    vfy_free(w);
-    vfy_free(b);
+    lmat_clear(&M);
     return st;
 }
 
@@ -2472,17 +2748,19 @@ static vfy_status lower_pad(lctx *lc, const vfy_node *n)
     if (ident)
         return VFY_OK;
     int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel;
-    double *w, *b;
-    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, n_out, n_in)))
         return st;
     for (int64_t k = 0; k < n_out; k++) {
         int64_t s = pad_src(x, shape, &pi, k);
         if (s >= 0)
-            w[k * n_in + s] = 1;
+            lmat_add(&M, k, s, 1);
         else
-            b[k] = pi.fvalue; /* SOUND: the value is a float32 (or double) constant, held exactly */
+            M.b[k] = pi.fvalue; /* SOUND: the value is a float32 (or double) constant, held exactly */
     }
-    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, 1);
+    st = lmat_push(lc, n, &M, 0, 1);
+    lmat_clear(&M);
+    return st;
 }
 
 /* LeakyRelu and Clip through ReLU, exactly in real arithmetic:
@@ -2528,25 +2806,29 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
     } else {
         return VFY_OK; /* Clip without bounds: the identity */
     }
-    double *w, *b;
-    if ((st = dense_alloc(lc, n, nr * len, len, &w, &b)))
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, nr * len, len)))
         return st;
     for (int r = 0; r < nr; r++)
         for (int64_t j = 0; j < len; j++) {
-            w[(r * len + j) * len + j] = sg[r];
-            b[r * len + j] = of[r]; /* SOUND: -lo, -hi, hi are float constants, held exactly */
+            lmat_add(&M, r * len + j, j, sg[r]);
+            M.b[r * len + j] = of[r]; /* SOUND: -lo, -hi, hi are float constants, held exactly */
         }
-    if ((st = push(lc, n, VFY_LAYER_DENSE, len, nr * len, w, b, 0, 1)) ||
-        (st = push(lc, n, VFY_LAYER_RELU, nr * len, nr * len, NULL, NULL, 0, 1)))
+    st = lmat_push(lc, n, &M, 0, 1);
+    lmat_clear(&M);
+    if (st || (st = push(lc, n, VFY_LAYER_RELU, nr * len, nr * len, NULL, NULL, 0, 1)))
         return st;
-    if ((st = dense_alloc(lc, n, len, nr * len, &w, &b)))
+    if ((st = lmat_init(lc, n, &M, len, nr * len)))
         return st;
     for (int64_t j = 0; j < len; j++) {
         for (int r = 0; r < nr; r++)
-            w[j * nr * len + r * len + j] = mu[r]; /* SOUND: 1, -1 or the float32 alpha, exact */
-        b[j] = c0;
+            if (mu[r] != 0) /* SOUND: 1, -1 or the float32 alpha, exact */
+                lmat_add(&M, j, r * len + j, mu[r]);
+        M.b[j] = c0;
     }
-    return push(lc, n, VFY_LAYER_DENSE, nr * len, len, w, b, 0, nr);
+    st = lmat_push(lc, n, &M, 0, nr);
+    lmat_clear(&M);
+    return st;
 }
 
 /* ReduceSum: y_o = sum of the x_i that reduce to o, coefficients 1; ReduceMean: 1/k each (k the
@@ -2563,14 +2845,15 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
     if (st)
         return st;
     int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = n_in / n_out;
-    double v = 1.0, relerr = 0, *w, *b;
+    double v = 1.0, relerr = 0;
     if (n->op == VFY_OP_REDUCE_MEAN) {
         v = 1.0 / (double)k;
         /* SOUND: v = RN(1/k), |1/k - v| <= 2^-53 |v|; fma gives v k - 1 exactly */
         if (fma(v, (double)k, -1.0) != 0)
             relerr = 0x1p-53;
     }
-    if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, n_out, n_in)))
         return st;
     for (int64_t i = 0; i < n_in; i++) {
         /* the output index of input element i: its coordinates with the reduced ones dropped */
@@ -2583,9 +2866,11 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
                 stride *= x->shape[d];
             }
         }
-        w[o * n_in + i] = v;
+        lmat_add(&M, o, i, v);
     }
-    return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, relerr, k);
+    st = lmat_push(lc, n, &M, relerr, k);
+    lmat_clear(&M);
+    return st;
 }
 
 /* Slice, Gather on a computed tensor: a DENSE layer of rows with the one coefficient 1 (exact, no
@@ -2603,11 +2888,12 @@ static vfy_status lower_select(lctx *lc, const vfy_node *n)
     if (st)
         return st;
     int64_t n_in = g->values[n->in[0]].t.numel;
-    double *w, *b;
-    if ((st = dense_alloc(lc, n, map.numel, n_in, &w, &b)) == VFY_OK) {
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, map.numel, n_in)) == VFY_OK) {
         for (int64_t k = 0; k < map.numel; k++)
-            w[k * n_in + map.i[k]] = 1;
-        st = push(lc, n, VFY_LAYER_DENSE, n_in, map.numel, w, b, 0, 1);
+            lmat_add(&M, k, map.i[k], 1);
+        st = lmat_push(lc, n, &M, 0, 1);
+        lmat_clear(&M);
     }
     vfy_tensor_clear(&map);
     return st;
@@ -2709,22 +2995,22 @@ static void emb_pack(emb *e, int64_t wlen, int wform)
     e->width = off + (wform == FORM_SPLIT ? 2 * wlen : wlen);
 }
 
-/* Rows copying the carried slots into W (rows x e->width), a PLAIN slot as x and -x when split_plain
- * (its form becomes SPLIT); returns the number of rows written. */
-static int64_t carry_rows(emb *e, double *W, int split_plain)
+/* Rows copying the carried slots into M (columns: e->width), a PLAIN slot as x and -x when
+ * split_plain (its form becomes SPLIT); returns the number of rows written. */
+static int64_t carry_rows(emb *e, lmat *M, int split_plain)
 {
-    int64_t r = 0, n = e->width;
+    int64_t r = 0;
     for (int i = 0; i < e->nc; i++) {
         lslot *s = &e->cs[i];
         int64_t o = e->co[i], len = s->len;
         for (int64_t j = 0; j < len; j++)
-            W[(r + j) * n + o + j] = 1;
+            lmat_add(M, r + j, o + j, 1);
         if (s->form == FORM_SPLIT) {
             for (int64_t j = 0; j < len; j++)
-                W[(r + len + j) * n + o + len + j] = 1;
+                lmat_add(M, r + len + j, o + len + j, 1);
         } else if (s->form == FORM_PLAIN && split_plain) {
             for (int64_t j = 0; j < len; j++)
-                W[(r + len + j) * n + o + j] = -1;
+                lmat_add(M, r + len + j, o + j, -1);
             s->form = FORM_SPLIT;
         }
         r += slot_width(s);
@@ -2732,12 +3018,12 @@ static int64_t carry_rows(emb *e, double *W, int split_plain)
     return r;
 }
 
-/* Coefficient c on element j of the work, whatever its form. */
-static void work_coef(const emb *e, double *row, int64_t j, double c)
+/* Coefficient c on element j of the work in row r of M, whatever the work's form. */
+static void work_coef(const emb *e, lmat *M, int64_t r, int64_t j, double c)
 {
-    row[e->woff + j] += c;
+    lmat_add(M, r, e->woff + j, c);
     if (e->wform == FORM_SPLIT)
-        row[e->woff + e->wlen + j] -= c;
+        lmat_add(M, r, e->woff + e->wlen + j, -c);
 }
 
 static int carried_plain(const emb *e)
@@ -2757,43 +3043,53 @@ static vfy_status emit_copy(lctx *lc, const vfy_node *n, emb *e, int split_plain
     for (int i = 0; i < e->nc; i++)
         rows += (split_plain && e->cs[i].form == FORM_PLAIN ? 2 : 1) * slot_width(&e->cs[i]);
     rows += e->wlen;
-    double *W, *b;
-    vfy_status st = dense_alloc(lc, n, rows, e->width, &W, &b);
+    lmat M;
+    vfy_status st = lmat_init(lc, n, &M, rows, e->width);
     if (st)
         return st;
-    int64_t r0 = carry_rows(e, W, split_plain);
+    int64_t r0 = carry_rows(e, &M, split_plain);
     for (int64_t j = 0; j < e->wlen; j++)
-        work_coef(e, &W[(r0 + j) * e->width], j, 1.0);
+        work_coef(e, &M, r0 + j, j, 1.0);
     int wform = e->wform == FORM_SPLIT ? FORM_PLAIN : e->wform;
     vfy_net *net = lc->net;
     vfy_layer *P = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
-    if (P && P->kind == VFY_LAYER_DENSE && !P->csr && P->n_out == e->width &&
-        e->wform != FORM_SPLIT) {
-        /* every row of W has one coefficient, +1 or -1: the folded row is P's row, or its negation */
-        double *W2, *b2;
-        if ((st = dense_alloc(lc, n, rows, P->n_in, &W2, &b2))) {
-            vfy_free(W);
-            vfy_free(b);
+    if (P && P->kind == VFY_LAYER_DENSE && P->n_out == e->width && e->wform != FORM_SPLIT &&
+        !M.oom) {
+        /* every row of M has one coefficient, +1 or -1: the folded row is P's row, or its negation */
+        lmat F;
+        if ((st = lmat_init(lc, n, &F, rows, P->n_in))) {
+            lmat_clear(&M);
             return st;
         }
-        for (int64_t r = 0; r < rows; r++)
-            for (int64_t c = 0; c < e->width; c++) {
-                double s = W[r * e->width + c];
-                if (s == 0)
-                    continue;
-                for (int64_t j = 0; j < P->n_in; j++)
-                    W2[r * P->n_in + j] = s * P->w[c * P->n_in + j];
-                b2[r] = s * P->b[c];
-            }
-        vfy_free(W);
-        vfy_free(b);
+        for (int64_t q = 0; q < M.nnz; q++) {
+            int64_t r = M.r[q], c = M.c[q];
+            const int64_t *idx;
+            const double *val;
+            int64_t nz;
+            vfy_layer_row(P, c, &idx, &val, &nz);
+            for (int64_t t = 0; t < nz; t++)
+                lmat_add(&F, r, idx ? idx[t] : t, M.v[q] * val[t]);
+            F.b[r] = M.v[q] * P->b[c];
+        }
+        lmat_clear(&M);
+        double *w;
+        vfy_csr *csr;
+        if ((st = lmat_finish(lc, n, &F, &w, &csr))) {
+            lmat_clear(&F);
+            return st;
+        }
         vfy_free(P->w);
+        vfy_la_csr_free(P->csr);
         vfy_free(P->b);
-        P->w = W2;
-        P->b = b2;
+        P->w = w;
+        P->csr = csr;
+        P->b = F.b;
         P->n_out = rows;
-    } else if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, rows, W, b, 0, 1))) {
-        return st;
+    } else {
+        st = lmat_push(lc, n, &M, 0, 1);
+        lmat_clear(&M);
+        if (st)
+            return st;
     }
     emb_pack(e, e->wlen, wform);
     return VFY_OK;
@@ -2831,21 +3127,28 @@ static vfy_status emit_affine_embedded(lctx *lc, const vfy_node *n, emb *e, cons
         return VFY_OK;
     }
     int64_t rows = cw + L->n_out;
-    if ((st = dense_alloc(lc, n, rows, e->width, &W, &b)))
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, rows, e->width)))
         return st;
-    int64_t r0 = carry_rows(e, W, 0);
+    int64_t r0 = carry_rows(e, &M, 0);
     for (int64_t o = 0; o < L->n_out; o++) {
-        double *row = &W[(r0 + o) * e->width];
         if (L->kind == VFY_LAYER_SCALE) {
-            work_coef(e, row, o, L->w[o]);
+            if (L->w[o] != 0)
+                work_coef(e, &M, r0 + o, o, L->w[o]);
         } else {
-            for (int64_t j = 0; j < L->n_in; j++)
-                if (L->w[o * L->n_in + j] != 0)
-                    work_coef(e, row, j, L->w[o * L->n_in + j]);
+            const int64_t *idx;
+            const double *val;
+            int64_t nz;
+            vfy_layer_row(L, o, &idx, &val, &nz);
+            for (int64_t t = 0; t < nz; t++)
+                if (val[t] != 0)
+                    work_coef(e, &M, r0 + o, idx ? idx[t] : t, val[t]);
         }
-        b[r0 + o] = L->b[o];
+        M.b[r0 + o] = L->b[o];
     }
-    if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, rows, W, b, L->w_relerr, L->fan_in)))
+    st = lmat_push(lc, n, &M, L->w_relerr, L->fan_in);
+    lmat_clear(&M);
+    if (st)
         return st;
     emb_pack(e, L->n_out, FORM_PLAIN);
     return VFY_OK;
@@ -2988,11 +3291,11 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
     int64_t cw = 0;
     for (int i = 0; i < e->nc; i++)
         cw += slot_width(&e->cs[i]);
-    double *W, *b;
-    vfy_status st = dense_alloc(lc, n, cw + o->numel, e->width, &W, &b);
+    lmat M;
+    vfy_status st = lmat_init(lc, n, &M, cw + o->numel, e->width);
     if (st)
         return st;
-    carry_rows(e, W, 0);
+    carry_rows(e, &M, 0);
     emb src = *e;
     /* the source of input j's element i: its slot's offset and form */
     if (n->op == VFY_OP_ADD || n->op == VFY_OP_SUB) {
@@ -3003,13 +3306,12 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
             emb_work_slot(&src, d, s);
             double c = j == 1 && n->op == VFY_OP_SUB ? -1.0 : 1.0;
             for (int64_t i = 0; i < o->numel; i++)
-                work_coef(&src, &W[(cw + i) * e->width], bcast_src(o->shape, o->rank, &x->t, i), c);
+                work_coef(&src, &M, cw + i, bcast_src(o->shape, o->rank, &x->t, i), c);
         }
     } else {
         int64_t axis;
         if ((st = attr_int(g, n, "axis", INT64_MIN, &axis, lc->err))) {
-            vfy_free(W);
-            vfy_free(b);
+            lmat_clear(&M);
             return st;
         }
         axis = norm_axis(axis, o->rank);
@@ -3028,15 +3330,17 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
                     emb_work_slot(&src, d, s);
                 for (int64_t i = 0; i < len; i++, w++) {
                     if (s >= 0)
-                        work_coef(&src, &W[(cw + w) * e->width], q * len + i, 1.0);
+                        work_coef(&src, &M, cw + w, q * len + i, 1.0);
                     else
-                        b[cw + w] = x->t.f[q * len + i]; /* SOUND: a float constant, exact */
+                        M.b[cw + w] = x->t.f[q * len + i]; /* SOUND: a float constant, exact */
                 }
             }
         VFY_ASSERT(w == o->numel);
     }
     int64_t fan_in = n->op == VFY_OP_CONCAT ? 1 : 2;
-    if ((st = push(lc, n, VFY_LAYER_DENSE, e->width, cw + o->numel, W, b, 0, fan_in)))
+    st = lmat_push(lc, n, &M, 0, fan_in);
+    lmat_clear(&M);
+    if (st)
         return st;
     emb_pack(e, o->numel, FORM_PLAIN);
     return VFY_OK;
@@ -3173,13 +3477,15 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         emb_from(&d, g->n_nodes, &e);
         emb_work_slot(&e, &d, s);
         e.nc = 0;
-        double *W, *b;
-        if ((st = dense_alloc(&lc, &g->nodes[g->values[g->output].producer], e.wlen, e.width, &W, &b)))
+        const vfy_node *pn = &g->nodes[g->values[g->output].producer];
+        lmat M;
+        if ((st = lmat_init(&lc, pn, &M, e.wlen, e.width)))
             goto fail;
         for (int64_t j = 0; j < e.wlen; j++)
-            work_coef(&e, &W[j * e.width], j, 1.0);
-        if ((st = push(&lc, &g->nodes[g->values[g->output].producer], VFY_LAYER_DENSE, e.width,
-                       e.wlen, W, b, 0, 1)))
+            work_coef(&e, &M, j, j, 1.0);
+        st = lmat_push(&lc, pn, &M, 0, 1);
+        lmat_clear(&M);
+        if (st)
             goto fail;
     }
     if ((st = vfy_net_validate(net, err)) != VFY_OK) {

@@ -57,6 +57,36 @@ double vfy_la_gamma(int64_t n) { return ((double)n + 3.0) * 0x1p-52; }
 double vfy_la_gamma32(int64_t n) { return ((double)n + 3.0) * 0x1p-23; }
 
 
+vfy_csr *vfy_la_csr_alloc(int64_t m, int64_t n, int64_t nnz)
+{
+    vfy_csr *c = vfy_alloc(sizeof *c);
+    if (!c)
+        return NULL;
+    c->m = m;
+    c->n = n;
+    c->nnz = 0;
+    c->row_start = vfy_alloc_array((size_t)m + 1, sizeof(int64_t));
+    c->col = vfy_alloc_array((size_t)nnz + 1, sizeof(int64_t));
+    c->val = vfy_alloc_array((size_t)nnz + 1, sizeof(double));
+    if (!c->row_start || !c->col || !c->val) {
+        vfy_la_csr_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+vfy_csr *vfy_la_csr_copy(const vfy_csr *a)
+{
+    vfy_csr *c = vfy_la_csr_alloc(a->m, a->n, a->nnz);
+    if (!c)
+        return NULL;
+    c->nnz = a->nnz;
+    memcpy(c->row_start, a->row_start, (size_t)(a->m + 1) * sizeof(int64_t));
+    memcpy(c->col, a->col, (size_t)a->nnz * sizeof(int64_t));
+    memcpy(c->val, a->val, (size_t)a->nnz * sizeof(double));
+    return c;
+}
+
 int vfy_la_csr_build(int64_t m, int64_t n, const double *a, double max_density, vfy_csr **out)
 {
     *out = NULL;
@@ -65,19 +95,10 @@ int vfy_la_csr_build(int64_t m, int64_t n, const double *a, double max_density, 
         nnz += a[p] != 0;
     if ((double)nnz > max_density * (double)m * (double)n)
         return 1;
-    vfy_csr *c = vfy_alloc(sizeof *c);
+    vfy_csr *c = vfy_la_csr_alloc(m, n, nnz);
     if (!c)
         return 0;
-    c->m = m;
-    c->n = n;
     c->nnz = nnz;
-    c->row_start = vfy_alloc_array((size_t)m + 1, sizeof(int64_t));
-    c->col = vfy_alloc_array((size_t)nnz + 1, sizeof(int64_t));
-    c->val = vfy_alloc_array((size_t)nnz + 1, sizeof(double));
-    if (!c->row_start || !c->col || !c->val) {
-        vfy_la_csr_free(c);
-        return 0;
-    }
     int64_t q = 0;
     for (int64_t i = 0; i < m; i++) {
         c->row_start[i] = q;

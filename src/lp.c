@@ -249,9 +249,12 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
         return 0.0;
     double G = 0.0;
     if (L->kind == VFY_LAYER_DENSE) {
-        const double *w = L->w + j * L->n_in;
-        for (int64_t i = 0; i < L->n_in; i++)
-            G = vfy_add_up(G, vfy_mul_up(fabs(w[i]), H[i]));
+        const int64_t *idx;
+        const double *w;
+        int64_t nz;
+        vfy_layer_row(L, j, &idx, &w, &nz);
+        for (int64_t t = 0; t < nz; t++)
+            G = vfy_add_up(G, vfy_mul_up(fabs(w[t]), H[idx ? idx[t] : t]));
     } else {
         G = vfy_mul_up(fabs(L->w[j]), H[j]);
     }
@@ -366,14 +369,18 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
                     goto nomem;
                 ref[j] = z;
                 double p = perturbation(ctx, L, j, H);
-                if (!row_begin(lp, 1 + (L->kind == VFY_LAYER_DENSE ? L->n_in : 1)))
+                const int64_t *idx = NULL;
+                const double *w = NULL;
+                int64_t nz = 1;
+                if (L->kind == VFY_LAYER_DENSE)
+                    vfy_layer_row(L, j, &idx, &w, &nz);
+                if (!row_begin(lp, 1 + nz))
                     goto nomem;
                 row_add(lp, z, 1.0);
                 /* z - W v = b (+- p): the coefficients are the stored doubles, exactly */
                 if (L->kind == VFY_LAYER_DENSE) {
-                    const double *w = L->w + j * L->n_in;
-                    for (int64_t i = 0; i < L->n_in; i++)
-                        row_add(lp, prev[i], -w[i]);
+                    for (int64_t t = 0; t < nz; t++)
+                        row_add(lp, prev[idx ? idx[t] : t], -w[t]);
                 } else {
                     row_add(lp, prev[j], -L->w[j]);
                 }
@@ -432,16 +439,25 @@ static int compact_affine(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t 
         tmp[i] = t;
         H[i] = fmax(fabs(plo[i]), fabs(phi[i]));
     }
-    if (L->kind == VFY_LAYER_DENSE)
+    if (L->kind == VFY_LAYER_DENSE && !L->csr)
         vfy_la_gemm(n_out, nb, n_in, L->w, A, A2, 0);
     for (int64_t j = 0; j < n_out; j++) {
         double cj = L->b[j], wE = 0.0, wT = 0.0;
         if (L->kind == VFY_LAYER_DENSE) {
-            const double *w = L->w + j * n_in;
-            for (int64_t i = 0; i < n_in; i++) {
-                cj += w[i] * c[i];
-                wE = vfy_add_up(wE, vfy_mul_up(fabs(w[i]), E[i]));
-                wT = vfy_add_up(wT, vfy_mul_up(fabs(w[i]), tmp[i]));
+            const int64_t *idx;
+            const double *w;
+            int64_t nz;
+            vfy_layer_row(L, j, &idx, &w, &nz);
+            if (L->csr) /* row j of W A from the row's nonzeros (fewer terms than n_in: same bound) */
+                memset(A2 + j * nb, 0, (size_t)nb * sizeof *A2);
+            for (int64_t t = 0; t < nz; t++) {
+                int64_t i = idx ? idx[t] : t;
+                if (L->csr)
+                    for (int64_t q = 0; q < nb; q++)
+                        A2[j * nb + q] += w[t] * A[i * nb + q];
+                cj += w[t] * c[i];
+                wE = vfy_add_up(wE, vfy_mul_up(fabs(w[t]), E[i]));
+                wT = vfy_add_up(wT, vfy_mul_up(fabs(w[t]), tmp[i]));
             }
         } else {
             for (int64_t q = 0; q < nb; q++)

@@ -81,6 +81,38 @@ fail:
     return st;
 }
 
+vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *csr, double *b,
+                            double w_relerr, int64_t fan_in, const char *name, vfy_error *err)
+{
+    int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
+    vfy_status st = VFY_OK;
+    if (!csr || !b || csr->m != n_out || csr->n != n_in) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': missing or misshaped sparse weights",
+                      name ? name : "?");
+    } else if (n_in != prev || n_in <= 0 || n_out <= 0) {
+        st = vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (dense): size %lld -> %lld does not follow "
+                      "%lld", name ? name : "?", (long long)n_in, (long long)n_out, (long long)prev);
+    } else {
+        vfy_layer *L = append_layer(net, err);
+        if (!L) {
+            st = VFY_ERR_NOMEM;
+        } else {
+            L->kind = VFY_LAYER_DENSE;
+            L->n_in = n_in;
+            L->n_out = n_out;
+            L->csr = csr;
+            L->b = b;
+            L->w_relerr = w_relerr;
+            L->fan_in = fan_in > 0 ? fan_in : n_in;
+            snprintf(L->name, sizeof L->name, "%s", name ? name : "dense");
+            return VFY_OK;
+        }
+    }
+    vfy_la_csr_free(csr);
+    vfy_free(b);
+    return st;
+}
+
 vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
                                 int64_t *pool, const char *name, vfy_error *err)
 {
@@ -157,6 +189,19 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
             st = vfy_net_push_maxpool(p, L->n_in, L->n_out, L->pool_k, pool, L->name, err);
             continue;
         }
+        if (L->csr) {
+            vfy_csr *c = vfy_la_csr_copy(L->csr);
+            double *b = vfy_alloc_array((size_t)L->n_out, sizeof(double));
+            if (!c || !b) {
+                vfy_la_csr_free(c);
+                vfy_free(b);
+                st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
+                break;
+            }
+            memcpy(b, L->b, (size_t)L->n_out * sizeof(double));
+            st = vfy_net_push_csr(p, L->n_in, L->n_out, c, b, L->w_relerr, L->fan_in, L->name, err);
+            continue;
+        }
         double *w = NULL, *b = NULL;
         if (L->w) {
             size_t n = (size_t)(L->kind == VFY_LAYER_DENSE ? L->n_out * L->n_in : L->n_out);
@@ -172,10 +217,6 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
             memcpy(b, L->b, (size_t)L->n_out * sizeof(double));
         }
         st = vfy_net_push(p, L->kind, L->n_in, L->n_out, w, b, L->w_relerr, L->fan_in, L->name, err);
-        if (st == VFY_OK && L->csr)
-            st = vfy_la_csr_build(L->n_out, L->n_in, p->layers[k].w, 1.0, &p->layers[k].csr)
-                     ? VFY_OK
-                     : vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
     }
     if (st != VFY_OK) {
         vfy_net_free(p);
@@ -193,6 +234,30 @@ vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entrie
             continue;
         if (!vfy_la_csr_build(L->n_out, L->n_in, L->w, max_density, &L->csr))
             return vfy_fail(err, VFY_ERR_NOMEM, "out of memory building the network");
+        if (L->csr) { /* the sparse form replaces the dense one */
+            vfy_free(L->w);
+            L->w = NULL;
+        }
+    }
+    return VFY_OK;
+}
+
+/* A sparse layer's rows: shape n_out x n_in, columns increasing within a row and in range, values
+ * finite and nonzero. */
+static vfy_status validate_csr(const vfy_layer *L, vfy_error *err)
+{
+    const vfy_csr *c = L->csr;
+    if (c->m != L->n_out || c->n != L->n_in || c->row_start[0] != 0 || c->row_start[c->m] != c->nnz)
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse weights of the wrong shape", L->name);
+    for (int64_t j = 0; j < c->m; j++) {
+        if (c->row_start[j + 1] < c->row_start[j])
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse row %lld malformed", L->name,
+                            (long long)j);
+        for (int64_t p = c->row_start[j]; p < c->row_start[j + 1]; p++)
+            if (c->col[p] < 0 || c->col[p] >= c->n || (p > c->row_start[j] && c->col[p] <= c->col[p - 1]) ||
+                !isfinite(c->val[p]) || c->val[p] == 0)
+                return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse row %lld: entry %lld "
+                                "malformed or not finite", L->name, (long long)j, (long long)p);
     }
     return VFY_OK;
 }
@@ -220,7 +285,15 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): an activation maps %lld values "
                             "to %lld%s", L->name, kind_names[L->kind], (long long)L->n_in,
                             (long long)L->n_out, L->w || L->b ? " and has weights" : "");
-        int64_t nw = L->kind == VFY_LAYER_DENSE ? L->n_in * L->n_out
+        if (L->kind == VFY_LAYER_DENSE && !L->w == !L->csr)
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': %s", L->name,
+                            L->w ? "both dense and sparse weights" : "no weights");
+        if (L->csr) {
+            vfy_status st = validate_csr(L, err);
+            if (st != VFY_OK)
+                return st;
+        }
+        int64_t nw = L->kind == VFY_LAYER_DENSE ? (L->w ? L->n_in * L->n_out : 0)
                    : L->kind == VFY_LAYER_SCALE ? L->n_out : 0;
         for (int64_t k = 0; k < nw; k++)
             if (!isfinite(L->w[k]))

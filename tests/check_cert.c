@@ -754,6 +754,39 @@ START_TEST(test_acasxu)
 }
 END_TEST
 
+/* Convolutional nets (verivital, when ../shared/benchmarks/verivital exists): their lowered
+ * convolutions are held in sparse form only, which both the verifier and the checker read; a
+ * certificate of an unsat instance by ReLU splitting checks valid. */
+START_TEST(test_sparse_certified)
+{
+    const char *root = "../shared/benchmarks/verivital";
+    struct stat stt;
+    if (stat(root, &stt) != 0) {
+        fprintf(stderr, "check_cert: %s absent, convolutional certificates skipped\n", root);
+        return;
+    }
+    static const char *const nets[] = {"Convnet_avgpool", "Convnet_maxpool"};
+    char m[512], s[512];
+    snprintf(m, sizeof m, "%s/onnx/%s.onnx", root, nets[_i]);
+    snprintf(s, sizeof s, "%s/vnnlib/prop_0_0.004.vnnlib", root);
+    vfy_net *net;
+    vfy_spec *sp;
+    load_pair(m, s, &net, &sp);
+    int sparse = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        sparse += net->layers[k].csr != NULL && net->layers[k].w == NULL;
+    ck_assert_int_ge(sparse, 1);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+    const char *path = tmp_path("conv.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    vfy_check_result res;
+    check_file_valid(m, s, path, &res);
+    ck_assert_int_ge(res.regions, 1);
+    unlink(path);
+}
+END_TEST
+
 /* ---- adversarial networks ---- */
 
 /* The rounding-blind CROWN: interval bounds and back-substitution in plain double, default slopes,
@@ -1260,9 +1293,10 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
     tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
     suite_add_tcase(s, tc);
-    TCase *ta = tcase_create("acasxu");
+    TCase *ta = tcase_create("benchmarks");
     tcase_set_timeout(ta, 60);
     tcase_add_loop_test(ta, test_acasxu, 0, (int)(sizeof acas / sizeof acas[0]));
+    tcase_add_loop_test(ta, test_sparse_certified, 0, 2);
     suite_add_tcase(s, ta);
     TCase *tv = tcase_create("adversarial");
     tcase_set_timeout(tv, 60);

@@ -347,9 +347,13 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                     if (L->pool[o * L->pool_k + t] >= 0)
                         b[o] = fmax(b[o], a[L->pool[o * L->pool_k + t]]);
             } else {
+                const int64_t *idx;
+                const double *val;
+                int64_t nz;
+                vfy_layer_row(L, o, &idx, &val, &nz);
                 double s = L->b[o];
-                for (int64_t j = 0; j < L->n_in; j++)
-                    s += L->w[o * L->n_in + j] * a[j];
+                for (int64_t t = 0; t < nz; t++)
+                    s += val[t] * a[idx ? idx[t] : t];
                 b[o] = s;
             }
         }
@@ -1196,6 +1200,133 @@ START_TEST(test_residual_errors)
     b.node[0] = node("Relu", "r", "x", "h", NULL);
     b.node[1] = node("Mul", "sq", "x,h", "y", NULL);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sq' (Mul)", "two computed tensors");
+}
+END_TEST
+
+/* A residual block on an 8 x 16 x 16 input, y = Gemm(relu(conv2(relu(conv1(x))) + x)), both convs
+ * 3 x 3 with padding 1: its lowered convolutions and the copies that carry x are large and mostly
+ * zeros, so they are held in sparse form only (no dense matrix), the copy of x folded into the
+ * sparse conv1 layer. The lowered net evaluates as the graph does, and CROWN bounds hold at sampled
+ * points (no tolerance). */
+enum { RC_C = 8, RC_H = 16, RC_N = RC_C * RC_H * RC_H, RC_OUT = 4 };
+static float rc_k[2][RC_C * RC_C * 9], rc_b[2][RC_C], rc_fc[RC_OUT * RC_N], rc_fb[RC_OUT];
+
+static void rc_conv(int k, const double *x, double *y)
+{
+    for (int o = 0; o < RC_C; o++)
+        for (int i = 0; i < RC_H; i++)
+            for (int j = 0; j < RC_H; j++) {
+                double s = rc_b[k][o];
+                for (int c = 0; c < RC_C; c++)
+                    for (int di = 0; di < 3; di++)
+                        for (int dj = 0; dj < 3; dj++) {
+                            int ii = i + di - 1, jj = j + dj - 1;
+                            if (ii >= 0 && ii < RC_H && jj >= 0 && jj < RC_H)
+                                s += (double)rc_k[k][((o * RC_C + c) * 3 + di) * 3 + dj] *
+                                     x[(c * RC_H + ii) * RC_H + jj];
+                        }
+                y[(o * RC_H + i) * RC_H + j] = s;
+            }
+}
+
+static void ref_rc(const double *x, double *y)
+{
+    static double h[RC_N], g[RC_N];
+    rc_conv(0, x, h);
+    for (int i = 0; i < RC_N; i++)
+        h[i] = h[i] > 0 ? h[i] : 0;
+    rc_conv(1, h, g);
+    for (int i = 0; i < RC_N; i++)
+        g[i] = g[i] + x[i] > 0 ? g[i] + x[i] : 0;
+    for (int o = 0; o < RC_OUT; o++) {
+        y[o] = rc_fb[o];
+        for (int i = 0; i < RC_N; i++)
+            y[o] += (double)rc_fc[o * RC_N + i] * g[i];
+    }
+}
+
+START_TEST(test_residual_conv_sparse)
+{
+    mb b = {0};
+    int64_t xd[4] = {1, RC_C, RC_H, RC_H}, yd[2] = {1, RC_OUT}, kd[4] = {RC_C, RC_C, 3, 3};
+    int64_t bd[1] = {RC_C}, fd[2] = {RC_OUT, RC_N}, fbd[1] = {RC_OUT}, pads[4] = {1, 1, 1, 1};
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < RC_C * RC_C * 9; i++)
+            rc_k[k][i] = (float)(urand() / 8);
+        for (int i = 0; i < RC_C; i++)
+            rc_b[k][i] = (float)(urand() / 4);
+    }
+    for (int i = 0; i < RC_OUT * RC_N; i++)
+        rc_fc[i] = (float)(urand() / 16);
+    for (int i = 0; i < RC_OUT; i++)
+        rc_fb[i] = (float)urand();
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 4, kd, rc_k[0], ENC_RAW));
+    ADD_INIT(b, tensor_f("B1", 1, bd, rc_b[0], ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 4, kd, rc_k[1], ENC_RAW));
+    ADD_INIT(b, tensor_f("B2", 1, bd, rc_b[1], ENC_RAW));
+    ADD_INIT(b, tensor_f("FC", 2, fd, rc_fc, ENC_RAW));
+    ADD_INIT(b, tensor_f("FB", 1, fbd, rc_fb, ENC_RAW));
+    ADD_NODE(b, "Conv", "c1", "x,W1,B1", "h", attr_ints("pads", 4, pads), NULL);
+    ADD_NODE(b, "Relu", "r1", "h", "r", NULL);
+    ADD_NODE(b, "Conv", "c2", "r,W2,B2", "g", attr_ints("pads", 4, pads), NULL);
+    ADD_NODE(b, "Add", "add", "g,x", "s", NULL);
+    ADD_NODE(b, "Relu", "r2", "s", "t", NULL);
+    ADD_NODE(b, "Flatten", "flat", "t", "f", attr_i("axis", 1), NULL);
+    ADD_NODE(b, "Gemm", "fc", "f,FC,FB", "y", attr_i("transB", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(vfy_net_validate(net, NULL), VFY_OK);
+    /* DENSE [x; -x; conv1 x] (sparse, the split folded in), RELU, DENSE [p - q + conv2 r] or the
+     * like (sparse), RELU, DENSE fc */
+    int n_sparse = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->kind == VFY_LAYER_DENSE && L->n_in * L->n_out >= VFY_SPARSE_MIN_ENTRIES &&
+            L->n_in >= RC_N) {
+            REQUIRE_MSG(L->csr && !L->w, "layer %lld (%lld x %lld) not sparse-only", (long long)k,
+                        (long long)L->n_out, (long long)L->n_in);
+            n_sparse++;
+        }
+    }
+    ck_assert_int_ge(n_sparse, 2);
+    ck_assert_int_eq(net->layers[0].n_out, 3 * RC_N); /* the copy of x folded into conv1's layer */
+    ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+    static double x[RC_N], lo[RC_N], hi[RC_N];
+    double y[RC_OUT], r[RC_OUT];
+    for (int trial = 0; trial < 5; trial++) {
+        for (int i = 0; i < RC_N; i++)
+            x[i] = urand();
+        net_eval(net, x, y);
+        ref_rc(x, r);
+        for (int o = 0; o < RC_OUT; o++)
+            REQUIRE_MSG(fabs(y[o] - r[o]) <= 1e-12 * (1 + fabs(r[o])), "output %d: %.17g vs %.17g",
+                        o, y[o], r[o]);
+    }
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bc = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bc);
+    for (int i = 0; i < RC_N; i++) {
+        double c = 0.5 * urand();
+        lo[i] = c - 0.02;
+        hi[i] = c + 0.02;
+    }
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc), VFY_OK);
+    int64_t L = net->n_layers - 1;
+    for (int s = 0; s < 50; s++) {
+        for (int i = 0; i < RC_N; i++) {
+            double u = s < 2 ? (double)s : (s < 4 ? (double)((i + s) % 2) : 0.5 * (urand() + 2) / 2);
+            x[i] = lo[i] + u * (hi[i] - lo[i]);
+        }
+        ref_rc(x, r);
+        for (int o = 0; o < RC_OUT; o++)
+            REQUIRE_MSG(bc->lo[L][o] <= r[o] && r[o] <= bc->hi[L][o], "output %d: %.17g not in "
+                        "[%.17g, %.17g]", o, r[o], bc->lo[L][o], bc->hi[L][o]);
+    }
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -2144,8 +2275,9 @@ START_TEST(test_err_conv)
     b.node[0]->op_type = (char *)"MaxPool";
     b.node[0]->name = (char *)"mp";
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'mp' (MaxPool)", "attribute 'count_include_pad'");
-    /* a lowered matrix above VFY_MAX_ELEMS entries: refused before allocating */
-    cw = (win){1, 256, 256, 64, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 256, 256, 1, 0, 4};
+    /* a lowered matrix above VFY_MAX_ELEMS nonzeros (32 x 600 x 600 outputs of 25 weights each):
+     * refused before allocating */
+    cw = (win){1, 600, 600, 32, 1, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 600, 600, 1, 0, 4};
     build_conv(&b, NULL, 0);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'conv' (Conv)", "too large");
     /* inconsistent group */
@@ -2676,6 +2808,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_relu_chain);
     tcase_add_test(tc, test_residual);
     tcase_add_test(tc, test_residual_errors);
+    tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);

@@ -40,6 +40,11 @@ typedef struct vfy_csr {
  * nonzero (*out = NULL otherwise). Returns 0 when out of memory. */
 int vfy_la_csr_build(int64_t m, int64_t n, const double *a, double max_density, vfy_csr **out);
 void vfy_la_csr_free(vfy_csr *a);
+/* An empty m x n matrix with room for nnz entries (row_start all 0, nnz set to 0); NULL when out of
+ * memory. The caller fills col, val and row_start and sets nnz. */
+vfy_csr *vfy_la_csr_alloc(int64_t m, int64_t n, int64_t nnz);
+/* A copy of a; NULL when out of memory. */
+vfy_csr *vfy_la_csr_copy(const vfy_csr *a);
 /* y = A x, or y = A^T x when transpose; with absval, |A| in place of A. */
 void vfy_la_csr_gemv(const vfy_csr *a, const double *x, double *y, int transpose, int absval);
 /* Rows are taken VFY_CSR_BLOCK at a time through a workspace of VFY_CSR_BLOCK (m + n) doubles (ws;

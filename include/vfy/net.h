@@ -32,14 +32,16 @@ typedef enum vfy_layer_kind {
 typedef struct vfy_layer {
     vfy_layer_kind kind;
     int64_t n_in, n_out;   /* activations and SCALE: n_in == n_out */
-    double *w;             /* DENSE: n_out x n_in row-major; SCALE: n_out multipliers; activations: NULL */
+    double *w;             /* DENSE: n_out x n_in row-major, NULL when csr holds the matrix; SCALE:
+                            * n_out multipliers; activations: NULL */
     double *b;             /* DENSE and SCALE: n_out (never NULL there); activations: NULL */
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     int64_t pool_k;        /* MAXPOOL: window size; else 0 */
     int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); else NULL */
-    vfy_csr *csr;          /* DENSE: w's nonzeros by rows when w is sparse (vfy_net_sparsify), the
-                            * form the kernels then use; else NULL */
+    vfy_csr *csr;          /* DENSE: the matrix's nonzeros by rows when it is sparse (a lowered
+                            * convolution or pooling; vfy_net_sparsify), then its only form (w is
+                            * NULL); else NULL */
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
 } vfy_layer;
 
@@ -66,6 +68,23 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
 float vfy_act_f32(vfy_layer_kind kind, float x);
 double vfy_act_f64(vfy_layer_kind kind, double x);
 
+/* Row j of a DENSE layer: *n coefficients val[t] at columns idx[t] (a sparse layer's nonzeros in
+ * increasing column order), or with *idx NULL the whole dense row (column t is val[t]). */
+static inline void vfy_layer_row(const vfy_layer *L, int64_t j, const int64_t **idx,
+                                 const double **val, int64_t *n)
+{
+    if (L->csr) {
+        int64_t s = L->csr->row_start[j];
+        *idx = L->csr->col + s;
+        *val = L->csr->val + s;
+        *n = L->csr->row_start[j + 1] - s;
+    } else {
+        *idx = NULL;
+        *val = L->w + j * L->n_in;
+        *n = L->n_in;
+    }
+}
+
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
 
@@ -75,6 +94,11 @@ void vfy_net_free(vfy_net *net);
 vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
                         double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
                         vfy_error *err);
+
+/* Append a DENSE layer held in sparse form only (takes ownership of csr, n_out x n_in, and b; both
+ * freed on failure). */
+vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *csr, double *b,
+                            double w_relerr, int64_t fan_in, const char *name, vfy_error *err);
 
 /* Append a MAXPOOL layer (takes ownership of pool, n_out x pool_k indices in [-1, n_in), at least
  * one >= 0 per window; freed on failure). */
@@ -86,7 +110,7 @@ vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64
 vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, vfy_error *err);
 
 /* Give every DENSE layer of at least min_entries entries of which at most max_density are nonzero
- * (a lowered convolution or pooling) its CSR form. VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES
+ * (a lowered convolution or pooling) its CSR form, which replaces the dense w. VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES
  * are what the loader uses: below them BLAS on the dense matrix is as fast. */
 #define VFY_SPARSE_DENSITY 0.125
 #define VFY_SPARSE_MIN_ENTRIES 65536
