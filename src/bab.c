@@ -1355,21 +1355,31 @@ static void set_sat(search *s, vfy_verify_result *res, const double *x, int64_t 
 /* Attack every case in turn, within `share` of the time left (1: all of it): on networks whose
  * forward pass is costly (a convolution lowered to a large matrix) the attack's minimum budget
  * could otherwise take the whole timeout before any proof is tried. */
-static void attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples, int starts,
-                       int steps, double share)
+static int64_t attack_cases(search *s, vfy_verify_result *res, vfy_rng *rng, const int64_t *cases,
+                            int64_t n_cases, int n_samples, int starts, int steps, double share)
 {
     if (!s->opts->attack)
-        return; /* the caller looked already (refine.c) */
+        return 0; /* the caller looked already (refine.c) */
     vfy_deadline dl = s->dl;
     if (isfinite(dl.t_end) && share < 1)
         dl.t_end = vfy_now() + share * (dl.t_end - vfy_now());
-    for (int64_t c = 0; c < s->spec->n_cases && res->verdict != VFY_SAT; c++) {
+    int64_t q = 0;
+    for (; q < n_cases && res->verdict != VFY_SAT; q++) {
+        int64_t c = cases ? cases[q] : q;
         const vfy_box *bx = &s->spec->boxes[s->spec->cases[c].box];
         double *x = s->workers[0].cand;
         if (vfy_attack_case(s->net, s->spec, c, bx->in_lo, bx->in_hi, n_samples, starts, steps,
                             rng, &dl, s->workers[0].ws, x))
             set_sat(s, res, x, c);
     }
+    return q; /* the cases attacked */
+}
+
+/* The same on every case of the spec. */
+static int64_t attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples,
+                          int starts, int steps, double share)
+{
+    return attack_cases(s, res, rng, NULL, s->spec->n_cases, n_samples, starts, steps, share);
 }
 
 /* The search keeps sl (NULL: none) as the root's hidden-bound slopes (vfy_bound_slopes) in
@@ -1576,14 +1586,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     vfy_rng_seed(&rng, opts->seed);
     double flops = 1;
     for (int64_t k = 0; k < net->n_layers; k++)
-        flops += net->layers[k].kind == VFY_LAYER_DENSE
-                     ? (double)net->layers[k].n_in * (double)net->layers[k].n_out
-                     : (double)net->layers[k].n_out * (double)(net->layers[k].pool_k + 1);
+        flops += vfy_layer_madds(&net->layers[k]);
     int n_samples = (int)fmin(2000, fmax(50, 3e7 / flops));
     int pgd_steps = (int)fmin(100, fmax(20, 1e8 / (8 * 2 * flops)));
-    /* on a wide network (a dense-lowered convolution) that attack is long, and wasted where the
-     * root's bound proves the property at once: then a quick attack of about ATTACK_QUICK_MADDS
-     * comes first, and the full one only after the root of a box is not refuted */
+    /* on a wide network (large convolutions), or over thousands of cases, that attack is long,
+     * and wasted where the root's bound proves the property at once: then a quick attack of about
+     * ATTACK_QUICK_MADDS comes first, and the full one on a box's cases only once its root is
+     * not refuted (ReLU splitting) or its first round leaves it open (input splitting) */
     double attack_madds = flops * (double)spec->n_cases * (n_samples + 8.0 * 2.0 * pgd_steps);
     int attack_deferred = attack_madds > ATTACK_QUICK_MADDS;
     if (attack_deferred) {
@@ -1591,7 +1600,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         attack_all(&s, res, &rng, (int)fmax(4, n_samples * f), 2, (int)fmax(5, pgd_steps * f),
                    ATTACK_SHARE);
     } else {
-        attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
+        res->attacked_cases = attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
     }
 
     /* 2. branch and bound, one box at a time. With ReLU splitting over two ReLU layers or more, in
@@ -1619,6 +1628,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                                          : PHASE1_DEFAULT_S)
                         : INFINITY;
     int64_t bi_start = 0; /* the box where the first phase stopped */
+    int64_t bi_attacked = -1; /* deferred attack: the boxes up to this one had their full attack */
     int kept = 0;         /* fr holds the first phase's frontier of box bi_start */
     for (int phase = 0; phase < n_phases; phase++) {
         int tighten = phase == 1;
@@ -1637,6 +1647,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 continue;
             /* the root's hidden bounds are tightened first, when there is time for it */
             int hidden = s.relu_split && !vfy_deadline_over(&s.dl), root_proved = 0;
+            int box_attack = attack_deferred && bi > bi_attacked; /* its full attack is to come */
             int64_t n_t = 0, n_unstable = 0;
             domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0, 0);
             if (!root)
@@ -1658,9 +1669,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                       b0);
                 root_proved = st == VFY_OK && !vfy_deadline_over(&s.dl) &&
                               root_refuted(&s, &s.workers[0], root);
-                if (st == VFY_OK && attack_deferred && !root_proved) {
-                    attack_deferred = 0;
-                    attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
+                if (st == VFY_OK && box_attack && !root_proved) {
+                    box_attack = 0;
+                    bi_attacked = bi;
+                    res->attacked_cases += attack_cases(&s, res, &rng, box_cases, nc, n_samples, 8,
+                                                        pgd_steps, ATTACK_SHARE);
                 }
                 if (st == VFY_OK && !vfy_deadline_over(&s.dl) && !root_proved &&
                     res->verdict != VFY_SAT && !opts->hidden_prior) {
@@ -1702,10 +1715,6 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                            "by prefix searches, in %.2f s", (long long)n_a, (long long)n_t,
                         vfy_now() - t1);
             }
-            if (attack_deferred && !hidden) {
-                attack_deferred = 0;
-                attack_all(&s, res, &rng, n_samples, 8, pgd_steps, ATTACK_SHARE);
-            }
             root->prio = -INFINITY;
             if (kept && bi == bi_start && 20 * n_t < n_unstable && !root_proved) {
                 vfy_log(1, "refinement decided %lld of %lld unstable: the first search goes on",
@@ -1729,6 +1738,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
              * t_long may be proved by it (eran sigmoid: 2.8 s of attack after a 3.4 s root) */
             int64_t rounds_here = 0;
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
+                if (rounds_here > 0 && box_attack) {
+                    box_attack = 0;
+                    bi_attacked = bi;
+                    res->attacked_cases += attack_cases(&s, res, &rng, box_cases, nc, n_samples, 8,
+                                                        pgd_steps, ATTACK_SHARE);
+                    if (res->verdict == VFY_SAT)
+                        break;
+                }
                 if (rounds_here > 0 && vfy_now() >= t_long) {
                     t_long = INFINITY;
                     attack_all(&s, res, &rng, n_samples, 16, long_steps, ATTACK_SHARE);

@@ -490,15 +490,14 @@ static int compact_row(vfy_lp *lp, int col, const int *base, int64_t nb, const d
     return 1;
 }
 
-/* compact_affine's product W A has n_out x nb x n_in multiply-adds, nb at most the inputs plus
- * the two columns of each unstable ReLU */
+/* compact_affine's product W A has nb multiply-adds per coefficient of W (its nonzeros when
+ * sparse), nb at most the inputs plus the two columns of each unstable ReLU */
 double vfy_lp_compact_cost(const vfy_net *net, int64_t max_unstable)
 {
     double madds = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_DENSE)
-            madds += (double)net->layers[k].n_out * (double)net->layers[k].n_in *
-                     (double)(net->n_in + 2 * max_unstable);
+            madds += vfy_layer_madds(&net->layers[k]) * (double)(net->n_in + 2 * max_unstable);
     return madds;
 }
 

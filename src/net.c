@@ -36,9 +36,11 @@ static vfy_layer *append_layer(vfy_net *net, vfy_error *err)
     return L;
 }
 
-vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
-                        double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
-                        vfy_error *err)
+/* Append a DENSE, SCALE or activation layer whose matrix is w (dense) or csr (sparse, DENSE only);
+ * takes ownership of w, csr and b, freed on failure. */
+static vfy_status push_layer(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
+                             double *w, vfy_csr *csr, double *b, double w_relerr, int64_t fan_in,
+                             const char *name, vfy_error *err)
 {
     int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
     vfy_status st = VFY_OK;
@@ -56,9 +58,10 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
                       (long long)prev);
         goto fail;
     }
-    if (vfy_layer_is_act(kind) ? (w || b) : (!w || !b)) {
+    int has_w = csr ? kind == VFY_LAYER_DENSE && !w && csr->m == n_out && csr->n == n_in : w != NULL;
+    if (vfy_layer_is_act(kind) ? (w || csr || b) : (!has_w || !b)) {
         st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': %s weights", name ? name : "?",
-                      vfy_layer_is_act(kind) ? "unexpected" : "missing");
+                      vfy_layer_is_act(kind) ? "unexpected" : "missing or misshaped");
         goto fail;
     }
     vfy_layer *L = append_layer(net, err);
@@ -70,6 +73,7 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
     L->n_in = n_in;
     L->n_out = n_out;
     L->w = w;
+    L->csr = csr;
     L->b = b;
     L->w_relerr = w_relerr;
     L->fan_in = fan_in > 0 ? fan_in : (kind == VFY_LAYER_DENSE ? n_in : 1);
@@ -77,40 +81,27 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
     return VFY_OK;
 fail:
     vfy_free(w);
+    vfy_la_csr_free(csr);
     vfy_free(b);
     return st;
+}
+
+vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
+                        double *w, double *b, double w_relerr, int64_t fan_in, const char *name,
+                        vfy_error *err)
+{
+    return push_layer(net, kind, n_in, n_out, w, NULL, b, w_relerr, fan_in, name, err);
 }
 
 vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *csr, double *b,
                             double w_relerr, int64_t fan_in, const char *name, vfy_error *err)
 {
-    int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
-    vfy_status st = VFY_OK;
-    if (!csr || !b || csr->m != n_out || csr->n != n_in) {
-        st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': missing or misshaped sparse weights",
-                      name ? name : "?");
-    } else if (n_in != prev || n_in <= 0 || n_out <= 0) {
-        st = vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (dense): size %lld -> %lld does not follow "
-                      "%lld", name ? name : "?", (long long)n_in, (long long)n_out, (long long)prev);
-    } else {
-        vfy_layer *L = append_layer(net, err);
-        if (!L) {
-            st = VFY_ERR_NOMEM;
-        } else {
-            L->kind = VFY_LAYER_DENSE;
-            L->n_in = n_in;
-            L->n_out = n_out;
-            L->csr = csr;
-            L->b = b;
-            L->w_relerr = w_relerr;
-            L->fan_in = fan_in > 0 ? fan_in : n_in;
-            snprintf(L->name, sizeof L->name, "%s", name ? name : "dense");
-            return VFY_OK;
-        }
+    if (!csr) {
+        vfy_free(b);
+        return vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': missing sparse weights",
+                        name ? name : "?");
     }
-    vfy_la_csr_free(csr);
-    vfy_free(b);
-    return st;
+    return push_layer(net, VFY_LAYER_DENSE, n_in, n_out, NULL, csr, b, w_relerr, fan_in, name, err);
 }
 
 vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,

@@ -732,14 +732,21 @@ static const char *const acas[][2] = {
     {"onnx/ACASXU_run2a_3_3_batch_2000.onnx", "vnnlib/prop_4.vnnlib"},
 };
 
+/* 1 when the benchmark directory root is absent (said on stderr: the test is skipped). */
+static int benchmark_absent(const char *root, const char *what)
+{
+    struct stat stt;
+    if (stat(root, &stt) == 0)
+        return 0;
+    fprintf(stderr, "check_cert: %s absent, %s skipped\n", root, what);
+    return 1;
+}
+
 START_TEST(test_acasxu)
 {
     const char *root = "../shared/benchmarks/acasxu";
-    struct stat stt;
-    if (stat(root, &stt) != 0) {
-        fprintf(stderr, "check_cert: %s absent, ACAS Xu certificates skipped\n", root);
+    if (benchmark_absent(root, "ACAS Xu certificates"))
         return;
-    }
     char m[512], s[512];
     snprintf(m, sizeof m, "%s/%s", root, acas[_i][0]);
     snprintf(s, sizeof s, "%s/%s", root, acas[_i][1]);
@@ -760,11 +767,8 @@ END_TEST
 START_TEST(test_sparse_certified)
 {
     const char *root = "../shared/benchmarks/verivital";
-    struct stat stt;
-    if (stat(root, &stt) != 0) {
-        fprintf(stderr, "check_cert: %s absent, convolutional certificates skipped\n", root);
+    if (benchmark_absent(root, "convolutional certificates"))
         return;
-    }
     static const char *const nets[] = {"Convnet_avgpool", "Convnet_maxpool"};
     char m[512], s[512];
     snprintf(m, sizeof m, "%s/onnx/%s.onnx", root, nets[_i]);

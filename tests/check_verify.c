@@ -551,6 +551,52 @@ START_TEST(test_root_deepening)
 }
 END_TEST
 
+/* A spec of many boxes whose full first attack would be costly (here 300 cases on a 1-input net,
+ * about 5e9 multiply-adds): after a quick attack, a box gets the full one only when its first
+ * round leaves it open. 300 narrow boxes far below the threshold: every box closes in its first
+ * round, none is attacked in full (all 300 were, at the first box, before); a wide box added last,
+ * whose root bound is loose: that one case is. */
+START_TEST(test_attack_deferred_by_box)
+{
+    enum { NB = 300 };
+    int64_t hidden[2] = {64, 64};
+    vfy_net *net = testnet_random(47, 1, hidden, 2, 1, 1.0, 0);
+    double mn, mx;
+    char decl[256];
+    unit_box_text(net, 1, 7, decl, sizeof decl, &mn, &mx);
+    size_t cap = 64 * (NB + 2), n = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    for (int wide = 0; wide < 2; wide++) {
+        n = (size_t)snprintf(text, cap, "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
+        for (int k = 0; k < NB; k++) {
+            double a = -0.6 + 1.2 * k / NB;
+            n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))",
+                                  a, a + 0.004, mx + (mx - mn) + 1);
+        }
+        if (wide)
+            n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 -1)(<= X_0 1)(>= Y_0 %.17g))",
+                                  mx + 0.05);
+        n += (size_t)snprintf(text + n, cap - n, "))");
+        ck_assert(n < cap);
+        vfy_spec *spec = parse(text);
+        ck_assert_int_eq(spec->n_cases, NB + wide);
+        vfy_verify_result res;
+        vfy_verdict v = run_split(net, spec, VFY_SPLIT_AUTO, 30, &res);
+        if (!wide) {
+            ck_assert_int_eq(v, VFY_UNSAT);
+            ck_assert_int_eq(res.attacked_cases, 0);
+        } else if (v != VFY_SAT) {
+            ck_assert_int_eq(res.attacked_cases, 1);
+        }
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+    }
+    free(text);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The memory ceiling: with room for a single queued domain the search degrades to depth-first
  * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
  * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
@@ -612,6 +658,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_deadline);
     tcase_add_test(tc, test_root_tightening_all_cases);
     tcase_add_loop_test(tc, test_root_deepening, 0, 2);
+    tcase_add_test(tc, test_attack_deferred_by_box);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);

@@ -44,7 +44,8 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
  * the unstable ReLUs (z and y) and the outputs. Fails (VFY_ERR_INVALID) when more than
  * max_unstable ReLUs are unstable. vfy_lp_bound_neuron is not available on it. */
 /* Multiply-adds of the forms' products when vfy_lp_build_compact runs on net with up to
- * max_unstable unstable ReLUs: sum over affine layers of n_out n_in (n_in0 + 2 max_unstable). */
+ * max_unstable unstable ReLUs: sum over affine layers of their coefficients (nonzeros when
+ * sparse) times (n_in0 + 2 max_unstable). */
 double vfy_lp_compact_cost(const vfy_net *net, int64_t max_unstable);
 vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                 const vfy_bounds *b, int64_t max_unstable, vfy_lp **out,

@@ -85,6 +85,17 @@ static inline void vfy_layer_row(const vfy_layer *L, int64_t j, const int64_t **
     }
 }
 
+/* Multiply-adds of one evaluation of the layer: a DENSE layer's stored coefficients (its nonzeros
+ * when sparse), one per output otherwise (a MAXPOOL window's comparisons). */
+static inline double vfy_layer_madds(const vfy_layer *L)
+{
+    if (L->kind == VFY_LAYER_DENSE)
+        return L->csr ? (double)L->csr->nnz : (double)L->n_in * (double)L->n_out;
+    if (L->kind == VFY_LAYER_MAXPOOL)
+        return (double)L->n_out * (double)(L->pool_k + 1);
+    return (double)L->n_out;
+}
+
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
 

@@ -120,6 +120,9 @@ typedef struct vfy_verify_result {
     int64_t refined;    /* hidden neurons of the roots made stable by prefix searches (refine.h) */
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
                             * more steps (Sigmoid/Tanh nets, as many as the time allows) */
+    int64_t attacked_cases; /* cases given the full first attack: every case, or on a costly
+                             * attack (a wide net, thousands of cases) those of the boxes left
+                             * open after their root (the others got a quick one only) */
     double time_s;
     /* TIMEOUT of a spec with one box and one case of one row whose rhs_hi is 0, no leaf left
      * unresolved: a sound lower bound, at most 0, of the row's left side over the whole box (the
