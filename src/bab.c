@@ -1594,7 +1594,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * ATTACK_QUICK_MADDS comes first, and the full one on a box's cases only once its root is
      * not refuted (ReLU splitting) or its first round leaves it open (input splitting). With
      * ReLU splitting the root's bound comes at once (one CROWN pass, far cheaper than the attack:
-     * verivital, 0.1 s against 1 s), so there the attack is always deferred, the quick one a tenth */
+     * verivital, 0.1 s against 1 s), so there the attack is always deferred, the quick one a
+     * tenth */
     double attack_madds = flops * (double)spec->n_cases * (n_samples + 8.0 * 2.0 * pgd_steps);
     int attack_deferred = attack_madds > ATTACK_QUICK_MADDS || s.relu_split;
     if (attack_deferred) {

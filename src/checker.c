@@ -206,7 +206,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
                 return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
             continue;
         }
-        if (Lk->kind == VFY_LAYER_DENSE && !Lk->csr) { /* (a sparse layer's rows are read as they are) */
+        if (Lk->kind == VFY_LAYER_DENSE && !Lk->csr) { /* (sparse rows are read as they are) */
             size_t nw = (size_t)(Lk->n_in * Lk->n_out);
             c->wp[k] = vfy_alloc_array(nw, sizeof(double));
             c->wn[k] = vfy_alloc_array(nw, sizeof(double));

@@ -2141,9 +2141,10 @@ out:
     return st;
 }
 
-/* M's matrix as *w (dense, m x n) or *csr (sparse), exactly one set; M's entries are freed, its bias
- * kept. Sparse when m n >= VFY_SPARSE_MIN_ENTRIES and at most VFY_SPARSE_DENSITY of the entries are
- * nonzero (vfy_net_sparsify's rule); a dense matrix above VFY_MAX_ELEMS entries is refused. */
+/* M's matrix as *w (dense, m x n) or *csr (sparse), exactly one set; M's entries are freed,
+ * its bias kept. Sparse when m n >= VFY_SPARSE_MIN_ENTRIES and at most VFY_SPARSE_DENSITY of the
+ * entries are nonzero (vfy_net_sparsify's rule); a dense matrix above VFY_MAX_ELEMS entries is
+ * refused. */
 static vfy_status lmat_finish(lctx *lc, const vfy_node *n, lmat *M, double **w, vfy_csr **csr)
 {
     *w = NULL;
@@ -2235,7 +2236,8 @@ static vfy_status lmat_push(lctx *lc, const vfy_node *n, lmat *M, double relerr,
     return st;
 }
 
-/* The stored coefficients of output o of a DENSE (its row: dense, or its nonzeros) or SCALE layer. */
+/* The stored coefficients of output o of a DENSE (its row: dense, or its nonzeros) or SCALE
+ * layer. */
 static double *affine_row(vfy_layer *L, int64_t o, int64_t *nz)
 {
     if (L->kind == VFY_LAYER_SCALE) {
@@ -2756,7 +2758,7 @@ static vfy_status lower_pad(lctx *lc, const vfy_node *n)
         if (s >= 0)
             lmat_add(&M, k, s, 1);
         else
-            M.b[k] = pi.fvalue; /* SOUND: the value is a float32 (or double) constant, held exactly */
+            M.b[k] = pi.fvalue; /* SOUND: a float32 (or double) constant, held exactly */
     }
     st = lmat_push(lc, n, &M, 0, 1);
     lmat_clear(&M);
@@ -3055,7 +3057,8 @@ static vfy_status emit_copy(lctx *lc, const vfy_node *n, emb *e, int split_plain
     vfy_layer *P = net->n_layers ? &net->layers[net->n_layers - 1] : NULL;
     if (P && P->kind == VFY_LAYER_DENSE && P->n_out == e->width && e->wform != FORM_SPLIT &&
         !M.oom) {
-        /* every row of M has one coefficient, +1 or -1: the folded row is P's row, or its negation */
+        /* every row of M has one coefficient, +1 or -1: the folded row is P's row or its
+         * negation */
         lmat F;
         if ((st = lmat_init(lc, n, &F, rows, P->n_in))) {
             lmat_clear(&M);

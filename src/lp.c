@@ -448,7 +448,7 @@ static int compact_affine(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t 
             const double *w;
             int64_t nz;
             vfy_layer_row(L, j, &idx, &w, &nz);
-            if (L->csr) /* row j of W A from the row's nonzeros (fewer terms than n_in: same bound) */
+            if (L->csr) /* row j of W A from its nonzeros (fewer terms than n_in: same bound) */
                 memset(A2 + j * nb, 0, (size_t)nb * sizeof *A2);
             for (int64_t t = 0; t < nz; t++) {
                 int64_t i = idx ? idx[t] : t;

@@ -58,7 +58,8 @@ static vfy_status push_layer(vfy_net *net, vfy_layer_kind kind, int64_t n_in, in
                       (long long)prev);
         goto fail;
     }
-    int has_w = csr ? kind == VFY_LAYER_DENSE && !w && csr->m == n_out && csr->n == n_in : w != NULL;
+    int has_w = csr ? kind == VFY_LAYER_DENSE && !w && csr->m == n_out && csr->n == n_in
+                    : w != NULL;
     if (vfy_layer_is_act(kind) ? (w || csr || b) : (!has_w || !b)) {
         st = vfy_fail(err, VFY_ERR_INTERNAL, "layer '%s': %s weights", name ? name : "?",
                       vfy_layer_is_act(kind) ? "unexpected" : "missing or misshaped");
@@ -239,14 +240,16 @@ static vfy_status validate_csr(const vfy_layer *L, vfy_error *err)
 {
     const vfy_csr *c = L->csr;
     if (c->m != L->n_out || c->n != L->n_in || c->row_start[0] != 0 || c->row_start[c->m] != c->nnz)
-        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse weights of the wrong shape", L->name);
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse weights of the wrong shape",
+                        L->name);
     for (int64_t j = 0; j < c->m; j++) {
         if (c->row_start[j + 1] < c->row_start[j])
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse row %lld malformed", L->name,
                             (long long)j);
         for (int64_t p = c->row_start[j]; p < c->row_start[j + 1]; p++)
-            if (c->col[p] < 0 || c->col[p] >= c->n || (p > c->row_start[j] && c->col[p] <= c->col[p - 1]) ||
-                !isfinite(c->val[p]) || c->val[p] == 0)
+            if (c->col[p] < 0 || c->col[p] >= c->n ||
+                (p > c->row_start[j] && c->col[p] <= c->col[p - 1]) || !isfinite(c->val[p]) ||
+                c->val[p] == 0)
                 return vfy_fail(err, VFY_ERR_INVALID, "layer '%s': sparse row %lld: entry %lld "
                                 "malformed or not finite", L->name, (long long)j, (long long)p);
     }

@@ -1316,7 +1316,8 @@ START_TEST(test_residual_conv_sparse)
     int64_t L = net->n_layers - 1;
     for (int s = 0; s < 50; s++) {
         for (int i = 0; i < RC_N; i++) {
-            double u = s < 2 ? (double)s : (s < 4 ? (double)((i + s) % 2) : 0.5 * (urand() + 2) / 2);
+            double u = s < 2 ? (double)s
+                     : (s < 4 ? (double)((i + s) % 2) : 0.5 * (urand() + 2) / 2);
             x[i] = lo[i] + u * (hi[i] - lo[i]);
         }
         ref_rc(x, r);

@@ -568,11 +568,13 @@ START_TEST(test_attack_deferred_by_box)
     char *text = malloc(cap);
     ck_assert_ptr_nonnull(text);
     for (int wide = 0; wide < 2; wide++) {
-        n = (size_t)snprintf(text, cap, "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
+        n = (size_t)snprintf(text, cap,
+                             "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
         for (int k = 0; k < NB; k++) {
             double a = -0.6 + 1.2 * k / NB;
-            n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))",
-                                  a, a + 0.004, mx + (mx - mn) + 1);
+            n += (size_t)snprintf(text + n, cap - n,
+                                  "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))", a, a + 0.004,
+                                  mx + (mx - mn) + 1);
         }
         if (wide)
             n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 -1)(<= X_0 1)(>= Y_0 %.17g))",

@@ -121,8 +121,9 @@ vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64
 vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, vfy_error *err);
 
 /* Give every DENSE layer of at least min_entries entries of which at most max_density are nonzero
- * (a lowered convolution or pooling) its CSR form, which replaces the dense w. VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES
- * are what the loader uses: below them BLAS on the dense matrix is as fast. */
+ * (a lowered convolution or pooling) its CSR form, which replaces the dense w.
+ * VFY_SPARSE_DENSITY and VFY_SPARSE_MIN_ENTRIES are what the loader uses: below them BLAS on the
+ * dense matrix is as fast. */
 #define VFY_SPARSE_DENSITY 0.125
 #define VFY_SPARSE_MIN_ENTRIES 65536
 vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err);
