@@ -1958,16 +1958,25 @@ static void name_append(vfy_layer *L, const char *name)
         snprintf(L->name + len, sizeof L->name - len, "+%s", name);
 }
 
+/* A dense n_out x n_in matrix above VFY_MAX_ELEMS entries is refused. */
+static vfy_status dense_size(lctx *lc, const vfy_node *n, int64_t n_out, int64_t n_in, int64_t *sz)
+{
+    if (__builtin_mul_overflow(n_out, n_in, sz) || *sz > VFY_MAX_ELEMS)
+        return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
+                     "the lowered %lld x %lld matrix is too large (unsupported)", (long long)n_out,
+                     (long long)n_in);
+    return VFY_OK;
+}
+
 /* W (n_out x n_in) and b (n_out), zeroed; refuses matrices above VFY_MAX_ELEMS entries. */
 static vfy_status dense_alloc(lctx *lc, const vfy_node *n, int64_t n_out, int64_t n_in, double **w,
                               double **b)
 {
     int64_t sz;
     *w = *b = NULL;
-    if (__builtin_mul_overflow(n_out, n_in, &sz) || sz > VFY_MAX_ELEMS)
-        return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
-                     "the lowered %lld x %lld matrix is too large (unsupported)", (long long)n_out,
-                     (long long)n_in);
+    vfy_status st = dense_size(lc, n, n_out, n_in, &sz);
+    if (st)
+        return st;
     *w = vfy_alloc_array((size_t)sz, sizeof **w);
     *b = vfy_alloc_array((size_t)n_out, sizeof **b);
     if (!*w || !*b) {
@@ -2197,12 +2206,10 @@ static vfy_status lmat_finish(lctx *lc, const vfy_node *n, lmat *M, double **w, 
         }
         *csr = c;
     } else {
-        if (cells > (double)VFY_MAX_ELEMS) {
-            st = nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix is "
-                       "too large (unsupported)", (long long)m, (long long)cols);
+        int64_t sz;
+        if ((st = dense_size(lc, n, m, cols, &sz)))
             goto out;
-        }
-        double *d = vfy_alloc_array((size_t)(m * cols) + 1, sizeof *d);
+        double *d = vfy_alloc_array((size_t)sz + 1, sizeof *d);
         if (!d) {
             st = NOMEM(lc->g, n, lc->err);
             goto out;
@@ -2216,21 +2223,23 @@ out:
     return st;
 }
 
-/* M as the next DENSE layer (M is cleared, its bias taken). */
+/* M as the next DENSE layer; M is cleared (its bias taken), whatever the outcome. */
 static vfy_status lmat_push(lctx *lc, const vfy_node *n, lmat *M, double relerr, int64_t fan_in)
 {
     double *w;
     vfy_csr *csr;
     vfy_status st = lmat_finish(lc, n, M, &w, &csr);
     double *b = M->b;
+    int64_t rows = M->m, cols = M->n;
     M->b = NULL;
+    lmat_clear(M);
     if (st) {
         vfy_free(b);
         return st;
     }
     if (w)
-        return push(lc, n, VFY_LAYER_DENSE, M->n, M->m, w, b, relerr, fan_in);
-    st = vfy_net_push_csr(lc->net, M->n, M->m, csr, b, relerr, fan_in, n->name, lc->err);
+        return push(lc, n, VFY_LAYER_DENSE, cols, rows, w, b, relerr, fan_in);
+    st = vfy_net_push_csr(lc->net, cols, rows, csr, b, relerr, fan_in, n->name, lc->err);
     if (st && st != VFY_ERR_NOMEM)
         return nfail(lc->g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "cannot add layer");
     return st;
@@ -2305,9 +2314,7 @@ static vfy_status lower_elementwise(lctx *lc, const vfy_node *n, int ci)
             goto fail;
         for (int64_t k = 0; k < len; k++)
             lmat_add(&M, k, bcast_src(o->shape, o->rank, x, k), 1);
-        st = lmat_push(lc, n, &M, 0, 1);
-        lmat_clear(&M);
-        if (st)
+        if ((st = lmat_push(lc, n, &M, 0, 1)))
             goto fail;
     }
     s = vfy_alloc_array((size_t)len, sizeof *s);
@@ -2478,9 +2485,7 @@ static vfy_status lower_transpose(lctx *lc, const vfy_node *n)
         return st;
     for (int64_t k = 0; k < len; k++)
         lmat_add(&M, k, transpose_src(x, perm, k), 1);
-    st = lmat_push(lc, n, &M, 0, 1);
-    lmat_clear(&M);
-    return st;
+    return lmat_push(lc, n, &M, 0, 1);
 }
 
 /* Conv: y[b,m,oy,ox] = B[m] + sum W[m,cc,ky,kx] x[b, (m / (M/group)) * C/group + cc, iy, ix] over
@@ -2527,16 +2532,13 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
                                     continue;
                                 /* SOUND: dilations >= 1, so each input position is hit once and
                                  * its coefficient is one float32 kernel value, not a sum. */
-                                if (ker[ky * wg.kw + kx] != 0)
-                                    lmat_add(&M, o, ((bn * wg.c + ch) * wg.h + iy) * wg.w + ix,
-                                             ker[ky * wg.kw + kx]);
+                                lmat_add(&M, o, ((bn * wg.c + ch) * wg.h + iy) * wg.w + ix,
+                                         ker[ky * wg.kw + kx]);
                             }
                         }
                     }
                 }
-    st = lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
-    lmat_clear(&M);
-    return st;
+    return lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
 }
 
 /* AveragePool, GlobalAveragePool: y[b,c,oy,ox] = (1/k) sum of x over the window's positions inside
@@ -2760,9 +2762,7 @@ static vfy_status lower_pad(lctx *lc, const vfy_node *n)
         else
             M.b[k] = pi.fvalue; /* SOUND: a float32 (or double) constant, held exactly */
     }
-    st = lmat_push(lc, n, &M, 0, 1);
-    lmat_clear(&M);
-    return st;
+    return lmat_push(lc, n, &M, 0, 1);
 }
 
 /* LeakyRelu and Clip through ReLU, exactly in real arithmetic:
@@ -2817,20 +2817,16 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
             M.b[r * len + j] = of[r]; /* SOUND: -lo, -hi, hi are float constants, held exactly */
         }
     st = lmat_push(lc, n, &M, 0, 1);
-    lmat_clear(&M);
     if (st || (st = push(lc, n, VFY_LAYER_RELU, nr * len, nr * len, NULL, NULL, 0, 1)))
         return st;
     if ((st = lmat_init(lc, n, &M, len, nr * len)))
         return st;
     for (int64_t j = 0; j < len; j++) {
         for (int r = 0; r < nr; r++)
-            if (mu[r] != 0) /* SOUND: 1, -1 or the float32 alpha, exact */
-                lmat_add(&M, j, r * len + j, mu[r]);
+            lmat_add(&M, j, r * len + j, mu[r]); /* SOUND: 1, -1 or the float32 alpha, exact */
         M.b[j] = c0;
     }
-    st = lmat_push(lc, n, &M, 0, nr);
-    lmat_clear(&M);
-    return st;
+    return lmat_push(lc, n, &M, 0, nr);
 }
 
 /* ReduceSum: y_o = sum of the x_i that reduce to o, coefficients 1; ReduceMean: 1/k each (k the
@@ -2870,9 +2866,7 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
         }
         lmat_add(&M, o, i, v);
     }
-    st = lmat_push(lc, n, &M, relerr, k);
-    lmat_clear(&M);
-    return st;
+    return lmat_push(lc, n, &M, relerr, k);
 }
 
 /* Slice, Gather on a computed tensor: a DENSE layer of rows with the one coefficient 1 (exact, no
@@ -2895,7 +2889,6 @@ static vfy_status lower_select(lctx *lc, const vfy_node *n)
         for (int64_t k = 0; k < map.numel; k++)
             lmat_add(&M, k, map.i[k], 1);
         st = lmat_push(lc, n, &M, 0, 1);
-        lmat_clear(&M);
     }
     vfy_tensor_clear(&map);
     return st;
@@ -3089,9 +3082,7 @@ static vfy_status emit_copy(lctx *lc, const vfy_node *n, emb *e, int split_plain
         P->b = F.b;
         P->n_out = rows;
     } else {
-        st = lmat_push(lc, n, &M, 0, 1);
-        lmat_clear(&M);
-        if (st)
+        if ((st = lmat_push(lc, n, &M, 0, 1)))
             return st;
     }
     emb_pack(e, e->wlen, wform);
@@ -3136,22 +3127,18 @@ static vfy_status emit_affine_embedded(lctx *lc, const vfy_node *n, emb *e, cons
     int64_t r0 = carry_rows(e, &M, 0);
     for (int64_t o = 0; o < L->n_out; o++) {
         if (L->kind == VFY_LAYER_SCALE) {
-            if (L->w[o] != 0)
-                work_coef(e, &M, r0 + o, o, L->w[o]);
+            work_coef(e, &M, r0 + o, o, L->w[o]);
         } else {
             const int64_t *idx;
             const double *val;
             int64_t nz;
             vfy_layer_row(L, o, &idx, &val, &nz);
             for (int64_t t = 0; t < nz; t++)
-                if (val[t] != 0)
-                    work_coef(e, &M, r0 + o, idx ? idx[t] : t, val[t]);
+                work_coef(e, &M, r0 + o, idx ? idx[t] : t, val[t]);
         }
         M.b[r0 + o] = L->b[o];
     }
-    st = lmat_push(lc, n, &M, L->w_relerr, L->fan_in);
-    lmat_clear(&M);
-    if (st)
+    if ((st = lmat_push(lc, n, &M, L->w_relerr, L->fan_in)))
         return st;
     emb_pack(e, L->n_out, FORM_PLAIN);
     return VFY_OK;
@@ -3341,9 +3328,7 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
         VFY_ASSERT(w == o->numel);
     }
     int64_t fan_in = n->op == VFY_OP_CONCAT ? 1 : 2;
-    st = lmat_push(lc, n, &M, 0, fan_in);
-    lmat_clear(&M);
-    if (st)
+    if ((st = lmat_push(lc, n, &M, 0, fan_in)))
         return st;
     emb_pack(e, o->numel, FORM_PLAIN);
     return VFY_OK;
@@ -3486,9 +3471,7 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
             goto fail;
         for (int64_t j = 0; j < e.wlen; j++)
             work_coef(&e, &M, j, j, 1.0);
-        st = lmat_push(&lc, pn, &M, 0, 1);
-        lmat_clear(&M);
-        if (st)
+        if ((st = lmat_push(&lc, pn, &M, 0, 1)))
             goto fail;
     }
     if ((st = vfy_net_validate(net, err)) != VFY_OK) {
