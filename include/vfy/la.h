@@ -83,13 +83,35 @@ static inline double vfy_up(double x)
     return x;
 }
 static inline double vfy_down(double x) { return -vfy_up(-x); }
-static inline double vfy_add_down(double a, double b) { return vfy_down(a + b); }
-static inline double vfy_add_up(double a, double b) { return vfy_up(a + b); }
-static inline double vfy_sub_down(double a, double b) { return vfy_down(a - b); }
-static inline double vfy_sub_up(double a, double b) { return vfy_up(a - b); }
+/* A sum or difference of two finite doubles that rounds to zero is exactly zero (with gradual
+ * underflow every nonzero exact sum is at least the smallest subnormal in magnitude), so it is kept
+ * at zero: stepping it to +-DBL_TRUE_MIN would be sound but would fill the bound vectors with
+ * subnormals (every stable ReLU's radius), and each product with a subnormal costs a microcode
+ * assist, ten times a normal one. */
+static inline double vfy_add_down(double a, double b)
+{
+    double s = a + b;
+    return s == 0 ? 0.0 : vfy_down(s);
+}
+static inline double vfy_add_up(double a, double b)
+{
+    double s = a + b;
+    return s == 0 ? 0.0 : vfy_up(s);
+}
+static inline double vfy_sub_down(double a, double b) { return vfy_add_down(a, -b); }
+static inline double vfy_sub_up(double a, double b) { return vfy_add_up(a, -b); }
 /* A product can underflow to a result whose error is up to half the smallest subnormal, which the
- * one-ulp step covers too (the ulp of a subnormal is 2^-1074). */
-static inline double vfy_mul_down(double a, double b) { return vfy_down(a * b); }
-static inline double vfy_mul_up(double a, double b) { return vfy_up(a * b); }
+ * one-ulp step covers too (the ulp of a subnormal is 2^-1074); a product with a zero factor is
+ * exactly zero. */
+static inline double vfy_mul_down(double a, double b)
+{
+    double p = a * b;
+    return p == 0 && (a == 0 || b == 0) ? 0.0 : vfy_down(p);
+}
+static inline double vfy_mul_up(double a, double b)
+{
+    double p = a * b;
+    return p == 0 && (a == 0 || b == 0) ? 0.0 : vfy_up(p);
+}
 
 #endif
