@@ -47,6 +47,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->max_memory_mb = 2048;
     o->lp = VFY_LP_AUTO;
     o->lp_exact_max = 24;
+    o->rebound = VFY_REBOUND_AUTO;
     o->reuse_parent_bounds = 1;
     o->on_refuted = NULL;
     o->on_root_bound = NULL;
@@ -77,6 +78,8 @@ typedef struct domain {
     double prio;       /* the parent's best bound on this region: lower is more promising for sat */
     uint64_t seq;      /* creation order, to break ties deterministically */
     int64_t n_splits;  /* activation splits (ReLU branching) */
+    int64_t stale;     /* the last splits whose effect on the later layers' bounds has not been
+                        * propagated (the prior's layers after them were not re-bounded) */
     int64_t *split_idx;
     signed char *split_sign;
     /* the parent's best slopes and multipliers for this domain's rows (vfy_bound_alpha_warm), or
@@ -105,6 +108,7 @@ static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t
     d->split_idx = d->active + n_active;
     d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
     d->warm_rows = d->warm_nsp = 0;
+    d->stale = 0;
     d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_warm);
     d->n_splits = n_splits;
     d->bytes = sz;
@@ -124,6 +128,10 @@ typedef struct dresult {
     double prio;       /* R_SPLIT: min over open cases of the max over rows of (lb - rhs) */
     int relu;          /* R_SPLIT: dim is a ReLU (flat index), not an input dimension */
     int lp_tried, lp_won; /* the LP stage ran here; it refuted a case or found a counterexample */
+    int rebounded;        /* the layers after the splits were re-bounded (not the prior's) */
+    double cut;           /* then: the sum over the prior's unstable neurons there of the share of
+                           * their width cut, per stale split */
+    int64_t cut_n;        /* and how many neurons that sum is over */
     /* certificates: the proof parameters of each row, in the order of the domain's cases
      * (vfy_bound_best_params; NaN slopes and no multipliers where plain CROWN bounded it) */
     double *par_alpha;    /* max_rows x n_half */
@@ -190,6 +198,9 @@ typedef struct search {
     /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
      * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
     int64_t lp_tried, lp_won;
+    /* the same for re-bounding the layers after a ReLU split (interm_fixed): the share of the
+     * unstable neurons' widths it cut, summed with cut_n over a window of recent domains */
+    double interm_cut, interm_n;
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
@@ -904,6 +915,51 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
     return best;
 }
 
+/* Re-bounding the layers after a ReLU split (CROWN on each unstable neuron from the split's layer
+ * on) tightens them through the split; on wide layers one split moves them little, and the passes
+ * can cost as much as the domain's own bound (oval21's convolutional nets: twice the domains a
+ * second without them, the same tree; mnist_fc's 256-wide layers: without them, trees ten times
+ * larger). So it is measured: the share of the width of the prior's unstable neurons it cuts,
+ * per stale split. Below INTERM_MIN_CUT on average, the later layers keep the prior's bounds,
+ * one domain in INTERM_SAMPLE still re-bounded to keep measuring. */
+#define INTERM_WARMUP 256    /* neurons measured before the record decides */
+#define INTERM_MIN_CUT 0.005 /* mean share of an unstable neuron's width cut */
+#define INTERM_SAMPLE 16
+#define INTERM_WINDOW 20000.0 /* neurons in the record, past which it is halved */
+
+static int interm_fixed(const search *s, const domain *d)
+{
+    switch (s->opts->rebound) {
+    case VFY_REBOUND_ALWAYS: return 0;
+    case VFY_REBOUND_NEVER: return 1;
+    default:
+        return s->interm_n >= INTERM_WARMUP && s->interm_cut < INTERM_MIN_CUT * s->interm_n &&
+               d->seq % INTERM_SAMPLE != 0;
+    }
+}
+
+static void measure_cut(const search *s, const domain *d, int64_t k_from, const vfy_bounds *b,
+                        dresult *r)
+{
+    const vfy_net *net = s->net;
+    int64_t half = s->n_flat / 2, off = 0, n = 0;
+    double cut = 0;
+    for (int64_t k = 0; k + 1 < net->n_layers; off += net->layers[k].n_out, k++) {
+        if (k < k_from || net->layers[k + 1].kind != VFY_LAYER_RELU)
+            continue;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            double pl = d->prior[off + j], ph = d->prior[half + off + j];
+            if (!(pl < 0 && ph > 0) || isinf(pl) || isinf(ph))
+                continue;
+            double l = fmax(b->lo[k][j], pl), h = fmin(b->hi[k][j], ph);
+            cut += h > l ? 1 - (h - l) / (ph - pl) : 1;
+            n++;
+        }
+    }
+    r->cut = cut / (double)(d->stale > 0 ? d->stale : 1);
+    r->cut_n = n;
+}
+
 /* Bounding a domain, first step (slot g of w): its layer bounds and the rows of its open cases.
  * Sets w->slot_K[g] to the rows, or -1 when r is already final (deadline, out of memory). */
 static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int g)
@@ -916,15 +972,29 @@ static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int 
     w->slot_row0[g] = -1;
     r->n_active = 0;
     r->lp_tried = r->lp_won = 0;
+    r->rebounded = 0;
+    r->cut = 0;
+    r->cut_n = 0;
     if (vfy_deadline_over(&s->dl)) {
         r->kind = R_SKIPPED;
         return;
     }
-    /* a ReLU-split child differs from its parent only by its last split: the layers up to that
-     * split's pre-activation keep the parent's bounds (recomputing them would give the same) */
-    int64_t k_from = 0;
-    if (s->relu_split && d->n_splits > 0)
-        k_from = vfy_bound_flat_layer(s->ctx, d->split_idx[d->n_splits - 1]) + 1;
+    /* a ReLU-split child differs from the domain its prior was bounded on only by its stale
+     * splits: the layers up to the earliest of their pre-activations keep the prior's bounds
+     * (recomputing them would give the same); where re-bounding the later ones rarely pays
+     * (interm_fixed), they keep the prior's too, as alpha-beta-CROWN's fixed intermediate bounds,
+     * the split neurons clamped */
+    int64_t k_from = 0, n_layers = s->net->n_layers;
+    if (s->relu_split && d->n_splits > 0) {
+        k_from = n_layers;
+        for (int64_t q = d->n_splits - (d->stale > 0 ? d->stale : 1); q < d->n_splits; q++) {
+            int64_t kq = vfy_bound_flat_layer(s->ctx, d->split_idx[q]) + 1;
+            if (kq < k_from)
+                k_from = kq;
+        }
+        if (!s->cert && interm_fixed(s, d))
+            k_from = n_layers;
+    }
     /* (certificates: the prior is the root's, clamped by every split: the layers from the
      * earliest split's on are recomputed) */
     for (int64_t q = 0; s->cert && s->relu_split && q < d->n_splits; q++) {
@@ -937,6 +1007,11 @@ static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int 
                               k_from, w->b) != VFY_OK) {
         r->kind = R_NOMEM;
         return;
+    }
+    if (s->relu_split && d->n_splits > 0 && k_from < n_layers) {
+        r->rebounded = 1;
+        if (!s->cert)
+            measure_cut(s, d, k_from, w->b, r);
     }
     /* stack the rows of every open case */
     int64_t K = 0;
@@ -1783,6 +1858,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     s.lp_tried += r->lp_tried;
                     s.lp_won += r->lp_won;
+                    res->rebounded += r->rebounded;
+                    s.interm_cut += r->cut;
+                    s.interm_n += (double)r->cut_n;
+                    if (s.interm_n > INTERM_WINDOW) {
+                        s.interm_cut *= 0.5;
+                        s.interm_n *= 0.5;
+                    }
                     switch (r->kind) {
                     case R_PROVED:
                         res->domains++;
@@ -1832,6 +1914,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                             memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
                             ch[h]->depth = d->depth + 1;
+                            ch[h]->stale = !r->relu ? 0
+                                           : (r->rebounded || d->n_splits == 0) ? 1
+                                                                                : d->stale + 1;
                             if (n_warm > 0) {
                                 memcpy(ch[h]->warm, r->warm, (size_t)n_warm * sizeof(float));
                                 ch[h]->warm_rows = r->warm_rows;

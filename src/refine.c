@@ -183,6 +183,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         o.float_semantics = opts->float_semantics;
         o.max_memory_mb = opts->max_memory_mb;
         o.alpha_iters = opts->alpha_iters;
+        o.rebound = opts->rebound;
         o.lp = VFY_LP_OFF;
         o.split = VFY_SPLIT_RELU;
         o.hidden_prior = pflat;

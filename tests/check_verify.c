@@ -520,6 +520,108 @@ START_TEST(test_root_tightening_all_cases)
 }
 END_TEST
 
+static vfy_verdict run_rebound(const vfy_net *net, const vfy_spec *spec, vfy_rebound_use rb,
+                               double timeout, vfy_verify_result *res)
+{
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.rebound = rb;
+    o.threads = 1;
+    o.timeout_s = timeout;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
+    return res->verdict;
+}
+
+/* After a ReLU split the later layers are re-bounded (always) or keep the parent's bounds, the
+ * split neuron clamped (never): the counts say which happened, and the verdicts agree with each
+ * other and with the sampled outputs. Thresholds far below the sampled minimum of Y_0 (the
+ * searches run to their deadline: the box is wide) and one the attack reaches (both sat). */
+START_TEST(test_rebound_modes)
+{
+    enum { NX = 20 };
+    int64_t hidden[3] = {24, 24, 24};
+    vfy_net *net = testnet_random(60 + (uint64_t)_i, NX, hidden, 3, 2, 1.0, 0);
+    char text[4096];
+    double mn, mx;
+    size_t n = unit_box_text(net, NX, 7, text, sizeof text, &mn, &mx);
+    double thr = mn - (_i == 2 ? 0.2 : 0.8) * (mx - mn);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(declare-const Y_1 Real)(assert (<= Y_0 %.17g))",
+                          thr);
+    ck_assert(n < sizeof text);
+    vfy_spec *spec = parse(text);
+    vfy_verify_result ra, rn;
+    vfy_verdict va = run_rebound(net, spec, VFY_REBOUND_ALWAYS, 1.5, &ra);
+    vfy_verdict vn = run_rebound(net, spec, VFY_REBOUND_NEVER, 1.5, &rn);
+    REQUIRE_MSG(!(va == VFY_SAT && vn == VFY_UNSAT) && !(va == VFY_UNSAT && vn == VFY_SAT),
+                "always: %s, never: %s", vfy_verdict_name(va), vfy_verdict_name(vn));
+    const vfy_verify_result *rs[2] = {&ra, &rn};
+    for (int m = 0; m < 2; m++) {
+        if (rs[m]->verdict == VFY_SAT)
+            ck_assert(rs[m]->y64[0] <= thr);
+        if (rs[m]->verdict == VFY_UNSAT)
+            ck_assert(mn > thr);
+    }
+    ck_assert_int_eq(rn.rebounded, 0);
+    if (_i == 2)
+        ck_assert(va == VFY_SAT && vn == VFY_SAT);
+    if (_i < 2) {
+        REQUIRE_MSG(ra.domains > 1 && rn.domains > 1, "%lld / %lld domains",
+                    (long long)ra.domains, (long long)rn.domains);
+        REQUIRE_MSG(ra.rebounded > 0 && ra.rebounded < ra.domains, "%lld of %lld re-bounded",
+                    (long long)ra.rebounded, (long long)ra.domains);
+    }
+    vfy_verify_result_free(&ra);
+    vfy_verify_result_free(&rn);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The automatic choice on real nets (skipped without ../shared): on oval21's convolutional
+ * cifar_base_kw a split cuts the later layers' widths by a few hundredths of a percent, and most
+ * domains keep their parent's bounds; on mnist_fc's 256-wide layers it cuts them by over 1%, and
+ * every domain re-bounds them. */
+START_TEST(test_rebound_auto_benchmarks)
+{
+    static const struct { const char *onnx, *vnnlib; int fixed; } inst[] = {
+        {"../shared/benchmarks/oval21/onnx/cifar_base_kw.onnx",
+         "../shared/benchmarks/oval21/vnnlib/cifar_base_kw-img8194-eps0.018300653594771243.vnnlib",
+         1},
+        {"../shared/benchmarks/mnist_fc/onnx/mnist-net_256x4.onnx",
+         "../shared/benchmarks/mnist_fc/vnnlib/prop_0_0.05.vnnlib", 0},
+    };
+    for (size_t i = 0; i < sizeof inst / sizeof inst[0]; i++) {
+        FILE *probe = fopen(inst[i].vnnlib, "r");
+        if (!probe) {
+            fprintf(stderr, "skipped: %s is absent\n", inst[i].vnnlib);
+            continue;
+        }
+        fclose(probe);
+        vfy_net *net = NULL;
+        vfy_spec *spec = NULL;
+        vfy_error err;
+        REQUIRE_MSG(vfy_onnx_load(inst[i].onnx, &net, &err) == VFY_OK, "%s", err.msg);
+        REQUIRE_MSG(vfy_spec_load(inst[i].vnnlib, &spec, &err) == VFY_OK, "%s", err.msg);
+        vfy_verify_result res;
+        vfy_verdict v = run(net, spec, 2, 6, &res);
+        ck_assert(v != VFY_SAT);
+        REQUIRE_MSG(res.domains > 100, "%s: %lld domains", inst[i].onnx, (long long)res.domains);
+        if (inst[i].fixed)
+            REQUIRE_MSG(4 * res.rebounded < res.domains, "%lld of %lld re-bounded",
+                        (long long)res.rebounded, (long long)res.domains);
+        else
+            REQUIRE_MSG(10 * res.rebounded > 9 * res.domains, "%lld of %lld re-bounded",
+                        (long long)res.rebounded, (long long)res.domains);
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
 /* Sigmoid/Tanh nets: while the root stands open and a pass three times as long fits in the
  * tightening's time, the root's hidden layers are tightened again with three times the steps
  * (deepen_root in bab.c); a ReLU net gets one pass per root. Neither run may report a
@@ -661,6 +763,8 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_root_tightening_all_cases);
     tcase_add_loop_test(tc, test_root_deepening, 0, 2);
     tcase_add_test(tc, test_attack_deferred_by_box);
+    tcase_add_loop_test(tc, test_rebound_modes, 0, 3);
+    tcase_add_test(tc, test_rebound_auto_benchmarks);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);

@@ -40,6 +40,15 @@ typedef enum vfy_lp_use {
     VFY_LP_ALL,   /* the triangle LP on every domain CROWN leaves open (--bounds lp) */
 } vfy_lp_use;
 
+/* After a ReLU split, the layers after the split neuron's: */
+typedef enum vfy_rebound_use {
+    VFY_REBOUND_AUTO,   /* re-bounded (CROWN on their unstable neurons) while that cuts their
+                           widths enough, measured as the search goes (bab.c: interm_fixed) */
+    VFY_REBOUND_ALWAYS, /* always re-bounded */
+    VFY_REBOUND_NEVER,  /* the parent's bounds, the split neurons clamped (alpha-beta-CROWN's
+                           fixed intermediate bounds); certificates re-bound all the same */
+} vfy_rebound_use;
+
 /* A domain on which the search refuted cases: no x in [lo, hi] of input box `box` on which every
  * activation split holds (the pre-activation at flat index split_idx[q], in vfy_bounds_export's
  * layout, has sign split_sign[q] (+1: >= 0, -1: <= 0)) satisfies any of the n_cases cases. The
@@ -74,6 +83,7 @@ typedef struct vfy_verify_opts {
     vfy_lp_use lp;             /* the LP stage (GLPK; default AUTO) */
     int lp_exact_max;          /* enumerate ReLU phases by LP on domains with at most this many
                                   unstable ReLUs (default 24; 0: never) */
+    vfy_rebound_use rebound;   /* the layers after a ReLU split (default AUTO) */
     int reuse_parent_bounds;   /* children intersect their layer bounds with the parent's (default 1);
                                   0 makes every domain's proof self-contained (certificates) */
     /* Certificates. Called on the calling thread, in a deterministic order, for every domain on
@@ -120,6 +130,7 @@ typedef struct vfy_verify_result {
     int64_t refined;    /* hidden neurons of the roots made stable by prefix searches (refine.h) */
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
                             * more steps (Sigmoid/Tanh nets, as many as the time allows) */
+    int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
     int64_t attacked_cases; /* cases given the full first attack: every case, or on a costly
                              * attack (a wide net, thousands of cases) those of the boxes left
                              * open after their root (the others got a quick one only) */
