@@ -986,8 +986,9 @@ static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int 
      * the split neurons clamped */
     int64_t k_from = 0, n_layers = s->net->n_layers;
     if (s->relu_split && d->n_splits > 0) {
+        int64_t n_stale = d->stale < 1 ? 1 : (d->stale > d->n_splits ? d->n_splits : d->stale);
         k_from = n_layers;
-        for (int64_t q = d->n_splits - (d->stale > 0 ? d->stale : 1); q < d->n_splits; q++) {
+        for (int64_t q = d->n_splits - n_stale; q < d->n_splits; q++) {
             int64_t kq = vfy_bound_flat_layer(s->ctx, d->split_idx[q]) + 1;
             if (kq < k_from)
                 k_from = kq;
