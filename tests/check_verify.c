@@ -312,16 +312,27 @@ static vfy_net *act_sym_net(vfy_layer_kind kind)
     return net;
 }
 
-static vfy_verdict run_split(const vfy_net *net, const vfy_spec *spec, vfy_split_mode split,
-                             double timeout, vfy_verify_result *res)
+/* vfy_verify with these options (threads 0: the default) */
+static vfy_verdict run_opts(const vfy_net *net, const vfy_spec *spec, vfy_split_mode split,
+                            vfy_rebound_use rebound, int threads, double timeout,
+                            vfy_verify_result *res)
 {
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.split = split;
+    o.rebound = rebound;
+    if (threads > 0)
+        o.threads = threads;
     o.timeout_s = timeout;
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
     return res->verdict;
+}
+
+static vfy_verdict run_split(const vfy_net *net, const vfy_spec *spec, vfy_split_mode split,
+                             double timeout, vfy_verify_result *res)
+{
+    return run_opts(net, spec, split, VFY_REBOUND_AUTO, 0, timeout, res);
 }
 
 /* End to end on sigmoid/tanh nets: a property the root bound proves; one that needs input splitting
@@ -520,20 +531,6 @@ START_TEST(test_root_tightening_all_cases)
 }
 END_TEST
 
-static vfy_verdict run_rebound(const vfy_net *net, const vfy_spec *spec, vfy_rebound_use rb,
-                               double timeout, vfy_verify_result *res)
-{
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.split = VFY_SPLIT_RELU;
-    o.rebound = rb;
-    o.threads = 1;
-    o.timeout_s = timeout;
-    vfy_error err;
-    ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
-    return res->verdict;
-}
-
 /* After a ReLU split the later layers are re-bounded (always) or keep the parent's bounds, the
  * split neuron clamped (never): the counts say which happened, and the verdicts agree with each
  * other and with the sampled outputs. Thresholds far below the sampled minimum of Y_0 (the
@@ -553,8 +550,8 @@ START_TEST(test_rebound_modes)
     ck_assert(n < sizeof text);
     vfy_spec *spec = parse(text);
     vfy_verify_result ra, rn;
-    vfy_verdict va = run_rebound(net, spec, VFY_REBOUND_ALWAYS, 1.5, &ra);
-    vfy_verdict vn = run_rebound(net, spec, VFY_REBOUND_NEVER, 1.5, &rn);
+    vfy_verdict va = run_opts(net, spec, VFY_SPLIT_RELU, VFY_REBOUND_ALWAYS, 1, 1.5, &ra);
+    vfy_verdict vn = run_opts(net, spec, VFY_SPLIT_RELU, VFY_REBOUND_NEVER, 1, 1.5, &rn);
     REQUIRE_MSG(!(va == VFY_SAT && vn == VFY_UNSAT) && !(va == VFY_UNSAT && vn == VFY_SAT),
                 "always: %s, never: %s", vfy_verdict_name(va), vfy_verdict_name(vn));
     const vfy_verify_result *rs[2] = {&ra, &rn};
