@@ -85,6 +85,19 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
+/* The index of val among the NULL-terminated names, or -1 (--split and --rebound list their
+ * enums' names in order). */
+_Static_assert(VFY_SPLIT_AUTO == 0 && VFY_SPLIT_INPUT == 1 && VFY_SPLIT_RELU == 2, "--split");
+_Static_assert(VFY_REBOUND_AUTO == 0 && VFY_REBOUND_ALWAYS == 1 && VFY_REBOUND_NEVER == 2,
+               "--rebound");
+static int parse_choice(const char *val, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        if (!strcmp(val, names[i]))
+            return i;
+    return -1;
+}
+
 static int parse_double(const char *s, double *out)
 {
     char *end;
@@ -361,23 +374,17 @@ int main(int argc, char **argv)
                     return usage_error("--threads needs an integer from 1 to 64, not '%s'", val);
                 opts.threads = (int)n;
             } else if (!strcmp(a, "--split")) {
-                if (!strcmp(val, "auto"))
-                    opts.split = VFY_SPLIT_AUTO;
-                else if (!strcmp(val, "input"))
-                    opts.split = VFY_SPLIT_INPUT;
-                else if (!strcmp(val, "relu"))
-                    opts.split = VFY_SPLIT_RELU;
-                else
+                static const char *const names[] = {"auto", "input", "relu", NULL};
+                int c = parse_choice(val, names);
+                if (c < 0)
                     return usage_error("--split takes auto, input or relu, not '%s'", val);
+                opts.split = (vfy_split_mode)c;
             } else if (!strcmp(a, "--rebound")) {
-                if (!strcmp(val, "auto"))
-                    opts.rebound = VFY_REBOUND_AUTO;
-                else if (!strcmp(val, "always"))
-                    opts.rebound = VFY_REBOUND_ALWAYS;
-                else if (!strcmp(val, "never"))
-                    opts.rebound = VFY_REBOUND_NEVER;
-                else
+                static const char *const names[] = {"auto", "always", "never", NULL};
+                int c = parse_choice(val, names);
+                if (c < 0)
                     return usage_error("--rebound takes auto, always or never, not '%s'", val);
+                opts.rebound = (vfy_rebound_use)c;
             } else if (!strcmp(a, "--max-memory")) {
                 if (!parse_double(val, &opts.max_memory_mb) || !(opts.max_memory_mb >= 1))
                     return usage_error("--max-memory needs a number of megabytes >= 1, not '%s'", val);
