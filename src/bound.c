@@ -727,7 +727,8 @@ static void act_slopes(vfy_layer_kind kind, double l, double u, double *a_lo, do
  *     g(z) = g(p) + int_p^z (f' - a)  <= g(p) + max(0, Dhi - a) w,
  *     g(z) = g(q) - int_z^q (f' - a)  <= g(q) + max(0, a - Dlo) w,
  *     g(z) >= g(p) - max(0, a - Dlo) w,    g(z) >= g(q) - max(0, Dhi - a) w.
- * (Near the tangent point f' - a is small on the piece, so the loss is about f'' w^2.) f' is even and
+ * (Near the tangent point f' - a is small on the piece, so the loss is about f'' w^2: act_cert cuts
+ * the pieces at the points where f' = a, after which it is about nothing.) f' is even and
  * decreasing in |z|: its sup on [p, q] is at the point nearest 0 (f'(0) = 1/4 or 1 when 0 is inside),
  * its inf at the end point farthest from 0; both come from act_deriv on the enclosures of f.
  * tu = max over pieces of the smaller upper estimate, tl = min of the larger lower one.
@@ -768,10 +769,111 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
     D[ACT_PIECE_LEN(n) - 1] = wmax;
 }
 
+/* Where a line of slope a touches f: the point z with f'(z) = a on the side where f is concave
+ * (upper = 1: z > 0, the line above f) or convex (upper = 0: z < 0); NAN when a is not in
+ * (0, max f'). sigmoid: s(1 - s) = a at s = (1 + r)/2, r = sqrt(1 - 4a), and s / (1 - s) =
+ * (1 + r)^2 / (4a); tanh: 1 - t^2 = a at t = sqrt(1 - a), atanh t = log((1 + t)^2 / a) / 2.
+ * Only a choice of where act_cert cuts a piece: nothing depends on its accuracy. */
+static double act_touch(vfy_layer_kind kind, double a, int upper)
+{
+    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0, z;
+    if (!(a > 0 && a < dmax))
+        return NAN;
+    if (kind == VFY_LAYER_SIGMOID) {
+        double r = sqrt(1.0 - 4.0 * a);
+        z = log((1.0 + r) * (1.0 + r) / (4.0 * a));
+    } else {
+        double t = sqrt(1.0 - a);
+        z = 0.5 * log((1.0 + t) * (1.0 + t) / a);
+    }
+    return upper ? z : -z;
+}
+
+/* One piece's estimate of act_relax's comment for the line of slope a: on [p, q] (width w rounded
+ * up) with f' in [Ddn, Dup], the smaller upper (upper = 1) or the larger lower estimate of
+ * g = f - a z, from the enclosures [flo, fhi] of f at the end points. Round to nearest (see
+ * act_cert). */
+static inline double act_piece_est(double p, double q, double w, const double *flo,
+                                   const double *fhi, double dup, double ddn, double a, int upper)
+{
+    double rise = dup - a, fall = a - ddn;
+    rise = (rise > 0 ? rise : 0) * w;
+    fall = (fall > 0 ? fall : 0) * w;
+    if (upper) {
+        double u1 = fhi[0] - a * p + rise, u2 = fhi[1] - a * q + fall;
+        return u1 < u2 ? u1 : u2;
+    }
+    double l1 = flo[0] - a * p - fall, l2 = flo[1] - a * q - rise;
+    return l1 > l2 ? l1 : l2;
+}
+
+/* The piece c of act_pieces (n pieces, data D) holding z; -1 when z is not strictly inside one. */
+static int act_piece_of(int n, const double *D, double z)
+{
+    const double *P = D;
+    if (!(z > P[0] && z < P[n]))
+        return -1;
+    int c = (int)((z - P[0]) / (P[n] - P[0]) * n);
+    c = c < 0 ? 0 : (c >= n ? n - 1 : c);
+    while (c > 0 && !(z > P[c]))
+        c--;
+    while (c < n - 1 && !(z < P[c + 1]))
+        c++;
+    return z > P[c] && z < P[c + 1] ? c : -1;
+}
+
+/* The estimate of piece c of act_pieces cut at the m points z[1..m] (sorted, strictly inside it;
+ * z[0] and z[m + 1] are filled in here with its end points), [fl, fh] the enclosures of f at them
+ * and [dl, dh] of f' at the cut points: the max (upper) or min over the m + 1 parts of
+ * act_piece_est, f' bounded on each part by its sup at the end nearest 0 (max f' when 0 is
+ * inside) and its inf at the farthest. On a piece on one side of 0 the piece's own sup and inf
+ * (Dup, Ddn) are those at its end points nearest and farthest from 0, the only ones its parts
+ * read; a piece around 0 gets f' at its end points from f's enclosures. *bad collects a NaN as
+ * act_cert's does. */
+static double act_cut_est(vfy_layer_kind kind, int n, const double *D, int c, int m, double *z,
+                          double *fl, double *fh, double *dl, double *dh, double a, int upper,
+                          double *bad)
+{
+    const double *P = D, *Flo = P + (n + 1), *Fhi = Flo + (n + 1), *W = Fhi + (n + 1),
+                 *Dup = W + n, *Ddn = Dup + n;
+    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    z[0] = P[c];
+    fl[0] = Flo[c];
+    fh[0] = Fhi[c];
+    z[m + 1] = P[c + 1];
+    fl[m + 1] = Flo[c + 1];
+    fh[m + 1] = Fhi[c + 1];
+    if (P[c] >= 0) { /* nearest 0: the left end; (the unread ones: f''s whole range) */
+        dl[0] = 0, dh[0] = Dup[c], dl[m + 1] = Ddn[c], dh[m + 1] = dmax;
+    } else if (P[c + 1] <= 0) {
+        dl[0] = Ddn[c], dh[0] = dmax, dl[m + 1] = 0, dh[m + 1] = Dup[c];
+    } else {
+        act_deriv(kind, fl[0], fh[0], &dl[0], &dh[0]);
+        act_deriv(kind, fl[m + 1], fh[m + 1], &dl[m + 1], &dh[m + 1]);
+    }
+    double r = upper ? -INFINITY : INFINITY;
+    for (int h = 0; h <= m; h++) {
+        double p = z[h], q = z[h + 1];
+        double dup = (p <= 0 && q >= 0) ? dmax : (q < 0 ? dh[h + 1] : dh[h]);
+        double ddn = fabs(p) >= fabs(q) ? dl[h] : dl[h + 1];
+        double v = act_piece_est(p, q, vfy_sub_up(q, p), fl + h, fh + h, dup, ddn, a, upper);
+        *bad += v * 0;
+        r = upper ? fmax(r, v) : fmin(r, v);
+    }
+    return r;
+}
+
 /* The certified intercept of the line of slope a above f (upper) or below f on the pieces of
  * act_pieces, by the estimates of act_relax's comment; +-inf when nothing finite results (the
- * caller then keeps other lines). *za (may be NULL): the middle of the piece that decided the
- * intercept, about where the line touches f (for the alpha gradient only).
+ * caller then keeps other lines). *za (may be NULL): about where the line touches f (for the alpha
+ * gradient only).
+ * g = f - a z has its extrema where f' = a, at -z1 and z1 (act_touch; f' is even): the pieces
+ * holding them are the ones whose estimates lose about f'' w^2 (5e-3 on a sigmoid over [-3.6, 3.6]
+ * with 16 pieces, per neuron; at a slope near max f', g is so flat that the piece of the other
+ * extremum can decide too). Those pieces are cut there, with the enclosure of f at z1 (one more
+ * evaluation; at -z1 by symmetry: s(-z) = 1 - s(z), tanh(-z) = -tanh z); on each part f' - a keeps
+ * about one sign, so its estimate is about exact. The parts cover the piece, so the cut only
+ * tightens; each such piece takes the better of both.
  * The pieces' estimates, e.g. u1 = Fhi_i - a P_i + max(0, Dup_i - a) W_i, are evaluated in round to
  * nearest (this runs for every row, neuron and ascent step: directed rounding of each operation
  * cost more than half of the time on sigmoid nets) and the result is moved outward by one bound E
@@ -779,8 +881,9 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
  * |Fhi|, |Flo| <= 1, |a P_i| <= |a| H, max(0, Dup_i - a) W_i and max(0, a - Ddn_i) W_i <=
  * (dmax + |a|) Wmax; with u = 2^-53 its error is below 3u (1 + |a| H + (dmax + |a|) Wmax) plus
  * O(u^2) and an underflow of 2^-1074 per product, so E = 2^-49 (...) + 2^-1070 (computed upward)
- * covers it, and max/min of the estimates are exact. A NaN or infinity anywhere makes the result
- * infinite. */
+ * covers it, and max/min of the estimates are exact. The parts of a cut piece keep those bounds:
+ * the cut points lie inside the piece (|z| <= H) and the parts' widths, rounded up, are at most
+ * the piece's (W_i <= Wmax). A NaN or infinity anywhere makes the result infinite. */
 static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, int upper,
                        double *za)
 {
@@ -791,32 +894,75 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
     double E = vfy_add_up(vfy_mul_up(0x1p-49, vfy_add_up(vfy_add_up(1.0, vfy_mul_up(fa, H)),
                                                          vfy_mul_up(vfy_add_up(dmax, fa), Wmax))),
                           0x1p-1070);
-    double t = upper ? -INFINITY : INFINITY, bad = 0;
+    double z1 = act_touch(kind, a, 1);
+    int cn = act_piece_of(n, D, -z1), cp = act_piece_of(n, D, z1); /* -1 when none (or NaN) */
+    double t = upper ? -INFINITY : INFINITY, t_cn = t, t_cp = t, bad = 0;
     int best = 0;
     for (int i = 0; i < n; i++) {
-        double rise = Dup[i] - a, fall = a - Ddn[i];
-        rise = (rise > 0 ? rise : 0) * W[i];
-        fall = (fall > 0 ? fall : 0) * W[i];
-        if (upper) {
-            double u1 = Fhi[i] - a * P[i] + rise, u2 = Fhi[i + 1] - a * P[i + 1] + fall;
-            double v = u1 < u2 ? u1 : u2;
-            bad += v * 0; /* NaN when v is NaN or infinite */
-            if (v > t) {
-                t = v;
-                best = i;
-            }
+        double v = act_piece_est(P[i], P[i + 1], W[i], Flo + i, Fhi + i, Dup[i], Ddn[i], a, upper);
+        bad += v * 0; /* NaN when v is NaN or infinite */
+        if (i == cn || i == cp) { /* (both when they are the same piece) */
+            t_cn = i == cn ? v : t_cn;
+            t_cp = i == cp ? v : t_cp;
+            continue;
+        }
+        if (upper ? v > t : v < t) {
+            t = v;
+            best = i;
+        }
+    }
+    double zbest = 0.5 * P[best] + 0.5 * P[best + 1];
+    /* a cut piece whose estimate does not beat the others' cannot decide: it is not cut (the cut
+     * only tightens it), it only joins the max/min */
+    if (cn >= 0 && !(upper ? t_cn > t : t_cn < t)) {
+        t = upper ? fmax(t, t_cn) : fmin(t, t_cn);
+        if (cp == cn)
+            cp = -1;
+        cn = -1;
+    }
+    if (cp >= 0 && !(upper ? t_cp > t : t_cp < t)) {
+        t = upper ? fmax(t, t_cp) : fmin(t, t_cp);
+        cp = -1;
+    }
+    if (cn >= 0 || cp >= 0) {
+        double flp, fhp, fln, fhn, dlp, dhp, z[4], fl[4], fh[4], dl[4], dh[4];
+        act_enclose(kind, z1, &flp, &fhp);
+        act_deriv(kind, flp, fhp, &dlp, &dhp); /* (f' is even: also at -z1) */
+        if (kind == VFY_LAYER_SIGMOID) {
+            fln = vfy_sub_down(1.0, fhp);
+            fhn = vfy_sub_up(1.0, flp);
         } else {
-            double l1 = Flo[i] - a * P[i] - fall, l2 = Flo[i + 1] - a * P[i + 1] - rise;
-            double v = l1 > l2 ? l1 : l2;
-            bad += v * 0;
-            if (v < t) {
-                t = v;
-                best = i;
+            fln = -fhp;
+            fhn = -flp;
+        }
+        double t_cut;
+        if (cn >= 0 && cn == cp) { /* both in one piece */
+            z[1] = -z1, fl[1] = fln, fh[1] = fhn, dl[1] = dlp, dh[1] = dhp;
+            z[2] = z1, fl[2] = flp, fh[2] = fhp, dl[2] = dlp, dh[2] = dhp;
+            t_cut = act_cut_est(kind, n, D, cn, 2, z, fl, fh, dl, dh, a, upper, &bad);
+            t_cut = upper ? fmin(t_cut, t_cn) : fmax(t_cut, t_cn);
+        } else {
+            double t_n = upper ? -INFINITY : INFINITY, t_p = t_n;
+            if (cn >= 0) {
+                z[1] = -z1, fl[1] = fln, fh[1] = fhn, dl[1] = dlp, dh[1] = dhp;
+                double v = act_cut_est(kind, n, D, cn, 1, z, fl, fh, dl, dh, a, upper, &bad);
+                t_n = upper ? fmin(t_cn, v) : fmax(t_cn, v);
             }
+            if (cp >= 0) {
+                z[1] = z1, fl[1] = flp, fh[1] = fhp, dl[1] = dlp, dh[1] = dhp;
+                double v = act_cut_est(kind, n, D, cp, 1, z, fl, fh, dl, dh, a, upper, &bad);
+                t_p = upper ? fmin(t_cp, v) : fmax(t_cp, v);
+            }
+            t_cut = upper ? fmax(t_n, t_p) : fmin(t_n, t_p);
+        }
+        /* (fmin/fmax pass over a NaN: bad has it) */
+        if (upper ? t_cut >= t : t_cut <= t) {
+            t = t_cut;
+            zbest = upper ? z1 : -z1; /* where the line of that side touches f */
         }
     }
     if (za)
-        *za = 0.5 * P[best] + 0.5 * P[best + 1];
+        *za = zbest;
     if (bad != 0 || !isfinite(E)) /* (bad is NaN then) */
         return upper ? INFINITY : -INFINITY;
     return upper ? vfy_add_up(t, E) : vfy_sub_down(t, E);

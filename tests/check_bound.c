@@ -597,6 +597,50 @@ START_TEST(test_act_any_slope)
 }
 END_TEST
 
+/* A tangent line is certified about exactly: for a slope a = f'(d) at a random d where f is concave
+ * (upper line, d > 0) or convex (lower, d < 0), on random intervals around d where that tangent
+ * bounds f (checked at 2,000 points), the intercept is within 1e-9 (1 + |a| max(|l|, |u|)) of the
+ * tangent's own, f(d) - a d. (Before the piece holding the touch point was cut there, the loss was
+ * about f'' h^2 with h = (u - l)/16: 5e-3 for a sigmoid on [-3.6, 3.6].) It still holds at every
+ * sampled point, no tolerance. */
+START_TEST(test_act_tangent_tight)
+{
+    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    uint64_t st = 4242 + (uint64_t)_i;
+    int64_t n_checked = 0;
+    for (int t = 0; t < 2000; t++) {
+        int upper = t % 2;
+        double d = (0.05 + 5 * testnet_uniform(&st)) * (upper ? 1 : -1);
+        double l = d - 8 * testnet_uniform(&st) - 1e-3, u = d + 8 * testnet_uniform(&st) + 1e-3;
+        long double fd = act_ref(kind, d);
+        double a = (double)(kind == VFY_LAYER_SIGMOID ? fd * (1 - fd) : 1 - fd * fd);
+        long double tangent = fd - (long double)a * d; /* the intercept through (d, f(d)) */
+        int holds = 1;
+        for (int g = 0; g <= 2000 && holds; g++) {
+            double z = l + (u - l) * g / 2000;
+            long double gap = act_gap(kind, z, a, (double)tangent);
+            holds = upper ? gap <= 1e-15L : gap >= -1e-15L;
+        }
+        if (!holds)
+            continue; /* the tangent at d does not bound f on [l, u]: another point decides */
+        double c = vfy_bound_act_line(kind, l, u, a, upper);
+        double H = fmax(fabs(l), fabs(u)), tol = 1e-9 * (1 + fabs(a) * H);
+        long double loss = upper ? (long double)c - tangent : tangent - (long double)c;
+        CHECKM(loss >= -1e-15L && loss <= tol, "%s on [%.17g, %.17g], tangent at %.17g (%s): "
+               "intercept %.17g, loss %Lg", _i ? "tanh" : "sigmoid", l, u, d,
+               upper ? "upper" : "lower", c, loss);
+        for (int g = 0; g <= 200; g++) {
+            double z = g == 200 ? u : l + (u - l) * testnet_uniform(&st);
+            long double gap = act_gap(kind, z, a, c);
+            CHECKM(upper ? gap <= 0 : gap >= 0, "%s: line off at %.17g",
+                   _i ? "tanh" : "sigmoid", z);
+        }
+        n_checked++;
+    }
+    ck_assert(n_checked > 500);
+}
+END_TEST
+
 /* Random sigmoid/tanh (and mixed) networks: sampled points (double and float32 executions, and a
  * float32 execution with perturbed activations) lie in the IBP and CROWN bounds of every layer; the
  * rows' CROWN bounds hold at every sample and are never below IBP's; CROWN's output layer bounds
@@ -1974,6 +2018,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_any_slope, 0, 2);
+    tcase_add_loop_test(tc, test_act_tangent_tight, 0, 2);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
     tcase_add_test(tc, test_act_crown_tighter);
