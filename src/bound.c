@@ -807,14 +807,15 @@ static inline double act_piece_est(double p, double q, double w, const double *f
     return l1 > l2 ? l1 : l2;
 }
 
-/* The piece c of act_pieces (n pieces, data D) holding z; -1 when z is not strictly inside one. */
-static int act_piece_of(int n, const double *D, double z)
+/* The piece c of act_pieces (n pieces, data D, scale = n / (u - l)) holding z; -1 when z is not
+ * strictly inside one. */
+static int act_piece_of(int n, const double *D, double scale, double z)
 {
     const double *P = D;
     if (!(z > P[0] && z < P[n]))
         return -1;
-    int c = (int)((z - P[0]) / (P[n] - P[0]) * n);
-    c = c < 0 ? 0 : (c >= n ? n - 1 : c);
+    double x = (z - P[0]) * scale; /* (clamped before the conversion: scale may be infinite) */
+    int c = x < 1 ? 0 : (x >= n - 1 ? n - 1 : (int)x);
     while (c > 0 && !(z > P[c]))
         c--;
     while (c < n - 1 && !(z < P[c + 1]))
@@ -895,19 +896,32 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
                                                          vfy_mul_up(vfy_add_up(dmax, fa), Wmax))),
                           0x1p-1070);
     double z1 = act_touch(kind, a, 1);
-    int cn = act_piece_of(n, D, -z1), cp = act_piece_of(n, D, z1); /* -1 when none (or NaN) */
-    double t = upper ? -INFINITY : INFINITY, t_cn = t, t_cp = t, bad = 0;
+    int cn = -1, cp = -1; /* -1 when none (or NaN) */
+    if (z1 < H) {
+        double scale = n / (P[n] - P[0]);
+        cn = act_piece_of(n, D, scale, -z1);
+        cp = act_piece_of(n, D, scale, z1);
+    }
+    /* every piece's estimate (a loop per side, without branches: this is the hot loop), then the
+     * best of those not cut */
+    double est[ACT_PIECES], bad = 0;
+    VFY_ASSERT(n <= ACT_PIECES);
+    if (upper)
+        for (int i = 0; i < n; i++)
+            est[i] = act_piece_est(P[i], P[i + 1], W[i], Flo + i, Fhi + i, Dup[i], Ddn[i], a, 1);
+    else
+        for (int i = 0; i < n; i++)
+            est[i] = act_piece_est(P[i], P[i + 1], W[i], Flo + i, Fhi + i, Dup[i], Ddn[i], a, 0);
+    for (int i = 0; i < n; i++)
+        bad += est[i] * 0; /* NaN when an estimate is NaN or infinite */
+    double t = upper ? -INFINITY : INFINITY;
+    double t_cn = cn >= 0 ? est[cn] : t, t_cp = cp >= 0 ? est[cp] : t;
     int best = 0;
     for (int i = 0; i < n; i++) {
-        double v = act_piece_est(P[i], P[i + 1], W[i], Flo + i, Fhi + i, Dup[i], Ddn[i], a, upper);
-        bad += v * 0; /* NaN when v is NaN or infinite */
-        if (i == cn || i == cp) { /* (both when they are the same piece) */
-            t_cn = i == cn ? v : t_cn;
-            t_cp = i == cp ? v : t_cp;
+        if (i == cn || i == cp)
             continue;
-        }
-        if (upper ? v > t : v < t) {
-            t = v;
+        if (upper ? est[i] > t : est[i] < t) {
+            t = est[i];
             best = i;
         }
     }
