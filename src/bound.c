@@ -769,12 +769,12 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
     D[ACT_PIECE_LEN(n) - 1] = wmax;
 }
 
-/* Where a line of slope a touches f: the point z with f'(z) = a on the side where f is concave
- * (upper = 1: z > 0, the line above f) or convex (upper = 0: z < 0); NAN when a is not in
- * (0, max f'). sigmoid: s(1 - s) = a at s = (1 + r)/2, r = sqrt(1 - 4a), and s / (1 - s) =
+/* The point z1 > 0 where f'(z1) = a, for a in (0, max f'); NAN otherwise. f' is even, so -z1 is
+ * the other such point (upper lines of slope a touch f at z1, where it is concave, lower ones at
+ * -z1). sigmoid: s(1 - s) = a at s = (1 + r)/2, r = sqrt(1 - 4a), and s / (1 - s) =
  * (1 + r)^2 / (4a); tanh: 1 - t^2 = a at t = sqrt(1 - a), atanh t = log((1 + t)^2 / a) / 2.
  * Only a choice of where act_cert cuts a piece: nothing depends on its accuracy. */
-static double act_touch(vfy_layer_kind kind, double a, int upper)
+static double act_touch(vfy_layer_kind kind, double a)
 {
     double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0, z;
     if (!(a > 0 && a < dmax))
@@ -786,7 +786,7 @@ static double act_touch(vfy_layer_kind kind, double a, int upper)
         double t = sqrt(1.0 - a);
         z = 0.5 * log((1.0 + t) * (1.0 + t) / a);
     }
-    return upper ? z : -z;
+    return z;
 }
 
 /* One piece's estimate of act_relax's comment for the line of slope a: on [p, q] (width w rounded
@@ -895,7 +895,7 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
     double E = vfy_add_up(vfy_mul_up(0x1p-49, vfy_add_up(vfy_add_up(1.0, vfy_mul_up(fa, H)),
                                                          vfy_mul_up(vfy_add_up(dmax, fa), Wmax))),
                           0x1p-1070);
-    double z1 = act_touch(kind, a, 1);
+    double z1 = act_touch(kind, a);
     int cn = -1, cp = -1; /* -1 when none (or NaN) */
     if (z1 < H) {
         double scale = n / (P[n] - P[0]);
