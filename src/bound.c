@@ -45,6 +45,7 @@
  * and reading them made quick instances 3 to 6 times slower (cifar_deep img8366: 1.6 -> 9.9 s);
  * mnist_fc (768-1,536) and eran's 9x200 (1,800) gain */
 #define SLOPES_MAX_RELUS 2048
+#define F32_OFF INT64_MAX /* vfy_bound_scratch.f32_from: no float32 products */
 
 struct vfy_bound_ctx {
     const vfy_net *net;
@@ -59,6 +60,9 @@ struct vfy_bound_ctx {
     int n_threads;   /* threads of vfy_bound_tighten_alpha (vfy_bound_ctx_set_threads; default 1) */
     char **nonneg;   /* affine layers: per output, 1 when it is >= 0 in every semantics
                       * (nonneg_rows); NULL for a layer with no such output */
+    float **wf;      /* DENSE layers (not sparse) whose weights are all 0 or normal float32
+                      * numbers: W in float32, exactly (the float products); else NULL */
+    int f32;         /* float32 products allowed (vfy_bound_ctx_set_f32; default 1) */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -83,6 +87,19 @@ typedef struct vfy_bound_scratch {
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
     double *csr_ws; /* VFY_CSR_BLOCK 2 width: the sparse products' workspace (NULL: no sparse layer) */
     double **q;        /* per layer: q_k (affine layers) */
+    /* per layer with a float32 weight copy (ctx->wf): q_k plus the charge of a float32 product's
+     * rounding per unit of |coefficient| (f32_charge), and that product's absolute (underflow)
+     * charge per row */
+    double **qf, *tiny32;
+    /* backward forms the products with W of the layers from f32_from on in float32 where it can
+     * (F32_OFF: none): crown_refine from layer 1 on, the branching look-ahead (which only scores)
+     * from layer 0; the optimised rows stay in double. Measured on mnist_fc 256x4 (domains in 40 s):
+     * crown_refine's products +12%, the primal points of alpha_gradient +6%; the input layer's
+     * product in crown_refine gained nothing and its charge (G = |W| H with H the inputs' magnitudes,
+     * not the box's width) cost 1e-3 of the 256x2 net's root CROWN margin (the hidden layers' 2e-4) */
+    int64_t f32_from;
+    float *fws;        /* the float products' workspace (grow-only) */
+    size_t cap_fws;
     double **act;      /* per SIGMOID/TANH layer: 6 n: cached lines (act_lines) for the bounds l, u:
                         * l, u, sl, tl, su, tu; then ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
                         * neuron's pieces (act_pieces) for certifying other slopes (act_cert) */
@@ -223,10 +240,12 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->foff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->foff);
     ctx->soff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->soff);
     ctx->nonneg = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->nonneg);
-    if (!ctx->foff || !ctx->soff || !ctx->nonneg || nonneg_rows(ctx) != VFY_OK)
+    ctx->wf = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->wf);
+    if (!ctx->foff || !ctx->soff || !ctx->nonneg || !ctx->wf || nonneg_rows(ctx) != VFY_OK)
         goto nomem;
     ctx->act_search = 1;
     ctx->n_threads = 1;
+    ctx->f32 = 1;
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
@@ -246,6 +265,17 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
             goto nomem;
         for (int64_t i = 0; i < nw; i++)
             ctx->absw[k][i] = fabs(L->w[i]);
+        int exact = 1;
+        for (int64_t i = 0; exact && i < nw; i++) {
+            double w = L->w[i];
+            exact = (double)(float)w == w && (w == 0 || fabs(w) >= FLT_MIN);
+        }
+        if (exact) {
+            if (!(ctx->wf[k] = vfy_alloc_array((size_t)nw, sizeof(float))))
+                goto nomem;
+            for (int64_t i = 0; i < nw; i++)
+                ctx->wf[k][i] = (float)L->w[i];
+        }
     }
     *out = ctx;
     return VFY_OK;
@@ -259,6 +289,7 @@ const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx) { return ctx->net; }
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx) { return ctx->float_semantics; }
 void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on) { ctx->act_search = on != 0; }
 void vfy_bound_ctx_set_threads(vfy_bound_ctx *ctx, int n) { ctx->n_threads = n < 1 ? 1 : n; }
+void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on) { ctx->f32 = on != 0; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -272,6 +303,10 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->nonneg[k]);
     vfy_free(ctx->nonneg);
+    if (ctx->wf)
+        for (int64_t k = 0; k < ctx->net->n_layers; k++)
+            vfy_free(ctx->wf[k]);
+    vfy_free(ctx->wf);
     vfy_free(ctx->roff);
     vfy_free(ctx->foff);
     vfy_free(ctx->soff);
@@ -357,6 +392,12 @@ void vfy_bounds_free(vfy_bounds *b)
             for (int64_t k = 0; k < b->n_layers; k++)
                 vfy_free(s->q[k]);
         vfy_free(s->q);
+        if (s->qf)
+            for (int64_t k = 0; k < b->n_layers; k++)
+                vfy_free(s->qf[k]);
+        vfy_free(s->qf);
+        vfy_free(s->tiny32);
+        vfy_free(s->fws);
         if (s->act)
             for (int64_t k = 0; k < b->n_layers; k++)
                 vfy_free(s->act[k]);
@@ -427,6 +468,11 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->q = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
     s->act = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
     s->hsum = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
+    s->f32_from = F32_OFF;
+    s->qf = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
+    s->tiny32 = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
+    if (!s->qf || !s->tiny32)
+        goto fail;
     if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->s_lo ||
         !s->idx || !s->cls || !s->q || !s->act || !s->hsum)
         goto fail;
@@ -444,6 +490,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
         if (L->kind == VFY_LAYER_DENSE || L->kind == VFY_LAYER_SCALE) {
             s->q[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
             if (!s->q[k])
+                goto fail;
+            if (ctx->wf[k] && !(s->qf[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double))))
                 goto fail;
         } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
             s->act[k] = vfy_alloc_array((size_t)((6 + ACT_PIECE_LEN(ACT_ALPHA_PIECES)) * L->n_out),
@@ -485,9 +533,20 @@ static const double *layer_in_hi(const vfy_bounds *b, int64_t k, const double *i
     return k == 0 ? in_hi : b->hi[k - 1];
 }
 
+/* The float32 product P = fl32(lam' W) of backward, lam' = lam rounded to float32 (la.h):
+ *   lam W v - P v = (lam - lam') W v + (lam' W - P) v, and with |v| <= H, G = |W| H,
+ *   |(lam - lam') W v| <= sum_i (2^-24 |lam_i| + 2^-126) G_i,
+ *   |(lam' W - P) v|  <= gamma32(n_out) sum_i ((1 + 2^-23) |lam_i| + 2^-126) G_i
+ *                        + (2 n_out + 2) 2^-126 sum_j H_j,
+ * so per unit of |lam_i| the charge is f32_charge(n_out) G_i, plus an absolute term (tiny32). */
+static double f32_charge(int64_t n_out)
+{
+    return vfy_add_up(vfy_mul_up(vfy_la_gamma32(n_out), 1.0 + 0x1p-23), 0x1p-24);
+}
+
 /* The perturbation/rounding coefficient of affine layer k (see the file comment), from the bounds
- * of its input. Fills s->q[k] and s->hsum[k]; leaves the midpoint m, radius r (both such that
- * [m - r, m + r] contains [lo, hi]) and H in the scratch for the IBP step. */
+ * of its input. Fills s->q[k], s->hsum[k] (and s->qf[k], s->tiny32[k]); leaves the midpoint m,
+ * radius r (both such that [m - r, m + r] contains [lo, hi]) and H in the scratch for the IBP step. */
 static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, const double *lo,
                            const double *hi)
 {
@@ -522,10 +581,20 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
             vfy_la_csr_gemv(L->csr, s->H, s->G, 0, 1);
         else
             vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
+        double *qf = s->qf[k], sum_g = 0.0, c32 = f32_charge(n_out);
         for (int64_t j = 0; j < n_out; j++) {
             double G = vfy_mul_up(s->G[j], 1.0 + g);
             q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
+            if (qf) {
+                qf[j] = vfy_add_up(q[j], vfy_mul_up(c32, G));
+                sum_g = vfy_add_up(sum_g, G);
+            }
         }
+        /* the float product's underflow: 2^-126 |W v|_i per coefficient rounded to 0 or less
+         * (sum G) and (2 n_out + 2) 2^-126 per entry of the product, times H (sum H) */
+        if (qf)
+            s->tiny32[k] = vfy_mul_up(0x1p-125, vfy_add_up(vfy_add_up(sum_g, 1.0),
+                                                          vfy_mul_up((double)(n_out + 1), hsum)));
     } else {
         for (int64_t j = 0; j < n_out; j++) {
             double G = vfy_mul_up(fabs(L->w[j]), s->H[j]);
@@ -1145,6 +1214,17 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
  * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
+/* The float products' workspace of at least n floats; NULL when out of memory (double then). */
+static float *f32_ws(vfy_bound_scratch *s, int64_t n)
+{
+    if ((size_t)n > s->cap_fws) {
+        vfy_free(s->fws);
+        s->fws = vfy_alloc_array((size_t)n, sizeof(float));
+        s->cap_fws = s->fws ? (size_t)n : 0;
+    }
+    return s->fws;
+}
+
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,
@@ -1315,15 +1395,22 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
          * gamma |lam||b|, both inside |lam| q_k; the underflow of each entry of fl(lam W) adds at
          * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. The product is one
          * for the rows of every domain; q_k and H are each domain's. */
-        if (L->kind == VFY_LAYER_DENSE && L->csr)
+        int f32 = 0;
+        if (L->kind == VFY_LAYER_DENSE && L->csr) {
             vfy_la_csr_lmul(K, lam, L->csr, lam2, s->csr_ws);
-        else if (L->kind == VFY_LAYER_DENSE)
-            vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
+        } else if (L->kind == VFY_LAYER_DENSE) {
+            float *ws = ctx->f32 && k >= s->f32_from && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out))
+                                                                    : NULL;
+            f32 = ws && vfy_la_gemm_f32(K, n_in, n_out, lam, ctx->wf[k], 0, lam2, ws);
+            if (!f32)
+                vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
+        }
         double g = vfy_la_gamma(n_out);
         for (int64_t sg = 0; sg < n_seg; sg++) {
             const bseg *G = &segs[sg];
             const vfy_bound_scratch *ds = G->b->scratch;
-            const double *q = ds->q[k];
+            /* SOUND: a float32 product is charged qf >= q + f32_charge G, and tiny32 */
+            const double *q = f32 ? ds->qf[k] : ds->q[k];
             /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                 const double *row = lam + i * n_out;
@@ -1339,6 +1426,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 s->d[i] = d;
             }
             double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(ds->hsum[k], 1.0));
+            if (f32)
+                tiny = vfy_add_up(tiny, ds->tiny32[k]);
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                 double e = vfy_mul_up(s->t[i], 1.0 + g); /* SOUND: the gemv of |lam| q rounded */
                 s->beta[i] += s->d[i];
@@ -1503,7 +1592,9 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
                 return VFY_ERR_NOMEM;
             slopes_rows(ctx, b, k, s->idx + a0, na, al);
         }
+        s->f32_from = 1;
         backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, al, NULL, 0, NULL);
+        s->f32_from = F32_OFF;
         for (int64_t a = 0; a < na; a++) {
             int64_t j = s->idx[a0 + a];
             double lo = lbv[2 * a], hi = -lbv[2 * a + 1];
@@ -1783,8 +1874,12 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
         if (L->kind == VFY_LAYER_DENSE) {
             if (L->csr)
                 vfy_la_csr_mul_t(K, v, L->csr, v2, s->csr_ws);
-            else
-                vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
+            else {
+                /* (the primal point only steers the ascent: float32 where it can) */
+                float *ws = ctx->f32 && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out)) : NULL;
+                if (!(ws && vfy_la_gemm_f32(K, n_out, n_in, v, ctx->wf[k], 1, v2, ws)))
+                    vfy_la_gemm_bt(K, n_out, n_in, v, L->w, v2);
+            }
             for (int64_t i = 0; i < K; i++)
                 for (int64_t j = 0; j < n_out; j++)
                     v2[i * n_out + j] += L->b[j];
@@ -2433,8 +2528,10 @@ vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_
     s->ov_j = ovl + M;
     s->ov_sign = ovs;
     rows_init(s, M);
+    s->f32_from = 0; /* (the look-ahead only scores the candidates) */
     backward(ctx, b, net->n_layers, M, in_lo, in_hi, cxm, lb, NULL, NULL, al, NULL, n_sp,
              n_sp ? bv : NULL);
+    s->f32_from = F32_OFF;
     s->ov_layer = s->ov_j = NULL;
     s->ov_sign = NULL;
     for (int64_t c = 0; c < n; c++)

@@ -5,6 +5,10 @@
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#define VFY_HAVE_MXCSR 1
+#endif
 
 void openblas_set_num_threads(int num_threads);
 
@@ -23,6 +27,37 @@ void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const doub
         return;
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k, b,
                 (int)k, 0.0, c, (int)n);
+}
+
+int vfy_la_gemm_f32(int64_t m, int64_t n, int64_t k, const double *a, const float *b, int b_trans,
+                    double *c, float *ws)
+{
+    if (m == 0 || n == 0)
+        return 1;
+    float *af = ws, *cf = ws + m * k;
+    for (int64_t i = 0; i < m * k; i++) {
+        double x = a[i];
+        if (!(fabs(x) <= 0x1p100))
+            return 0; /* NaN, or float32 products that could overflow */
+        af[i] = (float)x;
+    }
+#ifdef VFY_HAVE_MXCSR
+    /* flush-to-zero and denormals-are-zero for this thread while the product runs: subnormal
+     * operands (tiny coefficients) made OpenBLAS's sgemm several times slower than dgemm */
+    unsigned int csr = _mm_getcsr();
+    _mm_setcsr(csr | 0x8040u);
+#endif
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, b_trans ? CblasTrans : CblasNoTrans, (int)m, (int)n,
+                (int)k, 1.0f, af, (int)k, b, b_trans ? (int)k : (int)n, 0.0f, cf, (int)n);
+#ifdef VFY_HAVE_MXCSR
+    _mm_setcsr(csr);
+#endif
+    for (int64_t i = 0; i < m * n; i++) {
+        if (!isfinite(cf[i]))
+            return 0;
+        c[i] = (double)cf[i];
+    }
+    return 1;
 }
 
 void vfy_la_gemv(int64_t m, int64_t n, const double *a, const double *x, double *y, int transpose)

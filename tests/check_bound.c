@@ -87,6 +87,143 @@ START_TEST(test_gemm_matches_reference)
 }
 END_TEST
 
+/* vfy_la_gemm_f32 within the error la.h states (tiny coefficients, subnormal in float32,
+ * included), and it declines what float32 cannot hold. */
+START_TEST(test_gemm_f32_error)
+{
+    uint64_t st = 21;
+    enum { M = 5, N = 7, KK = 300 };
+    static double a[M * KK], c[M * N];
+    static float b[KK * N], ws[M * (KK + N)];
+    for (int i = 0; i < M * KK; i++) {
+        double u = testnet_uniform(&st);
+        a[i] = u < 0.1 ? 0.0 : (u < 0.3 ? (2 * u - 0.4) * 1e-39 : 4 * testnet_uniform(&st) - 2);
+    }
+    for (int i = 0; i < KK * N; i++)
+        b[i] = (float)(4 * testnet_uniform(&st) - 2);
+    ck_assert(vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
+    long double g32 = vfy_la_gamma32(KK);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            long double exact = 0, bound = 0;
+            for (int p = 0; p < KK; p++) {
+                long double ab = fabsl((long double)a[i * KK + p]), bb = fabsl((long double)b[p * N + j]);
+                exact += (long double)a[i * KK + p] * (long double)b[p * N + j];
+                bound += (0x1p-24L * ab + 0x1p-126L) * bb + g32 * ((1 + 0x1p-23L) * ab + 0x1p-126L) * bb;
+            }
+            bound += (2.0L * KK + 2) * 0x1p-126L;
+            REQUIRE_MSG(fabsl((long double)c[i * N + j] - exact) <= bound, "entry %d %d", i, j);
+        }
+    /* the transposed form gives the same products */
+    static float bt[N * KK];
+    static double c2[M * N];
+    for (int p = 0; p < KK; p++)
+        for (int j = 0; j < N; j++)
+            bt[j * KK + p] = b[p * N + j];
+    ck_assert(vfy_la_gemm_f32(M, N, KK, a, bt, 1, c2, ws));
+    for (int i = 0; i < M * N; i++)
+        ck_assert(c2[i] == c[i]);
+    a[3] = 0x1p101;
+    ck_assert(!vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
+    a[3] = NAN;
+    ck_assert(!vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
+    a[3] = 0x1p99;
+    b[3 * N] = 0x1p100f; /* a product of 2^199 overflows float32 */
+    ck_assert(!vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
+}
+END_TEST
+
+/* CROWN's hidden bounds with float32 products stay below the exact minimum: a net whose first two
+ * ReLU layers are active on the whole box, so that a third-layer pre-activation is an exact linear
+ * function of x (its minimum at a corner, evaluated in long double) and CROWN's bound of it
+ * differs from that minimum only by the charges (its backward pass meets W2 with rows of W4: a
+ * float32 product that rounds). Real-valued semantics: no float32-execution allowance hides the
+ * products' rounding. Without f32_charge most bounds land above the minimum. */
+START_TEST(test_f32_products_sound)
+{
+    uint64_t st = 500 + (uint64_t)_i;
+    enum { NX = 30, H = 40 };
+    const int64_t sizes[5] = {NX, H, H, H, 1};
+    static double w0[H * NX], b0[H], w2[H * H], b2[H], w4[H * H], b4[H], w6[H], b6[1];
+    for (int i = 0; i < H * NX; i++)
+        w0[i] = (float)(2 * testnet_uniform(&st) - 1);
+    for (int i = 0; i < H * H; i++) {
+        w2[i] = (float)(2 * testnet_uniform(&st) - 1);
+        w4[i] = (float)(2 * testnet_uniform(&st) - 1);
+    }
+    for (int m = 0; m < H; m++) {
+        b0[m] = 50;   /* |W0 x| <= 30 * 1.5 on the box: the first ReLU layer active */
+        b2[m] = 4000; /* |W2 v| <= 40 * 95: the second too */
+        w6[m] = (float)(2 * testnet_uniform(&st) - 1);
+    }
+    /* v4 = W4 W2 W0 x + d, with C = W4 W2 W0 and d = W4 (W2 b0 + b2) + b4 */
+    static long double c[H * NX], d[H];
+    for (int j = 0; j < H; j++) {
+        long double dj = 0;
+        for (int m = 0; m < H; m++) {
+            long double t = b2[m];
+            for (int q = 0; q < H; q++)
+                t += (long double)w2[m * H + q] * b0[q];
+            dj += (long double)w4[j * H + m] * t;
+        }
+        b4[j] = -(double)dj + (testnet_uniform(&st) - 0.5); /* near 0: unstable after IBP */
+        d[j] = dj + b4[j];
+        for (int i = 0; i < NX; i++) {
+            long double cji = 0;
+            for (int m = 0; m < H; m++) {
+                long double t = 0;
+                for (int q = 0; q < H; q++)
+                    t += (long double)w2[m * H + q] * w0[q * NX + i];
+                cji += (long double)w4[j * H + m] * t;
+            }
+            c[j * NX + i] = cji;
+        }
+    }
+    b6[0] = 0;
+    const double *w[4] = {w0, w2, w4, w6}, *b[4] = {b0, b2, b4, b6};
+    vfy_net *net = testnet_dense(4, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    double lo[NX], hi[NX];
+    for (int i = 0; i < NX; i++) {
+        double cc = 2 * testnet_uniform(&st) - 1;
+        lo[i] = cc - 0.5;
+        hi[i] = cc + 0.5;
+    }
+    vfy_bounds *bb[2];
+    vfy_bound_ctx *ctx[2];
+    for (int f = 0; f < 2; f++) {
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx[f], NULL), VFY_OK);
+        vfy_bound_ctx_set_f32(ctx[f], f);
+        bb[f] = vfy_bounds_create(ctx[f]);
+        ck_assert_int_eq(vfy_bound_layers(ctx[f], VFY_BOUND_CROWN, lo, hi, NULL, bb[f]), VFY_OK);
+        for (int m = 0; m < H; m++)
+            ck_assert(bb[f]->lo[0][m] > 0 && bb[f]->lo[2][m] > 0);
+    }
+    int64_t looser = 0;
+    for (int j = 0; j < H; j++) {
+        long double mn = d[j], mx = d[j];
+        for (int i = 0; i < NX; i++) {
+            long double cji = c[j * NX + i];
+            mn += cji > 0 ? cji * lo[i] : cji * hi[i];
+            mx += cji > 0 ? cji * hi[i] : cji * lo[i];
+        }
+        for (int f = 0; f < 2; f++)
+            REQUIRE_MSG(bb[f]->lo[4][j] <= mn && mx <= bb[f]->hi[4][j],
+                        "f32 %d neuron %d: [%.17Lg, %.17Lg] not in [%.17g, %.17g]", f, j, mn, mx,
+                        bb[f]->lo[4][j], bb[f]->hi[4][j]);
+        /* the float32 path ran: its charge shows (here about 0.5: the a-priori bound on v2's
+         * magnitude, 8,000, not its width; the rounding itself is 1e-5 to 1e-4) */
+        looser += bb[1]->lo[4][j] < bb[0]->lo[4][j];
+    }
+    ck_assert_int_gt(looser, H / 2);
+    for (int f = 0; f < 2; f++) {
+        vfy_bounds_free(bb[f]);
+        vfy_bound_ctx_free(ctx[f]);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 
 /* Sample s of [lo, hi]: the two extreme corners, two alternating ones, then uniform points; each
  * float32-valued and inside the box (so a float32 execution sees the same x), in x and xf. */
@@ -314,6 +451,9 @@ static void check_reference(const char *model, const char *spec_path, const doub
     ck_assert_int_eq(K, n_ref);
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    /* the relaxation's maths against the reference's: products in double (the float32 products'
+     * charge costs 2e-4 of the 256x2 net's margin, test_f32_products_sound) */
+    vfy_bound_ctx_set_f32(ctx, 0);
     vfy_bounds *b = vfy_bounds_create(ctx);
     const double *lo = spec->boxes[0].lo, *hi = spec->boxes[0].hi;
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
@@ -1587,6 +1727,7 @@ START_TEST(test_sparse_matches_dense)
                 REQUIRE(net->layers[k].kind != VFY_LAYER_DENSE || net->layers[k].csr);
         }
         ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx[sparse], NULL), VFY_OK);
+        vfy_bound_ctx_set_f32(ctx[sparse], 0); /* (sparse layers' products are double) */
         if (sparse == 0)
             vfy_bound_widen_input(ctx[0], net->n_in, wlo, whi);
         vfy_bounds *b = vfy_bounds_create(ctx[sparse]);
@@ -1652,6 +1793,7 @@ START_TEST(test_crown_refine_chunks)
         ck_assert(!sparse || net->layers[2].csr);
         vfy_bound_ctx *ctx;
         ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+        vfy_bound_ctx_set_f32(ctx, 0); /* (sparse layers' products are double) */
         if (!sparse)
             vfy_bound_widen_input(ctx, 6, wlo, whi);
         vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
@@ -2002,6 +2144,8 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_directed_rounding);
     tcase_add_test(tc, test_directed_rounding_zero);
     tcase_add_test(tc, test_gemm_matches_reference);
+    tcase_add_test(tc, test_gemm_f32_error);
+    tcase_add_loop_test(tc, test_f32_products_sound, 0, 4);
     tcase_add_loop_test(tc, test_bounds_contain_samples, 0, 12);
     tcase_add_test(tc, test_crown_tighter_than_ibp);
     tcase_add_test(tc, test_float_execution_cancellation);

@@ -20,6 +20,16 @@ void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double 
                  int accumulate);
 /* C = A * B^T: A is m x k, B is n x k. */
 void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c);
+/* C = A * B (B_trans 0: B is k x n) or A * B^T (B_trans 1: B is n x k) in float32 arithmetic: A
+ * rounded to float32, one sgemm (on x86 with subnormals flushed to zero, in this thread), C exactly
+ * the float32 results. ws holds m (k + n) floats. Returns 0, C unspecified, when an entry of A is
+ * NaN or above 2^100 in magnitude or an entry of C is not finite (the caller uses vfy_la_gemm).
+ * Error, for the caller to charge: with A' the float32 rounding of A (an entry whose rounding is
+ * subnormal taken as 0; B's entries must be 0 or normal floats),
+ *     |A - A'| <= 2^-24 |A| + 2^-126,
+ *     |fl32(A' B) - A' B| <= gamma32(k) |A'| |B| + (2 k + 2) 2^-126   (entrywise, any order). */
+int vfy_la_gemm_f32(int64_t m, int64_t n, int64_t k, const double *a, const float *b, int b_trans,
+                    double *c, float *ws);
 /* y = A x (A is m x n row-major) or y = A^T x when transpose. */
 void vfy_la_gemv(int64_t m, int64_t n, const double *a, const double *x, double *y, int transpose);
 /* Plain-C reference of vfy_la_gemm (no BLAS), used as a test oracle. */
