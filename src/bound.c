@@ -93,10 +93,10 @@ typedef struct vfy_bound_scratch {
     double **qf, *tiny32;
     /* backward forms the products with W of the layers from f32_from on in float32 where it can
      * (F32_OFF: none): crown_refine from layer 1 on, the branching look-ahead (which only scores)
-     * from layer 0; the optimised rows stay in double. Measured on mnist_fc 256x4 (domains in 40 s):
-     * crown_refine's products +12%, the primal points of alpha_gradient +6%; the input layer's
-     * product in crown_refine gained nothing and its charge (G = |W| H with H the inputs' magnitudes,
-     * not the box's width) cost 1e-3 of the 256x2 net's root CROWN margin (the hidden layers' 2e-4) */
+     * from layer 0; the optimised rows stay in double. On mnist_fc 256x4, 14% more domains a
+     * second (docs/results.md). The input layer's product in crown_refine gained nothing, and its
+     * charge (G = |W| H, H the inputs' magnitudes, not the box's width) cost 1e-3 of the 256x2
+     * net's root CROWN margin (the hidden layers' products 2e-4) */
     int64_t f32_from;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
@@ -546,7 +546,7 @@ static double f32_charge(int64_t n_out)
 
 /* The perturbation/rounding coefficient of affine layer k (see the file comment), from the bounds
  * of its input. Fills s->q[k], s->hsum[k] (and s->qf[k], s->tiny32[k]); leaves the midpoint m,
- * radius r (both such that [m - r, m + r] contains [lo, hi]) and H in the scratch for the IBP step. */
+ * radius r (both such that [m - r, m + r] contains [lo, hi]) and H in the scratch for IBP. */
 static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, const double *lo,
                            const double *hi)
 {
@@ -1209,11 +1209,6 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
     }
 }
 
-/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
- * constant and error of each row, with the invariant (for every execution of the network)
- *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
- * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
- * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 /* The float products' workspace of at least n floats; NULL when out of memory (double then). */
 static float *f32_ws(vfy_bound_scratch *s, int64_t n)
 {
@@ -1225,6 +1220,11 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
     return s->fws;
 }
 
+/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
+ * constant and error of each row, with the invariant (for every execution of the network)
+ *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
+ * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
+ * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,

@@ -107,9 +107,11 @@ START_TEST(test_gemm_f32_error)
         for (int j = 0; j < N; j++) {
             long double exact = 0, bound = 0;
             for (int p = 0; p < KK; p++) {
-                long double ab = fabsl((long double)a[i * KK + p]), bb = fabsl((long double)b[p * N + j]);
-                exact += (long double)a[i * KK + p] * (long double)b[p * N + j];
-                bound += (0x1p-24L * ab + 0x1p-126L) * bb + g32 * ((1 + 0x1p-23L) * ab + 0x1p-126L) * bb;
+                long double av = a[i * KK + p], bv = b[p * N + j];
+                long double ab = fabsl(av), bb = fabsl(bv);
+                exact += av * bv;
+                bound += (0x1p-24L * ab + 0x1p-126L) * bb;
+                bound += g32 * ((1 + 0x1p-23L) * ab + 0x1p-126L) * bb;
             }
             bound += (2.0L * KK + 2) * 0x1p-126L;
             REQUIRE_MSG(fabsl((long double)c[i * N + j] - exact) <= bound, "entry %d %d", i, j);

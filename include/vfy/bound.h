@@ -43,8 +43,9 @@ void vfy_bound_ctx_set_threads(vfy_bound_ctx *ctx, int n);
 /* Float32 products (default on): CROWN's passes for the hidden layers' bounds and the branching
  * look-ahead form their products with float32 copies of the DENSE weights that are exactly float32
  * (sgemm), each charged its rounding error a priori (bound.c, f32_charge), so every bound stays
- * sound and the hidden ones are looser by that charge; the optimised output rows stay in double. Off: every product in double (the tests that compare two
- * paths bit for bit, or with a reference implementation). */
+ * sound and the hidden ones are looser by that charge; the optimised output rows stay in double.
+ * Off: every product in double (the tests that compare two paths bit for bit, or with a reference
+ * implementation). */
 void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
