@@ -361,6 +361,14 @@ static int scratch_reserve(vfy_bound_scratch *s, int64_t K)
     return 1;
 }
 
+/* An array of n per-layer arrays (entries may be NULL), and the array itself. */
+static void free_per_layer(double **p, int64_t n)
+{
+    for (int64_t k = 0; p && k < n; k++)
+        vfy_free(p[k]);
+    vfy_free(p);
+}
+
 void vfy_bounds_free(vfy_bounds *b)
 {
     if (!b)
@@ -388,20 +396,11 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->idx);
         vfy_free(s->cls);
         vfy_free(s->csr_ws);
-        if (s->q)
-            for (int64_t k = 0; k < b->n_layers; k++)
-                vfy_free(s->q[k]);
-        vfy_free(s->q);
-        if (s->qf)
-            for (int64_t k = 0; k < b->n_layers; k++)
-                vfy_free(s->qf[k]);
-        vfy_free(s->qf);
+        free_per_layer(s->q, b->n_layers);
+        free_per_layer(s->qf, b->n_layers);
+        free_per_layer(s->act, b->n_layers);
         vfy_free(s->tiny32);
         vfy_free(s->fws);
-        if (s->act)
-            for (int64_t k = 0; k < b->n_layers; k++)
-                vfy_free(s->act[k]);
-        vfy_free(s->act);
         vfy_free(s->hsum);
         vfy_free(s->alpha);
         vfy_free(s->tape);
