@@ -1114,7 +1114,8 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
         int64_t best = -1;
         double best_gap = -INFINITY;
         for (int64_t i = 0; i < cs->n_rows; i++) {
-            double gap = w->lb[row0 + i] - cs->rows[i].rhs_hi;
+            /* (rounded down: a timeout's open_bound adds rhs_hi back, see below) */
+            double gap = vfy_sub_down(w->lb[row0 + i], cs->rows[i].rhs_hi);
             if (w->lb[row0 + i] > cs->rows[i].rhs_hi)
                 refuted = 1;
             if (best < 0 || gap > best_gap) {
@@ -1792,8 +1793,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 res->alpha_tightened += n_a;
                 res->refined += n_t;
                 vfy_log(1, "root: %lld hidden bounds tightened by alpha-CROWN, %lld neurons made stable "
-                           "by prefix searches, in %.2f s", (long long)n_a, (long long)n_t,
-                        vfy_now() - t1);
+                           "by prefix searches, in %.2f s; %lld unstable", (long long)n_a,
+                        (long long)n_t, vfy_now() - t1, (long long)n_unstable);
             }
             root->prio = -INFINITY;
             if (kept && bi == bi_start && 20 * n_t < n_unstable && !root_proved) {
@@ -2004,17 +2005,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     res->verdict = VFY_TIMEOUT;
                     snprintf(res->reason, sizeof res->reason, "deadline after %lld domains",
                              (long long)res->domains);
-                    if (spec->n_boxes == 1 && spec->n_cases == 1 && spec->cases[0].n_rows == 1 &&
-                        spec->cases[0].rows[0].rhs_hi == 0.0 && res->unresolved == 0) {
+                    double rhs = spec->n_cases == 1 && spec->cases[0].n_rows == 1
+                                     ? spec->cases[0].rows[0].rhs_hi : NAN;
+                    if (spec->n_boxes == 1 && isfinite(rhs) && res->unresolved == 0) {
                         /* SOUND: every domain of the box is either closed (its row's lower bound
-                         * above rhs_hi = 0) or here, with its parent's sound lower bound of the
-                         * row (lb - 0: exact) as prio, valid on the parent's superset of it */
+                         * above rhs_hi) or here, with prio = its parent's sound lower bound of the
+                         * row less rhs_hi, rounded down (valid on the parent's superset of it) */
                         double ob = 0.0;
                         for (int64_t i = 0; i < fr.n; i++)
                             ob = fmin(ob, fr.heap[i]->prio);
                         for (int64_t i = 0; i < fr.n_stk; i++)
                             ob = fmin(ob, fr.stk[i]->prio);
-                        res->open_bound = ob;
+                        res->open_bound = vfy_add_down(ob, rhs);
                     }
                     goto done;
                 }

@@ -13,12 +13,17 @@
 /* A prefix search gets at least this long when the time allows (a fair share of a layer with
  * hundreds of candidates is too short to prove any: better to decide the best-scored ones) */
 #define MIN_SEARCH_S 0.5
+/* A neuron seen at both signs has its bound searched when the value seen leaves at least this share
+ * of its interval to gain; the search's target is that far (as a share of the gap) past the value */
+#define TIGHTEN_MIN_GAIN 0.05
+#define TIGHTEN_SLACK 0.02
 
 typedef struct {
     const vfy_net *P;
     double **acts;
     double *x, *grad, *tmp, *g;
     signed char *seen; /* per output of P: bit 1 seen < 0, bit 2 seen > 0 */
+    double *zmin, *zmax; /* per output of P: the least and greatest value seen */
 } observer;
 
 static void observe_at(observer *o, const double *x)
@@ -26,8 +31,11 @@ static void observe_at(observer *o, const double *x)
     const vfy_net *P = o->P;
     vfy_eval_forward_all(P, x, o->acts);
     const double *z = o->acts[P->n_layers - 1];
-    for (int64_t j = 0; j < P->n_out; j++)
+    for (int64_t j = 0; j < P->n_out; j++) {
         o->seen[j] |= (signed char)((z[j] < 0 ? 1 : 0) | (z[j] > 0 ? 2 : 0));
+        o->zmin[j] = fmin(o->zmin[j], z[j]);
+        o->zmax[j] = fmax(o->zmax[j], z[j]);
+    }
 }
 
 /* Look for both signs of every unstable output of P over [lo, hi] (a heuristic: it only chooses
@@ -67,17 +75,30 @@ static void observe(observer *o, const double *lo, const double *hi, const doubl
     }
 }
 
+/* What a prefix search on neuron j tries to prove: a sign the observations never contradicted
+ * (z_j > 0, z_j < 0), or, for a neuron seen at both signs, a bound near the least (greatest) value
+ * seen (z_j > target, z_j < target). */
+enum { PROVE_ACTIVE, PROVE_INACTIVE, TIGHTEN_LO, TIGHTEN_HI };
+
 typedef struct {
     int64_t j;
+    int kind;
     double area;
+    double target;
 } cand;
 
+/* signs first (a proof makes the ReLU stable), then by weight */
 static int cand_cmp(const void *pa, const void *pb)
 {
     const cand *a = pa, *b = pb;
+    int ta = a->kind >= TIGHTEN_LO, tb = b->kind >= TIGHTEN_LO;
+    if (ta != tb)
+        return ta - tb;
     if (a->area != b->area)
         return a->area > b->area ? -1 : 1;
-    return a->j < b->j ? -1 : (a->j > b->j);
+    if (a->j != b->j)
+        return a->j < b->j ? -1 : 1;
+    return a->kind - b->kind;
 }
 
 static void observer_free(observer *o, int64_t n_layers)
@@ -91,6 +112,8 @@ static void observer_free(observer *o, int64_t n_layers)
     vfy_free(o->tmp);
     vfy_free(o->g);
     vfy_free(o->seen);
+    vfy_free(o->zmin);
+    vfy_free(o->zmax);
 }
 
 static int observer_init(observer *o, const vfy_net *P)
@@ -104,12 +127,56 @@ static int observer_init(observer *o, const vfy_net *P)
     o->tmp = vfy_alloc_array((size_t)(2 * width), sizeof(double));
     o->g = vfy_alloc_array((size_t)P->n_out, sizeof(double));
     o->seen = vfy_alloc_array((size_t)P->n_out, 1);
-    if (!o->acts || !o->x || !o->grad || !o->tmp || !o->g || !o->seen)
+    o->zmin = vfy_alloc_array((size_t)P->n_out, sizeof(double));
+    o->zmax = vfy_alloc_array((size_t)P->n_out, sizeof(double));
+    if (!o->acts || !o->x || !o->grad || !o->tmp || !o->g || !o->seen || !o->zmin || !o->zmax)
         return 0;
+    for (int64_t j = 0; j < P->n_out; j++) {
+        o->zmin[j] = INFINITY;
+        o->zmax[j] = -INFINITY;
+    }
     for (int64_t k = 0; k < P->n_layers; k++)
         if (!(o->acts[k] = vfy_alloc_array((size_t)P->layers[k].n_out, sizeof(double))))
             return 0;
     return 1;
+}
+
+/* One prefix search: does an input of the box put the row of sub (on P's output j) at or below its
+ * rhs? Within time_s, from the earlier layers' bounds pflat. *z_cex: on sat, z_j at the
+ * counterexample (double evaluation). */
+static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy_verify_opts *opts,
+                                const double *pflat, double time_s, uint64_t seed, int64_t j,
+                                vfy_verdict *v, double *open_bound, double *z_cex, vfy_error *err)
+{
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.timeout_s = fmax(time_s, 0.0);
+    o.seed = opts->seed + seed;
+    o.threads = opts->threads;
+    o.float_semantics = opts->float_semantics;
+    o.max_memory_mb = opts->max_memory_mb;
+    o.alpha_iters = opts->alpha_iters;
+    o.rebound = opts->rebound;
+    o.lp = VFY_LP_OFF;
+    o.split = VFY_SPLIT_RELU;
+    o.hidden_prior = pflat;
+    o.hidden_slopes = opts->hidden_slopes;
+    o.attack = 0; /* observe() looked already */
+    vfy_verify_result r;
+    /* the prefix searches' own progress reports would drown the caller's (the caller's workers
+     * are idle while this runs: the level is ours to lower) */
+    int level = vfy_log_level;
+    vfy_log_level = level > 2 ? level - 2 : 0;
+    vfy_status st = vfy_verify(P, sub, &o, &r, err);
+    vfy_log_level = level;
+    *v = st == VFY_OK ? r.verdict : VFY_UNKNOWN;
+    *open_bound = st == VFY_OK ? r.open_bound : -INFINITY;
+    *z_cex = st == VFY_OK && r.verdict == VFY_SAT && r.y64 ? r.y64[j] : NAN;
+    if (st == VFY_OK)
+        vfy_log(3, "refine: prefix search: %lld domains, %.3f s of %.3f s", (long long)r.domains,
+                r.time_s, o.timeout_s);
+    vfy_verify_result_free(&r);
+    return st;
 }
 
 /* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
@@ -132,7 +199,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     for (int64_t q = 0; q < k; q++)
         half += net->layers[q].n_out;
     int64_t woff = half - m; /* layer k-1's outputs in the flat layout */
-    cs = vfy_alloc_array((size_t)m, sizeof(cand));
+    cs = vfy_alloc_array((size_t)(2 * m), sizeof(cand));
     pflat = vfy_alloc_array((size_t)(2 * half), sizeof(double));
     cy = vfy_alloc_array((size_t)m, sizeof(double));
     if (!cs || !pflat || !cy || !observer_init(&ob, P)) {
@@ -141,19 +208,35 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     }
     double *zlo = b->lo[k - 1], *zhi = b->hi[k - 1];
     observe(&ob, box->in_lo, box->in_hi, zlo, zhi, rng, dl);
-    int64_t n = 0;
+    int64_t n = 0, n_sign = 0, n_unstable = 0, n_both = 0;
     for (int64_t j = 0; j < m; j++) {
         if (!(zlo[j] < 0 && zhi[j] > 0))
             continue;
+        n_unstable++;
+        double w = weight ? weight[woff + j] : -zlo[j] * zhi[j] / (zhi[j] - zlo[j]);
         if (ob.seen[j] == 3) {
             stats->observed++;
+            n_both++;
+            /* really unstable: its bounds are worth tightening when the values seen leave a
+             * good share of the relaxation's interval (a target just short of the value seen,
+             * so that a search can prove it) */
+            double width = zhi[j] - zlo[j];
+            if (TIGHTEN_MIN_GAIN * width < ob.zmin[j] - zlo[j])
+                cs[n++] = (cand){j, TIGHTEN_LO, w,
+                                 ob.zmin[j] - TIGHTEN_SLACK * (ob.zmin[j] - zlo[j])};
+            if (TIGHTEN_MIN_GAIN * width < zhi[j] - ob.zmax[j])
+                cs[n++] = (cand){j, TIGHTEN_HI, w,
+                                 ob.zmax[j] + TIGHTEN_SLACK * (zhi[j] - ob.zmax[j])};
             continue;
         }
         if (ob.seen[j] == 0)
             continue; /* only z = 0 was seen: no side to try */
-        cs[n++] = (cand){j, weight ? weight[woff + j] : -zlo[j] * zhi[j] / (zhi[j] - zlo[j])};
+        cs[n++] = (cand){j, ob.seen[j] == 2 ? PROVE_ACTIVE : PROVE_INACTIVE, w, 0.0};
+        n_sign++;
     }
-    stats->candidates += n;
+    vfy_log(2, "refine: layer %lld: %lld unstable, %lld seen at both signs", (long long)k,
+            (long long)n_unstable, (long long)n_both);
+    stats->candidates += n_sign;
     qsort(cs, (size_t)n, sizeof(cand), cand_cmp);
 
     /* the prefix searches start from the bounds of b on layers 0..k-1 */
@@ -171,65 +254,81 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         if (dl && (vfy_deadline_over(dl) || !(left > MIN_START_S)))
             break;
         int64_t j = cs[c].j;
-        /* seen only > 0: try to prove z_j > 0 (no input gives z_j <= 0); seen only < 0: z_j < 0 */
-        int prove_active = ob.seen[j] == 2;
-        memset(cy, 0, (size_t)m * sizeof(double));
-        cy[j] = prove_active ? 1.0 : -1.0;
-        vfy_verify_opts o;
-        vfy_verify_opts_default(&o);
-        o.timeout_s = isfinite(left) ? fmin(left, fmax(MIN_SEARCH_S, left / (double)(n - c))) : 10.0;
-        o.seed = opts->seed + (uint64_t)c;
-        o.threads = opts->threads;
-        o.float_semantics = opts->float_semantics;
-        o.max_memory_mb = opts->max_memory_mb;
-        o.alpha_iters = opts->alpha_iters;
-        o.rebound = opts->rebound;
-        o.lp = VFY_LP_OFF;
-        o.split = VFY_SPLIT_RELU;
-        o.hidden_prior = pflat;
-        o.hidden_slopes = opts->hidden_slopes;
-        o.attack = 0; /* observe() looked for this sign already */
-        vfy_verify_result r;
-        /* the prefix searches' own progress reports would drown the caller's (the caller's
-         * workers are idle while this runs: the level is ours to lower) */
-        int level = vfy_log_level;
-        vfy_log_level = level > 2 ? level - 2 : 0;
-        st = vfy_verify(P, &sub, &o, &r, err);
-        vfy_log_level = level;
-        stats->searches++;
-        vfy_verdict v = r.verdict;
-        double open_bound = r.open_bound;
-        vfy_log(2, "refine: layer %lld neuron %lld (%s): %s after %lld domains, %.3f s of %.3f s",
-                (long long)k, (long long)j, prove_active ? "z > 0?" : "z < 0?", vfy_verdict_name(v),
-                (long long)r.domains, r.time_s, o.timeout_s);
-        vfy_verify_result_free(&r);
-        if (st != VFY_OK)
-            goto done;
-        if (v == VFY_SAT) {
-            stats->observed++;
-        } else if (v == VFY_UNSAT) {
-            /* SOUND: no input of the box (float32 executions included when ctx charges them) puts
-             * z_j on the other side of 0 */
-            if (prove_active)
-                zlo[j] = fmax(zlo[j], 0.0);
-            else
-                zhi[j] = fmin(zhi[j], 0.0);
-            stats->proved++;
-            ++*n_changed;
-        } else if (v == VFY_TIMEOUT && open_bound > -INFINITY) {
-            /* SOUND: the row (z_j, or -z_j) is at least open_bound over the whole box */
-            if (prove_active && open_bound > zlo[j])
-                zlo[j] = open_bound;
-            else if (!prove_active && -open_bound < zhi[j])
-                zhi[j] = -open_bound;
-            else
+        int kind = cs[c].kind;
+        /* the row's unsafe side: z_j <= t (a proof gives z_j > t: t = 0 for a sign, the target
+         * for a lower bound), or -z_j <= -t (z_j < t) */
+        int from_below = kind == PROVE_ACTIVE || kind == TIGHTEN_LO;
+        double t = cs[c].target;
+        /* an equal share of the layer's time left; a sign search at least MIN_SEARCH_S (a
+         * bound's search tightens in any time at all) */
+        double share = left / (double)(n - c);
+        if (kind < TIGHTEN_LO)
+            share = fmax(MIN_SEARCH_S, share);
+        double t_cand = vfy_now() + (isfinite(left) ? fmin(left, share) : 10.0);
+        for (;;) {
+            double z_cex = NAN;
+            vfy_verdict v;
+            double open_bound;
+            memset(cy, 0, (size_t)m * sizeof(double));
+            cy[j] = from_below ? 1.0 : -1.0;
+            row.rhs_lo = row.rhs_hi = from_below ? t : -t;
+            st = prefix_search(P, &sub, opts, pflat, t_cand - vfy_now(), (uint64_t)c, j, &v,
+                               &open_bound, &z_cex, err);
+            stats->searches++;
+            vfy_log(2, "refine: layer %lld neuron %lld (z %s %g? bounds [%g, %g]): %s, open bound "
+                       "%g", (long long)k, (long long)j, from_below ? ">" : "<", t, zlo[j], zhi[j],
+                    vfy_verdict_name(v), open_bound);
+            if (st != VFY_OK)
+                goto done;
+            if (v == VFY_SAT) {
+                if (kind < TIGHTEN_LO) {
+                    stats->observed++;
+                    break;
+                }
+                /* a value past the target: the next target just short of it, while the gain
+                 * left is worth it and the time allows */
+                double width = zhi[j] - zlo[j], t_next;
+                if (from_below && TIGHTEN_MIN_GAIN * width < z_cex - zlo[j])
+                    t_next = z_cex - TIGHTEN_SLACK * (z_cex - zlo[j]);
+                else if (!from_below && TIGHTEN_MIN_GAIN * width < zhi[j] - z_cex)
+                    t_next = z_cex + TIGHTEN_SLACK * (zhi[j] - z_cex);
+                else
+                    break;
+                if (from_below ? !(t_next < t) : !(t_next > t))
+                    break; /* (a float32 counterexample's double value at the target) */
+                t = t_next;
+                if (!(t_cand - vfy_now() > MIN_START_S))
+                    break;
                 continue;
-            stats->tightened++;
-            ++*n_changed;
+            }
+            if (v == VFY_UNSAT) {
+                /* SOUND: no input of the box (float32 executions included when ctx charges them)
+                 * puts z_j on the other side of t (exact: t is the row's rhs) */
+                if (from_below)
+                    zlo[j] = fmax(zlo[j], t);
+                else
+                    zhi[j] = fmin(zhi[j], t);
+                if (kind < TIGHTEN_LO)
+                    stats->proved++;
+                else
+                    stats->tightened++;
+                ++*n_changed;
+            } else if (v == VFY_TIMEOUT && open_bound > -INFINITY) {
+                /* SOUND: the row (z_j, or -z_j) is at least open_bound over the whole box */
+                if (from_below && open_bound > zlo[j])
+                    zlo[j] = open_bound;
+                else if (!from_below && -open_bound < zhi[j])
+                    zhi[j] = -open_bound;
+                else
+                    break;
+                stats->tightened++;
+                ++*n_changed;
+            }
+            break;
         }
     }
-    vfy_log(2, "refine: layer %lld: %lld candidates, %lld bounds changed", (long long)k, (long long)n,
-            (long long)*n_changed);
+    vfy_log(2, "refine: layer %lld: %lld searches of a sign, %lld of a bound, %lld bounds changed",
+            (long long)k, (long long)n_sign, (long long)(n - n_sign), (long long)*n_changed);
 done:
     observer_free(&ob, P ? P->n_layers : 0);
     vfy_net_free(P);

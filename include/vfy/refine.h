@@ -10,6 +10,12 @@
  * search (alpha/beta-CROWN branch and bound) answers it. A proof clamps the bound at 0 and the ReLU
  * becomes stable; a search cut short by its time still leaves a bound (the least over the domains
  * it left open, vfy_verify_result.open_bound), often far tighter than the relaxation's.
+ * A pre-activation seen at both signs stays unstable, but its bounds shape its triangle and every
+ * bound after it: the same search, on "z_j <= t" for a target t just below the least value seen
+ * (or above the greatest), proves z_j > t or leaves its open bound (on mnist_fc 256x4 at eps 0.05,
+ * a second-layer neuron's [-7.38, 4.23] became [-6.00, 3.70]); a counterexample, a value past the
+ * target, moves the target past it while the time allows. This is what alpha-beta-CROWN's MIP
+ * refinement of the hidden layers (bab-refine) computes with Gurobi, here by its own search.
  *
  * Layers are refined in order, so each prefix search starts from the bounds its earlier layers got
  * (vfy_verify_opts.hidden_prior), and the later layers are re-bounded after each.
@@ -24,8 +30,10 @@ typedef struct vfy_refine_stats {
     int64_t candidates; /* unstable pre-activations with one sign never observed */
     int64_t searches;   /* prefix searches run */
     int64_t proved;     /* neurons made stable */
-    int64_t tightened;  /* neurons left unstable, with a tighter bound from a search cut short */
-    int64_t observed;   /* neurons seen with both signs (skipped: really unstable) */
+    int64_t tightened;  /* bounds of neurons left unstable made tighter (by a search cut short, or
+                         * a proof of a target) */
+    int64_t observed;   /* neurons seen with both signs (really unstable: only their bounds are
+                         * searched) */
 } vfy_refine_stats;
 
 /* Refine b (bounds of net over box, widened as vfy_bound_widen_input does, for ctx's semantics) in

@@ -135,9 +135,9 @@ typedef struct vfy_verify_result {
                              * attack (a wide net, thousands of cases) those of the boxes left
                              * open after their root (the others got a quick one only) */
     double time_s;
-    /* TIMEOUT of a spec with one box and one case of one row whose rhs_hi is 0, no leaf left
-     * unresolved: a sound lower bound, at most 0, of the row's left side over the whole box (the
-     * least bound of the domains left open; the closed ones are above 0); else -INFINITY.
+    /* TIMEOUT of a spec with one box and one case of one row (finite rhs_hi), no leaf left
+     * unresolved: a sound lower bound, at most rhs_hi, of the row's left side over the whole box
+     * (the least bound of the domains left open; the closed ones are above rhs_hi); else -INFINITY.
      * (refine.c: a search that did not prove a neuron stable still tightens its bound.) */
     double open_bound;
     char reason[256]; /* a short human explanation of an unknown/timeout */
