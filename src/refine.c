@@ -13,10 +13,14 @@
 /* A prefix search gets at least this long when the time allows (a fair share of a layer with
  * hundreds of candidates is too short to prove any: better to decide the best-scored ones) */
 #define MIN_SEARCH_S 0.5
-/* A neuron seen at both signs has its bound searched when the value seen leaves at least this share
- * of its interval to gain; the search's target is that far (as a share of the gap) past the value */
+/* A neuron seen at both signs has its bound searched when the value seen leaves at least this
+ * share of its interval to gain; the search's target is that far (a share of the gap) past the
+ * value */
 #define TIGHTEN_MIN_GAIN 0.05
 #define TIGHTEN_SLACK 0.02
+/* ...and at most this long: a layer with few of them leaves the rest of its time to the next
+ * layers and to the search after (its bound gains little past a second, a search's delay costs) */
+#define MAX_TIGHTEN_S 1.0
 
 typedef struct {
     const vfy_net *P;
@@ -262,8 +266,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         /* an equal share of the layer's time left; a sign search at least MIN_SEARCH_S (a
          * bound's search tightens in any time at all) */
         double share = left / (double)(n - c);
-        if (kind < TIGHTEN_LO)
-            share = fmax(MIN_SEARCH_S, share);
+        share = kind < TIGHTEN_LO ? fmax(MIN_SEARCH_S, share) : fmin(MAX_TIGHTEN_S, share);
         double t_cand = vfy_now() + (isfinite(left) ? fmin(left, share) : 10.0);
         for (;;) {
             double z_cex = NAN;

@@ -13,13 +13,13 @@
 #include "vfy/la.h"
 #include "vfy/refine.h"
 
-/* z = 2.5 - relu(x0 + x1) - relu(x0 - x1) over [-1, 1]^2 is in [0.5, 2.5], but the triangles of the
- * two ReLUs (upper lines (a + 2) / 2) only give z >= 2.5 - (x0 + 2) >= -0.5: no single-neuron
- * relaxation sees that z's ReLU is active. y = relu(z). */
-static vfy_net *hidden_stable_net(void)
+/* z = c - relu(x0 + x1) - relu(x0 - x1), y = relu(z). Over [-1, 1]^2 the triangles of the two ReLUs
+ * (upper lines (a + 2) / 2) only give z >= c - (x0 + 2) >= c - 3, while z is in [c - 2, c]. With
+ * c = 2.5, z is in [0.5, 2.5]: no single-neuron relaxation sees that z's ReLU is active. */
+static vfy_net *hidden_stable_net(double c)
 {
     const int64_t sizes[4] = {2, 2, 1, 1};
-    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[2] = {-1, -1}, b2[1] = {2.5};
+    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[2] = {-1, -1}, b2[1] = {c};
     const double w3[1] = {1}, b3[1] = {0};
     const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
     return testnet_dense(3, sizes, w, b);
@@ -105,80 +105,79 @@ START_TEST(test_prefix_same_values)
 }
 END_TEST
 
-START_TEST(test_refine_decides_hidden_neuron)
+/* hidden_stable_net(c) over [-1, 1]^2: its root bounds (CROWN, alpha-CROWN), refined with one
+ * thread (float semantics: fs); z's bounds before are kept in z_lo0, z_hi0. */
+typedef struct {
+    vfy_net *net;
+    vfy_bound_ctx *ctx;
+    vfy_bounds *b;
+    double z_lo0, z_hi0;
+    vfy_refine_stats rs;
+} refined_net;
+
+static void refine_hidden_stable(double c, int fs, refined_net *r)
 {
-    vfy_net *net = hidden_stable_net();
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx = NULL;
+    r->net = hidden_stable_net(c);
+    ck_assert_ptr_nonnull(r->net);
     vfy_error err;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, _i, &ctx, &err), VFY_OK);
+    ck_assert_int_eq(vfy_bound_ctx_create(r->net, fs, &r->ctx, &err), VFY_OK);
     const double lo[2] = {-1, -1}, hi[2] = {1, 1};
     test_box tb;
     box_init(&tb, 2, lo, hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
-    /* the relaxations leave z unstable: z's lower bound is about -0.5 */
-    REQUIRE_MSG(b->lo[2][0] < -0.4 && b->hi[2][0] > 0, "z in [%g, %g]", b->lo[2][0], b->hi[2][0]);
-    double z_hi = b->hi[2][0];
+    r->b = root_bounds(r->ctx, &tb, 2, NULL);
+    r->z_lo0 = r->b->lo[2][0];
+    r->z_hi0 = r->b->hi[2][0];
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
     vfy_deadline dl = {vfy_now() + 20, 0};
-    vfy_refine_stats rs;
-    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
-    ck_assert_int_eq(rs.candidates, 1);
-    ck_assert_int_eq(rs.proved, 1);
-    ck_assert(rs.searches >= 1);
+    ck_assert_int_eq(vfy_refine_hidden(r->ctx, &tb.box, r->b, NULL, &o, &dl, &r->rs, &err), VFY_OK);
+}
+
+static void refined_net_free(refined_net *r)
+{
+    vfy_bounds_free(r->b);
+    vfy_bound_ctx_free(r->ctx);
+    vfy_net_free(r->net);
+}
+
+START_TEST(test_refine_decides_hidden_neuron)
+{
+    refined_net r;
+    refine_hidden_stable(2.5, _i, &r);
+    /* the relaxations leave z unstable: z's lower bound is about -0.5 */
+    REQUIRE_MSG(r.z_lo0 < -0.4 && r.z_hi0 > 0, "z in [%g, %g]", r.z_lo0, r.z_hi0);
+    ck_assert_int_eq(r.rs.candidates, 1);
+    ck_assert_int_eq(r.rs.proved, 1);
+    ck_assert(r.rs.searches >= 1);
     /* proved active: the lower bound is 0 (its exact value 0.5 lies above), the upper one kept */
-    ck_assert(b->lo[2][0] == 0.0);
-    ck_assert(b->hi[2][0] == z_hi);
-    vfy_bounds_free(b);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    ck_assert(r.b->lo[2][0] == 0.0);
+    ck_assert(r.b->hi[2][0] == r.z_hi0);
+    refined_net_free(&r);
 }
 END_TEST
 
-/* z = 1 - relu(x0 + x1) - relu(x0 - x1) over [-1, 1]^2 is in [-1, 1] (-1 at x0 = 1), seen at both
- * signs; the triangles' upper lines (a + 2) / 2 give only z >= 1 - (x0 + 2) >= -2. A search of a
- * bound near the least value seen proves z > t for a t just below -1; the upper bound (1, exact)
- * is kept. */
+/* c = 1: z is in [-1, 1] (-1 at x0 = 1), seen at both signs, and the relaxations give z >= -2. A
+ * search of a bound near the least value seen proves z > t for a t just below -1; the upper bound
+ * (1, exact) is kept. */
 START_TEST(test_refine_tightens_unstable_neuron)
 {
-    const int64_t sizes[4] = {2, 2, 1, 1};
-    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[2] = {-1, -1}, b2[1] = {1};
-    const double w3[1] = {1}, b3[1] = {0};
-    const double *w[3] = {w1, w2, w3}, *b_[3] = {b1, b2, b3};
-    vfy_net *net = testnet_dense(3, sizes, w, b_);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx = NULL;
-    vfy_error err;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, _i, &ctx, &err), VFY_OK);
-    const double lo[2] = {-1, -1}, hi[2] = {1, 1};
-    test_box tb;
-    box_init(&tb, 2, lo, hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
-    REQUIRE_MSG(b->lo[2][0] < -1.9 && b->hi[2][0] >= 1, "z in [%g, %g]", b->lo[2][0], b->hi[2][0]);
-    double z_hi = b->hi[2][0];
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.threads = 1;
-    vfy_deadline dl = {vfy_now() + 20, 0};
-    vfy_refine_stats rs;
-    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
-    ck_assert_int_eq(rs.candidates, 0);
-    ck_assert_int_eq(rs.observed, 1);
-    ck_assert_int_eq(rs.tightened, 1);
+    refined_net r;
+    refine_hidden_stable(1.0, _i, &r);
+    REQUIRE_MSG(r.z_lo0 < -1.9 && r.z_hi0 >= 1, "z in [%g, %g]", r.z_lo0, r.z_hi0);
+    ck_assert_int_eq(r.rs.candidates, 0);
+    ck_assert_int_eq(r.rs.observed, 1);
+    ck_assert_int_eq(r.rs.tightened, 1);
     /* SOUND: -1 is attained; the bound is within the target's slack (2% of the gap) of it */
-    REQUIRE_MSG(b->lo[2][0] <= -1 && b->lo[2][0] >= -1.03, "z >= %.17g", b->lo[2][0]);
-    ck_assert(b->hi[2][0] == z_hi);
+    REQUIRE_MSG(r.b->lo[2][0] <= -1 && r.b->lo[2][0] >= -1.03, "z >= %.17g", r.b->lo[2][0]);
+    ck_assert(r.b->hi[2][0] == r.z_hi0);
     uint64_t st = 5;
     for (int t = 0; t < 20000; t++) {
         double x[2] = {-1 + 2 * testnet_uniform(&st), -1 + 2 * testnet_uniform(&st)};
         double z = 1 - fmax(x[0] + x[1], 0) - fmax(x[0] - x[1], 0);
-        REQUIRE(z >= b->lo[2][0]);
+        REQUIRE(z >= r.b->lo[2][0]);
     }
-    vfy_bounds_free(b);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    refined_net_free(&r);
 }
 END_TEST
 
@@ -344,7 +343,7 @@ END_TEST
  * 0.5 is proved at the root; without it the search has to split. attack = 0 still proves. */
 START_TEST(test_hidden_prior_used)
 {
-    vfy_net *net = hidden_stable_net();
+    vfy_net *net = hidden_stable_net(2.5);
     vfy_bound_ctx *ctx = NULL;
     vfy_error err;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
