@@ -145,6 +145,18 @@ static int observer_init(observer *o, const vfy_net *P)
     return 1;
 }
 
+/* The target of a bound's search from the value v seen (from below: the least value, else the
+ * greatest), TIGHTEN_SLACK of the gap past it; 0 when the gap left to the bound [lo, hi] is not
+ * worth a search. */
+static int tighten_target(int from_below, double v, double lo, double hi, double *t)
+{
+    double gap = from_below ? v - lo : hi - v;
+    if (!(TIGHTEN_MIN_GAIN * (hi - lo) < gap))
+        return 0;
+    *t = from_below ? v - TIGHTEN_SLACK * gap : v + TIGHTEN_SLACK * gap;
+    return 1;
+}
+
 /* One prefix search: does an input of the box put the row of sub (on P's output j) at or below its
  * rhs? Within time_s, from the earlier layers' bounds pflat. *z_cex: on sat, z_j at the
  * counterexample (double evaluation). */
@@ -224,13 +236,11 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
             /* really unstable: its bounds are worth tightening when the values seen leave a
              * good share of the relaxation's interval (a target just short of the value seen,
              * so that a search can prove it) */
-            double width = zhi[j] - zlo[j];
-            if (TIGHTEN_MIN_GAIN * width < ob.zmin[j] - zlo[j])
-                cs[n++] = (cand){j, TIGHTEN_LO, w,
-                                 ob.zmin[j] - TIGHTEN_SLACK * (ob.zmin[j] - zlo[j])};
-            if (TIGHTEN_MIN_GAIN * width < zhi[j] - ob.zmax[j])
-                cs[n++] = (cand){j, TIGHTEN_HI, w,
-                                 ob.zmax[j] + TIGHTEN_SLACK * (zhi[j] - ob.zmax[j])};
+            double t;
+            if (tighten_target(1, ob.zmin[j], zlo[j], zhi[j], &t))
+                cs[n++] = (cand){j, TIGHTEN_LO, w, t};
+            if (tighten_target(0, ob.zmax[j], zlo[j], zhi[j], &t))
+                cs[n++] = (cand){j, TIGHTEN_HI, w, t};
             continue;
         }
         if (ob.seen[j] == 0)
@@ -290,12 +300,8 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
                 }
                 /* a value past the target: the next target just short of it, while the gain
                  * left is worth it and the time allows */
-                double width = zhi[j] - zlo[j], t_next;
-                if (from_below && TIGHTEN_MIN_GAIN * width < z_cex - zlo[j])
-                    t_next = z_cex - TIGHTEN_SLACK * (z_cex - zlo[j]);
-                else if (!from_below && TIGHTEN_MIN_GAIN * width < zhi[j] - z_cex)
-                    t_next = z_cex + TIGHTEN_SLACK * (zhi[j] - z_cex);
-                else
+                double t_next;
+                if (!tighten_target(from_below, z_cex, zlo[j], zhi[j], &t_next))
                     break;
                 if (from_below ? !(t_next < t) : !(t_next > t))
                     break; /* (a float32 counterexample's double value at the target) */
