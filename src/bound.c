@@ -141,6 +141,17 @@ typedef struct vfy_bound_scratch {
     /* crown_refine's rows' slopes from the bounds' vfy_bound_slopes (grow-only) */
     double *sl_alpha;
     size_t cap_sl_alpha;
+    /* the ReLU layers' classification and lines of each segment of a batch (relu_cache_fill),
+     * used by backward_segs and alpha_gradient only while rc_on: inside
+     * vfy_bound_rows_alpha_batch, whose segments' layer bounds do not change, the same values
+     * were otherwise recomputed by each of its passes (a tenth of a run on a net with one wide
+     * ReLU layer and one open row). Segment g's ReLU layer k: neurons at g n_relu + roff[k]
+     * (rc_sl, rc_su, rc_tu, rc_H), indices at 2 (g n_relu + roff[k]) (unstable from the front,
+     * inactive after them), counts and tiny at g n_layers + k. (grow-only) */
+    int rc_on;
+    double *rc_lines, *rc_tiny;
+    int64_t *rc_idx, *rc_cnt;
+    size_t cap_rc_lines, cap_rc_tiny, cap_rc_idx, cap_rc_cnt;
 } vfy_bound_scratch;
 
 struct vfy_bound_slopes {
@@ -414,6 +425,10 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->ov_alpha);
         vfy_free(s->ov_beta);
         vfy_free(s->sl_alpha);
+        vfy_free(s->rc_lines);
+        vfy_free(s->rc_tiny);
+        vfy_free(s->rc_idx);
+        vfy_free(s->rc_cnt);
         vfy_free(s->beta_v);
         vfy_free(s->beta_g);
         vfy_free(s->beta_m);
@@ -1224,6 +1239,85 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
  * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
+/* An activation layer's neurons for a backward pass over its input bounds [l, u] (n of them):
+ * H = max(|l|, |u|) and its sum rounded up (*hsum); the neurons to relax, unst[0 .. *nu): every
+ * neuron of a SIGMOID/TANH layer, a ReLU layer's unstable ones, with their upper line su z + tu
+ * and CROWN's lower slope sl (relu only); a ReLU layer's inactive ones, inact[0 .. *nz) (a stable
+ * active ReLU is in neither). */
+static void act_classify(int relu, int64_t n, const double *l, const double *u, double *H,
+                         double *sl, double *su, double *tu, int64_t *unst, int64_t *inact,
+                         int64_t *nu, int64_t *nz, double *hsum)
+{
+    int64_t a = 0, z = 0;
+    double hs = 0;
+    for (int64_t j = 0; j < n; j++) {
+        H[j] = fmax(fabs(l[j]), fabs(u[j]));
+        hs = vfy_add_up(hs, H[j]);
+        if (!relu) {
+            unst[a++] = j;
+            continue;
+        }
+        if (l[j] >= 0)
+            continue;
+        if (u[j] > 0) {
+            relu_upper_line(l[j], u[j], &su[j], &tu[j]);
+            sl[j] = relu_lower_slope(l[j], u[j]);
+            unst[a++] = j;
+        } else {
+            inact[z++] = j;
+        }
+    }
+    *nu = a;
+    *nz = z;
+    *hsum = hs;
+}
+
+/* The underflow of a backward step through an activation layer of n inputs whose magnitudes sum
+ * to at most hsum: 2^-1074 per product, n + 1 of them per unit of |coefficient| times H. */
+static double act_tiny(int64_t n, double hsum)
+{
+    return vfy_mul_up((double)(n + 1) * ETA64, vfy_add_up(hsum, 1.0));
+}
+
+/* Fill the batch's ReLU cache (the scratch's rc_* fields) for its n_seg segments; 0 when memory
+ * is short (the passes then classify as usual). */
+static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
+                           int64_t n_seg)
+{
+    const vfy_net *net = ctx->net;
+    int64_t R = ctx->n_relu, L = net->n_layers;
+    size_t nr = (size_t)(n_seg * R), nl = (size_t)(n_seg * L);
+    if (R == 0 || !grow_buf(&s->rc_lines, &s->cap_rc_lines, 4 * nr + 1) ||
+        !grow_buf(&s->rc_tiny, &s->cap_rc_tiny, nl + 1))
+        return 0;
+    if (2 * nr + 1 > s->cap_rc_idx || 2 * nl + 1 > s->cap_rc_cnt) {
+        vfy_free(s->rc_idx);
+        vfy_free(s->rc_cnt);
+        s->rc_idx = vfy_alloc_array(2 * nr + 1, sizeof(int64_t));
+        s->rc_cnt = vfy_alloc_array(2 * nl + 1, sizeof(int64_t));
+        s->cap_rc_idx = s->rc_idx && s->rc_cnt ? 2 * nr + 1 : 0;
+        s->cap_rc_cnt = s->rc_idx && s->rc_cnt ? 2 * nl + 1 : 0;
+        if (!s->cap_rc_idx)
+            return 0;
+    }
+    double *sl = s->rc_lines, *su = sl + nr, *tu = su + nr, *H = tu + nr;
+    for (int64_t g = 0; g < n_seg; g++) {
+        const bseg *G = &segs[g];
+        for (int64_t k = 0; k < L; k++) {
+            const vfy_layer *Ly = &net->layers[k];
+            if (Ly->kind != VFY_LAYER_RELU)
+                continue;
+            int64_t o = g * R + ctx->roff[k], n = Ly->n_in, *c = s->rc_cnt + 2 * (g * L + k);
+            double hsum;
+            act_classify(1, n, layer_in_lo(G->b, k, G->in_lo), layer_in_hi(G->b, k, G->in_hi),
+                         H + o, sl + o, su + o, tu + o, s->rc_idx + 2 * o, s->rc_idx + 2 * o + n,
+                         &c[0], &c[1], &hsum);
+            s->rc_tiny[g * L + k] = act_tiny(n, hsum);
+        }
+    }
+    return 1;
+}
+
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,
@@ -1290,11 +1384,36 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 const bseg *G = &segs[sg];
                 vfy_bound_scratch *ds = G->b->scratch; /* the domain's cached lines */
                 const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
-                /* classify once: idx[0..nu) relaxed, idx[nu..nu+nz) inactive (stable active:
-                 * untouched) */
-                int64_t nu = 0, nz = 0, *unst = s->cls, *inact = s->cls + n_in;
-                double hsum = 0;
-                const double *sl = s->s_lo, *tl = NULL, *su = s->s_up, *tu = s->t_up;
+                /* classified once (per batch when the ReLU cache is on): unst relaxed, inact
+                 * inactive (stable active: untouched) */
+                int64_t nu, nz;
+                const int64_t *unst, *inact;
+                const double *H, *sl, *tl = NULL, *su, *tu;
+                double tiny;
+                if (relu && s->rc_on) {
+                    int64_t o = sg * ctx->n_relu + ctx->roff[k], nr = n_seg * ctx->n_relu;
+                    const int64_t *c = s->rc_cnt + 2 * (sg * net->n_layers + k);
+                    sl = s->rc_lines + o;
+                    su = sl + nr;
+                    tu = su + nr;
+                    H = tu + nr;
+                    unst = s->rc_idx + 2 * o;
+                    inact = unst + n_in;
+                    nu = c[0];
+                    nz = c[1];
+                    tiny = s->rc_tiny[sg * net->n_layers + k];
+                } else {
+                    double hsum;
+                    act_classify(relu, n_in, l, u, s->H, s->s_lo, s->s_up, s->t_up, s->cls,
+                                 s->cls + n_in, &nu, &nz, &hsum);
+                    tiny = act_tiny(n_in, hsum);
+                    H = s->H;
+                    sl = s->s_lo;
+                    su = s->s_up;
+                    tu = s->t_up;
+                    unst = s->cls;
+                    inact = s->cls + n_in;
+                }
                 if (!relu) {
                     act_lines(L, ds, k, l, u);
                     const double *c = ds->act[k];
@@ -1303,24 +1422,6 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     su = c + 4 * n_in;
                     tu = c + 5 * n_in;
                 }
-                for (int64_t j = 0; j < n_in; j++) {
-                    s->H[j] = fmax(fabs(l[j]), fabs(u[j]));
-                    hsum = vfy_add_up(hsum, s->H[j]);
-                    if (!relu) {
-                        unst[nu++] = j;
-                        continue;
-                    }
-                    if (l[j] >= 0)
-                        continue;
-                    if (u[j] > 0) {
-                        relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
-                        s->s_lo[j] = relu_lower_slope(l[j], u[j]);
-                        unst[nu++] = j;
-                    } else {
-                        inact[nz++] = j;
-                    }
-                }
-                double tiny = vfy_mul_up((double)(n_in + 1) * ETA64, vfy_add_up(hsum, 1.0));
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                     double *row = lam + i * n_in;
                     double d = 0, abst = 0, errmu = 0, absx = 0;
@@ -1375,7 +1476,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                             abst += fabs(p);
                         }
                         absx += fabs(x);
-                        errmu += fabs(mu) * s->H[j];
+                        errmu += fabs(mu) * H[j];
                         row[j] = mu;
                     }
                     double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
@@ -1922,9 +2023,16 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
                 const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
-                for (int64_t j = 0; j < n_in; j++)
-                    if (l[j] < 0 && u[j] > 0)
-                        relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                const double *su = s->s_up, *tu = s->t_up;
+                if (s->rc_on) {
+                    int64_t nr = n_seg * ctx->n_relu;
+                    su = s->rc_lines + nr + sg * ctx->n_relu + ctx->roff[k];
+                    tu = su + nr;
+                } else {
+                    for (int64_t j = 0; j < n_in; j++)
+                        if (l[j] < 0 && u[j] > 0)
+                            relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
+                }
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++)
                     for (int64_t j = 0; j < n_in; j++) {
                         double z = v[i * n_in + j], out;
@@ -1938,7 +2046,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             out = al[ij] * z;
                             gr[ij] = tp[ij] * z;
                         } else
-                            out = s->s_up[j] * z + s->t_up[j];
+                            out = su[j] * z + tu[j];
                         v2[ij] = out;
                     }
             }
@@ -2184,6 +2292,8 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         return VFY_OK;
     const bseg *segs = s->bsegs;
     const double *cxb = any_cx ? s->cxb : NULL;
+    /* (the segments' layer bounds stay as they are until the return: the cache holds) */
+    s->rc_on = relu_cache_fill(ctx, s, segs, n);
     double *lb = s->lbb, *lam_in = s->lamb, *c_in = s->cinb;
     /* the first bound of every row: IBP's, then CROWN's (default slopes) where better, as
      * vfy_bound_rows */
@@ -2357,6 +2467,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         }
     }
     s->use_salpha = 0;
+    s->rc_on = 0;
     /* each job's results */
     for (int64_t j = 0; j < n_jobs; j++) {
         if (s->job_seg[j] < 0)
