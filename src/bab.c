@@ -1980,7 +1980,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     }
                 }
-                if (vfy_log_level >= 2 && vfy_now() >= t_progress) {
+                if (vfy_log_on(2) && vfy_now() >= t_progress) {
                     /* progress: the open domains' worst gap (their parents' bounds) */
                     double worst = fr.n ? fr.heap[0]->prio : INFINITY;
                     for (int64_t i = 0; i < fr.n_stk; i++)

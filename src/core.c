@@ -142,16 +142,26 @@ done:
     return VFY_OK;
 }
 
+/* The calling thread's messages count as this many levels more detailed (vfy_log_demote). */
+static _Thread_local int log_demoted;
+
+void vfy_log_demote(int by) { log_demoted += by; }
+
+int vfy_log_on(int level) { return level + log_demoted <= vfy_log_level; }
+
 void vfy_log(int level, const char *fmt, ...)
 {
-    if (level > vfy_log_level)
+    if (!vfy_log_on(level))
         return;
+    /* one write per line: threads' lines do not interleave */
+    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    fputs("verify: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
     va_end(ap);
+    if (n < 0)
+        return;
+    fprintf(stderr, "verify: %s\n", line);
 }
 
 double vfy_now(void)

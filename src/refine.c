@@ -4,6 +4,7 @@
 #include "vfy/eval.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,9 +169,9 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
     vfy_verify_opts_default(&o);
     o.timeout_s = fmax(time_s, 0.0);
     o.seed = opts->seed + seed;
-    o.threads = opts->threads;
+    o.threads = 1; /* (refine_layer runs searches side by side instead) */
     o.float_semantics = opts->float_semantics;
-    o.max_memory_mb = opts->max_memory_mb;
+    o.max_memory_mb = opts->max_memory_mb / (opts->threads > 1 ? opts->threads : 1);
     o.alpha_iters = opts->alpha_iters;
     o.rebound = opts->rebound;
     o.lp = VFY_LP_OFF;
@@ -179,12 +180,11 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
     o.hidden_slopes = opts->hidden_slopes;
     o.attack = 0; /* observe() looked already */
     vfy_verify_result r;
-    /* the prefix searches' own progress reports would drown the caller's (the caller's workers
-     * are idle while this runs: the level is ours to lower) */
-    int level = vfy_log_level;
-    vfy_log_level = level > 2 ? level - 2 : 0;
+    /* the prefix searches' own progress reports would drown the caller's (a search of one
+     * thread logs from the calling thread only) */
+    vfy_log_demote(2);
     vfy_status st = vfy_verify(P, sub, &o, &r, err);
-    vfy_log_level = level;
+    vfy_log_demote(-2);
     *v = st == VFY_OK ? r.verdict : VFY_UNKNOWN;
     *open_bound = st == VFY_OK ? r.open_bound : -INFINITY;
     *z_cex = st == VFY_OK && r.verdict == VFY_SAT && r.y64 ? r.y64[j] : NAN;
@@ -193,6 +193,137 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
                 r.time_s, o.timeout_s);
     vfy_verify_result_free(&r);
     return st;
+}
+
+/* The searches of one layer, run by up to opts->threads threads side by side (each search on one
+ * thread: a short search's root and first rounds leave a second worker idle). Each candidate's
+ * bounds change under the lock; a layer's searches are independent (each starts from the layers
+ * before, pflat). */
+typedef struct {
+    const vfy_net *P;
+    const vfy_box *box;
+    const vfy_verify_opts *opts;
+    const double *pflat;
+    const vfy_deadline *dl;
+    const cand *cs;
+    int64_t k, n;
+    int n_threads;
+    double *zlo, *zhi;
+    pthread_mutex_t mu; /* guards what follows, and zlo, zhi */
+    int64_t next;       /* the next candidate to search */
+    vfy_refine_stats *stats;
+    int64_t n_changed;
+    vfy_status st; /* the first failure */
+    vfy_error err;
+} layer_pool;
+
+/* Candidate c of the pool: its search(es) within its share of the layer's time. */
+static vfy_status search_candidate(layer_pool *lp, int64_t c, double *cy, vfy_row *row,
+                                   const vfy_spec *sub, vfy_error *err)
+{
+    const vfy_deadline *dl = lp->dl;
+    double left = dl ? dl->t_end - vfy_now() : INFINITY;
+    int64_t j = lp->cs[c].j, m = lp->P->n_out;
+    int kind = lp->cs[c].kind;
+    /* the row's unsafe side: z_j <= t (a proof gives z_j > t: t = 0 for a sign, the target for a
+     * lower bound), or -z_j <= -t (z_j < t) */
+    int from_below = kind == PROVE_ACTIVE || kind == TIGHTEN_LO;
+    double t = lp->cs[c].target;
+    /* an equal share of the layer's time left, the threads running side by side; a sign search
+     * at least MIN_SEARCH_S (a bound's search tightens in any time at all) */
+    double share = left * (double)lp->n_threads / (double)(lp->n - c);
+    share = kind < TIGHTEN_LO ? fmax(MIN_SEARCH_S, share) : fmin(MAX_TIGHTEN_S, share);
+    double t_cand = vfy_now() + (isfinite(left) ? fmin(left, share) : 10.0);
+    pthread_mutex_lock(&lp->mu);
+    double lo = lp->zlo[j], hi = lp->zhi[j];
+    pthread_mutex_unlock(&lp->mu);
+    for (;;) {
+        double z_cex = NAN;
+        vfy_verdict v;
+        double open_bound;
+        memset(cy, 0, (size_t)m * sizeof(double));
+        cy[j] = from_below ? 1.0 : -1.0;
+        row->rhs_lo = row->rhs_hi = from_below ? t : -t;
+        vfy_status st = prefix_search(lp->P, sub, lp->opts, lp->pflat, t_cand - vfy_now(),
+                                      (uint64_t)c, j, &v, &open_bound, &z_cex, err);
+        vfy_log(2, "refine: layer %lld neuron %lld (z %s %g? bounds [%g, %g]): %s, open bound %g",
+                (long long)lp->k, (long long)j, from_below ? ">" : "<", t, lo, hi,
+                vfy_verdict_name(v), open_bound);
+        pthread_mutex_lock(&lp->mu);
+        lp->stats->searches++;
+        if (st == VFY_OK && v == VFY_SAT && kind < TIGHTEN_LO)
+            lp->stats->observed++;
+        if (st == VFY_OK && v == VFY_UNSAT) {
+            /* SOUND: no input of the box (float32 executions included when ctx charges them)
+             * puts z_j on the other side of t (exact: t is the row's rhs) */
+            if (from_below)
+                lp->zlo[j] = fmax(lp->zlo[j], t);
+            else
+                lp->zhi[j] = fmin(lp->zhi[j], t);
+            if (kind < TIGHTEN_LO)
+                lp->stats->proved++;
+            else
+                lp->stats->tightened++;
+            lp->n_changed++;
+        } else if (st == VFY_OK && v == VFY_TIMEOUT && open_bound > -INFINITY) {
+            /* SOUND: the row (z_j, or -z_j) is at least open_bound over the whole box */
+            int changed = 0;
+            if (from_below && open_bound > lp->zlo[j]) {
+                lp->zlo[j] = open_bound;
+                changed = 1;
+            } else if (!from_below && -open_bound < lp->zhi[j]) {
+                lp->zhi[j] = -open_bound;
+                changed = 1;
+            }
+            lp->stats->tightened += changed;
+            lp->n_changed += changed;
+        }
+        pthread_mutex_unlock(&lp->mu);
+        if (st != VFY_OK || v != VFY_SAT || kind < TIGHTEN_LO)
+            return st;
+        /* a value past the target: the next target just short of it, while the gain left is
+         * worth it and the time allows */
+        double t_next;
+        if (!tighten_target(from_below, z_cex, lo, hi, &t_next))
+            return VFY_OK;
+        if (from_below ? !(t_next < t) : !(t_next > t))
+            return VFY_OK; /* (a float32 counterexample's double value at the target) */
+        t = t_next;
+        if (!(t_cand - vfy_now() > MIN_START_S))
+            return VFY_OK;
+    }
+}
+
+static void *layer_worker(void *arg)
+{
+    layer_pool *lp = arg;
+    vfy_error err;
+    int64_t m = lp->P->n_out;
+    double *cy = vfy_alloc_array((size_t)m, sizeof(double));
+    vfy_status st = cy ? VFY_OK : vfy_fail(&err, VFY_ERR_NOMEM, "out of memory refining hidden "
+                                                                "bounds");
+    vfy_row row = {cy, NULL, 0.0, 0.0};
+    vfy_case cse = {0, 1, &row};
+    vfy_spec sub = {lp->P->n_in, m, 1, (vfy_box *)lp->box, 1, &cse};
+    while (st == VFY_OK) {
+        pthread_mutex_lock(&lp->mu);
+        int64_t c = lp->st == VFY_OK ? lp->next++ : lp->n;
+        pthread_mutex_unlock(&lp->mu);
+        double left = lp->dl ? lp->dl->t_end - vfy_now() : INFINITY;
+        if (c >= lp->n || (lp->dl && (vfy_deadline_over(lp->dl) || !(left > MIN_START_S))))
+            break;
+        st = search_candidate(lp, c, cy, &row, &sub, &err);
+    }
+    if (st != VFY_OK) {
+        pthread_mutex_lock(&lp->mu);
+        if (lp->st == VFY_OK) {
+            lp->st = st;
+            lp->err = err;
+        }
+        pthread_mutex_unlock(&lp->mu);
+    }
+    vfy_free(cy);
+    return NULL;
 }
 
 /* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
@@ -206,7 +337,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     observer ob;
     memset(&ob, 0, sizeof ob);
     cand *cs = NULL;
-    double *pflat = NULL, *cy = NULL;
+    double *pflat = NULL;
     *n_changed = 0;
     vfy_status st = vfy_net_prefix(net, k, &P, err);
     if (st != VFY_OK)
@@ -217,8 +348,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     int64_t woff = half - m; /* layer k-1's outputs in the flat layout */
     cs = vfy_alloc_array((size_t)(2 * m), sizeof(cand));
     pflat = vfy_alloc_array((size_t)(2 * half), sizeof(double));
-    cy = vfy_alloc_array((size_t)m, sizeof(double));
-    if (!cs || !pflat || !cy || !observer_init(&ob, P)) {
+    if (!cs || !pflat || !observer_init(&ob, P)) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
@@ -260,90 +390,34 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         memcpy(pflat + half + off, b->hi[q], (size_t)w * sizeof(double));
         off += w;
     }
-    vfy_row row = {cy, NULL, 0.0, 0.0};
-    vfy_case cse = {0, 1, &row};
-    vfy_spec sub = {net->n_in, m, 1, (vfy_box *)box, 1, &cse};
-    for (int64_t c = 0; c < n; c++) {
-        double left = dl ? dl->t_end - vfy_now() : INFINITY;
-        if (dl && (vfy_deadline_over(dl) || !(left > MIN_START_S)))
+    int n_threads = opts->threads > 1 ? (opts->threads > 64 ? 64 : opts->threads) : 1;
+    if (n_threads > n)
+        n_threads = n > 0 ? (int)n : 1;
+    layer_pool lp = {P, box, opts, pflat, dl, cs, k, n, n_threads, zlo, zhi,
+                     PTHREAD_MUTEX_INITIALIZER, 0, stats, 0, VFY_OK, {0}};
+    pthread_t tid[64];
+    int started = 0;
+    for (int t = 1; t < n_threads; t++) {
+        if (pthread_create(&tid[t], NULL, layer_worker, &lp) != 0)
             break;
-        int64_t j = cs[c].j;
-        int kind = cs[c].kind;
-        /* the row's unsafe side: z_j <= t (a proof gives z_j > t: t = 0 for a sign, the target
-         * for a lower bound), or -z_j <= -t (z_j < t) */
-        int from_below = kind == PROVE_ACTIVE || kind == TIGHTEN_LO;
-        double t = cs[c].target;
-        /* an equal share of the layer's time left; a sign search at least MIN_SEARCH_S (a
-         * bound's search tightens in any time at all) */
-        double share = left / (double)(n - c);
-        share = kind < TIGHTEN_LO ? fmax(MIN_SEARCH_S, share) : fmin(MAX_TIGHTEN_S, share);
-        double t_cand = vfy_now() + (isfinite(left) ? fmin(left, share) : 10.0);
-        for (;;) {
-            double z_cex = NAN;
-            vfy_verdict v;
-            double open_bound;
-            memset(cy, 0, (size_t)m * sizeof(double));
-            cy[j] = from_below ? 1.0 : -1.0;
-            row.rhs_lo = row.rhs_hi = from_below ? t : -t;
-            st = prefix_search(P, &sub, opts, pflat, t_cand - vfy_now(), (uint64_t)c, j, &v,
-                               &open_bound, &z_cex, err);
-            stats->searches++;
-            vfy_log(2, "refine: layer %lld neuron %lld (z %s %g? bounds [%g, %g]): %s, open bound "
-                       "%g", (long long)k, (long long)j, from_below ? ">" : "<", t, zlo[j], zhi[j],
-                    vfy_verdict_name(v), open_bound);
-            if (st != VFY_OK)
-                goto done;
-            if (v == VFY_SAT) {
-                if (kind < TIGHTEN_LO) {
-                    stats->observed++;
-                    break;
-                }
-                /* a value past the target: the next target just short of it, while the gain
-                 * left is worth it and the time allows */
-                double t_next;
-                if (!tighten_target(from_below, z_cex, zlo[j], zhi[j], &t_next))
-                    break;
-                if (from_below ? !(t_next < t) : !(t_next > t))
-                    break; /* (a float32 counterexample's double value at the target) */
-                t = t_next;
-                if (!(t_cand - vfy_now() > MIN_START_S))
-                    break;
-                continue;
-            }
-            if (v == VFY_UNSAT) {
-                /* SOUND: no input of the box (float32 executions included when ctx charges them)
-                 * puts z_j on the other side of t (exact: t is the row's rhs) */
-                if (from_below)
-                    zlo[j] = fmax(zlo[j], t);
-                else
-                    zhi[j] = fmin(zhi[j], t);
-                if (kind < TIGHTEN_LO)
-                    stats->proved++;
-                else
-                    stats->tightened++;
-                ++*n_changed;
-            } else if (v == VFY_TIMEOUT && open_bound > -INFINITY) {
-                /* SOUND: the row (z_j, or -z_j) is at least open_bound over the whole box */
-                if (from_below && open_bound > zlo[j])
-                    zlo[j] = open_bound;
-                else if (!from_below && -open_bound < zhi[j])
-                    zhi[j] = -open_bound;
-                else
-                    break;
-                stats->tightened++;
-                ++*n_changed;
-            }
-            break;
-        }
+        started = t;
     }
-    vfy_log(2, "refine: layer %lld: %lld searches of a sign, %lld of a bound, %lld bounds changed",
-            (long long)k, (long long)n_sign, (long long)(n - n_sign), (long long)*n_changed);
+    layer_worker(&lp);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&lp.mu);
+    *n_changed = lp.n_changed;
+    st = lp.st;
+    if (st != VFY_OK)
+        *err = lp.err;
+    vfy_log(2, "refine: layer %lld: %lld searches of a sign, %lld of a bound, %lld bounds changed "
+               "(%d threads)", (long long)k, (long long)n_sign, (long long)(n - n_sign),
+            (long long)*n_changed, started + 1);
 done:
     observer_free(&ob, P ? P->n_layers : 0);
     vfy_net_free(P);
     vfy_free(cs);
     vfy_free(pflat);
-    vfy_free(cy);
     return st;
 }
 

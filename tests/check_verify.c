@@ -1,6 +1,7 @@
 /* Check suite: the search (bab), the attack and counterexample confirmation, end to end on networks
  * built in memory and specs parsed from text. */
 #include <check.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,34 @@ static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, do
     ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
     return res->verdict;
 }
+
+/* vfy_log_demote acts on the calling thread only: the prefix searches' messages (refine.c) drop two
+ * levels on the thread that runs each search, while another thread logs at the level asked. */
+static void *log_levels_on_thread(void *arg)
+{
+    int *on = arg;
+    on[0] = vfy_log_on(1);
+    on[1] = vfy_log_on(2);
+    return NULL;
+}
+
+START_TEST(test_log_demote)
+{
+    int saved = vfy_log_level;
+    vfy_log_level = 2;
+    ck_assert(vfy_log_on(1) && vfy_log_on(2) && !vfy_log_on(3));
+    vfy_log_demote(1);
+    ck_assert(vfy_log_on(1) && !vfy_log_on(2));
+    int other[2] = {0, 0};
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, log_levels_on_thread, other), 0);
+    pthread_join(t, NULL);
+    ck_assert(other[0] && other[1]);
+    vfy_log_demote(-1);
+    ck_assert(vfy_log_on(2));
+    vfy_log_level = saved;
+}
+END_TEST
 
 START_TEST(test_abs_unsat)
 {
@@ -751,6 +780,7 @@ static Suite *verify_suite(void)
     Suite *s = suite_create("verify");
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_log_demote);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);

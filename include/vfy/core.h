@@ -56,6 +56,11 @@ vfy_status vfy_read_file(const char *path, uint8_t **data, size_t *len, vfy_erro
 /* Logging to stderr: level 0 = errors only, 1 = progress (-v), 2 = debug (-vv). */
 extern int vfy_log_level;
 void vfy_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether vfy_log(level, ...) prints from the calling thread. */
+int vfy_log_on(int level);
+/* The calling thread's messages from now on count as `by` levels more detailed (negative: undo);
+ * a nested search's progress, for example, shows only at a higher -v. */
+void vfy_log_demote(int by);
 
 /* Monotonic wall clock in seconds. */
 double vfy_now(void);
