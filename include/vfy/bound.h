@@ -190,11 +190,14 @@ int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b (of a ReLU; of a SIGMOID/TANH too when the search may work
  * on them: a split at 0), a positive score estimating what splitting it gains for the K rows
- * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. score has
+ * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. iscore (may be
+ * NULL) gets the same for a ReLU with only the coefficients below 0, the rows that take its upper
+ * line, whose intercept a split removes (alpha-beta-CROWN's intercept score; a row that takes the
+ * lower line gains from the split only through the region it cuts). Each has
  * vfy_bounds_flat_size(ctx) / 2 entries. */
 vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                                  vfy_bounds *b, int64_t K, const double *cy, const double *cx,
-                                 double *score);
+                                 double *score, double *iscore);
 
 /* Branching look-ahead: CROWN's lower bounds of the K rows (as vfy_bound_rows) in the two children
  * of splitting each of the n unstable pre-activations at flat indices idx[0..n): for candidate c,
