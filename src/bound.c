@@ -145,9 +145,11 @@ typedef struct vfy_bound_scratch {
      * used by backward_segs and alpha_gradient only while rc_on: inside
      * vfy_bound_rows_alpha_batch, whose segments' layer bounds do not change, the same values
      * were otherwise recomputed by each of its passes (a tenth of a run on a net with one wide
-     * ReLU layer and one open row). Segment g's ReLU layer k: neurons at g n_relu + roff[k]
-     * (rc_sl, rc_su, rc_tu, rc_H), indices at 2 (g n_relu + roff[k]) (unstable from the front,
-     * inactive after them), counts and tiny at g n_layers + k. (grow-only) */
+     * ReLU layer and one open row). rc_lines: four blocks of n_seg n_relu (CROWN's lower slope,
+     * the upper line's slope and intercept, H), segment g's ReLU layer k at g n_relu + roff[k] in
+     * each; rc_idx: its unstable neurons at 2 (g n_relu + roff[k]), its inactive ones n_in
+     * further; rc_cnt (2 per segment and layer: how many of each) and rc_tiny at g n_layers + k.
+     * (grow-only) */
     int rc_on;
     double *rc_lines, *rc_tiny;
     int64_t *rc_idx, *rc_cnt;
@@ -1234,11 +1236,6 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
     return s->fws;
 }
 
-/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
- * constant and error of each row, with the invariant (for every execution of the network)
- *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
- * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
- * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 /* An activation layer's neurons for a backward pass over its input bounds [l, u] (n of them):
  * H = max(|l|, |u|) and its sum rounded up (*hsum); the neurons to relax, unst[0 .. *nu): every
  * neuron of a SIGMOID/TANH layer, a ReLU layer's unstable ones, with their upper line su z + tu
@@ -1318,6 +1315,11 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     return 1;
 }
 
+/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
+ * constant and error of each row, with the invariant (for every execution of the network)
+ *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
+ * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
+ * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,
