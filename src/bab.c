@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdatomic.h>
-#include <unistd.h>
 #include <string.h>
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
@@ -1335,21 +1334,6 @@ static void run_batch(search *s)
         pthread_join(tid[t], NULL);
 }
 
-/* Bytes the process holds in memory now (Linux: /proc/self/statm's resident pages), or 0 where
- * that cannot be read: what the queue's budget leaves out besides the workers' scratch (the
- * network, its bounds context, a caller's own search). */
-static double resident_bytes(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f)
-        return 0.0;
-    long long size = 0, resident = 0;
-    int ok = fscanf(f, "%lld %lld", &size, &resident) == 2;
-    fclose(f);
-    long page = sysconf(_SC_PAGESIZE);
-    return ok && resident > 0 && page > 0 ? (double)resident * (double)page : 0.0;
-}
-
 /* The frontier of open domains: a binary heap ordered by (prio, seq), i.e. best-first on the bound,
  * which drives the search toward the global minimum of the property's margin and so toward a
  * counterexample when there is one; the set of domains bounded (the tree) does not depend on the
@@ -1649,7 +1633,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                            8.0 * (double)s.max_cases + 64.0;
         double budget = opts->max_memory_mb * 1048576.0;
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
-        budget = fmax(0.25 * budget, budget - scratch - resident_bytes());
+        budget = fmax(0.25 * budget, budget - scratch - vfy_resident_bytes());
         fr.budget = budget;
         vfy_log(2, "queue: at most %.0f MB of domains (%.0f at the largest size; %.0f MB of workers' "
                    "scratch estimated)", budget / 1048576.0, floor(budget / dom_bytes),

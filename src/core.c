@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int vfy_log_level = 0;
 
@@ -157,11 +158,24 @@ void vfy_log(int level, const char *fmt, ...)
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n < 0)
         return;
     fprintf(stderr, "verify: %s\n", line);
+}
+
+/* Linux: /proc/self/statm's resident pages; 0 where that cannot be read */
+double vfy_resident_bytes(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0.0;
+    long long size = 0, resident = 0;
+    int ok = fscanf(f, "%lld %lld", &size, &resident) == 2;
+    fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return ok && resident > 0 && page > 0 ? (double)resident * (double)page : 0.0;
 }
 
 double vfy_now(void)

@@ -75,6 +75,22 @@ START_TEST(test_log_demote)
 }
 END_TEST
 
+START_TEST(test_resident_bytes)
+{
+    /* the prefix searches' memory share is the ceiling less this: it must see a block touched */
+    double before = vfy_resident_bytes();
+    ck_assert(before > 0);
+    size_t n = (size_t)64 << 20;
+    volatile char *p = malloc(n);
+    ck_assert_ptr_nonnull((void *)p);
+    for (size_t i = 0; i < n; i += 4096)
+        p[i] = (char)i;
+    double after = vfy_resident_bytes();
+    ck_assert_msg(after >= before + 0.9 * (double)n, "resident %.0f -> %.0f", before, after);
+    free((void *)p);
+}
+END_TEST
+
 START_TEST(test_abs_unsat)
 {
     vfy_net *net = abs_net();
@@ -782,6 +798,7 @@ static Suite *verify_suite(void)
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_log_demote);
+    tcase_add_test(tc, test_resident_bytes);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);

@@ -65,6 +65,11 @@ void vfy_log_demote(int by);
 /* Monotonic wall clock in seconds. */
 double vfy_now(void);
 
+/* The bytes the process holds in memory now (its resident set; 0 when unknown): what a search's
+ * queue budget leaves out besides its workers' scratch (the network, its bounds context, a
+ * caller's own search). */
+double vfy_resident_bytes(void);
+
 /* A deadline shared by every worker: absolute time in vfy_now() seconds (INFINITY for none) and a
  * cancel flag that any worker may raise (e.g. when a counterexample is found). */
 typedef struct vfy_deadline {
