@@ -652,7 +652,7 @@ START_TEST(test_rebound_auto_benchmarks)
 #ifdef __SANITIZE_ADDRESS__
     double budget = 20; /* (several times slower: enough domains all the same) */
 #else
-    double budget = 6;
+    double budget = 8;
 #endif
     vfy_verdict v = run(net, spec, 2, budget, &res);
     ck_assert(v != VFY_SAT);
