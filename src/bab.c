@@ -204,6 +204,10 @@ typedef struct search {
     /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
      * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
     int64_t lp_tried, lp_won;
+    /* the nanoseconds the stage took, summed over the workers as each stage ends (not in batch
+     * order: a round's stages would all start from the same total) */
+    atomic_llong lp_ns;
+    double t_start; /* when the search started (vfy_now) */
     /* the same for re-bounding the layers after a ReLU split (interm_fixed): the share of the
      * unstable neurons' widths it cut, summed with cut_n over a window of recent domains */
     double interm_cut, interm_n;
@@ -637,6 +641,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
+#define LP_TIME_SHARE 0.2 /* of the workers' time, at most, for an LP stage that does not pay */
 #define LP_BUILD_MAX_MADDS 4e9 /* AUTO: no LP stage when building a domain's LP costs more */
 #define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
 #define ATTACK_QUICK_MADDS 2e9 /* multiply-adds of the first attack when the full one would cost more */
@@ -1221,13 +1226,21 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
         int all = s->opts->lp == VFY_LP_ALL;
         int64_t U = count_unstable(s, w->b);
         /* AUTO: while the stage pays (it refuted something on at least a fifth of the domains it
-         * was given, or it is still warming up) every eligible domain gets it; else one in 64 */
-        int pays = s->lp_tried < LP_WARMUP || 5 * s->lp_won >= s->lp_tried || d->seq % 64 == 0;
+         * was given) every eligible domain gets it; else, while it warms up, and then one domain
+         * in 64, as long as it has taken at most LP_TIME_SHARE of the workers' time (on oval21's
+         * cifar_wide a domain's stage took about 1 s against 10 ms for its bounds, refuting
+         * nothing: its warm-up alone would have taken a minute, its samples 60% after) */
+        int pays = s->lp_won > 0 && 5 * s->lp_won >= s->lp_tried;
+        if (!pays && (s->lp_tried < LP_WARMUP || d->seq % 64 == 0))
+            pays = 1e-9 * (double)atomic_load(&s->lp_ns) <=
+                   LP_TIME_SHARE * (double)s->n_workers * (vfy_now() - s->t_start);
         if (all || (U <= s->opts->lp_exact_max && pays)) {
             int64_t before = r->n_active;
+            double t_lp = vfy_now();
             r->lp_tried = 1;
             int sat = lp_stage(s, w, d, r, s->opts->lp_exact_max);
             r->lp_won = sat || r->n_active < before;
+            atomic_fetch_add(&s->lp_ns, (long long)(1e9 * (vfy_now() - t_lp)));
             if (sat)
                 return; /* R_SAT */
         }
@@ -1558,6 +1571,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.spec = spec;
     s.opts = opts;
     s.dl.t_end = isfinite(opts->timeout_s) ? t0 + opts->timeout_s : INFINITY;
+    s.t_start = t0;
     s.n_workers = opts->threads < 1 ? 1 : (opts->threads > 64 ? 64 : opts->threads);
     vfy_bound_ctx *ctx = NULL;
     frontier fr = {0};
@@ -2080,6 +2094,7 @@ done:
     res->lp_domains = atomic_load(&s.lp_domains);
     res->lp_refuted = atomic_load(&s.lp_refuted);
     res->lp_solves = atomic_load(&s.lp_solves);
+    res->lp_time_s = 1e-9 * (double)atomic_load(&s.lp_ns);
     if (st == VFY_OK && res->verdict == VFY_SAT) {
         float *xf = (float *)s.workers[0].cand; /* n_in floats fit in n_in doubles */
         float *scratch = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(float));

@@ -505,8 +505,9 @@ int main(int argc, char **argv)
         vfy_log(1, "ReLU splits: the later layers re-bounded on %lld of %lld domains",
                 (long long)res.rebounded, (long long)res.domains);
     if (res.lp_domains > 0)
-        vfy_log(1, "LP stage: %lld domains, %lld cases refuted there, %lld LPs solved",
-                (long long)res.lp_domains, (long long)res.lp_refuted, (long long)res.lp_solves);
+        vfy_log(1, "LP stage: %lld domains, %lld cases refuted there, %lld LPs solved in %.2f s",
+                (long long)res.lp_domains, (long long)res.lp_refuted, (long long)res.lp_solves,
+                res.lp_time_s);
     if (result_path) {
         st = vfy_result_write(result_path, &res, net->n_in, net->n_out, &err);
         if (st != VFY_OK) {

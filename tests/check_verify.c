@@ -700,6 +700,44 @@ START_TEST(test_root_deepening)
 }
 END_TEST
 
+/* An LP stage that refutes nothing takes at most LP_TIME_SHARE (a fifth) of the workers' time
+ * (bab.c): a random 3 x 64 net over [-1, 1]^20, a threshold far below its sampled minimum that
+ * neither the bounds nor one domain's LP reach, and every domain eligible for the stage's phase
+ * enumeration (lp_exact_max above the unstable count), which costs far more than the domain's
+ * bounds. Before the rule, the warm-up's 64 domains took about all of the time. */
+START_TEST(test_lp_stage_time_share)
+{
+    enum { NX = 20 };
+    int64_t hidden[3] = {64, 64, 64};
+    vfy_net *net = testnet_random(53, NX, hidden, 3, 1, 1.0, 0);
+    char text[4096];
+    double mn, mx;
+    size_t n = unit_box_text(net, NX, 5, text, sizeof text, &mn, &mx);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - 1.0 * (mx - mn));
+    ck_assert(n < sizeof text);
+    vfy_spec *spec = parse(text);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.threads = 2;
+    o.timeout_s = 4;
+    o.lp_exact_max = 1000;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_ne(res.verdict, VFY_SAT);
+    REQUIRE_MSG(res.lp_domains > 0 && res.lp_refuted == 0, "%lld LP domains, %lld refuted",
+                (long long)res.lp_domains, (long long)res.lp_refuted);
+    /* a fifth, and a margin for the stages under way when the share was reached */
+    REQUIRE_MSG(res.lp_time_s <= 0.3 * 2 * res.time_s, "LP stage %.2f s of 2 x %.2f s",
+                res.lp_time_s, res.time_s);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* A spec of many boxes whose full first attack would be costly (here 300 cases on a 1-input net,
  * about 5e9 multiply-adds): after a quick attack, a box gets the full one only when its first
  * round leaves it open. 300 narrow boxes far below the threshold: every box closes in its first
@@ -799,6 +837,7 @@ static Suite *verify_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_log_demote);
     tcase_add_test(tc, test_resident_bytes);
+    tcase_add_test(tc, test_lp_stage_time_share);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);

@@ -126,6 +126,7 @@ typedef struct vfy_verify_result {
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
     int64_t lp_solves;  /* LPs solved */
+    double lp_time_s;   /* seconds the LP stage took, summed over the workers */
     int64_t alpha_tightened; /* hidden bounds of the root that alpha-CROWN tightened (ReLU splitting) */
     int64_t refined;    /* hidden neurons of the roots made stable by prefix searches (refine.h) */
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
