@@ -202,7 +202,8 @@ typedef struct search {
     int64_t n_relu;           /* ReLU neurons of the network (warm starts) */
     atomic_llong lp_domains, lp_refuted, lp_solves;
     /* the LP stage's record so far, updated between rounds in batch order (so that the choice of
-     * domains for it is deterministic): where it rarely refutes anything, it is only sampled */
+     * domains for it is deterministic while the record decides; the time cap below depends on
+     * measured times): where it rarely refutes anything, it is only sampled */
     int64_t lp_tried, lp_won;
     /* the nanoseconds the stage took, summed over the workers as each stage ends (not in batch
      * order: a round's stages would all start from the same total) */
