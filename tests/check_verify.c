@@ -536,6 +536,18 @@ static size_t unit_box_text(const vfy_net *net, int nx, uint64_t rs, char *text,
     return n;
 }
 
+/* The spec "Y_0 <= its sampled minimum less k times its sampled range" over [-1, 1]^nx. */
+static vfy_spec *below_min_spec(const vfy_net *net, int nx, uint64_t rs, double k)
+{
+    char text[4096];
+    double mn, mx;
+    size_t n = unit_box_text(net, nx, rs, text, sizeof text, &mn, &mx);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - k * (mx - mn));
+    ck_assert(n < sizeof text);
+    return parse(text);
+}
+
 /* vfy_verify with ReLU splitting and a timeout on the spec text (n_cases cases), which must end
  * without a counterexample. */
 static void verify_no_cex(const vfy_net *net, const char *text, int64_t n_cases, double timeout_s,
@@ -710,13 +722,7 @@ START_TEST(test_lp_stage_time_share)
     enum { NX = 20 };
     int64_t hidden[3] = {64, 64, 64};
     vfy_net *net = testnet_random(53, NX, hidden, 3, 1, 1.0, 0);
-    char text[4096];
-    double mn, mx;
-    size_t n = unit_box_text(net, NX, 5, text, sizeof text, &mn, &mx);
-    n += (size_t)snprintf(text + n, sizeof text - n,
-                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - 1.0 * (mx - mn));
-    ck_assert(n < sizeof text);
-    vfy_spec *spec = parse(text);
+    vfy_spec *spec = below_min_spec(net, NX, 5, 1.0);
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.split = VFY_SPLIT_RELU;
@@ -794,13 +800,7 @@ START_TEST(test_memory_ceiling_depth_first)
     enum { NX = 6 };
     int64_t hidden[2] = {12, 12};
     vfy_net *net = testnet_random(11, NX, hidden, 2, 1, 1.0, 0);
-    char text[4096];
-    double mn, mx;
-    size_t n = unit_box_text(net, NX, 9, text, sizeof text, &mn, &mx);
-    n += (size_t)snprintf(text + n, sizeof text - n,
-                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - 0.2 * (mx - mn));
-    ck_assert(n < sizeof text);
-    vfy_spec *spec = parse(text);
+    vfy_spec *spec = below_min_spec(net, NX, 9, 0.2);
     vfy_verify_result res[2];
     for (int tiny = 0; tiny < 2; tiny++) {
         vfy_verify_opts o;
