@@ -662,7 +662,7 @@ START_TEST(test_rebound_auto_benchmarks)
     REQUIRE_MSG(vfy_spec_load(inst[i].vnnlib, &spec, &err) == VFY_OK, "%s", err.msg);
     vfy_verify_result res;
 #ifdef __SANITIZE_ADDRESS__
-    double budget = 20; /* (several times slower: enough domains all the same) */
+    double budget = 30; /* (several times slower: enough domains all the same) */
 #else
     double budget = 8;
 #endif
