@@ -59,6 +59,10 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->on_refuted_user = NULL;
     o->hidden_prior = NULL;
     o->hidden_slopes = NULL;
+    o->n_root_splits = 0;
+    o->root_split_idx = NULL;
+    o->root_split_sign = NULL;
+    o->refine = 1;
     o->attack = 1;
 }
 
@@ -638,7 +642,10 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define HIDDEN_ALPHA_DEEPEN 3
 #define HIDDEN_ALPHA_ITERS_MAX 540
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
-#define REFINE_SHARE 0.5         /* of the time left, for refining the root's hidden layers */
+/* of the time left, for refining the root's hidden layers (ending once the root is proved): on the
+ * hard instances the search after it stalls where the refinement left it (mnist_fc 256x6
+ * prop_12_0.05: a worst gap of -55 with half of the time left, -19 with four fifths) */
+#define REFINE_SHARE 0.8
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
@@ -677,19 +684,100 @@ static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, con
     return st;
 }
 
+/* The refinement ends once the root's rows are refuted on the bounds it has reached (the search
+ * after it would end at its root) */
+typedef struct {
+    search *s;
+    const domain *root;
+} refine_check;
+
+static int refine_settled(void *user)
+{
+    refine_check *rc = user;
+    return root_refuted(rc->s, &rc->s->workers[0], rc->root);
+}
+
+/* The root after the refinement, with every ReLU that the refinement (or the re-bounding after it)
+ * made stable as a split of its sign: z_j >= 0 (or <= 0) holds over the whole box, so it is a valid
+ * constraint of every domain, and beta-CROWN's multiplier on it (as on a branching split) tightens
+ * the domains' bounds beyond clamping the neuron: the relaxation of the layers before it admits
+ * points where z_j has the other sign, which the multiplier prices (the LP with the same layer
+ * bounds has the constraint; CROWN's backward pass alone does not). before: the root's flat bounds
+ * before the refinement. SOUND: each split holds for every input of the box (the bounds b0 are). */
+static vfy_status root_with_constraints(search *s, domain **rootp, const double *before)
+{
+    const domain *root = *rootp;
+    int64_t half = s->n_half, nx = s->net->n_in, n = 0;
+    double *after = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
+    if (!after)
+        return VFY_ERR_NOMEM;
+    vfy_bounds_export(s->ctx, s->workers[0].b, after);
+    for (int pass = 0; pass < 2; pass++) {
+        domain *d = NULL;
+        if (pass == 1) {
+            if (n == 0)
+                break;
+            d = domain_new(nx, s->n_flat, root->n_active, root->n_splits + n, 0);
+            if (!d) {
+                vfy_free(after);
+                return VFY_ERR_NOMEM;
+            }
+            memcpy(d->lo, root->lo, (size_t)nx * sizeof(double));
+            memcpy(d->hi, root->hi, (size_t)nx * sizeof(double));
+            memcpy(d->active, root->active, (size_t)root->n_active * sizeof(int64_t));
+            memcpy(d->split_idx, root->split_idx, (size_t)root->n_splits * sizeof(int64_t));
+            memcpy(d->split_sign, root->split_sign, (size_t)root->n_splits);
+            d->depth = root->depth;
+            d->prio = root->prio;
+            d->seq = root->seq;
+        }
+        int64_t q = root->n_splits;
+        for (int64_t f = 0; f < half; f++) {
+            int64_t k = vfy_bound_flat_layer(s->ctx, f);
+            if (k + 1 >= s->net->n_layers || s->net->layers[k + 1].kind != VFY_LAYER_RELU ||
+                !(before[f] < 0 && before[half + f] > 0))
+                continue;
+            int sign = after[f] >= 0 ? 1 : (after[half + f] <= 0 ? -1 : 0);
+            if (sign == 0)
+                continue;
+            if (d) {
+                d->split_idx[q] = f;
+                d->split_sign[q] = (signed char)sign;
+            }
+            q++;
+        }
+        if (pass == 0)
+            n = q - root->n_splits;
+        else {
+            vfy_free(*rootp);
+            *rootp = d;
+        }
+    }
+    vfy_free(after);
+    if (n > 0)
+        vfy_log(2, "refine: %lld neurons made stable kept as the root's constraints", (long long)n);
+    return VFY_OK;
+}
+
 /* Second phase: decide unstable hidden neurons of the root by prefix searches (refine.h), the
  * neurons that matter most to the box's rows (their branching scores) first. *n_proved counts the
  * neurons made stable. Only running out of memory is an error; any other failure of the refinement
  * leaves the bounds as they were proved so far (each change is a proof of its own). */
-static vfy_status refine_root(search *s, const domain *root, int64_t bi, const int64_t *box_cases,
+static vfy_status refine_root(search *s, domain **rootp, int64_t bi, const int64_t *box_cases,
                               int64_t nc, const vfy_deadline *dl, int64_t *n_proved)
 {
     worker *w = &s->workers[0];
+    const domain *root = *rootp;
     *n_proved = 0;
     int64_t K = stack_rows(s, w, nc, box_cases);
     double *score = vfy_alloc_array((size_t)s->n_half + 1, sizeof(double));
-    if (!score)
+    double *before = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
+    if (!score || !before) {
+        vfy_free(score);
+        vfy_free(before);
         return VFY_ERR_NOMEM;
+    }
+    vfy_bounds_export(s->ctx, w->b, before);
     vfy_status st = vfy_bound_relu_scores(s->ctx, root->lo, root->hi, w->b, K, w->cy, w->cx, score,
                                           NULL);
     if (st != VFY_OK) {
@@ -702,7 +790,9 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     /* the prefix searches re-bound their domains from this root's kept slopes too */
     vfy_verify_opts ro = *s->opts;
     ro.hidden_slopes = s->slopes;
-    st = vfy_refine_hidden(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, &rs, &err);
+    refine_check rc = {s, root};
+    st = vfy_refine_hidden_until(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, refine_settled,
+                                 &rc, &rs, &err);
     vfy_free(score);
     *n_proved = rs.proved;
     vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
@@ -713,6 +803,9 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
         vfy_log(1, "refine: stopped: %s", err.msg);
         st = VFY_OK;
     }
+    if (st == VFY_OK)
+        st = root_with_constraints(s, rootp, before);
+    vfy_free(before);
     return st;
 }
 
@@ -1723,7 +1816,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     int n_relu_layers = 0;
     for (int64_t k = 1; k < net->n_layers; k++)
         n_relu_layers += net->layers[k].kind == VFY_LAYER_RELU;
-    int n_phases = (s.relu_split && !s.cert && !opts->hidden_prior && n_relu_layers >= 2) ? 2 : 1;
+    int n_phases = (s.relu_split && !s.cert && !opts->hidden_prior && opts->refine &&
+                    n_relu_layers >= 2)
+                       ? 2
+                       : 1;
     /* Violations inside an image-sized box need long descents (the step decays over them): 16
      * starts of up to 200 steps, within about 5e9 multiply-adds per case (mnist_fc 256x4: 200
      * steps, about 2 s for its 9 cases). Two phases run it between them; a single ReLU-split phase
@@ -1755,9 +1851,15 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             int hidden = s.relu_split && !vfy_deadline_over(&s.dl), root_proved = 0;
             int box_attack = attack_deferred && bi > bi_attacked; /* its full attack is to come */
             int64_t n_t = 0, n_unstable = 0;
-            domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, 0, 0);
+            /* a caller's constraints (opts->hidden_prior clamps their neurons) */
+            int64_t n_rs = hidden && opts->hidden_prior && !s.cert ? opts->n_root_splits : 0;
+            domain *root = domain_new(nx, hidden ? s.n_flat : 0, nc, n_rs, 0);
             if (!root)
                 goto nomem;
+            if (n_rs > 0) {
+                memcpy(root->split_idx, opts->root_split_idx, (size_t)n_rs * sizeof(int64_t));
+                memcpy(root->split_sign, opts->root_split_sign, (size_t)n_rs);
+            }
             memcpy(root->lo, spec->boxes[bi].lo, (size_t)nx * sizeof(double));
             memcpy(root->hi, spec->boxes[bi].hi, (size_t)nx * sizeof(double));
             /* before root_refuted below reads them */
@@ -1767,7 +1869,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
                  * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
                  * the root is refuted anyway, and in the second phase by prefix searches too, within
-                 * half of the time left */
+                 * REFINE_SHARE of the time left */
                 vfy_bounds *b0 = s.workers[0].b;
                 int64_t n_a = 0;
                 double t1 = vfy_now();
@@ -1806,7 +1908,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                         if (isfinite(s.dl.t_end))
                             tdl.t_end = vfy_now() + REFINE_SHARE * (s.dl.t_end - vfy_now());
-                        st = refine_root(&s, root, bi, box_cases, nc, &tdl, &n_t);
+                        st = refine_root(&s, &root, bi, box_cases, nc, &tdl, &n_t);
                     }
                 }
                 if (st != VFY_OK) {

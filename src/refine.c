@@ -162,8 +162,9 @@ static int tighten_target(int from_below, double v, double lo, double hi, double
  * rhs? Within time_s, from the earlier layers' bounds pflat. *z_cex: on sat, z_j at the
  * counterexample (double evaluation). */
 static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy_verify_opts *opts,
-                                const double *pflat, double time_s, uint64_t seed, int64_t j,
-                                vfy_verdict *v, double *open_bound, double *z_cex, vfy_error *err)
+                                const double *pflat, const vfy_splits *proved, double time_s,
+                                uint64_t seed, int64_t j, vfy_verdict *v, double *open_bound,
+                                double *z_cex, vfy_error *err)
 {
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
@@ -182,6 +183,9 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
     o.split = VFY_SPLIT_RELU;
     o.hidden_prior = pflat;
     o.hidden_slopes = opts->hidden_slopes;
+    o.n_root_splits = proved->n;
+    o.root_split_idx = proved->idx;
+    o.root_split_sign = proved->sign;
     o.attack = 0; /* observe() looked already */
     vfy_verify_result r;
     /* the prefix searches' own progress reports would drown the caller's (a search of one
@@ -208,6 +212,7 @@ typedef struct {
     const vfy_box *box;
     const vfy_verify_opts *opts;
     const double *pflat;
+    const vfy_splits *proved; /* the earlier layers' neurons proved stable, as the roots' splits */
     const vfy_deadline *dl;
     const cand *cs;
     int64_t k, n;
@@ -248,7 +253,8 @@ static vfy_status search_candidate(layer_pool *lp, int64_t c, double *cy, vfy_ro
         memset(cy, 0, (size_t)m * sizeof(double));
         cy[j] = from_below ? 1.0 : -1.0;
         row->rhs_lo = row->rhs_hi = from_below ? t : -t;
-        vfy_status st = prefix_search(lp->P, sub, lp->opts, lp->pflat, t_cand - vfy_now(),
+        vfy_status st = prefix_search(lp->P, sub, lp->opts, lp->pflat, lp->proved,
+                                      t_cand - vfy_now(),
                                       (uint64_t)c, j, &v, &open_bound, &z_cex, err);
         vfy_log(2, "refine: layer %lld neuron %lld (z %s %g? bounds [%g, %g]): %s, open bound %g",
                 (long long)lp->k, (long long)j, from_below ? ">" : "<", t, lo, hi,
@@ -332,7 +338,8 @@ static void *layer_worker(void *arg)
 
 /* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
 static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
-                               const double *weight, int64_t k, const vfy_verify_opts *opts,
+                               const double *start, const double *weight, int64_t k,
+                               const vfy_verify_opts *opts,
                                const vfy_deadline *dl, vfy_rng *rng,
                                vfy_refine_stats *stats, int64_t *n_changed, vfy_error *err)
 {
@@ -342,6 +349,8 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     memset(&ob, 0, sizeof ob);
     cand *cs = NULL;
     double *pflat = NULL;
+    int64_t *sp_idx = NULL;
+    signed char *sp_sign = NULL;
     *n_changed = 0;
     vfy_status st = vfy_net_prefix(net, k, &P, err);
     if (st != VFY_OK)
@@ -352,7 +361,9 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     int64_t woff = half - m; /* layer k-1's outputs in the flat layout */
     cs = vfy_alloc_array((size_t)(2 * m), sizeof(cand));
     pflat = vfy_alloc_array((size_t)(2 * half), sizeof(double));
-    if (!cs || !pflat || !observer_init(&ob, P)) {
+    sp_idx = vfy_alloc_array((size_t)half + 1, sizeof(int64_t));
+    sp_sign = vfy_alloc_array((size_t)half + 1, 1);
+    if (!cs || !pflat || !sp_idx || !sp_sign || !observer_init(&ob, P)) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
@@ -394,10 +405,28 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         memcpy(pflat + half + off, b->hi[q], (size_t)w * sizeof(double));
         off += w;
     }
+    /* the ReLUs of the prefix (layers 1..k-2 of it) unstable when the refinement began and stable
+     * now: the searches' roots carry them as constraints (SOUND: each sign holds over the box) */
+    vfy_splits proved = {0, sp_idx, sp_sign};
+    int64_t full_half = vfy_bounds_flat_size(ctx) / 2;
+    for (int64_t q = 0, off = 0; q + 2 <= k; off += net->layers[q].n_out, q++) {
+        if (net->layers[q + 1].kind != VFY_LAYER_RELU)
+            continue;
+        for (int64_t j = 0; j < net->layers[q].n_out; j++) {
+            int64_t f = off + j;
+            if (!(start[f] < 0 && start[full_half + f] > 0))
+                continue;
+            int sign = b->lo[q][j] >= 0 ? 1 : (b->hi[q][j] <= 0 ? -1 : 0);
+            if (sign != 0) {
+                sp_idx[proved.n] = f;
+                sp_sign[proved.n++] = (signed char)sign;
+            }
+        }
+    }
     int n_threads = opts->threads > 1 ? (opts->threads > 64 ? 64 : opts->threads) : 1;
     if (n_threads > n)
         n_threads = n > 0 ? (int)n : 1;
-    layer_pool lp = {P, box, opts, pflat, dl, cs, k, n, n_threads, zlo, zhi,
+    layer_pool lp = {P, box, opts, pflat, &proved, dl, cs, k, n, n_threads, zlo, zhi,
                      PTHREAD_MUTEX_INITIALIZER, 0, stats, 0, VFY_OK, {0}};
     pthread_t tid[64];
     int started = 0;
@@ -422,6 +451,8 @@ done:
     vfy_net_free(P);
     vfy_free(cs);
     vfy_free(pflat);
+    vfy_free(sp_idx);
+    vfy_free(sp_sign);
     return st;
 }
 
@@ -429,20 +460,30 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
 {
+    return vfy_refine_hidden_until(ctx, box, b, weight, opts, dl, NULL, NULL, stats, err);
+}
+
+vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
+                                   const double *weight, const vfy_verify_opts *opts,
+                                   const vfy_deadline *dl, int (*settled)(void *user), void *user,
+                                   vfy_refine_stats *stats, vfy_error *err)
+{
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     memset(stats, 0, sizeof *stats);
     int64_t nx = net->n_in;
     double *lo = vfy_alloc_array((size_t)nx, sizeof(double));
     double *hi = vfy_alloc_array((size_t)nx, sizeof(double));
     double *flat = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
+    double *start = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
     vfy_status st = VFY_OK;
-    if (!lo || !hi || !flat) {
+    if (!lo || !hi || !flat || !start) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
     memcpy(lo, box->lo, (size_t)nx * sizeof(double));
     memcpy(hi, box->hi, (size_t)nx * sizeof(double));
     vfy_bound_widen_input(ctx, nx, lo, hi);
+    vfy_bounds_export(ctx, b, start);
     /* the ReLU layers after the first (the first one's inputs are affine in x: already exact) */
     int64_t layers[256], n_layers = 0, seen_relu = 0;
     for (int64_t k = 1; k < net->n_layers && n_layers < 256; k++)
@@ -461,8 +502,8 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
         if (dl && isfinite(dl->t_end))
             share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_layers - q);
         int64_t k = layers[q], n_changed = 0;
-        st = refine_layer(ctx, box, b, weight, k, opts, dl ? &share : NULL, &rng, stats, &n_changed,
-                          err);
+        st = refine_layer(ctx, box, b, start, weight, k, opts, dl ? &share : NULL, &rng, stats,
+                          &n_changed, err);
         if (st != VFY_OK)
             goto done;
         if (n_changed > 0 && !(dl && vfy_deadline_over(dl))) {
@@ -477,11 +518,16 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                 st = vfy_fail(err, st, "out of memory refining hidden bounds");
                 goto done;
             }
+            if (settled && settled(user)) {
+                vfy_log(2, "refine: settled after layer %lld", (long long)k);
+                break;
+            }
         }
     }
 done:
     vfy_free(lo);
     vfy_free(hi);
     vfy_free(flat);
+    vfy_free(start);
     return st;
 }

@@ -387,6 +387,99 @@ START_TEST(test_hidden_prior_used)
 }
 END_TEST
 
+/* y = -relu(h1 + h2), h1 = relu(x0 + x1), h2 = relu(x0 - x1), and z = c - h1 - h2 beside it (its
+ * ReLU unused by y). Over [-1, 1]^2, h1 + h2 <= 2, so y >= -2, while the triangles give h1 + h2 <=
+ * x0 + 2 <= 3: y >= -3. With c = 2.5, z >= 0.5 > 0, which the refinement proves (the relaxations
+ * leave z unstable, test_refine_decides_hidden_neuron); as a constraint, z >= 0 says h1 + h2 <= 2.5
+ * of the relaxed points too, and its multiplier gives y >= -2.5. */
+static vfy_net *constraint_net(double c)
+{
+    const int64_t sizes[4] = {2, 2, 2, 1};
+    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[4] = {-1, -1, 1, 1}, b2[2] = {c, 0};
+    const double w3[2] = {0, -1}, b3[1] = {0};
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    return testnet_dense(3, sizes, w, b);
+}
+
+/* A neuron proved stable, carried as a split (vfy_splits; the roots' constraints of
+ * vfy_verify_opts.root_split_idx): its multiplier tightens a bound that clamping the neuron does
+ * not, the bound stays below every sampled value (no tolerance), and a search given it as a root
+ * constraint proves at its root what it has to split for without. */
+START_TEST(test_root_constraints_tighten)
+{
+    vfy_net *net = constraint_net(2.5);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
+    const char *text = "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                       "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
+                       "(assert (<= X_1 1))(assert (<= Y_0 -2.7))";
+    vfy_spec *spec = NULL;
+    ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+    test_box tb;
+    box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
+    REQUIRE_MSG(b->lo[2][0] < 0, "z >= %g before the refinement", b->lo[2][0]);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    vfy_deadline dl = {vfy_now() + 20, 0};
+    vfy_refine_stats rs;
+    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
+    ck_assert(b->lo[2][0] == 0.0); /* proved active */
+    int64_t z_at = net->layers[0].n_out + net->layers[1].n_out;
+    const int64_t idx[1] = {z_at};
+    const signed char sign[1] = {1};
+    vfy_splits sp = {1, idx, sign};
+    double lo[2], hi[2], cy[1] = {1.0}, lb_plain, lb_con;
+    memcpy(lo, tb.lo, sizeof lo);
+    memcpy(hi, tb.hi, sizeof hi);
+    vfy_bound_widen_input(ctx, 2, lo, hi);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, b, 1, cy, NULL, NULL, 50, &lb_plain, NULL,
+                                          NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, b, 1, cy, NULL, &sp, 50, &lb_con, NULL,
+                                          NULL), VFY_OK);
+    REQUIRE_MSG(lb_plain < -2.9 && lb_con > -2.7, "y >= %g without, %g with", lb_plain, lb_con);
+    uint64_t st = 7;
+    double y[1], scr[16];
+    for (int t = 0; t < 20000; t++) {
+        double x[2] = {-1 + 2 * testnet_uniform(&st), -1 + 2 * testnet_uniform(&st)};
+        if (t % 4 == 0)
+            x[0] = 1; /* where y is least */
+        vfy_eval_f64(net, x, y, scr);
+        REQUIRE_MSG(y[0] >= lb_con, "y %.17g below %.17g", y[0], lb_con);
+    }
+    int64_t flat_n = vfy_bounds_flat_size(ctx);
+    double *prior = malloc((size_t)flat_n * sizeof(double));
+    vfy_bounds_export(ctx, b, prior);
+    for (int with = 0; with < 2; with++) {
+        vfy_verify_opts_default(&o);
+        o.threads = 1;
+        o.timeout_s = 20;
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF;
+        o.attack = 0;
+        o.hidden_prior = prior;
+        o.n_root_splits = with;
+        o.root_split_idx = idx;
+        o.root_split_sign = sign;
+        vfy_verify_result res;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        ck_assert_int_eq(res.verdict, VFY_UNSAT);
+        if (with)
+            ck_assert_int_eq(res.domains, 1);
+        else
+            REQUIRE_MSG(res.domains > 1, "%lld domains", (long long)res.domains);
+        vfy_verify_result_free(&res);
+    }
+    free(prior);
+    vfy_bounds_free(b);
+    vfy_spec_free(spec);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *refine_suite(void)
 {
     Suite *s = suite_create("refine");
@@ -398,6 +491,7 @@ static Suite *refine_suite(void)
     tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);
     tcase_add_loop_test(tc, test_refine_root_slopes_sound, 0, 6);
     tcase_add_test(tc, test_hidden_prior_used);
+    tcase_add_test(tc, test_root_constraints_tighten);
     tcase_add_loop_test(tc, test_open_bound_sound, 0, 6);
     suite_add_tcase(s, tc);
     return s;

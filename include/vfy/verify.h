@@ -105,6 +105,18 @@ typedef struct vfy_verify_opts {
      * with ReLU splitting the domains re-bound their hidden layers from them (any slope in [0, 1]
      * is sound, so they need not be this search's own). */
     struct vfy_bound_slopes *hidden_slopes;
+    /* With hidden_prior: n_root_splits signs of hidden pre-activations (flat indices and signs as
+     * vfy_splits') that hold over every input box, e.g. neurons a caller proved stable: with ReLU
+     * splitting every domain carries them as splits, their multipliers tightening its bounds
+     * (hidden_prior must have those neurons clamped to their sign). */
+    int64_t n_root_splits;
+    const int64_t *root_split_idx;
+    const signed char *root_split_sign;
+    int refine;                /* 1 (default): with ReLU splitting over two ReLU layers or more, a
+                                  first search with a tenth of the time, then the root's hidden
+                                  bounds refined by prefix searches (refine.h) and a second search;
+                                  0: one search (whose result depends on no timing but the
+                                  deadline's) */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
