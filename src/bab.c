@@ -642,10 +642,10 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 #define HIDDEN_ALPHA_DEEPEN 3
 #define HIDDEN_ALPHA_ITERS_MAX 540
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
-/* of the time left, for refining the root's hidden layers (ending once the root is proved): on the
- * hard instances the search after it stalls where the refinement left it (mnist_fc 256x6
- * prop_12_0.05: a worst gap of -55 with half of the time left, -19 with four fifths) */
-#define REFINE_SHARE 0.8
+/* of the time left, for refining the root's hidden layers (ending once the root is proved). Four
+ * fifths took mnist_fc 256x6 prop_12_0.05's search from a worst gap of -55 to -19, but neither
+ * solves it in 300 s, and 256x4 prop_9_0.05, solved in 140 s with half, timed out. */
+#define REFINE_SHARE 0.5
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
@@ -684,44 +684,24 @@ static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, con
     return st;
 }
 
-/* The refinement ends once the root's rows are refuted on the bounds it has reached (the search
- * after it would end at its root) */
-typedef struct {
-    search *s;
-    const domain *root;
-} refine_check;
-
-static int refine_settled(void *user)
+/* The root with every ReLU that the refinement (or the re-bounding after it) made stable as a split
+ * of its sign (a new domain; NULL when out of memory): z_j >= 0 (or <= 0) holds over the whole box,
+ * so it is a valid constraint of every domain, and beta-CROWN's multiplier on it (as on a branching
+ * split) tightens the domains' bounds beyond clamping the neuron: the relaxation of the layers
+ * before it admits points where z_j has the other sign, which the multiplier prices (the LP with
+ * the same layer bounds has the constraint; CROWN's backward pass alone does not). before: the
+ * root's flat bounds before the refinement, after: now. SOUND: each split holds for every input of
+ * the box (the bounds are proved). */
+static domain *constrained_root(search *s, const domain *root, const double *before,
+                                const double *after, int64_t *n_new)
 {
-    refine_check *rc = user;
-    return root_refuted(rc->s, &rc->s->workers[0], rc->root);
-}
-
-/* The root after the refinement, with every ReLU that the refinement (or the re-bounding after it)
- * made stable as a split of its sign: z_j >= 0 (or <= 0) holds over the whole box, so it is a valid
- * constraint of every domain, and beta-CROWN's multiplier on it (as on a branching split) tightens
- * the domains' bounds beyond clamping the neuron: the relaxation of the layers before it admits
- * points where z_j has the other sign, which the multiplier prices (the LP with the same layer
- * bounds has the constraint; CROWN's backward pass alone does not). before: the root's flat bounds
- * before the refinement. SOUND: each split holds for every input of the box (the bounds b0 are). */
-static vfy_status root_with_constraints(search *s, domain **rootp, const double *before)
-{
-    const domain *root = *rootp;
     int64_t half = s->n_half, nx = s->net->n_in, n = 0;
-    double *after = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
-    if (!after)
-        return VFY_ERR_NOMEM;
-    vfy_bounds_export(s->ctx, s->workers[0].b, after);
+    domain *d = NULL;
     for (int pass = 0; pass < 2; pass++) {
-        domain *d = NULL;
         if (pass == 1) {
-            if (n == 0)
-                break;
             d = domain_new(nx, s->n_flat, root->n_active, root->n_splits + n, 0);
-            if (!d) {
-                vfy_free(after);
-                return VFY_ERR_NOMEM;
-            }
+            if (!d)
+                return NULL;
             memcpy(d->lo, root->lo, (size_t)nx * sizeof(double));
             memcpy(d->hi, root->hi, (size_t)nx * sizeof(double));
             memcpy(d->active, root->active, (size_t)root->n_active * sizeof(int64_t));
@@ -746,17 +726,31 @@ static vfy_status root_with_constraints(search *s, domain **rootp, const double 
             }
             q++;
         }
-        if (pass == 0)
-            n = q - root->n_splits;
-        else {
-            vfy_free(*rootp);
-            *rootp = d;
-        }
+        n = q - root->n_splits;
     }
-    vfy_free(after);
-    if (n > 0)
-        vfy_log(2, "refine: %lld neurons made stable kept as the root's constraints", (long long)n);
-    return VFY_OK;
+    *n_new = n;
+    return d;
+}
+
+/* The refinement ends once the root's rows are refuted on the bounds it has reached, its
+ * constraints included (the search after it would end at its root) */
+typedef struct {
+    search *s;
+    const domain *root;
+    const double *before;
+    double *now;
+} refine_check;
+
+static int refine_settled(void *user)
+{
+    refine_check *rc = user;
+    search *s = rc->s;
+    int64_t n = 0;
+    vfy_bounds_export(s->ctx, s->workers[0].b, rc->now);
+    domain *d = constrained_root(s, rc->root, rc->before, rc->now, &n);
+    int settled = d && root_refuted(s, &s->workers[0], d);
+    vfy_free(d);
+    return settled;
 }
 
 /* Second phase: decide unstable hidden neurons of the root by prefix searches (refine.h), the
@@ -772,9 +766,11 @@ static vfy_status refine_root(search *s, domain **rootp, int64_t bi, const int64
     int64_t K = stack_rows(s, w, nc, box_cases);
     double *score = vfy_alloc_array((size_t)s->n_half + 1, sizeof(double));
     double *before = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
-    if (!score || !before) {
+    double *now = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
+    if (!score || !before || !now) {
         vfy_free(score);
         vfy_free(before);
+        vfy_free(now);
         return VFY_ERR_NOMEM;
     }
     vfy_bounds_export(s->ctx, w->b, before);
@@ -790,7 +786,7 @@ static vfy_status refine_root(search *s, domain **rootp, int64_t bi, const int64
     /* the prefix searches re-bound their domains from this root's kept slopes too */
     vfy_verify_opts ro = *s->opts;
     ro.hidden_slopes = s->slopes;
-    refine_check rc = {s, root};
+    refine_check rc = {s, root, before, now};
     st = vfy_refine_hidden_until(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, refine_settled,
                                  &rc, &rs, &err);
     vfy_free(score);
@@ -803,9 +799,22 @@ static vfy_status refine_root(search *s, domain **rootp, int64_t bi, const int64
         vfy_log(1, "refine: stopped: %s", err.msg);
         st = VFY_OK;
     }
-    if (st == VFY_OK)
-        st = root_with_constraints(s, rootp, before);
+    if (st == VFY_OK) {
+        int64_t n = 0;
+        vfy_bounds_export(s->ctx, w->b, now);
+        domain *d = constrained_root(s, root, before, now, &n);
+        if (d) {
+            vfy_free(*rootp);
+            *rootp = d;
+            if (n > 0)
+                vfy_log(2, "refine: %lld neurons made stable kept as the root's constraints",
+                        (long long)n);
+        } else {
+            st = VFY_ERR_NOMEM;
+        }
+    }
     vfy_free(before);
+    vfy_free(now);
     return st;
 }
 
@@ -959,8 +968,10 @@ static int root_refuted(search *s, worker *w, const domain *d)
 {
     const vfy_spec *spec = s->spec;
     int64_t K = stack_rows(s, w, d->n_active, d->active);
-    if (K == 0 || vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, NULL,
-                                       s->opts->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
+    vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign}; /* (a root's constraints) */
+    if (K == 0 || vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx,
+                                       d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb,
+                                       w->lam_in, w->c_in) != VFY_OK)
         return 0;
     int64_t row0 = 0;
     for (int64_t a = 0; a < d->n_active; a++) {
