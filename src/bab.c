@@ -200,6 +200,7 @@ typedef struct search {
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
     int64_t n_half;    /* n_flat / 2: pre-activations and outputs of every layer */
+    double scratch_bytes; /* the workers' estimated scratch, left out of the queue's budget */
     double *g_alpha, *g_beta; /* the rows of a refutation, gathered for on_refuted */
     int64_t g_cap_sp;
     double *root_prior;       /* certificates with ReLU splitting: the current box's root bounds */
@@ -1754,6 +1755,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
         budget = fmax(0.25 * budget, budget - scratch - vfy_resident_bytes());
         fr.budget = budget;
+        s.scratch_bytes = scratch;
         vfy_log(2, "queue: at most %.0f MB of domains (%.0f at the largest size; %.0f MB of workers' "
                    "scratch estimated)", budget / 1048576.0, floor(budget / dom_bytes),
                 scratch / 1048576.0);
@@ -1941,10 +1943,16 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 vfy_free(root);
             } else {
                 if (kept) {
-                    double budget = fr.budget;
+                    /* the first search's queue is gone, and the refinement's searches too: the
+                     * new one gets the ceiling less the scratch and what the process holds now
+                     * (their freed memory handed back: kept, it let 256x4 prop_2_0.05 reach
+                     * 2,384 MB under the 2,048 MB ceiling) */
                     frontier_free(&fr);
                     memset(&fr, 0, sizeof fr);
-                    fr.budget = budget;
+                    vfy_release_free_memory();
+                    double ceiling = opts->max_memory_mb * 1048576.0;
+                    fr.budget = fmax(0.25 * ceiling,
+                                     ceiling - s.scratch_bytes - vfy_resident_bytes());
                 }
                 s.round = 0;
                 if (!frontier_push(&fr, root)) {

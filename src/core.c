@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 int vfy_log_level = 0;
 
@@ -176,6 +179,13 @@ double vfy_resident_bytes(void)
     fclose(f);
     long page = sysconf(_SC_PAGESIZE);
     return ok && resident > 0 && page > 0 ? (double)resident * (double)page : 0.0;
+}
+
+void vfy_release_free_memory(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 double vfy_now(void)

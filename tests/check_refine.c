@@ -339,6 +339,44 @@ START_TEST(test_open_bound_sound)
 }
 END_TEST
 
+/* The spec "some x of [-1, 1]^2 gives Y_0 <= y_max" */
+static vfy_spec *square_spec(double y_max)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+             "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
+             "(assert (<= X_1 1))(assert (<= Y_0 %.17g))", y_max);
+    vfy_spec *spec = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+    return spec;
+}
+
+/* A one-thread ReLU-split search without LP and attack from the caller's bounds prior (may be
+ * NULL) and root constraints (n of idx, sign): unsat, in *domains domains */
+static void prior_search(const vfy_net *net, const vfy_spec *spec, const double *prior, int64_t n,
+                         const int64_t *idx, const signed char *sign, int64_t *domains)
+{
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    o.timeout_s = 20;
+    o.split = VFY_SPLIT_RELU;
+    o.lp = VFY_LP_OFF;
+    o.attack = 0;
+    o.hidden_prior = prior;
+    o.n_root_splits = n;
+    o.root_split_idx = idx;
+    o.root_split_sign = sign;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    *domains = res.domains;
+    vfy_verify_result_free(&res);
+}
+
 /* hidden_prior: bounds the caller proved are used by the roots. With z >= 0.5 given, y = relu(z) >=
  * 0.5 is proved at the root; without it the search has to split. attack = 0 still proves. */
 START_TEST(test_hidden_prior_used)
@@ -347,11 +385,7 @@ START_TEST(test_hidden_prior_used)
     vfy_bound_ctx *ctx = NULL;
     vfy_error err;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
-    const char *text = "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
-                       "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
-                       "(assert (<= X_1 1))(assert (<= Y_0 0.25))";
-    vfy_spec *spec = NULL;
-    ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+    vfy_spec *spec = square_spec(0.25);
     test_box tb;
     box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
     vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
@@ -361,24 +395,11 @@ START_TEST(test_hidden_prior_used)
     int64_t z_at = net->layers[0].n_out + net->layers[1].n_out; /* z: layer 2's output */
     ck_assert(prior[z_at] < 0 && prior[half + z_at] == b->hi[2][0]);
     prior[z_at] = 0.5; /* its exact minimum */
-    for (int with_prior = 0; with_prior < 2; with_prior++) {
-        vfy_verify_opts o;
-        vfy_verify_opts_default(&o);
-        o.threads = 1;
-        o.timeout_s = 20;
-        o.split = VFY_SPLIT_RELU;
-        o.lp = VFY_LP_OFF;
-        o.attack = 0;
-        o.hidden_prior = with_prior ? prior : NULL;
-        vfy_verify_result res;
-        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
-        ck_assert_int_eq(res.verdict, VFY_UNSAT);
-        if (with_prior)
-            ck_assert_int_eq(res.domains, 1);
-        else
-            REQUIRE(res.domains > 1);
-        vfy_verify_result_free(&res);
-    }
+    int64_t with_prior, without;
+    prior_search(net, spec, prior, 0, NULL, NULL, &with_prior);
+    prior_search(net, spec, NULL, 0, NULL, NULL, &without);
+    ck_assert_int_eq(with_prior, 1);
+    REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
     free(prior);
     vfy_bounds_free(b);
     vfy_spec_free(spec);
@@ -411,11 +432,7 @@ START_TEST(test_root_constraints_tighten)
     vfy_bound_ctx *ctx = NULL;
     vfy_error err;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
-    const char *text = "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
-                       "(assert (>= X_0 -1))(assert (<= X_0 1))(assert (>= X_1 -1))"
-                       "(assert (<= X_1 1))(assert (<= Y_0 -2.7))";
-    vfy_spec *spec = NULL;
-    ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+    vfy_spec *spec = square_spec(-2.7);
     test_box tb;
     box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
     vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
@@ -452,26 +469,11 @@ START_TEST(test_root_constraints_tighten)
     int64_t flat_n = vfy_bounds_flat_size(ctx);
     double *prior = malloc((size_t)flat_n * sizeof(double));
     vfy_bounds_export(ctx, b, prior);
-    for (int with = 0; with < 2; with++) {
-        vfy_verify_opts_default(&o);
-        o.threads = 1;
-        o.timeout_s = 20;
-        o.split = VFY_SPLIT_RELU;
-        o.lp = VFY_LP_OFF;
-        o.attack = 0;
-        o.hidden_prior = prior;
-        o.n_root_splits = with;
-        o.root_split_idx = idx;
-        o.root_split_sign = sign;
-        vfy_verify_result res;
-        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
-        ck_assert_int_eq(res.verdict, VFY_UNSAT);
-        if (with)
-            ck_assert_int_eq(res.domains, 1);
-        else
-            REQUIRE_MSG(res.domains > 1, "%lld domains", (long long)res.domains);
-        vfy_verify_result_free(&res);
-    }
+    int64_t with, without;
+    prior_search(net, spec, prior, 1, idx, sign, &with);
+    prior_search(net, spec, prior, 0, NULL, NULL, &without);
+    ck_assert_int_eq(with, 1);
+    REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
     free(prior);
     vfy_bounds_free(b);
     vfy_spec_free(spec);

@@ -69,6 +69,9 @@ double vfy_now(void);
  * queue budget leaves out besides its workers' scratch (the network, its bounds context, a
  * caller's own search). */
 double vfy_resident_bytes(void);
+/* Hand the heap's free memory back to the system where the C library can (glibc's malloc_trim), so
+ * that vfy_resident_bytes counts what is in use after a phase freed much (no-op elsewhere). */
+void vfy_release_free_memory(void);
 
 /* A deadline shared by every worker: absolute time in vfy_now() seconds (INFINITY for none) and a
  * cancel flag that any worker may raise (e.g. when a counterexample is found). */
