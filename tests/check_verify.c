@@ -636,7 +636,7 @@ END_TEST
 
 /* The second phase on a real net (skipped without ../shared): mnist_fc 256x4 prop_0_0.05 is not
  * settled in a tenth of 8 s, and the refinement that follows proves hidden neurons stable (the
- * later search's roots carry them as constraints: test_root_constraints_tighten). */
+ * later layers' prefix searches carry them as constraints: test_root_constraints_tighten). */
 START_TEST(test_refine_phase_benchmark)
 {
     const char *onnx = "../shared/benchmarks/mnist_fc/onnx/mnist-net_256x4.onnx";
