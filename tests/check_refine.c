@@ -377,6 +377,19 @@ static void prior_search(const vfy_net *net, const vfy_spec *spec, const double 
     vfy_verify_result_free(&res);
 }
 
+/* The search from prior_with and root constraints (n of idx, sign) proves at its root; the one from
+ * prior_without (may be NULL) has to split */
+static void require_root_proof_only_with(const vfy_net *net, const vfy_spec *spec,
+                                         const double *prior_with, int64_t n, const int64_t *idx,
+                                         const signed char *sign, const double *prior_without)
+{
+    int64_t with, without;
+    prior_search(net, spec, prior_with, n, idx, sign, &with);
+    prior_search(net, spec, prior_without, 0, NULL, NULL, &without);
+    ck_assert_int_eq(with, 1);
+    REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
+}
+
 /* hidden_prior: bounds the caller proved are used by the roots. With z >= 0.5 given, y = relu(z) >=
  * 0.5 is proved at the root; without it the search has to split. attack = 0 still proves. */
 START_TEST(test_hidden_prior_used)
@@ -395,11 +408,7 @@ START_TEST(test_hidden_prior_used)
     int64_t z_at = net->layers[0].n_out + net->layers[1].n_out; /* z: layer 2's output */
     ck_assert(prior[z_at] < 0 && prior[half + z_at] == b->hi[2][0]);
     prior[z_at] = 0.5; /* its exact minimum */
-    int64_t with_prior, without;
-    prior_search(net, spec, prior, 0, NULL, NULL, &with_prior);
-    prior_search(net, spec, NULL, 0, NULL, NULL, &without);
-    ck_assert_int_eq(with_prior, 1);
-    REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
+    require_root_proof_only_with(net, spec, prior, 0, NULL, NULL, NULL);
     free(prior);
     vfy_bounds_free(b);
     vfy_spec_free(spec);
@@ -469,11 +478,7 @@ START_TEST(test_root_constraints_tighten)
     int64_t flat_n = vfy_bounds_flat_size(ctx);
     double *prior = malloc((size_t)flat_n * sizeof(double));
     vfy_bounds_export(ctx, b, prior);
-    int64_t with, without;
-    prior_search(net, spec, prior, 1, idx, sign, &with);
-    prior_search(net, spec, prior, 0, NULL, NULL, &without);
-    ck_assert_int_eq(with, 1);
-    REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
+    require_root_proof_only_with(net, spec, prior, 1, idx, sign, prior);
     free(prior);
     vfy_bounds_free(b);
     vfy_spec_free(spec);
