@@ -62,6 +62,8 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->n_root_splits = 0;
     o->root_split_idx = NULL;
     o->root_split_sign = NULL;
+    o->root_bounds = NULL;
+    o->refine_bounds = 0;
     o->refine = 1;
     o->attack = 1;
 }
@@ -182,6 +184,11 @@ typedef struct worker {
     double *brhs;              /* K: the right-hand side of each best row in bcy */
     int64_t *bprow;            /* K: its row in the last batch on work (-1: none) */
     double *lbn, *lbp;         /* BRANCH_CANDIDATES x K: the look-ahead's bounds of the children */
+    /* per slot, with the search's cuts: the cuts then the domain's splits (bound_splits) */
+    int64_t *sp_idx[GROUP_MAX];
+    signed char *sp_sign[GROUP_MAX];
+    double *sp_off[GROUP_MAX];
+    int64_t sp_cap[GROUP_MAX];
 } worker;
 
 typedef struct search {
@@ -199,6 +206,10 @@ typedef struct search {
     int64_t slopes_box;       /* the input box whose root they are of */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
+    /* the caller's bounds on hidden pre-activations (opts->root_bounds), priced in every bound of
+     * the search as constraints before the domain's splits; NULL: none */
+    const vfy_splits *cuts;
+    int64_t n_cuts;
     int64_t n_half;    /* n_flat / 2: pre-activations and outputs of every layer */
     double scratch_bytes; /* the workers' estimated scratch, left out of the queue's budget */
     double *g_alpha, *g_beta; /* the rows of a refutation, gathered for on_refuted */
@@ -258,6 +269,52 @@ static void worker_free(worker *w)
     vfy_free(w->bprow);
     vfy_free(w->lbn);
     vfy_free(w->lbp);
+    for (int g = 0; g < GROUP_MAX; g++) {
+        vfy_free(w->sp_idx[g]);
+        vfy_free(w->sp_sign[g]);
+        vfy_free(w->sp_off[g]);
+    }
+}
+
+/* The constraints d's bounds are computed under, in slot g's buffers: the search's cuts (the
+ * caller's hidden bounds: the same for every domain, so that a parent's multipliers stay in place
+ * for its children's warm start), then d's splits (offset 0). *out = NULL when there are none;
+ * returns 0 when out of memory. */
+static int bound_splits(const search *s, worker *w, int g, const domain *d, vfy_splits *buf,
+                        const vfy_splits **out)
+{
+    *out = NULL;
+    if (s->n_cuts == 0) {
+        *buf = (vfy_splits){d->n_splits, d->split_idx, d->split_sign, NULL};
+        if (d->n_splits > 0)
+            *out = buf;
+        return 1;
+    }
+    int64_t n = s->n_cuts + d->n_splits;
+    if (n > w->sp_cap[g]) {
+        vfy_free(w->sp_idx[g]);
+        vfy_free(w->sp_sign[g]);
+        vfy_free(w->sp_off[g]);
+        w->sp_idx[g] = vfy_alloc_array((size_t)n, sizeof(int64_t));
+        w->sp_sign[g] = vfy_alloc_array((size_t)n, 1);
+        w->sp_off[g] = vfy_alloc_array((size_t)n, sizeof(double));
+        w->sp_cap[g] = w->sp_idx[g] && w->sp_sign[g] && w->sp_off[g] ? n : 0;
+        if (w->sp_cap[g] == 0)
+            return 0;
+    }
+    const vfy_splits *c = s->cuts;
+    memcpy(w->sp_idx[g], c->idx, (size_t)s->n_cuts * sizeof(int64_t));
+    memcpy(w->sp_sign[g], c->sign, (size_t)s->n_cuts);
+    if (c->offset)
+        memcpy(w->sp_off[g], c->offset, (size_t)s->n_cuts * sizeof(double));
+    else
+        memset(w->sp_off[g], 0, (size_t)s->n_cuts * sizeof(double));
+    memcpy(w->sp_idx[g] + s->n_cuts, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
+    memcpy(w->sp_sign[g] + s->n_cuts, d->split_sign, (size_t)d->n_splits);
+    memset(w->sp_off[g] + s->n_cuts, 0, (size_t)d->n_splits * sizeof(double));
+    *buf = (vfy_splits){n, w->sp_idx[g], w->sp_sign[g], w->sp_off[g]};
+    *out = buf;
+    return 1;
 }
 
 /* Point the worker's per-slot fields at slot g. */
@@ -558,8 +615,8 @@ static int keep_params(search *s, const vfy_bounds *src, const domain *d, dresul
 static int keep_warm(search *s, worker *w, const domain *d, dresult *r, int64_t row0)
 {
     r->warm_rows = 0;
-    r->warm_nsp = d->n_splits;
-    int64_t stride = s->n_relu + d->n_splits, need = s->max_rows * stride;
+    r->warm_nsp = s->n_cuts + d->n_splits; /* (bound_splits') */
+    int64_t stride = s->n_relu + r->warm_nsp, need = s->max_rows * stride;
     if (need > r->cap_warm) {
         float *nw = vfy_alloc_array((size_t)need, sizeof(float));
         if (!nw)
@@ -595,9 +652,11 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
     int64_t nx = s->net->n_in, K = stack_rows(s, w, r->n_active, r->active);
     if (K == 0)
         return 0;
-    vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign};
-    if (vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, d->n_splits ? &sp : NULL,
-                             LEAF_ITERS, w->lb, w->lam_in, w->c_in) != VFY_OK)
+    vfy_splits buf;
+    const vfy_splits *sp;
+    if (!bound_splits(s, w, 0, d, &buf, &sp) ||
+        vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, sp, LEAF_ITERS, w->lb,
+                             w->lam_in, w->c_in) != VFY_OK)
         return 0;
     int64_t row0 = 0, kept = 0;
     for (int64_t a = 0; a < r->n_active; a++) {
@@ -957,10 +1016,11 @@ static int root_refuted(search *s, worker *w, const domain *d)
 {
     const vfy_spec *spec = s->spec;
     int64_t K = stack_rows(s, w, d->n_active, d->active);
-    vfy_splits sp = {d->n_splits, d->split_idx, d->split_sign}; /* (a root's constraints) */
-    if (K == 0 || vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx,
-                                       d->n_splits ? &sp : NULL, s->opts->alpha_iters, w->lb,
-                                       w->lam_in, w->c_in) != VFY_OK)
+    vfy_splits buf; /* (a root's constraints, and the cuts) */
+    const vfy_splits *sp;
+    if (K == 0 || !bound_splits(s, w, 0, d, &buf, &sp) ||
+        vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, sp,
+                             s->opts->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
         return 0;
     int64_t row0 = 0;
     for (int64_t a = 0; a < d->n_active; a++) {
@@ -1175,10 +1235,16 @@ static void bound_group(search *s, worker *w, int i0, int n)
         if (K <= 0)
             continue;
         use_slot(s, w, g);
-        if (s->method == VFY_BOUND_ALPHA || (d->n_splits > 0 && s->method != VFY_BOUND_IBP)) {
-            sp[nj] = (vfy_splits){d->n_splits, d->split_idx, d->split_sign};
+        if (s->method == VFY_BOUND_ALPHA ||
+            ((d->n_splits > 0 || s->n_cuts > 0) && s->method != VFY_BOUND_IBP)) {
+            const vfy_splits *spp;
+            if (!bound_splits(s, w, g, d, &sp[nj], &spp)) {
+                r->kind = R_NOMEM;
+                w->slot_K[g] = -1;
+                continue;
+            }
             jobs[nj] = (vfy_alpha_job){w->b, d->lo, d->hi, K, w->cy, w->has_cx ? w->cx : NULL,
-                                       d->n_splits ? &sp[nj] : NULL, d->warm, d->warm_rows,
+                                       spp, d->warm, d->warm_rows,
                                        d->warm_nsp, w->lb, w->lam_in, w->c_in};
             slot[nj++] = g;
             w->slot_row0[g] = row0;
@@ -1692,6 +1758,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * dual, so a certificate run (on_refuted set) does without the LP stage */
     s.lp_stage_on = opts->lp != VFY_LP_OFF && opts->on_refuted == NULL;
     s.cert = opts->on_refuted != NULL;
+    /* the caller's hidden bounds as constraints: with its hidden_prior, with ReLU splitting (the
+     * split multipliers' optimisation), not in a certificate (whose checker does not know them) */
+    if (opts->root_bounds && opts->root_bounds->n > 0 && opts->hidden_prior && s.relu_split &&
+        !s.cert) {
+        s.cuts = opts->root_bounds;
+        s.n_cuts = s.cuts->n;
+    }
     /* a certificate records ReLU slopes only: Sigmoid/Tanh keep their default lines there */
     vfy_bound_ctx_set_act_search(ctx, !s.cert);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)

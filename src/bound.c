@@ -123,6 +123,7 @@ typedef struct vfy_bound_scratch {
     int64_t cap_beta;
     double *beta_v, *beta_g, *beta_m, *beta_s, *best_beta;
     int64_t *sp_layer, *sp_j;
+    double *sp_off; /* each split's offset t: the constraint is sign (z - t) >= 0 */
     /* alpha for SIGMOID/TANH (K x n_sact each, a layer's block at K soff[k]): the slopes of the
      * lower and upper lines, Adam's moments, the coefficient at each neuron (tape) and the point
      * where the used line's certified intercept was attained (za), for the gradient */
@@ -439,6 +440,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->best_alpha);
         vfy_free(s->sp_layer);
         vfy_free(s->sp_j);
+        vfy_free(s->sp_off);
         vfy_free(s->bsegs);
         vfy_free(s->job_rows);
         vfy_free(s->job_seg);
@@ -1330,17 +1332,34 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
         double *lam = s->lam, *lam2 = s->lam2;
-        /* beta-CROWN: on the domain, every split neuron satisfies sign z_j >= 0, so for beta >= 0
-         * row >= row - beta sign z_j there: subtract beta sign from the coefficient of z_j.
+        /* beta-CROWN: on the domain, every split neuron satisfies sign (z_j - t) >= 0 (t = 0 for
+         * a branching split), so for beta >= 0
+         *     row >= row - beta sign (z_j - t) = row - beta sign z_j + beta sign t
+         * there: subtract beta sign from the coefficient of z_j, add beta sign t to the constant.
          * SOUND for any computed value: fl(lam - beta sign) lies between lam and lam - beta sign
-         * (rounding is monotonic), so the effective multiplier is still >= 0. */
+         * (rounding is monotonic), so the effective multiplier beta' (beta' sign = lam - fl(...))
+         * is still >= 0; the constant takes beta' sign t, bounded below from the enclosure
+         * [sub_down, sub_up] of lam - fl(...) and rounded down, its addition charged to the
+         * slack. */
         for (int64_t g = 0; beta && g < n_seg; g++) {
             const bseg *G = &segs[g];
-            for (int64_t q = 0; q < G->n_sp; q++)
-                if (s->sp_layer[G->sp0 + q] == k)
-                    for (int64_t i = 0; i < G->K; i++)
-                        lam[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]] -=
-                            beta[G->bo + i * G->n_sp + q] * s->beta_s[G->sp0 + q];
+            for (int64_t q = 0; q < G->n_sp; q++) {
+                if (s->sp_layer[G->sp0 + q] != k)
+                    continue;
+                double t = s->sp_off[G->sp0 + q];
+                for (int64_t i = 0; i < G->K; i++) {
+                    double *c = &lam[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]];
+                    double old = *c;
+                    *c = old - beta[G->bo + i * G->n_sp + q] * s->beta_s[G->sp0 + q];
+                    if (t == 0.0 || *c == old)
+                        continue;
+                    double d_lo = vfy_sub_down(old, *c), d_hi = vfy_sub_up(old, *c);
+                    double add = fmin(vfy_mul_down(d_lo, t), vfy_mul_down(d_hi, t));
+                    int64_t r = G->r0 + i;
+                    s->beta[r] += add;
+                    s->slack[r] = vfy_add_up(s->slack[r], vfy_mul_up(fabs(s->beta[r]), 0x1p-52));
+                }
+            }
         }
         if (L->kind == VFY_LAYER_MAXPOOL) {
             memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
@@ -2053,14 +2072,16 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                     }
             }
         }
-        /* d bound / d beta_q = -sign_q z_q* (the split neuron's value at the minimiser) */
+        /* d bound / d beta_q = -sign_q (z_q* - t_q) (z_q* the split neuron's value at the
+         * minimiser, t_q its offset) */
         for (int64_t sg = 0; sg < n_seg; sg++) {
             const bseg *G = &segs[sg];
             for (int64_t q = 0; q < G->n_sp; q++)
                 if (s->sp_layer[G->sp0 + q] == k)
                     for (int64_t i = 0; i < G->K; i++)
                         s->beta_g[G->bo + i * G->n_sp + q] =
-                            -s->beta_s[G->sp0 + q] * v2[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]];
+                            -s->beta_s[G->sp0 + q] *
+                            (v2[(G->r0 + i) * n_out + s->sp_j[G->sp0 + q]] - s->sp_off[G->sp0 + q]);
         }
         double *t = v;
         v = v2;
@@ -2184,11 +2205,13 @@ static int batch_reserve_splits(vfy_bound_scratch *s, int64_t n_sp)
     }
     vfy_free(s->sp_layer);
     vfy_free(s->sp_j);
+    vfy_free(s->sp_off);
     s->sp_layer = vfy_alloc_array((size_t)n_sp, sizeof(int64_t));
     s->sp_j = vfy_alloc_array((size_t)n_sp, sizeof(int64_t));
+    s->sp_off = vfy_alloc_array((size_t)n_sp, sizeof(double));
     s->cap_beta = n_sp;
     if (!s->beta_v || !s->beta_g || !s->beta_m || !s->beta_s || !s->best_beta || !s->sp_layer ||
-        !s->sp_j) {
+        !s->sp_j || !s->sp_off) {
         s->cap_beta = 0;
         return 0;
     }
@@ -2277,6 +2300,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             s->sp_layer[NS + q] = k;
             s->sp_j[NS + q] = J->splits->idx[q] - ctx->foff[k];
             s->beta_s[NS + q] = J->splits->sign[q] > 0 ? 1.0 : -1.0;
+            s->sp_off[NS + q] = J->splits->offset ? J->splits->offset[q] : 0.0;
         }
         memcpy(s->cyb + K * ny, J->cy, (size_t)(J->K * ny) * sizeof(double));
         if (any_cx) {
@@ -2608,6 +2632,7 @@ vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_
             s->sp_layer[q] = ps->sp_layer[G0->sp0 + q];
             s->sp_j[q] = ps->sp_j[G0->sp0 + q];
             s->beta_s[q] = ps->beta_s[G0->sp0 + q];
+            s->sp_off[q] = ps->sp_off[G0->sp0 + q];
         }
     }
     /* row (c, h, i) at (2 c + h) K + i */

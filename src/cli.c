@@ -68,6 +68,8 @@ static const char usage_text[] =
     "  --no-refine        one search: no refinement of the root's hidden bounds by searches on\n"
     "                     the network's prefixes after a tenth of the time (ReLU splitting over\n"
     "                     two ReLU layers or more), whose timing the verdict then depends on\n"
+    "  --refine-bounds    the refinement's later prefix searches also carry the bounds its\n"
+    "                     searches tightened (not only the neurons made stable) as constraints\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  --compare-bounds   instead of verifying, print for every row of the spec the lower bound of\n"
@@ -355,6 +357,8 @@ int main(int argc, char **argv)
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--no-refine")) {
             opts.refine = 0;
+        } else if (!strcmp(a, "--refine-bounds")) {
+            opts.refine_bounds = 1;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
                    !strcmp(a, "--max-memory") || !strcmp(a, "--split") || !strcmp(a, "--lp-exact") ||

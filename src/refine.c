@@ -84,6 +84,8 @@ static void observe(observer *o, const double *lo, const double *hi, const doubl
  * (z_j > 0, z_j < 0), or, for a neuron seen at both signs, a bound near the least (greatest) value
  * seen (z_j > target, z_j < target). */
 enum { PROVE_ACTIVE, PROVE_INACTIVE, TIGHTEN_LO, TIGHTEN_HI };
+/* which of a pre-activation's bounds a prefix search changed (flags per flat index) */
+enum { SEARCHED_LO = 1, SEARCHED_HI = 2 };
 
 typedef struct {
     int64_t j;
@@ -162,7 +164,8 @@ static int tighten_target(int from_below, double v, double lo, double hi, double
  * rhs? Within time_s, from the earlier layers' bounds pflat. *z_cex: on sat, z_j at the
  * counterexample (double evaluation). */
 static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy_verify_opts *opts,
-                                const double *pflat, const vfy_splits *proved, double time_s,
+                                const double *pflat, const vfy_splits *proved,
+                                const vfy_splits *bounds, double time_s,
                                 uint64_t seed, int64_t j, vfy_verdict *v, double *open_bound,
                                 double *z_cex, vfy_error *err)
 {
@@ -186,6 +189,7 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
     o.n_root_splits = proved->n;
     o.root_split_idx = proved->idx;
     o.root_split_sign = proved->sign;
+    o.root_bounds = bounds->n > 0 ? bounds : NULL;
     o.attack = 0; /* observe() looked already */
     vfy_verify_result r;
     /* the prefix searches' own progress reports would drown the caller's (a search of one
@@ -213,12 +217,14 @@ typedef struct {
     const vfy_verify_opts *opts;
     const double *pflat;
     const vfy_splits *proved; /* the earlier layers' neurons proved stable, as the roots' splits */
+    const vfy_splits *bounds; /* the earlier layers' tightened bounds, as the roots' constraints */
     const vfy_deadline *dl;
     const cand *cs;
     int64_t k, n;
     int n_threads;
     double *zlo, *zhi;
-    pthread_mutex_t mu; /* guards what follows, and zlo, zhi */
+    unsigned char *searched; /* layer k-1's entries of the flags (refine_layer) */
+    pthread_mutex_t mu; /* guards what follows, and zlo, zhi, searched */
     int64_t next;       /* the next candidate to search */
     vfy_refine_stats *stats;
     int64_t n_changed;
@@ -253,7 +259,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t c, double *cy, vfy_ro
         memset(cy, 0, (size_t)m * sizeof(double));
         cy[j] = from_below ? 1.0 : -1.0;
         row->rhs_lo = row->rhs_hi = from_below ? t : -t;
-        vfy_status st = prefix_search(lp->P, sub, lp->opts, lp->pflat, lp->proved,
+        vfy_status st = prefix_search(lp->P, sub, lp->opts, lp->pflat, lp->proved, lp->bounds,
                                       t_cand - vfy_now(),
                                       (uint64_t)c, j, &v, &open_bound, &z_cex, err);
         vfy_log(2, "refine: layer %lld neuron %lld (z %s %g? bounds [%g, %g]): %s, open bound %g",
@@ -270,6 +276,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t c, double *cy, vfy_ro
                 lp->zlo[j] = fmax(lp->zlo[j], t);
             else
                 lp->zhi[j] = fmin(lp->zhi[j], t);
+            lp->searched[j] |= from_below ? SEARCHED_LO : SEARCHED_HI;
             if (kind < TIGHTEN_LO)
                 lp->stats->proved++;
             else
@@ -280,9 +287,11 @@ static vfy_status search_candidate(layer_pool *lp, int64_t c, double *cy, vfy_ro
             int changed = 0;
             if (from_below && open_bound > lp->zlo[j]) {
                 lp->zlo[j] = open_bound;
+                lp->searched[j] |= SEARCHED_LO;
                 changed = 1;
             } else if (!from_below && -open_bound < lp->zhi[j]) {
                 lp->zhi[j] = -open_bound;
+                lp->searched[j] |= SEARCHED_HI;
                 changed = 1;
             }
             lp->stats->tightened += changed;
@@ -338,7 +347,8 @@ static void *layer_worker(void *arg)
 
 /* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
 static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
-                               const double *start, const double *weight, int64_t k,
+                               const double *start, unsigned char *searched,
+                               const double *weight, int64_t k,
                                const vfy_verify_opts *opts,
                                const vfy_deadline *dl, vfy_rng *rng,
                                vfy_refine_stats *stats, int64_t *n_changed, vfy_error *err)
@@ -349,8 +359,9 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     memset(&ob, 0, sizeof ob);
     cand *cs = NULL;
     double *pflat = NULL;
-    int64_t *sp_idx = NULL;
-    signed char *sp_sign = NULL;
+    int64_t *sp_idx = NULL, *bd_idx = NULL;
+    signed char *sp_sign = NULL, *bd_sign = NULL;
+    double *bd_off = NULL;
     *n_changed = 0;
     vfy_status st = vfy_net_prefix(net, k, &P, err);
     if (st != VFY_OK)
@@ -363,7 +374,11 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     pflat = vfy_alloc_array((size_t)(2 * half), sizeof(double));
     sp_idx = vfy_alloc_array((size_t)half + 1, sizeof(int64_t));
     sp_sign = vfy_alloc_array((size_t)half + 1, 1);
-    if (!cs || !pflat || !sp_idx || !sp_sign || !observer_init(&ob, P)) {
+    bd_idx = vfy_alloc_array((size_t)(2 * half) + 1, sizeof(int64_t));
+    bd_sign = vfy_alloc_array((size_t)(2 * half) + 1, 1);
+    bd_off = vfy_alloc_array((size_t)(2 * half) + 1, sizeof(double));
+    if (!cs || !pflat || !sp_idx || !sp_sign || !bd_idx || !bd_sign || !bd_off ||
+        !observer_init(&ob, P)) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
@@ -406,8 +421,11 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         off += w;
     }
     /* the ReLUs of the prefix (layers 1..k-2 of it) unstable when the refinement began and stable
-     * now: the searches' roots carry them as constraints (SOUND: each sign holds over the box) */
-    vfy_splits proved = {0, sp_idx, sp_sign};
+     * now: the searches' roots carry them as constraints (SOUND: each sign holds over the box);
+     * those still unstable whose bound the refinement tightened, that bound (z >= lo, z <= hi;
+     * SOUND: b's bounds hold over the box) */
+    vfy_splits proved = {0, sp_idx, sp_sign, NULL};
+    vfy_splits bounds = {0, bd_idx, bd_sign, bd_off};
     int64_t full_half = vfy_bounds_flat_size(ctx) / 2;
     for (int64_t q = 0, off = 0; q + 2 <= k; off += net->layers[q].n_out, q++) {
         if (net->layers[q + 1].kind != VFY_LAYER_RELU)
@@ -420,13 +438,28 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
             if (sign != 0) {
                 sp_idx[proved.n] = f;
                 sp_sign[proved.n++] = (signed char)sign;
+                continue;
+            }
+            if (opts->refine_bounds && (searched[f] & SEARCHED_LO) && b->lo[q][j] > start[f]) {
+                bd_idx[bounds.n] = f;
+                bd_sign[bounds.n] = 1;
+                bd_off[bounds.n++] = b->lo[q][j];
+            }
+            if (opts->refine_bounds && (searched[f] & SEARCHED_HI) &&
+                b->hi[q][j] < start[full_half + f]) {
+                bd_idx[bounds.n] = f;
+                bd_sign[bounds.n] = -1;
+                bd_off[bounds.n++] = b->hi[q][j];
             }
         }
     }
     int n_threads = opts->threads > 1 ? (opts->threads > 64 ? 64 : opts->threads) : 1;
     if (n_threads > n)
         n_threads = n > 0 ? (int)n : 1;
-    layer_pool lp = {P, box, opts, pflat, &proved, dl, cs, k, n, n_threads, zlo, zhi,
+    vfy_log(2, "refine: layer %lld: %lld neurons made stable and %lld bounds tightened before it, "
+               "as constraints", (long long)k, (long long)proved.n, (long long)bounds.n);
+    layer_pool lp = {P, box, opts, pflat, &proved, &bounds, dl, cs, k, n, n_threads, zlo, zhi,
+                     searched + woff,
                      PTHREAD_MUTEX_INITIALIZER, 0, stats, 0, VFY_OK, {0}};
     pthread_t tid[64];
     int started = 0;
@@ -453,6 +486,9 @@ done:
     vfy_free(pflat);
     vfy_free(sp_idx);
     vfy_free(sp_sign);
+    vfy_free(bd_idx);
+    vfy_free(bd_sign);
+    vfy_free(bd_off);
     return st;
 }
 
@@ -475,11 +511,13 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
     double *hi = vfy_alloc_array((size_t)nx, sizeof(double));
     double *flat = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
     double *start = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
+    unsigned char *searched = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) / 2 + 1, 1);
     vfy_status st = VFY_OK;
-    if (!lo || !hi || !flat || !start) {
+    if (!lo || !hi || !flat || !start || !searched) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
+    memset(searched, 0, (size_t)vfy_bounds_flat_size(ctx) / 2 + 1);
     memcpy(lo, box->lo, (size_t)nx * sizeof(double));
     memcpy(hi, box->hi, (size_t)nx * sizeof(double));
     vfy_bound_widen_input(ctx, nx, lo, hi);
@@ -502,7 +540,8 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
         if (dl && isfinite(dl->t_end))
             share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_layers - q);
         int64_t k = layers[q], n_changed = 0;
-        st = refine_layer(ctx, box, b, start, weight, k, opts, dl ? &share : NULL, &rng, stats,
+        st = refine_layer(ctx, box, b, start, searched, weight, k, opts, dl ? &share : NULL, &rng,
+                          stats,
                           &n_changed, err);
         if (st != VFY_OK)
             goto done;
@@ -529,5 +568,6 @@ done:
     vfy_free(hi);
     vfy_free(flat);
     vfy_free(start);
+    vfy_free(searched);
     return st;
 }

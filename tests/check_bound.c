@@ -1338,53 +1338,45 @@ static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bo
     return n_sp;
 }
 
-/* beta-CROWN on a split domain: for random splits of unstable neurons (several layers, both signs),
- * every sampled input on the domain (each split neuron with its sign) satisfies
- *   row(x) - sum_q beta_q sign_q z_q(x) >= lb   for the multipliers of the pass that gave lb
- * (vfy_bound_best_params), hence row(x) >= lb (no tolerance). */
-START_TEST(test_beta_sound)
+/* For the constraints sign_q (z_q - off_q) >= 0, q < n (z_q: neuron jq[q] of layer kq[q], flat
+ * index idx[q]; off NULL: 0, branching splits), x0 in the region: K random rows bounded by
+ * alpha/beta-CROWN on b satisfy, at every sampled input of the region (half uniform on the box
+ * [lo, hi], half near x0),
+ *   row(x) - sum_q beta_q sign_q (z_q(x) - off_q) >= lb
+ * for the multipliers of the pass that gave lb (vfy_bound_best_params), hence row(x) >= lb (no
+ * tolerance). */
+static void require_constraints_sound(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *b,
+                                      const double *lo, const double *hi, const double *wlo,
+                                      const double *whi, const double *x0, uint64_t *st,
+                                      int64_t n, const int64_t *idx, const int64_t *kq,
+                                      const int64_t *jq, const signed char *sg, const double *off)
 {
-    uint64_t st = 300 + (uint64_t)_i;
-    double lo[16], hi[16], wlo[16], whi[16];
-    vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 1200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
-    vfy_bounds *b = vfy_bounds_create(ctx);
-    int64_t nx = net->n_in, ny = net->n_out, F = vfy_bounds_flat_size(ctx), half = F / 2;
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
-    /* up to 3 unstable ReLU inputs, from the deepest layers first, each with its sign at a random
-     * point x0 (so the domain is not empty) */
-    int64_t idx[3], kq[3], jq[3];
-    signed char sg[3];
-    double *acts[16] = {0}, x[16], x0[16];
-    ck_assert(net->n_layers <= 16);
+    int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
+    enum { K = 3 };
+    double cy[K * 8], lb[K], beta[K][3], *acts[16] = {0}, x[16];
+    ck_assert(net->n_layers <= 16 && ny <= 8 && nx <= 16 && n <= 3);
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    for (int64_t j = 0; j < nx; j++)
-        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-    int64_t n_sp = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg);
-    ck_assert_int_gt(n_sp, 0);
-    enum { K = 3 };
-    double cy[K * 8], lb[K], beta[K][3];
     for (int64_t i = 0; i < K * ny; i++)
-        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
-    vfy_splits sp = {n_sp, idx, sg};
+        cy[i] = (double)(int)(testnet_uniform(st) * 5) - 2;
+    vfy_splits sp = {n, idx, sg, off};
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, &sp, 20, lb, NULL, NULL),
                      VFY_OK);
     double *af = malloc((size_t)half * sizeof(double));
     for (int i = 0; i < K; i++)
         ck_assert(vfy_bound_best_params(ctx, b, i, af, beta[i]));
+    free(af);
     int on = 0;
     for (int t = 0; t < 20000; t++) {
-        /* half uniform on the box, half near x0 */
         for (int64_t j = 0; j < nx; j++) {
-            double r = testnet_uniform(&st);
+            double r = testnet_uniform(st);
             x[j] = t % 2 ? lo[j] + r * (hi[j] - lo[j])
                          : fmin(hi[j], fmax(lo[j], x0[j] + (r - 0.5) * 0.1 * (hi[j] - lo[j])));
         }
         vfy_eval_forward_all(net, x, acts);
         int in = 1;
-        for (int64_t q = 0; q < n_sp; q++)
-            in &= sg[q] * acts[kq[q]][jq[q]] >= 0;
+        for (int64_t q = 0; q < n; q++)
+            in &= sg[q] * (acts[kq[q]][jq[q]] - (off ? off[q] : 0.0)) >= 0;
         if (!in)
             continue;
         on++;
@@ -1393,18 +1385,85 @@ START_TEST(test_beta_sound)
             double v = 0, lag = 0;
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
-            for (int64_t q = 0; q < n_sp; q++)
-                lag += beta[i][q] * sg[q] * acts[kq[q]][jq[q]];
+            for (int64_t q = 0; q < n; q++)
+                lag += beta[i][q] * sg[q] * (acts[kq[q]][jq[q]] - (off ? off[q] : 0.0));
             REQUIRE_MSG(v >= lb[i], "row %d: value %.17g below the bound %.17g", i, v, lb[i]);
             REQUIRE_MSG(v - lag >= lb[i], "row %d: Lagrangian %.17g below the bound %.17g "
-                        "(beta %g %g %g)", i, v - lag, lb[i], beta[i][0], n_sp > 1 ? beta[i][1] : 0,
-                        n_sp > 2 ? beta[i][2] : 0);
+                        "(beta %g %g %g)", i, v - lag, lb[i], beta[i][0], n > 1 ? beta[i][1] : 0,
+                        n > 2 ? beta[i][2] : 0);
         }
     }
-    REQUIRE_MSG(on > 100, "only %d samples on the split domain", on);
+    REQUIRE_MSG(on > 100, "only %d samples in the region", on);
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
-    free(af);
+}
+
+/* beta-CROWN on a split domain: random splits of unstable neurons (several layers, both signs),
+ * each with its sign at a random point x0 (so the domain is not empty), the layer bounds clamped
+ * accordingly (split_domain): require_constraints_sound. */
+START_TEST(test_beta_sound)
+{
+    uint64_t st = 300 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16], x0[16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 1200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    int64_t idx[3], kq[3], jq[3];
+    signed char sg[3];
+    for (int64_t j = 0; j < net->n_in; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    int64_t n_sp = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg);
+    ck_assert_int_gt(n_sp, 0);
+    require_constraints_sound(net, ctx, b, lo, hi, wlo, whi, x0, &st, n_sp, idx, kq, jq, sg, NULL);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Bounds as constraints (vfy_splits.offset): up to 3 unstable pre-activations (several layers, both
+ * signs) with sign (z - t) >= 0, t between a random point's value and the layer bound (so the
+ * region is not empty; the layer bounds are not clamped to it): require_constraints_sound. */
+START_TEST(test_offset_constraints_sound)
+{
+    uint64_t st = 900 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16], x0[16], off[3], *acts[16] = {0};
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 4200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    int64_t idx[3], kq[3], jq[3], n_c = 0;
+    signed char sg[3];
+    ck_assert(net->n_layers <= 16);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int64_t j = 0; j < net->n_in; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    vfy_eval_forward_all(net, x0, acts);
+    for (int64_t k = net->n_layers - 2, foff; k >= 0 && n_c < 3; k--) {
+        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
+            continue;
+        foff = 0;
+        for (int64_t t = 0; t < k; t++)
+            foff += net->layers[t].n_out;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            double z = acts[k][j];
+            if (!(b->lo[k][j] < 0 && b->hi[k][j] > 0) || testnet_uniform(&st) < 0.5)
+                continue;
+            idx[n_c] = foff + j;
+            kq[n_c] = k;
+            jq[n_c] = j;
+            sg[n_c] = testnet_uniform(&st) < 0.5 ? 1 : -1;
+            off[n_c] = sg[n_c] > 0 ? z - 0.3 * (z - b->lo[k][j]) : z + 0.3 * (b->hi[k][j] - z);
+            n_c++;
+            break;
+        }
+    }
+    ck_assert_int_gt(n_c, 0);
+    require_constraints_sound(net, ctx, b, lo, hi, wlo, whi, x0, &st, n_c, idx, kq, jq, sg, off);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
@@ -1570,7 +1629,7 @@ START_TEST(test_maxpool_sound)
         flat[(sg > 0 ? 0 : half) + off4 + j4] = 0;
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, bb), VFY_OK);
     int64_t idx = off4 + j4;
-    vfy_splits sp = {1, &idx, &sg};
+    vfy_splits sp = {1, &idx, &sg, NULL};
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bb, K, cy, NULL, j4 >= 0 ? &sp : NULL, 20,
                                           lbb, NULL, NULL), VFY_OK);
     /* alpha starts from CROWN's bound; CROWN's layer bounds are IBP's intersected with more, but
@@ -1974,7 +2033,7 @@ START_TEST(test_alpha_batch)
         if (d > 0)
             n_sp[d] = split_domain(net, ctx, b[d], wlo[d], whi[d], x0[d], &st, idx[d], kq[d], jq[d],
                                    sg[d]);
-        sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d]};
+        sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d], NULL};
         for (int64_t i = 0; i < K * ny; i++)
             cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
     }
@@ -2209,6 +2268,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_split_children, 0, 6);
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
+    tcase_add_loop_test(tc, test_offset_constraints_sound, 0, 12);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_any_slope, 0, 2);
     tcase_add_loop_test(tc, test_act_tangent_tight, 0, 2);

@@ -207,7 +207,8 @@ static void require_inside(const vfy_net *net, const vfy_bounds *b, const double
 }
 
 /* Random networks (seed) and boxes (box_seed), refined with the prefix searches borrowing the root's kept
- * slopes or not: every refined bound still holds at every sampled point (no tolerance), and no
+ * slopes or not, and (i >= 3) carrying the earlier layers' tightened bounds as constraints
+ * (refine_bounds): every refined bound still holds at every sampled point (no tolerance), and no
  * bound loosens. With the slopes: they stay recorded, and are freed here once (a search freeing
  * them would be a double free under the sanitizers). */
 static void refine_sound_random(int i, uint64_t seed, uint64_t box_seed, int64_t width,
@@ -240,6 +241,7 @@ static void refine_sound_random(int i, uint64_t seed, uint64_t box_seed, int64_t
     vfy_verify_opts_default(&o);
     o.threads = 1 + i % 2;
     o.hidden_slopes = sl;
+    o.refine_bounds = i >= 3;
     vfy_deadline dl = {vfy_now() + 1.5, 0};
     vfy_refine_stats rs;
     ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
@@ -354,9 +356,11 @@ static vfy_spec *square_spec(double y_max)
 }
 
 /* A one-thread ReLU-split search without LP and attack from the caller's bounds prior (may be
- * NULL) and root constraints (n of idx, sign): unsat, in *domains domains */
+ * NULL), root constraints (n of idx, sign) and root bounds (may be NULL): unsat, in *domains
+ * domains */
 static void prior_search(const vfy_net *net, const vfy_spec *spec, const double *prior, int64_t n,
-                         const int64_t *idx, const signed char *sign, int64_t *domains)
+                         const int64_t *idx, const signed char *sign, const vfy_splits *bounds,
+                         int64_t *domains)
 {
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
@@ -369,6 +373,7 @@ static void prior_search(const vfy_net *net, const vfy_spec *spec, const double 
     o.n_root_splits = n;
     o.root_split_idx = idx;
     o.root_split_sign = sign;
+    o.root_bounds = bounds;
     vfy_verify_result res;
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
@@ -377,15 +382,16 @@ static void prior_search(const vfy_net *net, const vfy_spec *spec, const double 
     vfy_verify_result_free(&res);
 }
 
-/* The search from prior_with and root constraints (n of idx, sign) proves at its root; the one from
- * prior_without (may be NULL) has to split */
+/* The search from prior_with, root constraints (n of idx, sign) and root bounds (may be NULL)
+ * proves at its root; the one from prior_without (may be NULL) has to split */
 static void require_root_proof_only_with(const vfy_net *net, const vfy_spec *spec,
                                          const double *prior_with, int64_t n, const int64_t *idx,
-                                         const signed char *sign, const double *prior_without)
+                                         const signed char *sign, const vfy_splits *bounds,
+                                         const double *prior_without)
 {
     int64_t with, without;
-    prior_search(net, spec, prior_with, n, idx, sign, &with);
-    prior_search(net, spec, prior_without, 0, NULL, NULL, &without);
+    prior_search(net, spec, prior_with, n, idx, sign, bounds, &with);
+    prior_search(net, spec, prior_without, 0, NULL, NULL, NULL, &without);
     ck_assert_int_eq(with, 1);
     REQUIRE_MSG(without > 1, "%lld domains", (long long)without);
 }
@@ -408,7 +414,7 @@ START_TEST(test_hidden_prior_used)
     int64_t z_at = net->layers[0].n_out + net->layers[1].n_out; /* z: layer 2's output */
     ck_assert(prior[z_at] < 0 && prior[half + z_at] == b->hi[2][0]);
     prior[z_at] = 0.5; /* its exact minimum */
-    require_root_proof_only_with(net, spec, prior, 0, NULL, NULL, NULL);
+    require_root_proof_only_with(net, spec, prior, 0, NULL, NULL, NULL, NULL);
     free(prior);
     vfy_bounds_free(b);
     vfy_spec_free(spec);
@@ -431,59 +437,114 @@ static vfy_net *constraint_net(double c)
     return testnet_dense(3, sizes, w, b);
 }
 
+/* constraint_net(c) over [-1, 1]^2 with the spec y <= y_max, and its root bounds (alpha-CROWN) */
+typedef struct {
+    vfy_net *net;
+    vfy_bound_ctx *ctx;
+    vfy_spec *spec;
+    test_box tb;
+    vfy_bounds *b;
+    int64_t z_at; /* z's flat index (layer 2's first output); y's pre-activation is next */
+} constraint_case;
+
+static void constraint_case_init(constraint_case *cc, double c, double y_max)
+{
+    vfy_error err;
+    cc->net = constraint_net(c);
+    cc->ctx = NULL;
+    ck_assert_int_eq(vfy_bound_ctx_create(cc->net, 1, &cc->ctx, &err), VFY_OK);
+    cc->spec = square_spec(y_max);
+    box_init(&cc->tb, 2, cc->spec->boxes[0].lo, cc->spec->boxes[0].hi);
+    cc->b = root_bounds(cc->ctx, &cc->tb, 2, NULL);
+    cc->z_at = cc->net->layers[0].n_out + cc->net->layers[1].n_out;
+}
+
+static void constraint_case_free(constraint_case *cc)
+{
+    vfy_bounds_free(cc->b);
+    vfy_spec_free(cc->spec);
+    vfy_bound_ctx_free(cc->ctx);
+    vfy_net_free(cc->net);
+}
+
+/* On cc: y's alpha-CROWN bound is below -2.9 without the constraints sp and above lb_min with them
+ * (their multipliers), and stays below y at 20,000 sampled points, a quarter of them where y is
+ * least (x0 = 1, y = -2), with no tolerance. Then a search from cc's bounds given sp (as root
+ * splits, or with offsets as root bounds) proves y > y_max at its root; without, it splits. */
+static void require_constraint_tightens(constraint_case *cc, const vfy_splits *sp, double lb_min)
+{
+    double lo[2], hi[2], cy[1] = {1.0}, lb_plain, lb_con;
+    memcpy(lo, cc->tb.lo, sizeof lo);
+    memcpy(hi, cc->tb.hi, sizeof hi);
+    vfy_bound_widen_input(cc->ctx, 2, lo, hi);
+    ck_assert_int_eq(vfy_bound_rows_alpha(cc->ctx, lo, hi, cc->b, 1, cy, NULL, NULL, 50, &lb_plain,
+                                          NULL, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(cc->ctx, lo, hi, cc->b, 1, cy, NULL, sp, 50, &lb_con,
+                                          NULL, NULL), VFY_OK);
+    REQUIRE_MSG(lb_plain < -2.9 && lb_con > lb_min, "y >= %g without, %g with", lb_plain, lb_con);
+    uint64_t st = 7;
+    double y[1], scr[16];
+    for (int t = 0; t < 20000; t++) {
+        double x[2] = {-1 + 2 * testnet_uniform(&st), -1 + 2 * testnet_uniform(&st)};
+        if (t % 4 == 0)
+            x[0] = 1;
+        vfy_eval_f64(cc->net, x, y, scr);
+        REQUIRE_MSG(y[0] >= lb_con, "y %.17g below %.17g", y[0], lb_con);
+    }
+    double *prior = malloc((size_t)vfy_bounds_flat_size(cc->ctx) * sizeof(double));
+    vfy_bounds_export(cc->ctx, cc->b, prior);
+    if (sp->offset)
+        require_root_proof_only_with(cc->net, cc->spec, prior, 0, NULL, NULL, sp, prior);
+    else
+        require_root_proof_only_with(cc->net, cc->spec, prior, sp->n, sp->idx, sp->sign, NULL,
+                                     prior);
+    free(prior);
+}
+
 /* A neuron proved stable, carried as a split (vfy_splits; the roots' constraints of
  * vfy_verify_opts.root_split_idx): its multiplier tightens a bound that clamping the neuron does
  * not, the bound stays below every sampled value (no tolerance), and a search given it as a root
  * constraint proves at its root what it has to split for without. */
 START_TEST(test_root_constraints_tighten)
 {
-    vfy_net *net = constraint_net(2.5);
-    vfy_bound_ctx *ctx = NULL;
-    vfy_error err;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
-    vfy_spec *spec = square_spec(-2.7);
-    test_box tb;
-    box_init(&tb, 2, spec->boxes[0].lo, spec->boxes[0].hi);
-    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
-    REQUIRE_MSG(b->lo[2][0] < 0, "z >= %g before the refinement", b->lo[2][0]);
+    constraint_case cc;
+    constraint_case_init(&cc, 2.5, -2.7);
+    REQUIRE_MSG(cc.b->lo[2][0] < 0, "z >= %g before the refinement", cc.b->lo[2][0]);
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
     vfy_deadline dl = {vfy_now() + 20, 0};
     vfy_refine_stats rs;
-    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, &dl, &rs, &err), VFY_OK);
-    ck_assert(b->lo[2][0] == 0.0); /* proved active */
-    int64_t z_at = net->layers[0].n_out + net->layers[1].n_out;
-    const int64_t idx[1] = {z_at};
+    vfy_error err;
+    ck_assert_int_eq(vfy_refine_hidden(cc.ctx, &cc.tb.box, cc.b, NULL, &o, &dl, &rs, &err), VFY_OK);
+    ck_assert(cc.b->lo[2][0] == 0.0); /* proved active */
+    const int64_t idx[1] = {cc.z_at};
     const signed char sign[1] = {1};
-    vfy_splits sp = {1, idx, sign};
-    double lo[2], hi[2], cy[1] = {1.0}, lb_plain, lb_con;
-    memcpy(lo, tb.lo, sizeof lo);
-    memcpy(hi, tb.hi, sizeof hi);
-    vfy_bound_widen_input(ctx, 2, lo, hi);
-    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, b, 1, cy, NULL, NULL, 50, &lb_plain, NULL,
-                                          NULL), VFY_OK);
-    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, b, 1, cy, NULL, &sp, 50, &lb_con, NULL,
-                                          NULL), VFY_OK);
-    REQUIRE_MSG(lb_plain < -2.9 && lb_con > -2.7, "y >= %g without, %g with", lb_plain, lb_con);
-    uint64_t st = 7;
-    double y[1], scr[16];
-    for (int t = 0; t < 20000; t++) {
-        double x[2] = {-1 + 2 * testnet_uniform(&st), -1 + 2 * testnet_uniform(&st)};
-        if (t % 4 == 0)
-            x[0] = 1; /* where y is least */
-        vfy_eval_f64(net, x, y, scr);
-        REQUIRE_MSG(y[0] >= lb_con, "y %.17g below %.17g", y[0], lb_con);
-    }
-    int64_t flat_n = vfy_bounds_flat_size(ctx);
-    double *prior = malloc((size_t)flat_n * sizeof(double));
-    vfy_bounds_export(ctx, b, prior);
-    require_root_proof_only_with(net, spec, prior, 1, idx, sign, prior);
-    free(prior);
-    vfy_bounds_free(b);
-    vfy_spec_free(spec);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    vfy_splits sp = {1, idx, sign, NULL};
+    require_constraint_tightens(&cc, &sp, -2.7);
+    constraint_case_free(&cc);
+}
+END_TEST
+
+/* A bound the refinement tightened, as a constraint (vfy_splits.offset; the roots' bounds of
+ * vfy_verify_opts.root_bounds), on constraint_net(1.5), where h1 + h2 <= 2 over the box but the
+ * triangles give h1 + h2 <= 3: case 0, z = 1.5 - h1 - h2 >= -0.5 (a lower bound; the relaxation's
+ * is -1.5); case 1, h1 + h2 <= 2 on y's own pre-activation (an upper bound). Either raises y's
+ * bound from -3 to about -2, the exact minimum (attained at x0 = 1, which the samples include): a
+ * constant of the wrong sign or size would put the bound above a sample. A search given the bound
+ * proves y > -2.2 at its root; without it, it splits. */
+START_TEST(test_root_bounds_tighten)
+{
+    constraint_case cc;
+    constraint_case_init(&cc, 1.5, -2.2);
+    const int64_t idx[1] = {_i == 0 ? cc.z_at : cc.z_at + 1};
+    const signed char sign[1] = {_i == 0 ? 1 : -1};
+    const double off[1] = {_i == 0 ? -0.5 : 2.0};
+    REQUIRE_MSG(_i == 0 ? cc.b->lo[2][0] < -1.4 : cc.b->hi[2][1] > 2.9, "bounds [%g, %g], [%g, %g]",
+                cc.b->lo[2][0], cc.b->hi[2][0], cc.b->lo[2][1], cc.b->hi[2][1]);
+    vfy_splits sp = {1, idx, sign, off};
+    require_constraint_tightens(&cc, &sp, -2.1);
+    constraint_case_free(&cc);
 }
 END_TEST
 
@@ -499,6 +560,7 @@ static Suite *refine_suite(void)
     tcase_add_loop_test(tc, test_refine_root_slopes_sound, 0, 6);
     tcase_add_test(tc, test_hidden_prior_used);
     tcase_add_test(tc, test_root_constraints_tighten);
+    tcase_add_loop_test(tc, test_root_bounds_tighten, 0, 2);
     tcase_add_loop_test(tc, test_open_bound_sound, 0, 6);
     suite_add_tcase(s, tc);
     return s;

@@ -128,11 +128,15 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
 
 /* Activation splits of a domain: the inputs where sign[q] * z >= 0 for the pre-activation at flat
  * index idx[q] (vfy_bounds_export's layout), q < n. The layer bounds of such a domain must already
- * be clamped accordingly (e.g. through the prior of vfy_bound_layers). */
+ * be clamped accordingly (e.g. through the prior of vfy_bound_layers). With offset (finite values),
+ * constraint q is sign[q] * (z - offset[q]) >= 0 instead: a bound on z known to hold on the whole
+ * domain, which vfy_bound_rows_alpha prices by a multiplier as it does a split (a bound already in
+ * the layer bounds still constrains the relaxation of the layers before z). */
 typedef struct vfy_splits {
     int64_t n;
     const int64_t *idx;
-    const signed char *sign; /* +1: z >= 0, -1: z <= 0 */
+    const signed char *sign; /* +1: z >= 0 (z >= offset), -1: z <= 0 (z <= offset) */
+    const double *offset;    /* NULL: every offset 0 */
 } vfy_splits;
 
 /* As vfy_bound_rows with CROWN, then `iters` steps of alpha-CROWN on the rows (and beta-CROWN when

@@ -112,11 +112,20 @@ typedef struct vfy_verify_opts {
     int64_t n_root_splits;
     const int64_t *root_split_idx;
     const signed char *root_split_sign;
+    /* With hidden_prior: bounds of hidden pre-activations that hold over every input box (a
+     * vfy_splits with offsets: sign (z - offset) >= 0), e.g. bounds a caller tightened past the
+     * relaxation's: with ReLU splitting every bound of the search prices them by multipliers, as
+     * constraints on the layers before them (never branched on; not with on_refuted). NULL: none. */
+    const vfy_splits *root_bounds;
     int refine;                /* 1 (default): with ReLU splitting over two ReLU layers or more, a
                                   first search with a tenth of the time, then the root's hidden
                                   bounds refined by prefix searches (refine.h) and a second search;
                                   0: one search (whose result depends on no timing but the
                                   deadline's) */
+    int refine_bounds;         /* 1: with refine, the later layers' prefix searches also carry
+                                  the bounds the refinement's searches tightened as constraints
+                                  (root_bounds); 0 (default): only the neurons it made stable
+                                  (measured no better: docs/results.md) */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
