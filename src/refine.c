@@ -456,8 +456,9 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     int n_threads = opts->threads > 1 ? (opts->threads > 64 ? 64 : opts->threads) : 1;
     if (n_threads > n)
         n_threads = n > 0 ? (int)n : 1;
-    vfy_log(2, "refine: layer %lld: %lld neurons made stable and %lld bounds tightened before it, "
-               "as constraints", (long long)k, (long long)proved.n, (long long)bounds.n);
+    vfy_log(2, "refine: layer %lld: as constraints, %lld neurons made stable before it and %lld "
+               "bounds tightened%s", (long long)k, (long long)proved.n, (long long)bounds.n,
+            opts->refine_bounds ? "" : " (--refine-bounds off)");
     layer_pool lp = {P, box, opts, pflat, &proved, &bounds, dl, cs, k, n, n_threads, zlo, zhi,
                      searched + woff,
                      PTHREAD_MUTEX_INITIALIZER, 0, stats, 0, VFY_OK, {0}};
