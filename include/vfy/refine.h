@@ -24,7 +24,10 @@
  * so the later layers' prefix searches carry every such neuron as a split of their roots
  * (vfy_verify_opts.root_split_idx), priced by beta-CROWN's multipliers as a branching split is. On
  * mnist_fc 256x6 prop_12_0.05 the refinement so proved 357 neurons stable instead of 146, and the
- * search after it started from a worst gap of -55 instead of -270.
+ * search after it started from a worst gap of -55 instead of -270. With refine_bounds
+ * (`--refine-bounds`) the bounds its searches tightened on neurons left unstable are carried too
+ * (root_bounds: sign (z - t) >= 0); measured, that gained nothing (docs/results.md), so it is off
+ * by default.
  * SOUND: a bound changes only on the `unsat`, or the open_bound of a timeout, of a search over the
  * same input box, with the same float32 semantics, as the bounds describe. */
 #ifndef VFY_REFINE_H
@@ -44,9 +47,10 @@ typedef struct vfy_refine_stats {
 
 /* Refine b (bounds of net over box, widened as vfy_bound_widen_input does, for ctx's semantics) in
  * place, within dl. Within a layer the neurons of greater weight (vfy_bounds_export's layout,
- * indexed by the pre-activation, e.g. branching scores; NULL: the triangle's area) go first. opts gives the prefix searches their threads, seed, float semantics and memory
- * ceiling (its other fields are not used). The last layers may be left as they were when the time
- * runs out. */
+ * indexed by the pre-activation, e.g. branching scores; NULL: the triangle's area) go first. opts
+ * gives the prefix searches their threads, seed, float semantics, memory ceiling, slopes
+ * (hidden_slopes), alpha iterations, rebound mode, and refine_bounds (its other fields are not
+ * used). The last layers may be left as they were when the time runs out. */
 vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err);
