@@ -301,14 +301,15 @@ static int bound_splits(const search *s, worker *w, int g, const domain *d, vfy_
         w->sp_cap[g] = w->sp_idx[g] && w->sp_sign[g] && w->sp_off[g] ? n : 0;
         if (w->sp_cap[g] == 0)
             return 0;
+        /* the cuts, once per buffer (they are the search's: the same for every domain) */
+        const vfy_splits *c = s->cuts;
+        memcpy(w->sp_idx[g], c->idx, (size_t)s->n_cuts * sizeof(int64_t));
+        memcpy(w->sp_sign[g], c->sign, (size_t)s->n_cuts);
+        if (c->offset)
+            memcpy(w->sp_off[g], c->offset, (size_t)s->n_cuts * sizeof(double));
+        else
+            memset(w->sp_off[g], 0, (size_t)s->n_cuts * sizeof(double));
     }
-    const vfy_splits *c = s->cuts;
-    memcpy(w->sp_idx[g], c->idx, (size_t)s->n_cuts * sizeof(int64_t));
-    memcpy(w->sp_sign[g], c->sign, (size_t)s->n_cuts);
-    if (c->offset)
-        memcpy(w->sp_off[g], c->offset, (size_t)s->n_cuts * sizeof(double));
-    else
-        memset(w->sp_off[g], 0, (size_t)s->n_cuts * sizeof(double));
     memcpy(w->sp_idx[g] + s->n_cuts, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
     memcpy(w->sp_sign[g] + s->n_cuts, d->split_sign, (size_t)d->n_splits);
     memset(w->sp_off[g] + s->n_cuts, 0, (size_t)d->n_splits * sizeof(double));
@@ -1708,6 +1709,14 @@ static int report_refuted(search *s, const domain *d, const dresult *r, int64_t 
     return 1;
 }
 
+/* The queue's memory budget (bytes): the ceiling less the workers' scratch and what the process
+ * holds now, and at least a quarter of the ceiling. */
+static double queue_budget(const vfy_verify_opts *opts, double scratch_bytes)
+{
+    double ceiling = opts->max_memory_mb * 1048576.0;
+    return fmax(0.25 * ceiling, ceiling - scratch_bytes - vfy_resident_bytes());
+}
+
 vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
                       vfy_verify_result *res, vfy_error *err)
 {
@@ -1812,9 +1821,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
                            (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
-        double budget = opts->max_memory_mb * 1048576.0;
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
-        budget = fmax(0.25 * budget, budget - scratch - vfy_resident_bytes());
+        double budget = queue_budget(opts, scratch);
         fr.budget = budget;
         s.scratch_bytes = scratch;
         vfy_log(2, "queue: at most %.0f MB of domains (%.0f at the largest size; %.0f MB of workers' "
@@ -2011,9 +2019,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     frontier_free(&fr);
                     memset(&fr, 0, sizeof fr);
                     vfy_release_free_memory();
-                    double ceiling = opts->max_memory_mb * 1048576.0;
-                    fr.budget = fmax(0.25 * ceiling,
-                                     ceiling - s.scratch_bytes - vfy_resident_bytes());
+                    fr.budget = queue_budget(opts, s.scratch_bytes);
                 }
                 s.round = 0;
                 if (!frontier_push(&fr, root)) {
