@@ -1302,10 +1302,12 @@ END_TEST
 
 /* A split domain: up to 3 unstable ReLU inputs of b (one per layer, deepest
  * first), each given the sign it has at x0, clamped into b's bounds (vfy_bound_layers with the
- * prior). Returns the number of splits. */
+ * prior). With off (bounds as constraints) instead: each a random sign and an offset between its
+ * value at x0 and the layer bound, sign (z - off) >= 0 holding at x0; b is left as it is. Returns
+ * the number of splits. */
 static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *b,
                             const double *wlo, const double *whi, const double *x0, uint64_t *st,
-                            int64_t *idx, int64_t *kq, int64_t *jq, signed char *sg)
+                            int64_t *idx, int64_t *kq, int64_t *jq, signed char *sg, double *off)
 {
     int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, n_sp = 0;
     double *flat = malloc((size_t)F * sizeof(double));
@@ -1314,24 +1316,33 @@ static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bo
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     vfy_eval_forward_all(net, x0, acts);
     vfy_bounds_export(ctx, b, flat);
-    for (int64_t k = net->n_layers - 2, off; k >= 0 && n_sp < 3; k--) {
+    for (int64_t k = net->n_layers - 2, foff; k >= 0 && n_sp < 3; k--) {
         if (net->layers[k + 1].kind != VFY_LAYER_RELU)
             continue;
-        off = 0;
+        foff = 0;
         for (int64_t t = 0; t < k; t++)
-            off += net->layers[t].n_out;
-        for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            if (b->lo[k][j] < 0 && b->hi[k][j] > 0 && testnet_uniform(st) < 0.5) {
-                idx[n_sp] = off + j;
-                kq[n_sp] = k;
-                jq[n_sp] = j;
-                sg[n_sp] = acts[k][j] >= 0 ? 1 : -1;
-                flat[(sg[n_sp] > 0 ? 0 : half) + off + j] = 0;
-                n_sp++;
-                break;
+            foff += net->layers[t].n_out;
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            if (!(b->lo[k][j] < 0 && b->hi[k][j] > 0) || testnet_uniform(st) < 0.5)
+                continue;
+            double z = acts[k][j];
+            idx[n_sp] = foff + j;
+            kq[n_sp] = k;
+            jq[n_sp] = j;
+            if (off) {
+                sg[n_sp] = testnet_uniform(st) < 0.5 ? 1 : -1;
+                off[n_sp] = sg[n_sp] > 0 ? z - 0.3 * (z - b->lo[k][j])
+                                         : z + 0.3 * (b->hi[k][j] - z);
+            } else {
+                sg[n_sp] = z >= 0 ? 1 : -1;
+                flat[(sg[n_sp] > 0 ? 0 : half) + foff + j] = 0;
             }
+            n_sp++;
+            break;
+        }
     }
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
+    if (!off)
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, b), VFY_OK);
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
     free(flat);
@@ -1398,75 +1409,45 @@ static void require_constraints_sound(const vfy_net *net, const vfy_bound_ctx *c
         free(acts[k]);
 }
 
-/* beta-CROWN on a split domain: random splits of unstable neurons (several layers, both signs),
- * each with its sign at a random point x0 (so the domain is not empty), the layer bounds clamped
- * accordingly (split_domain): require_constraints_sound. */
-START_TEST(test_beta_sound)
+/* Random network i (seeds st0, net_seed) and point x0 in its box; up to 3 unstable neurons as
+ * split_domain picks them (with_offsets: bounds as constraints, else splits):
+ * require_constraints_sound. */
+static void constraints_case(int i, uint64_t st0, uint64_t net_seed, int with_offsets)
 {
-    uint64_t st = 300 + (uint64_t)_i;
-    double lo[16], hi[16], wlo[16], whi[16], x0[16];
+    uint64_t st = st0;
+    double lo[16], hi[16], wlo[16], whi[16], x0[16], off[3];
     vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 1200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_net *net = random_multilayer(i, net_seed, &st, 0.3, &ctx, lo, hi, wlo, whi);
     vfy_bounds *b = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
     int64_t idx[3], kq[3], jq[3];
     signed char sg[3];
     for (int64_t j = 0; j < net->n_in; j++)
         x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-    int64_t n_sp = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg);
-    ck_assert_int_gt(n_sp, 0);
-    require_constraints_sound(net, ctx, b, lo, hi, wlo, whi, x0, &st, n_sp, idx, kq, jq, sg, NULL);
+    double *offs = with_offsets ? off : NULL;
+    int64_t n = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg, offs);
+    ck_assert_int_gt(n, 0);
+    require_constraints_sound(net, ctx, b, lo, hi, wlo, whi, x0, &st, n, idx, kq, jq, sg, offs);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
 }
+
+/* beta-CROWN on a split domain: random splits of unstable neurons (several layers, both signs),
+ * each with its sign at a random point x0 (so the domain is not empty), the layer bounds clamped
+ * accordingly. */
+START_TEST(test_beta_sound)
+{
+    constraints_case(_i, 300 + (uint64_t)_i, 1200 + (uint64_t)_i, 0);
+}
 END_TEST
 
-/* Bounds as constraints (vfy_splits.offset): up to 3 unstable pre-activations (several layers, both
- * signs) with sign (z - t) >= 0, t between a random point's value and the layer bound (so the
- * region is not empty; the layer bounds are not clamped to it): require_constraints_sound. */
+/* Bounds as constraints (vfy_splits.offset): sign (z - t) >= 0 with t between a random point's
+ * value and the layer bound (so the region is not empty; the layer bounds are not clamped to
+ * it). */
 START_TEST(test_offset_constraints_sound)
 {
-    uint64_t st = 900 + (uint64_t)_i;
-    double lo[16], hi[16], wlo[16], whi[16], x0[16], off[3], *acts[16] = {0};
-    vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 4200 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
-    vfy_bounds *b = vfy_bounds_create(ctx);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
-    int64_t idx[3], kq[3], jq[3], n_c = 0;
-    signed char sg[3];
-    ck_assert(net->n_layers <= 16);
-    for (int64_t k = 0; k < net->n_layers; k++)
-        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    for (int64_t j = 0; j < net->n_in; j++)
-        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-    vfy_eval_forward_all(net, x0, acts);
-    for (int64_t k = net->n_layers - 2, foff; k >= 0 && n_c < 3; k--) {
-        if (net->layers[k + 1].kind != VFY_LAYER_RELU)
-            continue;
-        foff = 0;
-        for (int64_t t = 0; t < k; t++)
-            foff += net->layers[t].n_out;
-        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
-            double z = acts[k][j];
-            if (!(b->lo[k][j] < 0 && b->hi[k][j] > 0) || testnet_uniform(&st) < 0.5)
-                continue;
-            idx[n_c] = foff + j;
-            kq[n_c] = k;
-            jq[n_c] = j;
-            sg[n_c] = testnet_uniform(&st) < 0.5 ? 1 : -1;
-            off[n_c] = sg[n_c] > 0 ? z - 0.3 * (z - b->lo[k][j]) : z + 0.3 * (b->hi[k][j] - z);
-            n_c++;
-            break;
-        }
-    }
-    ck_assert_int_gt(n_c, 0);
-    require_constraints_sound(net, ctx, b, lo, hi, wlo, whi, x0, &st, n_c, idx, kq, jq, sg, off);
-    for (int64_t k = 0; k < net->n_layers; k++)
-        free(acts[k]);
-    vfy_bounds_free(b);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    constraints_case(_i, 900 + (uint64_t)_i, 4200 + (uint64_t)_i, 1);
 }
 END_TEST
 
@@ -2032,7 +2013,7 @@ START_TEST(test_alpha_batch)
             x0[d][j] = lo[d][j] + testnet_uniform(&st) * (hi[d][j] - lo[d][j]);
         if (d > 0)
             n_sp[d] = split_domain(net, ctx, b[d], wlo[d], whi[d], x0[d], &st, idx[d], kq[d], jq[d],
-                                   sg[d]);
+                                   sg[d], NULL);
         sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d], NULL};
         for (int64_t i = 0; i < K * ny; i++)
             cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
