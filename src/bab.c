@@ -48,7 +48,7 @@ void vfy_verify_opts_default(vfy_verify_opts *o)
     o->float_semantics = 1;
     o->method = VFY_BOUND_AUTO;
     o->split = VFY_SPLIT_AUTO;
-    o->alpha_iters = 16;
+    o->alpha_iters = -1;
     o->max_memory_mb = 2048;
     o->lp = VFY_LP_AUTO;
     o->lp_exact_max = 24;
@@ -201,6 +201,7 @@ typedef struct search {
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
+    int alpha_iters;   /* alpha-CROWN iterations per domain (opts->alpha_iters, resolved) */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
     int64_t slopes_box;       /* the input box whose root they are of */
@@ -702,6 +703,10 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 /* Sigmoid/Tanh nets: passes of 3, 9, 27 times HIDDEN_ALPHA_ITERS steps follow while they fit */
 #define HIDDEN_ALPHA_DEEPEN 3
 #define HIDDEN_ALPHA_ITERS_MAX 540
+/* of the time left after the first pass, for those. At a fifth, 30 s (eran's 10% timeouts) left
+ * no room for the 60-step pass (7 s); at a half it runs and proves idx 3881, 4857, 3991, 3789,
+ * 4214 and 6553 at the root in 9-10 s, which 30 s of splitting Sigmoids at 0 did not */
+#define HIDDEN_ALPHA_DEEPEN_SHARE 0.5
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
 /* of the time left, for refining the root's hidden layers (ending once the root is proved). Four
  * fifths took mnist_fc 256x6 prop_12_0.05's search from a worst gap of -55 to -19, but neither
@@ -717,16 +722,21 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 
 /* The Sigmoid/Tanh lines' ascent takes a step that decays over a call's iterations, and after
  * HIDDEN_ALPHA_ITERS steps per hidden bound it is far from converged: on eran's sigmoid net the
- * root's worst gap was -3.94 after 20 steps, -0.30 after 60 and -0.066 after 180 (idx 3789; 3881:
- * -2.94, -1.32, -1.16 after 150). So while the root stands open and a pass HIDDEN_ALPHA_DEEPEN times
- * as long as the last (`took` seconds) is expected to end before the tightening's deadline, the
- * hidden layers are tightened again with that many times the steps. SOUND: each pass is
- * vfy_bound_tighten_alpha's, which keeps the better of a bound and its new value. */
+ * root's worst gap was -3.94 after 20 steps, -0.30 after 60 and -0.066 after 180 (idx 3789, before
+ * the lines' gradient was taken at the relaxed network's point; now 3881: -0.42 after 20 steps,
+ * proved after 60). So while the root stands
+ * open and a pass HIDDEN_ALPHA_DEEPEN times as long as the last (`took` seconds) is expected to end
+ * within HIDDEN_ALPHA_DEEPEN_SHARE of the time left, the hidden layers are tightened again with that
+ * many times the steps. SOUND: each pass is vfy_bound_tighten_alpha's, which keeps the better of a
+ * bound and its new value. */
 static int root_refuted(search *s, worker *w, const domain *d);
-static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, const vfy_deadline *adl,
-                              double took, vfy_verify_result *res)
+static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, double took,
+                              vfy_verify_result *res)
 {
     vfy_status st = VFY_OK;
+    vfy_deadline dl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0}, *adl = &dl;
+    if (isfinite(s->dl.t_end))
+        dl.t_end = vfy_now() + HIDDEN_ALPHA_DEEPEN_SHARE * (s->dl.t_end - vfy_now());
     for (int iters = HIDDEN_ALPHA_ITERS * HIDDEN_ALPHA_DEEPEN; iters <= HIDDEN_ALPHA_ITERS_MAX;
          iters *= HIDDEN_ALPHA_DEEPEN) {
         double t0 = vfy_now();
@@ -1021,7 +1031,7 @@ static int root_refuted(search *s, worker *w, const domain *d)
     const vfy_splits *sp;
     if (K == 0 || !bound_splits(s, w, 0, d, &buf, &sp) ||
         vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, sp,
-                             s->opts->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
+                             s->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
         return 0;
     int64_t row0 = 0;
     for (int64_t a = 0; a < d->n_active; a++) {
@@ -1266,7 +1276,7 @@ static void bound_group(search *s, worker *w, int i0, int n)
     }
     if (nj == 0)
         return;
-    int ok = vfy_bound_rows_alpha_batch(s->ctx, w->work, nj, jobs, s->opts->alpha_iters) == VFY_OK;
+    int ok = vfy_bound_rows_alpha_batch(s->ctx, w->work, nj, jobs, s->alpha_iters) == VFY_OK;
     for (int j = 0; j < nj; j++) {
         int g = slot[j];
         const domain *d = s->batch[i0 + g];
@@ -1778,6 +1788,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     vfy_bound_ctx_set_act_search(ctx, !s.cert);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)
         s.act_lines |= net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH;
+    s.alpha_iters = opts->alpha_iters >= 0 ? opts->alpha_iters
+                                           : (s.act_lines ? VFY_ALPHA_ITERS_ACT : VFY_ALPHA_ITERS);
     vfy_bound_ctx_set_threads(ctx, s.n_workers);
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
@@ -1985,7 +1997,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
                     if (st == VFY_OK && s.act_lines && !opts->on_root_bound)
-                        st = deepen_root(&s, root, b0, &adl, vfy_now() - t_pass, res);
+                        st = deepen_root(&s, root, b0, vfy_now() - t_pass, res);
                     if (st == VFY_OK && tighten && !vfy_deadline_over(&s.dl)) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                         if (isfinite(s.dl.t_end))
