@@ -56,6 +56,8 @@ struct vfy_bound_ctx {
     int64_t n_relu;  /* ReLU neurons in all */
     int64_t *soff;   /* per layer: offset of a SIGMOID/TANH layer's neurons among all such */
     int64_t n_sact;  /* SIGMOID/TANH neurons in all */
+    int64_t *moff;   /* per layer: offset of a MAXPOOL layer's outputs among all such */
+    int64_t n_mp;    /* MAXPOOL outputs in all */
     int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
     int n_threads;   /* threads of vfy_bound_tighten_alpha (vfy_bound_ctx_set_threads; default 1) */
     char **nonneg;   /* affine layers: per output, 1 when it is >= 0 in every semantics
@@ -131,6 +133,10 @@ typedef struct vfy_bound_scratch {
     int64_t cap_salpha;
     double *sal_lo, *sal_up, *sgrad_lo, *sgrad_up, *sm_lo, *sm_up, *sv_lo, *sv_up, *stape, *sza;
     double *sla, *stl;
+    /* the coefficient at each MAXPOOL output (K x n_mp, a layer's block at K moff[k]), recorded
+     * by the alpha passes for the relaxed network's forward (alpha_gradient) */
+    int64_t cap_mtape;
+    double *mtape;
     int use_salpha; /* backward uses sal_lo/sal_up (set only inside vfy_bound_rows_alpha) */
     int keep_stape; /* backward records stape without using sal_lo/sal_up (branching scores) */
     /* branching look-ahead (vfy_bound_split_lb), NULL otherwise: row i treats neuron ov_j[i] of
@@ -255,9 +261,10 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
         goto nomem;
     ctx->foff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->foff);
     ctx->soff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->soff);
+    ctx->moff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->moff);
     ctx->nonneg = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->nonneg);
     ctx->wf = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->wf);
-    if (!ctx->foff || !ctx->soff || !ctx->nonneg || !ctx->wf || nonneg_rows(ctx) != VFY_OK)
+    if (!ctx->foff || !ctx->soff || !ctx->moff || !ctx->nonneg || !ctx->wf || nonneg_rows(ctx) != VFY_OK)
         goto nomem;
     ctx->act_search = 1;
     ctx->n_threads = 1;
@@ -266,6 +273,9 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
         ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
         ctx->soff[k] = ctx->n_sact;
+        ctx->moff[k] = ctx->n_mp;
+        if (net->layers[k].kind == VFY_LAYER_MAXPOOL)
+            ctx->n_mp += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
@@ -326,6 +336,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
     vfy_free(ctx->roff);
     vfy_free(ctx->foff);
     vfy_free(ctx->soff);
+    vfy_free(ctx->moff);
     vfy_free(ctx);
 }
 
@@ -455,6 +466,7 @@ void vfy_bounds_free(vfy_bounds *b)
                          &s->sv_lo, &s->sv_up, &s->stape, &s->sza, &s->sla, &s->stl};
         for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
             vfy_free(*sa[i]);
+        vfy_free(s->mtape);
         vfy_free(s);
     }
     vfy_free(b);
@@ -1364,6 +1376,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             }
         }
         if (L->kind == VFY_LAYER_MAXPOOL) {
+            if (tape && s->mtape && K <= s->cap_mtape)
+                memcpy(s->mtape + K * ctx->moff[k], lam, (size_t)(K * n_out) * sizeof(double));
             memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
             for (int64_t g = 0; g < n_seg; g++)
                 maxpool_backward(ctx, s, &segs[g], k);
@@ -1976,6 +1990,15 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
         }
         s->cap_salpha = K;
     }
+    if (ctx->n_mp > 0 && K > s->cap_mtape) {
+        vfy_free(s->mtape);
+        s->mtape = vfy_alloc_array((size_t)(K * ctx->n_mp), sizeof(double));
+        s->cap_mtape = s->mtape ? K : 0;
+        if (!s->mtape) {
+            s->cap_alpha = 0;
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -2015,16 +2038,35 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 for (int64_t j = 0; j < n_out; j++)
                     v2[i * n_out + j] = L->w[j] * v[i * n_in + j] + L->b[j];
         } else if (L->kind == VFY_LAYER_MAXPOOL) {
-            /* no parameters: the primal point goes through the max itself (steers only) */
-            for (int64_t i = 0; i < K; i++)
+            /* no parameters; the primal point goes through the relaxation the row used
+             * (maxpool_backward): x_m where its coefficient is >= 0 or x_m dominates, the
+             * window's largest upper bound U elsewhere (through the max itself where U is not
+             * finite: steering only) */
+            const double *mt = s->mtape + K * ctx->moff[k];
+            for (int64_t sg = 0; sg < n_seg; sg++) {
+                const bseg *G = &segs[sg];
+                const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
                 for (int64_t j = 0; j < n_out; j++) {
-                    const int64_t *win = L->pool + j * L->pool_k;
-                    double m = -INFINITY;
-                    for (int64_t p = 0; p < L->pool_k; p++)
-                        if (win[p] >= 0)
-                            m = fmax(m, v[i * n_in + win[p]]);
-                    v2[i * n_out + j] = m;
+                    int64_t m;
+                    double top;
+                    int dom = pool_window(L, j, l, u, &m, &top);
+                    for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                        double y;
+                        if (dom || mt[i * n_out + j] >= 0)
+                            y = v[i * n_in + m];
+                        else if (isfinite(top))
+                            y = top;
+                        else {
+                            const int64_t *win = L->pool + j * L->pool_k;
+                            y = -INFINITY;
+                            for (int64_t p = 0; p < L->pool_k; p++)
+                                if (win[p] >= 0)
+                                    y = fmax(y, v[i * n_in + win[p]]);
+                        }
+                        v2[i * n_out + j] = y;
+                    }
                 }
+            }
         } else if (L->kind != VFY_LAYER_RELU) {
             /* SIGMOID/TANH with optimised lines: a row's term lam (a z + t(a)) has, t(a) being
              * the extreme of f(z) - a z over [l, u] (attained about za, recorded by the backward
