@@ -727,11 +727,21 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * proved after 60). So while the root stands
  * open and a pass HIDDEN_ALPHA_DEEPEN times as long as the last (`took` seconds) is expected to end
  * within HIDDEN_ALPHA_DEEPEN_SHARE of the time left, the hidden layers are tightened again with that
- * many times the steps. SOUND: each pass is vfy_bound_tighten_alpha's, which keeps the better of a
- * bound and its new value. */
+ * many times the steps. A pass that would end past *t_long (when the search's long attack is due)
+ * waits for that attack, which then does not run again (*t_long = INFINITY): a violation is not
+ * left behind a minute of tightening (eran sigmoid idx 7259 at 300 s: the long attack found it at
+ * 85.6 s, after the 540-step pass). SOUND: each pass is vfy_bound_tighten_alpha's, which keeps the
+ * better of a bound and its new value. */
 static int root_refuted(search *s, worker *w, const domain *d);
+static int64_t attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples,
+                          int starts, int steps, double share);
+typedef struct long_attack {
+    double *t_long;            /* when it is due; INFINITY once run */
+    vfy_rng *rng;
+    int n_samples, steps;
+} long_attack;
 static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, double took,
-                              vfy_verify_result *res)
+                              vfy_verify_result *res, const long_attack *la)
 {
     vfy_status st = VFY_OK;
     vfy_deadline dl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0}, *adl = &dl;
@@ -743,6 +753,16 @@ static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, dou
         if (t0 + HIDDEN_ALPHA_DEEPEN * took > adl->t_end || vfy_deadline_over(&s->dl) ||
             root_refuted(s, &s->workers[0], root))
             break;
+        if (t0 + HIDDEN_ALPHA_DEEPEN * took > *la->t_long) {
+            *la->t_long = INFINITY;
+            attack_all(s, res, la->rng, la->n_samples, 16, la->steps, ATTACK_SHARE);
+            if (res->verdict == VFY_SAT) {
+                vfy_log(1, "counterexample found by the long attack before a deeper pass");
+                break;
+            }
+            if (vfy_deadline_over(&s->dl) || vfy_now() + HIDDEN_ALPHA_DEEPEN * took > adl->t_end)
+                break;
+        }
         int64_t n = 0;
         st = vfy_bound_tighten_alpha_rec(s->ctx, root->lo, root->hi, b0, iters, adl, &n, NULL, NULL);
         if (st != VFY_OK)
@@ -1996,8 +2016,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
-                    if (st == VFY_OK && s.act_lines && !opts->on_root_bound)
-                        st = deepen_root(&s, root, b0, vfy_now() - t_pass, res);
+                    if (st == VFY_OK && s.act_lines && !opts->on_root_bound) {
+                        long_attack la = {&t_long, &rng, n_samples, long_steps};
+                        st = deepen_root(&s, root, b0, vfy_now() - t_pass, res, &la);
+                    }
                     if (st == VFY_OK && tighten && !vfy_deadline_over(&s.dl)) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
                         if (isfinite(s.dl.t_end))
