@@ -726,8 +726,8 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * the lines' gradient was taken at the relaxed network's point; now 3881: -0.42 after 20 steps,
  * proved after 60). So while the root stands
  * open and a pass HIDDEN_ALPHA_DEEPEN times as long as the last (`took` seconds) is expected to end
- * within HIDDEN_ALPHA_DEEPEN_SHARE of the time left, the hidden layers are tightened again with that
- * many times the steps. A pass that would end past *t_long (when the search's long attack is due)
+ * within HIDDEN_ALPHA_DEEPEN_SHARE of the time left, the hidden layers are tightened again with
+ * that many times the steps. A pass that would end past *t_long (when the search's long attack is due)
  * waits for that attack, which then does not run again (*t_long = INFINITY): a violation is not
  * left behind a minute of tightening (eran sigmoid idx 7259 at 300 s: the long attack found it at
  * 85.6 s, after the 540-step pass). SOUND: each pass is vfy_bound_tighten_alpha's, which keeps the

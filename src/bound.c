@@ -137,6 +137,10 @@ typedef struct vfy_bound_scratch {
      * by the alpha passes for the relaxed network's forward (alpha_gradient) */
     int64_t cap_mtape;
     double *mtape;
+    /* the last gradient step of vfy_bound_rows_alpha: each row's value in the relaxed network at
+     * its primal point (pval) and that pass's bound (plb); n_primal rows, 0: no step taken */
+    double *pval, *plb;
+    int64_t n_primal;
     int use_salpha; /* backward uses sal_lo/sal_up (set only inside vfy_bound_rows_alpha) */
     int keep_stape; /* backward records stape without using sal_lo/sal_up (branching scores) */
     /* branching look-ahead (vfy_bound_split_lb), NULL otherwise: row i treats neuron ov_j[i] of
@@ -264,7 +268,8 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->moff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->moff);
     ctx->nonneg = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->nonneg);
     ctx->wf = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->wf);
-    if (!ctx->foff || !ctx->soff || !ctx->moff || !ctx->nonneg || !ctx->wf || nonneg_rows(ctx) != VFY_OK)
+    if (!ctx->foff || !ctx->soff || !ctx->moff || !ctx->nonneg || !ctx->wf ||
+        nonneg_rows(ctx) != VFY_OK)
         goto nomem;
     ctx->act_search = 1;
     ctx->n_threads = 1;
@@ -438,6 +443,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->pv2);
         vfy_free(s->best_lb);
         vfy_free(s->ctmp);
+        vfy_free(s->pval);
+        vfy_free(s->plb);
         vfy_free(s->ov_alpha);
         vfy_free(s->ov_beta);
         vfy_free(s->sl_alpha);
@@ -1966,12 +1973,17 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     vfy_free(s->pv2);
     vfy_free(s->best_lb);
     vfy_free(s->ctmp);
+    vfy_free(s->pval);
+    vfy_free(s->plb);
+    s->n_primal = 0;
+    s->pval = vfy_alloc_array((size_t)K, sizeof(double));
+    s->plb = vfy_alloc_array((size_t)K, sizeof(double));
     s->ctmp = vfy_alloc_array((size_t)K, sizeof(double));
     s->pv = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
     s->pv2 = vfy_alloc_array((size_t)(K * s->width), sizeof(double));
     s->best_lb = vfy_alloc_array((size_t)K, sizeof(double));
     if (!s->alpha || !s->tape || !s->grad || !s->adam_m || !s->adam_v || !s->pv || !s->pv2 ||
-        !s->best_lb || !s->ctmp || !s->best_alpha) {
+        !s->best_lb || !s->ctmp || !s->best_alpha || !s->pval || !s->plb) {
         s->cap_alpha = 0;
         return 0;
     }
@@ -2009,15 +2021,21 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
  * running the relaxed network forward from the minimising input vertex x*. Search only: the bound
  * that counts is always recomputed by the sound backward pass. */
 static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
-                           int64_t n_seg, int64_t K, const double *lam_in)
+                           int64_t n_seg, int64_t K, const double *lam_in, const double *cxb)
 {
     const vfy_net *net = ctx->net;
-    int64_t nx = net->n_in;
+    int64_t nx = net->n_in, ny = net->n_out;
     double *v = s->pv, *v2 = s->pv2;
     for (int64_t sg = 0; sg < n_seg; sg++)
-        for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++)
-            for (int64_t j = 0; j < nx; j++)
+        for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++) {
+            double cx = 0;
+            for (int64_t j = 0; j < nx; j++) {
                 v[i * nx + j] = lam_in[i * nx + j] >= 0 ? segs[sg].in_lo[j] : segs[sg].in_hi[j];
+                if (cxb)
+                    cx += cxb[i * nx + j] * v[i * nx + j];
+            }
+            s->pval[i] = cx;
+        }
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
@@ -2045,7 +2063,8 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
             const double *mt = s->mtape + K * ctx->moff[k];
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
-                const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
+                const double *l = layer_in_lo(G->b, k, G->in_lo);
+                const double *u = layer_in_hi(G->b, k, G->in_hi);
                 for (int64_t j = 0; j < n_out; j++) {
                     int64_t m;
                     double top;
@@ -2143,6 +2162,23 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     }
     s->pv = v;
     s->pv2 = v2;
+    /* each row's value in the relaxed network at its primal point: c_y y* + c_x x* plus the
+     * splits' terms beta_q (-sign_q (z_q* - t_q)) of the Lagrangian, which the bound equals up to
+     * rounding (vfy_bound_primal_last: a test that every layer's forward is the relaxation's) */
+    for (int64_t sg = 0; sg < n_seg; sg++) {
+        const bseg *G = &segs[sg];
+        for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+            double val = s->pval[i];
+            for (int64_t j = 0; j < ny; j++)
+                val += s->cyb[i * ny + j] * v[i * ny + j];
+            for (int64_t q = 0; q < G->n_sp; q++) {
+                int64_t p = G->bo + (i - G->r0) * G->n_sp + q;
+                val += s->beta_v[p] * s->beta_g[p];
+            }
+            s->pval[i] = val;
+        }
+    }
+    s->n_primal = K;
 }
 
 /* Row i's slopes (and its multipliers, n_sp from bo) of the current pass become its best. */
@@ -2158,6 +2194,16 @@ static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K,
     }
     if (n_sp > 0)
         memcpy(s->best_beta + bo, s->beta_v + bo, (size_t)n_sp * sizeof(double));
+}
+
+int vfy_bound_primal_last(const vfy_bounds *b, int64_t K, double *val, double *lb)
+{
+    const vfy_bound_scratch *s = b->scratch;
+    if (s->n_primal != K || K <= 0)
+        return 0;
+    memcpy(val, s->pval, (size_t)K * sizeof(double));
+    memcpy(lb, s->plb, (size_t)K * sizeof(double));
+    return 1;
 }
 
 void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n_sp)
@@ -2474,6 +2520,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
     memset(s->adam_v, 0, (size_t)(K * R) * sizeof(double));
     double *lbc = s->best_lb;
+    s->n_primal = 0;
     const double lr = 0.1, b1 = 0.9, b2 = 0.999;
     const double act_decay = pow(ACT_LR_FINAL, 1.0 / (iters > 1 ? iters - 1 : 1));
     double b1t = 1, b2t = 1, act_lr = lr;
@@ -2497,7 +2544,8 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         if (it + 1 == iters)
             break;
         memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
-        alpha_gradient(ctx, s, segs, n, K, s->pv);
+        alpha_gradient(ctx, s, segs, n, K, s->pv, cxb);
+        memcpy(s->plb, lbc, (size_t)K * sizeof(double));
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;

@@ -1442,6 +1442,62 @@ START_TEST(test_beta_sound)
 }
 END_TEST
 
+/* alpha's gradient is the bound's (vfy_bound_primal_last: the relaxed network's value at the last
+ * gradient step's primal point equals that step's bound), in real arithmetic with double products
+ * (float semantics charge the bound what a float32 execution may lose; float32 products perturb
+ * the primal point): on ReLU nets with splits and with bounds as constraints (the Lagrangian's
+ * terms), on Sigmoid/Tanh/ReLU mixes and on MaxPool nets. Through f instead of the lines, or
+ * through the max instead of the pool's relaxation, the two differ. */
+START_TEST(test_alpha_primal)
+{
+    uint64_t st = 9500 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16], x0[16], off[3], cy[4 * 8], lb[4];
+    vfy_net *net;
+    int kind = _i % 4;
+    if (kind < 2) {
+        const testnet_shape *sh = &testnet_shapes[1 + _i % 2];
+        net = testnet_random(9600 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
+                             sh->scale, sh->with_scale);
+    } else if (kind == 2) {
+        const testnet_shape *sh = &testnet_shapes[1 + _i % 3];
+        net = testnet_random_act(9600 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden,
+                                 sh->n_out, sh->scale * 2, sh->with_scale, act_mixes[_i / 4 % 4]);
+    } else
+        net = testnet_random_pool(9600 + (uint64_t)_i, 8, 4, 1.0);
+    ck_assert_ptr_nonnull(net);
+    ck_assert(net->n_in <= 16 && net->n_out <= 8);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bound_ctx_set_f32(ctx, 0);
+    random_box(&st, net->n_in, 0.2, 0.5, ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    int64_t idx[3], kq[3], jq[3], n = 0;
+    signed char sg[3];
+    if (kind < 2) {
+        for (int64_t j = 0; j < net->n_in; j++)
+            x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        n = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg, kind ? off : NULL);
+    }
+    vfy_splits sp = {n, idx, sg, kind ? off : NULL};
+    enum { K = 4 };
+    for (int64_t i = 0; i < K * net->n_out; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, n ? &sp : NULL, 20, lb,
+                                          NULL, NULL), VFY_OK);
+    static const char *const what[4] = {"splits", "offsets", "sigmoid/tanh", "maxpool"};
+    double val[K], plb[K];
+    REQUIRE_MSG(vfy_bound_primal_last(b, K, val, plb), "%s: no gradient step", what[kind]);
+    for (int64_t i = 0; i < K; i++)
+        REQUIRE_MSG(isfinite(plb[i]) && fabs(val[i] - plb[i]) <= 1e-9 * (1 + fabs(plb[i])),
+                    "%s (%lld splits) row %lld: relaxed network's value %.17g at the primal "
+                    "point, bound %.17g", what[kind], (long long)n, (long long)i, val[i], plb[i]);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Bounds as constraints (vfy_splits.offset): sign (z - t) >= 0 with t between a random point's
  * value and the layer bound (so the region is not empty; the layer bounds are not clamped to
  * it). */
@@ -2023,8 +2079,9 @@ END_TEST
  * without ../shared/benchmarks/eran. */
 START_TEST(test_act_alpha_eran)
 {
-    const char *model = "../shared/benchmarks/eran/onnx/ffnnSIGMOID__Point_6x200.onnx",
-               *spec_path = "../shared/benchmarks/eran/vnnlib/mnist_spec_idx_3881_eps_0.01200.vnnlib";
+    const char *model = "../shared/benchmarks/eran/onnx/ffnnSIGMOID__Point_6x200.onnx";
+    const char *spec_path =
+        "../shared/benchmarks/eran/vnnlib/mnist_spec_idx_3881_eps_0.01200.vnnlib";
     FILE *f = fopen(model, "r");
     if (!f) {
         fprintf(stderr, "skipped: %s is absent\n", model);
@@ -2344,6 +2401,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
     tcase_add_loop_test(tc, test_offset_constraints_sound, 0, 12);
+    tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_any_slope, 0, 2);
     tcase_add_loop_test(tc, test_act_tangent_tight, 0, 2);

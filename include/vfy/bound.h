@@ -188,6 +188,12 @@ void vfy_bound_alpha_warm(vfy_bounds *b, int64_t K, const float *warm, int64_t n
 /* After vfy_bound_rows_alpha: row i's best slopes and multipliers in vfy_bound_alpha_warm's layout
  * (n_relu + the call's splits floats). Returns 0 when the call did no optimisation. */
 int vfy_bound_best_warm(const vfy_bound_ctx *ctx, const vfy_bounds *b, int64_t i, float *out);
+/* After vfy_bound_rows_alpha on b (iterations >= 2): for each of its K rows, the relaxed network's
+ * value at the primal point of the ascent's last gradient step (val: the rows' terms plus the
+ * splits' Lagrangian terms) and that step's bound (lb). The bound is that value (up to rounding
+ * and the rounding charges) exactly when the gradient's forward pass follows each layer's
+ * relaxation. Returns 0 when no step was taken. Exposed for tests. */
+int vfy_bound_primal_last(const vfy_bounds *b, int64_t K, double *val, double *lb);
 /* ReLU neurons of the network in all. */
 int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
 
