@@ -2075,8 +2075,9 @@ END_TEST
  * on through the lines each row used, as through a ReLU's. Through the activation itself (as
  * before), the error compounded over eran's six sigmoid layers and the ascent stalled: from CROWN's
  * hidden bounds (idx 3881's box, float semantics, the 9 rows of its spec) the worst margin was
- * -58.4 after 16 iterations and -47.6 / -47.5 after 100 / 200; now -57.0, -35.9 and -35.75. Skipped
- * without ../shared/benchmarks/eran. */
+ * -58.4 after 16 iterations and -47.6 / -47.5 after 100 / 200; now -56.6, -36.3 and -36.0 (-57.0,
+ * -35.9, -35.75 with the step schedule tuned for the old gradient). Skipped without
+ * ../shared/benchmarks/eran. */
 START_TEST(test_act_alpha_eran)
 {
     const char *model = "../shared/benchmarks/eran/onnx/ffnnSIGMOID__Point_6x200.onnx";
