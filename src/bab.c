@@ -724,14 +724,13 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * HIDDEN_ALPHA_ITERS steps per hidden bound it is far from converged: on eran's sigmoid net the
  * root's worst gap was -3.94 after 20 steps, -0.30 after 60 and -0.066 after 180 (idx 3789, before
  * the lines' gradient was taken at the relaxed network's point; now 3881: -0.42 after 20 steps,
- * proved after 60). So while the root stands
- * open and a pass HIDDEN_ALPHA_DEEPEN times as long as the last (`took` seconds) is expected to end
- * within HIDDEN_ALPHA_DEEPEN_SHARE of the time left, the hidden layers are tightened again with
- * that many times the steps. A pass that would end past *t_long (when the search's long attack is due)
- * waits for that attack, which then does not run again (*t_long = INFINITY): a violation is not
- * left behind a minute of tightening (eran sigmoid idx 7259 at 300 s: the long attack found it at
- * 85.6 s, after the 540-step pass). SOUND: each pass is vfy_bound_tighten_alpha's, which keeps the
- * better of a bound and its new value. */
+ * proved after 60). So while the root stands open and a pass HIDDEN_ALPHA_DEEPEN times as long as
+ * the last (`took` seconds) is expected to end within HIDDEN_ALPHA_DEEPEN_SHARE of the time left,
+ * the hidden layers are tightened again with that many times the steps. A pass that would end past
+ * *t_long (when the search's long attack is due) waits for that attack, which then does not run
+ * again (*t_long = INFINITY): a violation is not left behind a minute of tightening (eran sigmoid
+ * idx 7259 at 300 s: the long attack found it at 85.6 s, after the 540-step pass). SOUND: each pass
+ * is vfy_bound_tighten_alpha's, which keeps the better of a bound and its new value. */
 static int root_refuted(search *s, worker *w, const domain *d);
 static int64_t attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples,
                           int starts, int steps, double share);
