@@ -707,7 +707,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * no room for the 60-step pass (7 s); at a half it runs and proves idx 3881, 4857, 3991, 3789,
  * 4214 and 6553 at the root in 9-10 s, which 30 s of splitting Sigmoids at 0 did not */
 #define HIDDEN_ALPHA_DEEPEN_SHARE 0.5
-#define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for that */
+#define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for the first pass (every net) */
 /* of the time left, for refining the root's hidden layers (ending once the root is proved). Four
  * fifths took mnist_fc 256x6 prop_12_0.05's search from a worst gap of -55 to -19, but neither
  * solves it in 300 s, and 256x4 prop_9_0.05, solved in 140 s with half, timed out. */
@@ -743,13 +743,13 @@ static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, dou
                               vfy_verify_result *res, const long_attack *la)
 {
     vfy_status st = VFY_OK;
-    vfy_deadline dl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0}, *adl = &dl;
+    vfy_deadline dl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
     if (isfinite(s->dl.t_end))
         dl.t_end = vfy_now() + HIDDEN_ALPHA_DEEPEN_SHARE * (s->dl.t_end - vfy_now());
     for (int iters = HIDDEN_ALPHA_ITERS * HIDDEN_ALPHA_DEEPEN; iters <= HIDDEN_ALPHA_ITERS_MAX;
          iters *= HIDDEN_ALPHA_DEEPEN) {
         double t0 = vfy_now();
-        if (t0 + HIDDEN_ALPHA_DEEPEN * took > adl->t_end || vfy_deadline_over(&s->dl) ||
+        if (t0 + HIDDEN_ALPHA_DEEPEN * took > dl.t_end || vfy_deadline_over(&s->dl) ||
             root_refuted(s, &s->workers[0], root))
             break;
         if (t0 + HIDDEN_ALPHA_DEEPEN * took > *la->t_long) {
@@ -759,11 +759,11 @@ static vfy_status deepen_root(search *s, const domain *root, vfy_bounds *b0, dou
                 vfy_log(1, "counterexample found by the long attack before a deeper pass");
                 break;
             }
-            if (vfy_deadline_over(&s->dl) || vfy_now() + HIDDEN_ALPHA_DEEPEN * took > adl->t_end)
+            if (vfy_deadline_over(&s->dl) || vfy_now() + HIDDEN_ALPHA_DEEPEN * took > dl.t_end)
                 break;
         }
         int64_t n = 0;
-        st = vfy_bound_tighten_alpha_rec(s->ctx, root->lo, root->hi, b0, iters, adl, &n, NULL, NULL);
+        st = vfy_bound_tighten_alpha_rec(s->ctx, root->lo, root->hi, b0, iters, &dl, &n, NULL, NULL);
         if (st != VFY_OK)
             break;
         res->root_deepened++;

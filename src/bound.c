@@ -2027,21 +2027,15 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
  * running the relaxed network forward from the minimising input vertex x*. Search only: the bound
  * that counts is always recomputed by the sound backward pass. */
 static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
-                           int64_t n_seg, int64_t K, const double *lam_in, const double *cxb)
+                           int64_t n_seg, int64_t K, const double *lam_in)
 {
     const vfy_net *net = ctx->net;
-    int64_t nx = net->n_in, ny = net->n_out;
+    int64_t nx = net->n_in;
     double *v = s->pv, *v2 = s->pv2;
     for (int64_t sg = 0; sg < n_seg; sg++)
-        for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++) {
-            double cx = 0;
-            for (int64_t j = 0; j < nx; j++) {
+        for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++)
+            for (int64_t j = 0; j < nx; j++)
                 v[i * nx + j] = lam_in[i * nx + j] >= 0 ? segs[sg].in_lo[j] : segs[sg].in_hi[j];
-                if (cxb)
-                    cx += cxb[i * nx + j] * v[i * nx + j];
-            }
-            s->pval[i] = cx;
-        }
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
@@ -2168,15 +2162,33 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     }
     s->pv = v;
     s->pv2 = v2;
-    /* each row's value in the relaxed network at its primal point: c_y y* + c_x x* plus the
-     * splits' terms beta_q (-sign_q (z_q* - t_q)) of the Lagrangian, which the bound equals up to
-     * rounding (vfy_bound_primal_last: a test that every layer's forward is the relaxation's) */
+}
+
+/* Each row's value in the relaxed network at the primal point of the pass whose bounds are lbc,
+ * c_y y* + c_x x* plus the splits' terms beta_q (-sign_q (z_q* - t_q)) of the Lagrangian, which
+ * that bound equals up to rounding; kept with lbc for vfy_bound_primal_last (a test that every
+ * layer's forward is the relaxation's). Called before alpha_gradient with y NULL (the rows' input
+ * terms, from lam_in's signs, which the forward pass overwrites), then with its output y. Once
+ * per call, around its last gradient step: not the ascent's work. */
+static void record_primal(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
+                          int64_t n_seg, int64_t K, const double *lam_in, const double *cxb,
+                          const double *y, const double *lbc)
+{
+    int64_t nx = ctx->net->n_in, ny = ctx->net->n_out;
     for (int64_t sg = 0; sg < n_seg; sg++) {
         const bseg *G = &segs[sg];
         for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
-            double val = s->pval[i];
+            double val = 0;
+            if (!y) {
+                for (int64_t j = 0; cxb && j < nx; j++)
+                    val += cxb[i * nx + j] *
+                           (lam_in[i * nx + j] >= 0 ? G->in_lo[j] : G->in_hi[j]);
+                s->pval[i] = val;
+                continue;
+            }
+            val = s->pval[i];
             for (int64_t j = 0; j < ny; j++)
-                val += s->cyb[i * ny + j] * v[i * ny + j];
+                val += s->cyb[i * ny + j] * y[i * ny + j];
             for (int64_t q = 0; q < G->n_sp; q++) {
                 int64_t p = G->bo + (i - G->r0) * G->n_sp + q;
                 val += s->beta_v[p] * s->beta_g[p];
@@ -2184,7 +2196,10 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
             s->pval[i] = val;
         }
     }
-    s->n_primal = K;
+    if (y) {
+        memcpy(s->plb, lbc, (size_t)K * sizeof(double));
+        s->n_primal = K;
+    }
 }
 
 /* Row i's slopes (and its multipliers, n_sp from bo) of the current pass become its best. */
@@ -2550,8 +2565,11 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         if (it + 1 == iters)
             break;
         memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
-        alpha_gradient(ctx, s, segs, n, K, s->pv, cxb);
-        memcpy(s->plb, lbc, (size_t)K * sizeof(double));
+        if (it + 2 == iters)
+            record_primal(ctx, s, segs, n, K, s->pv, cxb, NULL, lbc);
+        alpha_gradient(ctx, s, segs, n, K, s->pv);
+        if (it + 2 == iters)
+            record_primal(ctx, s, segs, n, K, NULL, NULL, s->pv, lbc);
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;

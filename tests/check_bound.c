@@ -1446,8 +1446,9 @@ END_TEST
  * gradient step's primal point equals that step's bound), in real arithmetic with double products
  * (float semantics charge the bound what a float32 execution may lose; float32 products perturb
  * the primal point): on ReLU nets with splits and with bounds as constraints (the Lagrangian's
- * terms), on Sigmoid/Tanh/ReLU mixes and on MaxPool nets. Through f instead of the lines, or
- * through the max instead of the pool's relaxation, the two differ. */
+ * terms), on Sigmoid/Tanh/ReLU mixes and on MaxPool nets, half of them with rows that have input
+ * terms too. Through f instead of the lines, or through the max instead of the pool's
+ * relaxation, the two differ. */
 START_TEST(test_alpha_primal)
 {
     uint64_t st = 9500 + (uint64_t)_i;
@@ -1483,8 +1484,11 @@ START_TEST(test_alpha_primal)
     enum { K = 4 };
     for (int64_t i = 0; i < K * net->n_out; i++)
         cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
-    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, NULL, n ? &sp : NULL, 20, lb,
-                                          NULL, NULL), VFY_OK);
+    double cx[K * 16]; /* half the cases: rows with input terms too */
+    for (int64_t i = 0; i < K * net->n_in; i++)
+        cx[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, K, cy, _i % 8 >= 4 ? cx : NULL,
+                                          n ? &sp : NULL, 20, lb, NULL, NULL), VFY_OK);
     static const char *const what[4] = {"splits", "offsets", "sigmoid/tanh", "maxpool"};
     double val[K], plb[K];
     REQUIRE_MSG(vfy_bound_primal_last(b, K, val, plb), "%s: no gradient step", what[kind]);
