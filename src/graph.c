@@ -2261,8 +2261,12 @@ static double *affine_row(vfy_layer *L, int64_t o, int64_t *nz)
     return L->w + o * L->n_in;
 }
 
-/* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when that is exact,
- * else a SCALE layer. An inexact multiplier (relerr > 0) is never folded. */
+/* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when a float execution
+ * of the two is still one sum of rounded terms (net.h): every s is +-1 (exact in every semantics)
+ * and, row by row, t is 0 or the layer's bias is 0 (t becomes the sum's bias term). Else a SCALE
+ * layer: a runtime rounds s y + t after the sum, and a t that cancels the bias (b = 1e6, t = -1e6)
+ * leaves a rounding error of the sum that the folded bias's |b + t| does not bound. An inexact
+ * multiplier (relerr > 0) is never folded. */
 static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t, int64_t len,
                               double relerr)
 {
@@ -2275,6 +2279,7 @@ static vfy_status emit_affine(lctx *lc, const vfy_node *n, double *s, double *t,
         for (int64_t o = 0; ok && o < len; o++) {
             int64_t nz;
             double *row = affine_row(L, o, &nz);
+            ok = fabs(s[o]) == 1 && (t[o] == 0 || L->b[o] == 0);
             for (int64_t j = 0; ok && j < nz; j++)
                 ok = prod_exact(s[o], row[j], &p);
             ok = ok && prod_exact(s[o], L->b[o], &p) && sum_exact(p, t[o], &q);
@@ -2400,8 +2405,9 @@ static vfy_status lower_matmul(lctx *lc, const vfy_node *n, int ci)
     return push(lc, n, VFY_LAYER_DENSE, n_in, n_out, w, b, 0, k);
 }
 
-/* Gemm: y = alpha A'B' + beta C with A or B computed. alpha goes into W when every product is exact,
- * else into a following SCALE. */
+/* Gemm: y = alpha A'B' + beta C with A or B computed. alpha goes into W when it is +-1 (a float
+ * execution multiplies the sum by it exactly), else into a following SCALE (the runtime rounds
+ * alpha times the sum once more, after the sum: net.h). */
 static vfy_status lower_gemm(lctx *lc, const vfy_node *n, int ci)
 {
     const vfy_graph *g = lc->g;
@@ -2415,10 +2421,10 @@ static vfy_status lower_gemm(lctx *lc, const vfy_node *n, int ci)
     const vfy_tensor *a = &g->values[n->in[0]].t, *bm = &g->values[n->in[1]].t;
     const vfy_tensor *cc = n->n_in > 2 && n->in[2] >= 0 ? &g->values[n->in[2]].t : NULL;
     int64_t n_out = gi.m * gi.n, n_in = ci == 0 ? a->numel : bm->numel;
-    double *w = NULL, *b = NULL, *s = NULL, *t = NULL, p;
+    double *w = NULL, *b = NULL, *s = NULL, *t = NULL;
     if ((st = dense_alloc(lc, n, n_out, n_in, &w, &b)))
         return st;
-    int alpha_ok = 1;
+    int alpha_ok = fabs(gi.alpha) == 1;
     for (int64_t i = 0; i < gi.m; i++)
         for (int64_t j = 0; j < gi.n; j++)
             for (int64_t l = 0; l < gi.k; l++) {
@@ -2426,7 +2432,6 @@ static vfy_status lower_gemm(lctx *lc, const vfy_node *n, int ci)
                 int64_t ib = gi.tb ? j * gi.k + l : l * gi.n + j;
                 double cv = ci == 0 ? bm->f[ib] : a->f[ia];
                 w[(i * gi.n + j) * n_in + (ci == 0 ? ia : ib)] = cv;
-                alpha_ok = alpha_ok && prod_exact(gi.alpha, cv, &p);
             }
     for (int64_t o = 0; cc && gi.beta != 0 && o < n_out; o++) {
         if (!prod_exact(gi.beta, cc->f[bcast_src((int64_t[]){gi.m, gi.n}, 2, cc, o)], &b[o])) {

@@ -530,14 +530,14 @@ START_TEST(test_gemm)
         vfy_net *net = load_ok(&b);
         ck_assert_int_eq(net->n_in, 3);
         ck_assert_int_eq(net->n_out, 2);
-        /* float32 products are exact in double, so alpha folds into W; with the double B it
-         * cannot, and stays a separate (exact) SCALE */
-        ck_assert_int_eq(net->n_layers, (dbl ? 2 : 1));
+        /* alpha is not +-1: a float execution rounds alpha times the sum after it, so alpha
+         * stays a separate (exact) SCALE with beta C */
+        ck_assert_int_eq(net->n_layers, 2);
         ck_assert_int_eq(net->layers[0].fan_in, 3);
+        ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_SCALE);
         for (int64_t l = 0; l < net->n_layers; l++)
             REQUIRE(net->layers[l].w_relerr == 0);
-        if (dbl)
-            REQUIRE(net->layers[1].w[0] == (double)0.1f);
+        REQUIRE(net->layers[1].w[0] == (double)g_alpha);
         check_against(net, ref_gemm);
         vfy_net_free(net);
     }
@@ -660,20 +660,16 @@ START_TEST(test_normalise)
         ADD_NODE(b, "Sub", "rsub", "one,e", "y", NULL);
         vfy_net *net = load_ok(&b);
         ck_assert_int_eq(net->n_in, 4);
-        if (k == 0) {
-            /* 1/3 is not a double: a SCALE of its own with w_relerr, not folded into the Sub's
-             * layer; the exact Mul and Sub after it fold into it (scaling keeps the bound) */
-            ck_assert_int_eq(net->n_layers, 2);
-            REQUIRE(net->layers[0].w_relerr == 0);
-            REQUIRE(net->layers[1].w_relerr == 0x1p-53);
-            REQUIRE(net->layers[1].w[0] == -2.0 * (1.0 / 3.0));
-            REQUIRE(net->layers[1].b[0] == 1.0);
-        } else {
-            ck_assert_int_eq(net->n_layers, 1); /* everything exact: one SCALE */
-            REQUIRE(net->layers[0].w_relerr == 0);
-            ck_assert_int_eq(net->layers[0].kind, VFY_LAYER_SCALE);
-            REQUIRE(net->layers[0].w[0] == -0.5);
-        }
+        /* Sub; Div (1/3 is not a double: w_relerr; 1/4 exact, but a runtime multiplies after
+         * the Sub's rounding); Mul by 2 (the same); the final 1 - e folds into the Mul's layer:
+         * s = -1 and that layer's bias is 0, so the runtime's 1 - 2c is one sum */
+        ck_assert_int_eq(net->n_layers, 3);
+        for (int l = 0; l < 3; l++)
+            ck_assert_int_eq(net->layers[l].kind, VFY_LAYER_SCALE);
+        REQUIRE(net->layers[0].w_relerr == 0 && net->layers[2].w_relerr == 0);
+        REQUIRE(net->layers[1].w_relerr == (k == 0 ? 0x1p-53 : 0));
+        REQUIRE(net->layers[1].w[0] == (k == 0 ? 1.0 / 3.0 : 0.25));
+        REQUIRE(net->layers[2].w[0] == -2.0 && net->layers[2].b[0] == 1.0);
         check_against(net, ref_norm);
         vfy_net_free(net);
     }
@@ -697,8 +693,11 @@ START_TEST(test_add_inexact_not_folded)
     ADD_NODE(b, "Sub", "a3", "h3,small", "h4", NULL);   /* 2^30 exactly */
     ADD_NODE(b, "Mul", "a4", "h4,big", "y", NULL);
     vfy_net *net = load_ok(&b);
-    ck_assert_int_eq(net->n_layers, 1);
-    ck_assert(net->layers[0].b[0] == 0x1p60);
+    /* the first Add becomes the MatMul's bias; the others are SCALE layers (the folded bias is
+     * not 0, or the multiplier not +-1) */
+    ck_assert_int_eq(net->n_layers, 4);
+    ck_assert(net->layers[0].b[0] == 0x1p-20 && net->layers[1].b[0] == 0x1p30);
+    ck_assert(net->layers[2].b[0] == -0x1p-20 && net->layers[3].w[0] == 0x1p30);
     vfy_net_free(net);
     /* now with a sum that needs more than 53 bits */
     mb c = {0};
@@ -712,6 +711,46 @@ START_TEST(test_add_inexact_not_folded)
     net = load_ok(&c);
     ck_assert_int_eq(net->n_layers, 2);
     ck_assert(net->layers[0].b[0] == 0x1p30 && net->layers[1].b[0] == 0x1p-40);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* A bias that a later Add cancels (Gemm bias 1e6, then Add -1e6) is not folded into one row with
+ * bias 0: a float32 execution rounds 0.1 + 1e6 to 1000000.125 and returns 0.125 at x = 1, which the
+ * folded row's allowance (from |b| = 0) did not cover. The bounds (float semantics) must hold it. */
+START_TEST(test_fold_cancelling_bias)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 1}, one[1] = {1};
+    float w = 0.1f, big = 1e6f, nbig = -1e6f;
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_INIT(b, tensor_f("W", 2, (int64_t[]){1, 1}, &w, ENC_RAW));
+    ADD_INIT(b, tensor_f("C", 1, one, &big, ENC_RAW));
+    ADD_INIT(b, tensor_f("D", 1, one, &nbig, ENC_RAW));
+    ADD_NODE(b, "Gemm", "gemm", "x,W,C", "h", NULL);
+    ADD_NODE(b, "Add", "add", "h,D", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    int64_t last = net->n_layers - 1;
+    /* the float32 execution in ONNX order at x = 1 */
+    volatile float h = w * 1.0f;
+    h = h + big;
+    float y32 = h + nbig;
+    ck_assert(y32 == 0.125f);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bc = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bc);
+    double lo = 1, hi = 1;
+    for (int m = 0; m < 2; m++) {
+        vfy_bound_method meth = m ? VFY_BOUND_CROWN : VFY_BOUND_IBP;
+        ck_assert_int_eq(vfy_bound_layers(ctx, meth, &lo, &hi, NULL, bc), VFY_OK);
+        REQUIRE_MSG(bc->lo[last][0] <= y32 && y32 <= bc->hi[last][0], "%s: [%.17g, %.17g]",
+                    m ? "crown" : "ibp", bc->lo[last][0], bc->hi[last][0]);
+    }
+    ck_assert_int_eq(net->n_layers, 2);
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
 }
 END_TEST
@@ -2802,6 +2841,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_matmul_const_left);
     tcase_add_test(tc, test_normalise);
     tcase_add_test(tc, test_add_inexact_not_folded);
+    tcase_add_test(tc, test_fold_cancelling_bias);
     tcase_add_test(tc, test_shape_folding);
     tcase_add_test(tc, test_flatten_squeeze);
     tcase_add_test(tc, test_transpose);
