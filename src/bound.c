@@ -90,6 +90,8 @@ typedef struct vfy_bound_scratch {
     double *lam, *lam2, *absl; /* cap_rows x width */
     double *beta, *slack, *t, *d, *lbtmp; /* cap_rows */
     double *m, *r, *H, *G, *c, *R;        /* width */
+    double *tmax;                         /* width: a DENSE row's largest |w| H (row_terms) */
+    int64_t *tcnt;                        /* width: its terms with w != 0 and H > 0 */
     double *s_up, *t_up, *s_lo;           /* width: ReLU upper lines, lower slopes */
     int64_t *idx;                         /* width: crown_refine's rows */
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
@@ -426,6 +428,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->r);
         vfy_free(s->H);
         vfy_free(s->G);
+        vfy_free(s->tmax);
+        vfy_free(s->tcnt);
         vfy_free(s->c);
         vfy_free(s->R);
         vfy_free(s->s_up);
@@ -503,6 +507,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->r = vfy_alloc_array(w, sizeof(double));
     s->H = vfy_alloc_array(w, sizeof(double));
     s->G = vfy_alloc_array(w, sizeof(double));
+    s->tmax = vfy_alloc_array(w, sizeof(double));
+    s->tcnt = vfy_alloc_array(w, sizeof(int64_t));
     s->c = vfy_alloc_array(w, sizeof(double));
     s->R = vfy_alloc_array(w, sizeof(double));
     s->s_up = vfy_alloc_array(w, sizeof(double));
@@ -518,7 +524,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->tiny32 = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
     if (!s->qf || !s->tiny32)
         goto fail;
-    if (!s->m || !s->r || !s->H || !s->G || !s->c || !s->R || !s->s_up || !s->t_up || !s->s_lo ||
+    if (!s->m || !s->r || !s->H || !s->G || !s->tmax || !s->tcnt || !s->c || !s->R || !s->s_up ||
+        !s->t_up || !s->s_lo ||
         !s->idx || !s->cls || !s->q || !s->act || !s->hsum)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -589,6 +596,44 @@ static double f32_charge(int64_t n_out)
     return vfy_add_up(vfy_mul_up(vfy_la_gamma32(n_out), 1.0 + 0x1p-23), 0x1p-24);
 }
 
+/* Per row j of DENSE layer k, the largest product |w_ji| H_i (rounded to nearest) in tmax[j] and the
+ * number of i with w_ji != 0 and H_i > 0 in cnt[j]: the terms a float execution of the row can
+ * round (an exact zero adds nothing). */
+static void row_terms(const vfy_bound_ctx *ctx, int64_t k, const double *H, double *tmax,
+                      int64_t *cnt)
+{
+    const vfy_layer *L = &ctx->net->layers[k];
+    if (L->csr) {
+        const vfy_csr *a = L->csr;
+        for (int64_t j = 0; j < L->n_out; j++) {
+            double mx = 0.0;
+            int64_t c = 0;
+            for (int64_t p = a->row_start[j]; p < a->row_start[j + 1]; p++) {
+                double t = fabs(a->val[p]) * H[a->col[p]];
+                mx = t > mx ? t : mx;
+                c += a->val[p] != 0 && H[a->col[p]] > 0;
+            }
+            tmax[j] = mx;
+            cnt[j] = c;
+        }
+        return;
+    }
+    const double *aw = ctx->absw[k];
+    int64_t n_in = L->n_in;
+    for (int64_t j = 0; j < L->n_out; j++) {
+        const double *row = aw + j * n_in;
+        double mx = 0.0;
+        int64_t c = 0;
+        for (int64_t i = 0; i < n_in; i++) {
+            double t = row[i] * H[i];
+            mx = t > mx ? t : mx;
+            c += row[i] > 0 && H[i] > 0;
+        }
+        tmax[j] = mx;
+        cnt[j] = c;
+    }
+}
+
 /* The perturbation/rounding coefficient of affine layer k (see the file comment), from the bounds
  * of its input. Fills s->q[k], s->hsum[k] (and s->qf[k], s->tiny32[k]); leaves the midpoint m,
  * radius r (both such that [m - r, m + r] contains [lo, hi]) and H in the scratch for IBP. */
@@ -611,8 +656,6 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     s->hsum[k] = hsum;
     double g = vfy_la_gamma(n_in + n_out);
     double coef = g;
-    if (ctx->float_semantics)
-        coef += vfy_la_gamma32(L->fan_in);
     if (L->w_relerr > 0)
         coef += L->w_relerr * (1.0 + 0x1p-30);
     coef = vfy_up(coef);
@@ -620,16 +663,32 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     if (ctx->float_semantics)
         tiny += (double)(L->fan_in + 2) * ETA32;
     tiny = vfy_up(tiny);
+    /* a float execution's weights: |W_real| <= (1 + w_relerr) |W| */
+    double wr = L->w_relerr > 0 ? vfy_add_up(1.0, L->w_relerr) : 1.0;
     double *q = s->q[k];
     if (L->kind == VFY_LAYER_DENSE) {
         if (L->csr)
             vfy_la_csr_gemv(L->csr, s->H, s->G, 0, 1);
         else
             vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
+        if (ctx->float_semantics)
+            row_terms(ctx, k, s->H, s->tmax, s->tcnt);
+        /* a rounded multiplier (1/k of an average) may be rounded once more by the runtime */
+        int ops = L->w_relerr > 0 ? 2 : 1;
         double *qf = s->qf[k], sum_g = 0.0, c32 = f32_charge(n_out);
         for (int64_t j = 0; j < n_out; j++) {
             double G = vfy_mul_up(s->G[j], 1.0 + g);
-            q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
+            double bj = fabs(L->b[j]);
+            q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, bj)), tiny);
+            if (ctx->float_semantics) {
+                /* SOUND: the float32 execution of row j (la.h): its terms' magnitudes sum to at
+                 * most G + |b_j|, the largest is at most tmax or |b_j|, at most tcnt + 1 of them
+                 * are nonzero; all times wr for the real weights */
+                double A = vfy_mul_up(vfy_add_up(G, bj), wr);
+                double M = vfy_mul_up(fmax(vfy_mul_up(s->tmax[j], 1.0 + 0x1p-52), bj), wr);
+                int64_t m = s->tcnt[j] + (bj > 0);
+                q[j] = vfy_add_up(q[j], vfy_la_exec_err32(A, M, m, ops));
+            }
             if (qf) {
                 qf[j] = vfy_add_up(q[j], vfy_mul_up(c32, G));
                 sum_g = vfy_add_up(sum_g, G);
@@ -641,9 +700,13 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
             s->tiny32[k] = vfy_mul_up(0x1p-125, vfy_add_up(vfy_add_up(sum_g, 1.0),
                                                           vfy_mul_up((double)(n_out + 1), hsum)));
     } else {
+        /* SCALE: every term passes through at most fan_in + 2 roundings (net.h) */
+        double c = coef;
+        if (ctx->float_semantics)
+            c = vfy_add_up(c, vfy_mul_up(vfy_la_gamma32n(L->fan_in + 2), wr));
         for (int64_t j = 0; j < n_out; j++) {
             double G = vfy_mul_up(fabs(L->w[j]), s->H[j]);
-            q[j] = vfy_add_up(vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j]))), tiny);
+            q[j] = vfy_add_up(vfy_mul_up(c, vfy_add_up(G, fabs(L->b[j]))), tiny);
         }
     }
 }

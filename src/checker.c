@@ -5,9 +5,13 @@
  * each computed interval contains the exact real value. Speed is secondary to a short argument.
  *
  * Perturbation model (docs/soundness.md section 4), per affine layer k and output j:
- *     v' = W v + b + e,   |e_j| <= E_j = c1 (|W| H)_j + c2 |b_j| + c3,   H >= |v| elementwise,
- *  float32 claim: c1 = gamma32(fan_in+2)(1 + w_relerr) + w_relerr, c2 = gamma32(fan_in+2),
+ *     v' = W v + b + e,   |e_j| <= E_j = c1 (|W| H)_j + c2 |b_j| + c3 [+ X_j],   H >= |v|,
+ *  float32 claim, SCALE: c1 = gamma32(fan_in+2)(1 + w_relerr) + w_relerr, c2 = gamma32(fan_in+2),
  *                 c3 = (fan_in+2) 2^-149;
+ *  float32 claim, DENSE: c1 = w_relerr, c2 = 0, c3 = (fan_in+2) 2^-149, and X_j the rounding of
+ *                 the row's sum (exec32_up): its m terms of magnitudes a_i (products with
+ *                 (1 + w_relerr)|W| H, and |b_j|), each rounded at most `ops` times before the sum
+ *                 (1, 2 for rounded multipliers), then summed in any order;
  *  real claim:    c1 = w_relerr, c2 = c3 = 0;
  * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
  * ReLU is exact; Sigmoid and Tanh are enclosed from libm with widening, and under the float32 claim
@@ -47,6 +51,7 @@ typedef struct ck {
     int fsem;                 /* 1: the float32 claim, 0: real only */
     int64_t nx, ny, L, width;
     double *c1, *c2, *c3;     /* per layer: perturbation constants (affine layers) */
+    int *ops;                 /* per layer: > 0 for a DENSE layer's rounded sum (X_j above) */
     double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
     double **wp, **wn;        /* DENSE layers: max(W, 0) and min(W, 0) (exact) */
     double **ln;              /* SIGMOID/TANH layers: lines sl, tl, su, tu (4 n) for the current bounds */
@@ -100,7 +105,7 @@ static void ck_free(ck *c)
             vfy_free(c->wn[k]);
             vfy_free(c->ln[k]);
         }
-    void *bufs[] = {c->c1, c->c2, c->c3, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H, c->sv, c->tv, c->idx,
+    void *bufs[] = {c->c1, c->c2, c->c3, c->ops, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H, c->sv, c->tv, c->idx,
                     c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
                     c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus, c->foff, c->plo,
                     c->phi, c->prl, c->prh, c->sp_k, c->sp_j, c->sp_s, (void *)c->ra, (void *)c->rb};
@@ -145,6 +150,33 @@ static int ck_reserve(ck *c, int64_t K)
     return 1;
 }
 
+/* The float32 rounding of a sum of m terms of magnitudes a_i, each rounded at most ops times first,
+ * summed in any order (file comment), from A >= sum a_i and M >= max a_i:
+ *   every addition's error is at most u times its exact result, which is at most the sum of the
+ *   terms below it in the summation tree (each grown by at most (1+u) per rounding on its way);
+ *   ordering the tree's m - 1 additions by how many terms lie below them, the c-th has at most
+ *   m - c + 1 (a tree's root has m; remove it and the two subtrees' counts interleave, each below
+ *   its own size), whose sum is at most min(A, (m - c + 1) M); with n = m - c + 1 running over
+ *   2..m and any K in [1, m], sum_n min(A, n M) <= M (K(K+1)/2 - 1) + A (m - K). The ops roundings
+ *   of each term add at most ops u A. All of it times (1+u)^(ops+m) <= 1 / (1 - (ops+m) u).
+ * -1 when (ops + m) u >= 1/2. */
+static double exec32_up(double A, double M, int64_t m, int ops)
+{
+    if (m <= 0 || !(A > 0))
+        return 0;
+    double nu = (double)(m + ops) * 0x1p-24;
+    if (!(nu < 0.5))
+        return -1;
+    double rho = up(1.0 / dn(1.0 - nu));
+    double K = 1;
+    if (M > 0 && m <= (1 << 25)) {
+        K = floor(A / M);
+        K = K < 1 ? 1 : (K > (double)m ? (double)m : K);
+    }
+    double B = up(up(M * (K * (K + 1) / 2 - 1)) + up(A * ((double)m - K)));
+    return up(up(up(up((double)ops * A) + B) * rho) * 0x1p-24);
+}
+
 /* gamma32(n) rounded up; 0 when n 2^-24 >= 1/2 (then no float32 claim can be checked). */
 static double gamma32_up(int64_t n)
 {
@@ -171,6 +203,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     c->c1 = vfy_alloc_array(L1, sizeof(double));
     c->c2 = vfy_alloc_array(L1, sizeof(double));
     c->c3 = vfy_alloc_array(L1, sizeof(double));
+    c->ops = vfy_alloc_array(L1, sizeof(int));
     c->lo = vfy_alloc_array(L1, sizeof(double *));
     c->hi = vfy_alloc_array(L1, sizeof(double *));
     c->E = vfy_alloc_array(L1, sizeof(double *));
@@ -183,7 +216,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     c->idx = vfy_alloc_array(w, sizeof(int64_t));
     c->xl2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
     c->xh2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
-    if (!c->c1 || !c->c2 || !c->c3 || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->ln || !c->H ||
+    if (!c->c1 || !c->c2 || !c->c3 || !c->ops || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->ln || !c->H ||
         !c->sv || !c->tv ||
         !c->idx || !c->xl2 || !c->xh2)
         return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
@@ -227,6 +260,11 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
             c->c1[k] = up(up(g * up(1.0 + rel)) + rel);
             c->c2[k] = g;
             c->c3[k] = up((double)(Lk->fan_in + 2) * 0x1p-149);
+            if (Lk->kind == VFY_LAYER_DENSE) {
+                c->c1[k] = rel;
+                c->c2[k] = 0;
+                c->ops[k] = rel > 0 ? 2 : 1;
+            }
         } else {
             c->c1[k] = rel;
             c->c2[k] = 0;
@@ -890,7 +928,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         /* SOUND: sums of outward-rounded products enclose W v + b for v in [l, u]; A >= (|W| H)_j;
          * E_j bounds the perturbation (file comment), rounded up. */
         for (int64_t j = 0; j < n_out; j++) {
-            double sl = Lk->b[j], sh = Lk->b[j], A = 0;
+            double sl = Lk->b[j], sh = Lk->b[j], A = 0, M = 0;
+            int64_t m = 0;
             const int64_t *idx = NULL;
             const double *wr = Lk->w + j;
             int64_t nz = 1;
@@ -908,11 +947,22 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 } else {
                     continue;
                 }
-                A = up(A + up(fabs(w) * c->H[q]));
+                double a = up(fabs(w) * c->H[q]);
+                A = up(A + a);
+                M = a > M ? a : M;
+                m += c->H[q] > 0;
             }
             double E = 0;
             if (c->c1[k] > 0 || c->c2[k] > 0 || c->c3[k] > 0)
                 E = up(up(up(c->c1[k] * A) + up(c->c2[k] * fabs(Lk->b[j]))) + c->c3[k]);
+            if (c->ops[k] > 0) {
+                double bj = fabs(Lk->b[j]), rel1 = up(1.0 + Lk->w_relerr);
+                double X = exec32_up(up(up(A * rel1) + bj), fmax(up(M * rel1), bj),
+                                     m + (bj > 0), c->ops[k]);
+                if (X < 0)
+                    return 0;
+                E = up(E + X);
+            }
             c->E[k][j] = E;
             lo[j] = dn(sl - E);
             hi[j] = up(sh + E);

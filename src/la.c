@@ -91,6 +91,33 @@ void vfy_la_single_thread(void) { openblas_set_num_threads(1); }
 double vfy_la_gamma(int64_t n) { return ((double)n + 3.0) * 0x1p-52; }
 double vfy_la_gamma32(int64_t n) { return ((double)n + 3.0) * 0x1p-23; }
 
+double vfy_la_gamma32n(int64_t n)
+{
+    double nu = (double)n * 0x1p-24; /* exact for n < 2^53 */
+    if (!(nu < 0.5))
+        return INFINITY;
+    return vfy_up(vfy_up(nu) / vfy_down(1.0 - nu));
+}
+
+double vfy_la_exec_err32(double A, double M, int64_t m, int ops)
+{
+    if (m <= 0 || A == 0)
+        return 0.0;
+    double rho = vfy_la_gamma32n((int64_t)ops + m); /* rho - 1 */
+    if (!isfinite(rho))
+        return INFINITY;
+    rho = vfy_add_up(rho, 1.0);
+    /* K: any value in [1, m] gives a bound (each term of B is at most both j M and A) */
+    double q = M > 0 ? A / M : 1.0;
+    double K = q >= (double)m ? (double)m : (q >= 1.0 ? floor(q) : 1.0);
+    if (K > 0x1p25)
+        K = 1.0;
+    double tri = K * (K + 1.0) * 0.5 - 1.0; /* exact for K <= 2^25 */
+    double B = vfy_add_up(vfy_mul_up(M, tri), vfy_mul_up(A, (double)m - K));
+    double s = vfy_add_up(vfy_mul_up((double)ops, A), B);
+    return vfy_mul_up(vfy_mul_up(s, rho), 0x1p-24);
+}
+
 
 vfy_csr *vfy_la_csr_alloc(int64_t m, int64_t n, int64_t nnz)
 {

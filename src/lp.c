@@ -233,34 +233,45 @@ void vfy_lp_free(vfy_lp *lp)
 
 /* The perturbation p_j of affine layer k's output j (see bound.c's error model, without our own
  * rounding, which the safe bound accounts for separately):
- *     |v_{k+1} - (W v_k + b)| <= p = (gamma32(fan_in) [float semantics] + w_relerr') (|W| H + |b|)
- *                                    + (fan_in + 2) 2^-149 [float semantics],
+ *     |v_{k+1} - (W v_k + b)| <= p = w_relerr' (|W| H + |b|) + [float semantics] the float32
+ *     execution's rounding of the row (vfy_la_exec_err32 for DENSE, gamma32(fan_in + 2) for SCALE,
+ *     on (1 + w_relerr) |W| H + |b|) + (fan_in + 2) 2^-149,
  * H = max(|lo(v_k)|, |hi(v_k)|). Every operation rounds up. Zero for exact weights and the real
  * network: the row is then an equality. */
 static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t j, const double *H)
 {
     int fs = vfy_bound_ctx_float_semantics(ctx);
-    double coef = 0.0;
-    if (fs)
-        coef += vfy_la_gamma32(L->fan_in);
-    if (L->w_relerr > 0)
-        coef = vfy_add_up(coef, L->w_relerr * (1.0 + 0x1p-30));
-    if (coef == 0.0)
+    double coef = L->w_relerr > 0 ? L->w_relerr * (1.0 + 0x1p-30) : 0.0;
+    if (coef == 0.0 && !fs)
         return 0.0;
-    double G = 0.0;
+    double G = 0.0, M = 0.0;
+    int64_t m = 0;
     if (L->kind == VFY_LAYER_DENSE) {
         const int64_t *idx;
         const double *w;
         int64_t nz;
         vfy_layer_row(L, j, &idx, &w, &nz);
-        for (int64_t t = 0; t < nz; t++)
-            G = vfy_add_up(G, vfy_mul_up(fabs(w[t]), H[idx ? idx[t] : t]));
+        for (int64_t t = 0; t < nz; t++) {
+            double a = vfy_mul_up(fabs(w[t]), H[idx ? idx[t] : t]);
+            G = vfy_add_up(G, a);
+            M = fmax(M, a);
+            m += w[t] != 0 && H[idx ? idx[t] : t] > 0;
+        }
     } else {
         G = vfy_mul_up(fabs(L->w[j]), H[j]);
     }
-    double p = vfy_mul_up(coef, vfy_add_up(G, fabs(L->b[j])));
-    if (fs)
-        p = vfy_add_up(p, (double)(L->fan_in + 2) * ETA32);
+    double bj = fabs(L->b[j]);
+    double p = vfy_mul_up(coef, vfy_add_up(G, bj));
+    if (fs) {
+        double wr = L->w_relerr > 0 ? vfy_add_up(1.0, L->w_relerr) : 1.0;
+        double A = vfy_mul_up(vfy_add_up(G, bj), wr), e;
+        if (L->kind == VFY_LAYER_DENSE)
+            e = vfy_la_exec_err32(A, vfy_mul_up(fmax(M, bj), wr), m + (bj > 0),
+                                  L->w_relerr > 0 ? 2 : 1);
+        else
+            e = vfy_mul_up(vfy_la_gamma32n(L->fan_in + 2), A);
+        p = vfy_add_up(vfy_add_up(p, e), (double)(L->fan_in + 2) * ETA32);
+    }
     return p;
 }
 

@@ -87,6 +87,238 @@ START_TEST(test_gemm_matches_reference)
 }
 END_TEST
 
+/* ---- the float32 execution of one row in any order (la.h, vfy_la_exec_err32) ----
+ * Terms are float32 products w v (exact in double) and a float32 bias, with w, v in +-[2^-6, 2):
+ * every product, every float32 rounding of a multiple of 2^-58 below 2^13 and every float32 sum of
+ * such values is a multiple of 2^-58, so the exact sum and each execution's error are integers in
+ * units of 2^-58 (held in __int128): the check has no tolerance. */
+#define EX_UNIT 58
+static __int128 ex_fix(double x) { return (__int128)ldexp(x, EX_UNIT); }
+
+/* the float32 sum of p[0..n) along a random binary tree (random pairs merged) */
+static float ex_tree(float *p, int n, uint64_t *st)
+{
+    while (n > 1) {
+        int a = (int)(testnet_uniform(st) * n), b = (int)(testnet_uniform(st) * (n - 1));
+        b += b >= a;
+        float sum = p[a] + p[b];
+        p[a < b ? a : b] = sum;
+        p[a < b ? b : a] = p[n - 1];
+        n--;
+    }
+    return p[0];
+}
+static float ex_pairwise(const float *p, int n)
+{
+    if (n == 1)
+        return p[0];
+    volatile float l = ex_pairwise(p, n / 2), r = ex_pairwise(p + n / 2, n - n / 2);
+    return l + r;
+}
+static int ex_desc(const void *a, const void *b)
+{
+    float x = fabsf(*(const float *)a), y = fabsf(*(const float *)b);
+    return (x < y) - (x > y);
+}
+
+/* Rows of m products and a bias, magnitudes equal, uniform, geometric, one dominant or half zero,
+ * signs mixed or equal: every execution order tried (index order, largest first, smallest first,
+ * pairwise, random trees, fma chains) stays within vfy_la_exec_err32 of the exact sum; with
+ * equal terms the bound is about half of Higham's gamma_(m+1) A. */
+START_TEST(test_exec_err32_any_order)
+{
+    enum { MAXM = 800 };
+    static float w[MAXM + 1], v[MAXM + 1], p[MAXM + 1], q[MAXM + 1];
+    static const int ms[] = {1, 2, 3, 5, 17, 100, 333, 800};
+    uint64_t st = 99;
+    int checks = 0;
+    for (size_t mi = 0; mi < sizeof ms / sizeof ms[0]; mi++)
+        for (int dist = 0; dist < 5; dist++)
+            for (int trial = 0; trial < 6; trial++) {
+                int m = ms[mi], same_sign = trial & 1;
+                float bias = (trial % 3 == 2) ? 0.0f : (float)(1.5 * testnet_uniform(&st) + 0.02);
+                double A = fabs((double)bias), M = fabs((double)bias);
+                int64_t nz = bias != 0;
+                __int128 exact = ex_fix(bias);
+                for (int i = 0; i < m; i++) {
+                    double mag;
+                    switch (dist) {
+                    case 0: mag = 1.0; break;
+                    case 1: mag = 0.02 + 1.9 * testnet_uniform(&st); break;
+                    case 2: mag = ldexp(1.0, -(i % 6)); break;
+                    case 3: mag = i == 0 ? 1.99 : 0.02; break;
+                    default: mag = i % 2 ? 0 : 0.02 + 1.9 * testnet_uniform(&st); break;
+                    }
+                    float sg = same_sign || testnet_uniform(&st) < 0.5 ? 1.0f : -1.0f;
+                    w[i] = sg * (dist == 0 ? 1.0f : (float)(0.02 + 1.9 * testnet_uniform(&st)));
+                    /* v has magnitude mag (0 stays 0), rounded to float32 within range */
+                    v[i] = mag == 0 ? 0.0f : (float)fmin(1.99, fmax(0.02, mag));
+                    double t = (double)w[i] * (double)v[i];
+                    exact += ex_fix(t);
+                    A = vfy_add_up(A, fabs(t));
+                    M = fmax(M, fabs(t));
+                    nz += t != 0;
+                }
+                double bound = vfy_la_exec_err32(A, M, nz, 1);
+                __int128 lim = (__int128)floor(ldexp(bound, EX_UNIT));
+                float res[8];
+                int nres = 0;
+                for (int i = 0; i < m; i++)
+                    p[i] = w[i] * v[i];
+                p[m] = bias;
+                volatile float acc = 0;
+                for (int i = 0; i <= m; i++)
+                    acc = acc + p[i];
+                res[nres++] = acc;
+                memcpy(q, p, (size_t)(m + 1) * sizeof *q);
+                qsort(q, (size_t)(m + 1), sizeof *q, ex_desc);
+                acc = 0;
+                for (int i = 0; i <= m; i++)
+                    acc = acc + q[i];
+                res[nres++] = acc;
+                acc = 0;
+                for (int i = m; i >= 0; i--)
+                    acc = acc + q[i];
+                res[nres++] = acc;
+                res[nres++] = ex_pairwise(p, m + 1);
+                for (int r = 0; r < 2; r++) {
+                    memcpy(q, p, (size_t)(m + 1) * sizeof *q);
+                    res[nres++] = ex_tree(q, m + 1, &st);
+                }
+                acc = bias;
+                for (int i = 0; i < m; i++)
+                    acc = fmaf(w[i], v[i], acc);
+                res[nres++] = acc;
+                acc = 0;
+                for (int i = m - 1; i >= 0; i--)
+                    acc = fmaf(w[i], v[i], acc);
+                acc = acc + bias;
+                res[nres++] = acc;
+                for (int r = 0; r < nres; r++) {
+                    __int128 d = ex_fix(res[r]) - exact;
+                    REQUIRE_MSG((d < 0 ? -d : d) <= lim, "m %d dist %d trial %d order %d: error "
+                                "%.6g > %.6g", m, dist, trial, r, ldexp((double)d, -EX_UNIT),
+                                bound);
+                    checks++;
+                }
+                if (dist == 0 && m >= 100 && trial % 3 == 2)
+                    REQUIRE_MSG(bound <= 0.55 * vfy_la_gamma32n(m + 1) * A, "m %d: %.6g", m,
+                                bound / (vfy_la_gamma32n(m + 1) * A));
+            }
+    ck_assert_int_eq(checks, 8 * 5 * 6 * 8);
+    /* The adversarial row (ex_adversarial): its error reaches over half of the bound, so the
+     * bound's sum term B is no looser than about 2x (a bound with B halved fails here). */
+    {
+        float t[TESTNET_ADV_TERMS];
+        float sum = testnet_adversarial_row(t);
+        __int128 ex = 0;
+        double A = 0, M = 0;
+        for (int k = 0; k < TESTNET_ADV_TERMS; k++) {
+            ex += ex_fix(t[k]);
+            A = vfy_add_up(A, t[k]);
+            M = fmax(M, t[k]);
+        }
+        double bound = vfy_la_exec_err32(A, M, TESTNET_ADV_TERMS, 1);
+        __int128 d = ex - ex_fix(sum);
+        REQUIRE_MSG(d >= 0 && d <= (__int128)floor(ldexp(bound, EX_UNIT)), "error %.6g, bound %.6g",
+                    ldexp((double)d, -EX_UNIT), bound);
+        REQUIRE_MSG(ldexp((double)d, -EX_UNIT) >= 0.5 * bound, "error %.6g, bound %.6g",
+                    ldexp((double)d, -EX_UNIT), bound);
+    }
+    /* no terms, no error; one term: its own rounding only */
+    ck_assert(vfy_la_exec_err32(0, 0, 0, 1) == 0);
+    ck_assert(vfy_la_exec_err32(3.0, 3.0, 1, 1) <= 3.0 * 0x1p-24 * (1 + 0x1p-20));
+}
+END_TEST
+
+/* The bounds of a DENSE layer on a point box (inputs float32 values, a third of them 0) contain the
+ * layer's float32 execution in the worst orders: the allowance charged from the terms' count and
+ * largest magnitude (row_terms) is wired as la.h states. */
+START_TEST(test_exec_allowance_orders)
+{
+    enum { NI = 300, NO = 12 };
+    static double wd[NO * NI], bd[NO];
+    static float xf[NI], q[NI + 1];
+    uint64_t st = 4242;
+    for (int i = 0; i < NO * NI; i++)
+        wd[i] = (double)(float)(2 * testnet_uniform(&st) - 1);
+    for (int j = 0; j < NO; j++)
+        bd[j] = j % 3 ? (double)(float)(4 * testnet_uniform(&st) - 2) : 0.0;
+    const double *wl[1] = {wd}, *bl[1] = {bd};
+    int64_t sizes[2] = {NI, NO};
+    vfy_net *net = testnet_dense(1, sizes, wl, bl);
+    ck_assert_ptr_nonnull(net);
+    double lo[NI], hi[NI];
+    for (int i = 0; i < NI; i++) {
+        xf[i] = i % 3 == 0 ? 0.0f : (float)(3 * testnet_uniform(&st) - 1.5);
+        lo[i] = hi[i] = xf[i];
+    }
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bb = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bb);
+    for (int meth = 0; meth < 2; meth++) {
+        ck_assert_int_eq(vfy_bound_layers(ctx, meth ? VFY_BOUND_CROWN : VFY_BOUND_IBP, lo, hi,
+                                          NULL, bb), VFY_OK);
+        for (int j = 0; j < NO; j++) {
+            int n = 0;
+            for (int i = 0; i < NI; i++)
+                q[n++] = (float)wd[j * NI + i] * xf[i];
+            q[n++] = (float)bd[j];
+            float res[5];
+            qsort(q, (size_t)n, sizeof *q, ex_desc);
+            volatile float acc = 0;
+            for (int i = 0; i < n; i++)
+                acc = acc + q[i];
+            res[0] = acc;
+            acc = 0;
+            for (int i = n - 1; i >= 0; i--)
+                acc = acc + q[i];
+            res[1] = acc;
+            res[4] = ex_pairwise(q, n);
+            res[2] = ex_tree(q, n, &st); /* (reduces q in place) */
+            acc = (float)bd[j];
+            for (int i = 0; i < NI; i++)
+                acc = fmaf((float)wd[j * NI + i], xf[i], acc);
+            res[3] = acc;
+            for (int r = 0; r < 5; r++)
+                REQUIRE_MSG(bb->lo[0][j] <= res[r] && res[r] <= bb->hi[0][j],
+                            "method %d row %d order %d: %.9g not in [%.9g, %.9g]", meth, j, r,
+                            (double)res[r], bb->lo[0][j], bb->hi[0][j]);
+        }
+    }
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+    /* the adversarial row as a layer TESTNET_ADV_TERMS -> 1 at x = 1: its float32 execution in index order
+     * comes within a factor 2 of the allowance, which must hold it */
+    static double wa[TESTNET_ADV_TERMS];
+    static float ta[TESTNET_ADV_TERMS];
+    float ya = testnet_adversarial_row(ta);
+    for (int k = 0; k < TESTNET_ADV_TERMS; k++)
+        wa[k] = ta[k];
+    double b0 = 0, one_lo[TESTNET_ADV_TERMS], one_hi[TESTNET_ADV_TERMS];
+    const double *wal[1] = {wa}, *bal[1] = {&b0};
+    int64_t sa[2] = {TESTNET_ADV_TERMS, 1};
+    net = testnet_dense(1, sa, wal, bal);
+    ck_assert_ptr_nonnull(net);
+    for (int k = 0; k < TESTNET_ADV_TERMS; k++)
+        one_lo[k] = one_hi[k] = 1.0;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    bb = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bb);
+    for (int meth = 0; meth < 2; meth++) {
+        ck_assert_int_eq(vfy_bound_layers(ctx, meth ? VFY_BOUND_CROWN : VFY_BOUND_IBP, one_lo,
+                                          one_hi, NULL, bb), VFY_OK);
+        REQUIRE_MSG(bb->lo[0][0] <= ya && ya <= bb->hi[0][0], "method %d: %.9g not in [%.9g, %.9g]",
+                    meth, (double)ya, bb->lo[0][0], bb->hi[0][0]);
+    }
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_la_gemm_f32 within the error la.h states (tiny coefficients, subnormal in float32,
  * included), and it declines what float32 cannot hold. */
 START_TEST(test_gemm_f32_error)
@@ -2390,6 +2622,8 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_directed_rounding_zero);
     tcase_add_test(tc, test_gemm_matches_reference);
     tcase_add_test(tc, test_gemm_f32_error);
+    tcase_add_test(tc, test_exec_err32_any_order);
+    tcase_add_test(tc, test_exec_allowance_orders);
     tcase_add_loop_test(tc, test_f32_products_sound, 0, 4);
     tcase_add_loop_test(tc, test_bounds_contain_samples, 0, 12);
     tcase_add_test(tc, test_crown_tighter_than_ibp);

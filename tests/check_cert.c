@@ -1227,6 +1227,66 @@ START_TEST(test_act_allowance_decides)
 }
 END_TEST
 
+/* The float32 execution's allowance of a long row decides, in the checker as in verify: the
+ * adversarial row (testnet_adversarial_row: 300 inputs at x = 1, a float32 execution in index order
+ * about 0.0019 below the real sum, half the allowance). Y_0 <= that float32 value is violated by
+ * the execution, not by the real network: verify must not answer unsat and the checker rejects a
+ * certificate claiming the box; with the threshold 0.01 lower, the proof and certificate hold. */
+START_TEST(test_exec_allowance_decides)
+{
+    enum { N = TESTNET_ADV_TERMS };
+    float t[N];
+    float y = testnet_adversarial_row(t);
+    double *w = vfy_alloc_array(N, sizeof(double)), *b = vfy_alloc_array(1, sizeof(double));
+    ck_assert(w && b);
+    for (int k = 0; k < N; k++)
+        w[k] = t[k];
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = N;
+    net->n_out = 1;
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, N, 1, w, b, 0, N, "row", NULL), VFY_OK);
+    vfy_spec *sp[2];
+    for (int g = 0; g < 2; g++) {
+        size_t cap = 128 * N + 256, len = 0;
+        char *text = malloc(cap);
+        ck_assert_ptr_nonnull(text);
+        for (int k = 0; k < N; k++)
+            len += (size_t)snprintf(text + len, cap - len, "(declare-const X_%d Real)", k);
+        len += (size_t)snprintf(text + len, cap - len, "(declare-const Y_0 Real)");
+        for (int k = 0; k < N; k++)
+            len += (size_t)snprintf(text + len, cap - len, "(assert (>= X_%d 1))(assert (<= X_%d 1))",
+                                    k, k);
+        len += (size_t)snprintf(text + len, cap - len, "(assert (<= Y_0 %.17g))",
+                                (double)y - (g ? 0.01 : 0.0));
+        ck_assert(len < cap);
+        vfy_error err;
+        REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "row.vnnlib", &sp[g], &err) == VFY_OK, "%s",
+                    err.msg);
+        free(text);
+    }
+    char why[1024];
+    int valid;
+    ck_assert_int_ne(act_certify(net, sp[0], 2, &valid, why), VFY_UNSAT);
+    ck_assert(!valid);
+    memcert mf = {0};
+    mem_header(&mf, net, sp[0]);
+    static double lo[N], hi[N];
+    for (int k = 0; k < N; k++) {
+        lo[k] = 1 - 0x1p-52;
+        hi[k] = 1 + 0x1p-52;
+    }
+    int64_t c0 = 0;
+    mem_region(&mf, 0, lo, hi, 1, &c0);
+    REQUIRE_MSG(!check_mem(net, sp[0], &mf, why), "forged certificate accepted");
+    ck_assert_int_eq(act_certify(net, sp[1], 5, &valid, why), VFY_UNSAT);
+    REQUIRE_MSG(valid, "%s", why);
+    vfy_spec_free(sp[0]);
+    vfy_spec_free(sp[1]);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The checker's resolution: y = x on the point box x = 2^53 (real claim: no allowance), where the
  * doubles are the integers. Y_0 <= 2^53 holds at x (sat): rejected; Y_0 <= 2^53 - 64 is refuted
  * with a margin of 64 ulps: accepted (the checker's outward rounding costs a few ulps per step). */
@@ -1294,6 +1354,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_relu_checker_bisects);
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_checker_ulps);
+    tcase_add_test(tc, test_exec_allowance_decides);
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
     tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);

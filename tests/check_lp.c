@@ -143,6 +143,42 @@ START_TEST(test_lp_contains_samples)
 }
 END_TEST
 
+/* The LP charges the float32 execution as the bound module does (lp.c, perturbation): on the
+ * adversarial row (testnet_adversarial_row, a layer of 300 inputs at x = 1) the LP's bounds of the
+ * output in both directions hold its float32 execution in index order. */
+START_TEST(test_lp_exec_allowance)
+{
+    enum { N = TESTNET_ADV_TERMS };
+    static double w[N], lo[N], hi[N];
+    static float t[N];
+    float y = testnet_adversarial_row(t);
+    for (int k = 0; k < N; k++) {
+        w[k] = t[k];
+        lo[k] = hi[k] = 1.0;
+    }
+    double b0 = 0;
+    const double *wl[1] = {w}, *bl[1] = {&b0};
+    int64_t sizes[2] = {N, 1};
+    vfy_net *net = testnet_dense(1, sizes, wl, bl);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    vfy_lp *lp;
+    ck_assert_int_eq(vfy_lp_build(ctx, lo, hi, b, &lp, NULL), VFY_OK);
+    double cy[2] = {1, -1}, lb[2];
+    ck_assert_int_eq(vfy_lp_bound_rows(lp, 2, cy, NULL, lb, NULL), VFY_OK);
+    REQUIRE_MSG(lb[0] <= y && -y >= lb[1], "%.9g not in [%.9g, %.9g]", (double)y, lb[0], -lb[1]);
+    vfy_lp_free(lp);
+    vfy_lp_thread_done();
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* A conjunction's bound never exceeds max_i (row_i - rhs_i) at a sample; with rhs chosen so that
  * some sample satisfies every row, it is not positive (no false refutation). */
 START_TEST(test_lp_case_sound)
@@ -404,6 +440,7 @@ static Suite *lp_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_lp_contains_samples, 0, 8);
     tcase_add_loop_test(tc, test_lp_case_sound, 0, 4);
+    tcase_add_test(tc, test_lp_exec_allowance);
     tcase_add_test(tc, test_lp_fix_relu);
     tcase_add_test(tc, test_lp_pair_cuts);
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);

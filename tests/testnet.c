@@ -1,5 +1,6 @@
 #include "testnet.h"
 
+#include <math.h>
 #include <string.h>
 
 double testnet_uniform(uint64_t *state)
@@ -155,4 +156,21 @@ vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double 
         return NULL;
     }
     return net;
+}
+
+float testnet_adversarial_row(float *t)
+{
+    float sum = 1.5f;
+    t[0] = 1.5f;
+    for (int k = 1; k < TESTNET_ADV_TERMS; k++) {
+        /* U: the float32 ulp of the next sum; the new term puts it just below a midpoint */
+        int e;
+        frexp((double)sum + 1.5, &e);
+        double U = ldexp(1.0, e - 24), r = U / 2 - 0x1p-23;
+        double need = fmod(fmod(r - fmod((double)sum + 1.0, U), U) + U, U);
+        t[k] = (float)(1.0 + need < 2.0 ? 1.0 + need : 1.5);
+        volatile float next = sum + t[k];
+        sum = next;
+    }
+    return sum;
 }

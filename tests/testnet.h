@@ -20,6 +20,11 @@ vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w
  * -> DENSE n_out, float32-valued weights in [-scale, scale]. */
 vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double scale);
 double testnet_uniform(uint64_t *state); /* [0,1) */
+/* TESTNET_ADV_TERMS float32 values in [1, 2) written to t, each chosen so that their running
+ * float32 sum in index order (returned) rounds down by almost half an ulp at every step: a row
+ * whose float32 execution comes within a factor 2 of the allowance vfy_la_exec_err32 charges. */
+#define TESTNET_ADV_TERMS 300
+float testnet_adversarial_row(float *t);
 
 /* Four shapes of random networks (arguments of testnet_random) shared by the bound suites. */
 typedef struct testnet_shape {

@@ -71,8 +71,27 @@ void vfy_la_single_thread(void);
 /* Error-bound constant for dot products of length n in double: an upper bound of 2*gamma(n+2),
  * generous enough to also cover the rounding of the error term's own evaluation. */
 double vfy_la_gamma(int64_t n);
-/* The same for float32 arithmetic (u = 2^-24): covers a float32 execution of the network. */
+/* The same for float32 arithmetic (u = 2^-24), for our own float32 products (vfy_la_gemm_f32). */
 double vfy_la_gamma32(int64_t n);
+/* Higham's gamma_n = n u / (1 - n u) for float32 (u = 2^-24), rounded up: a computation in which
+ * every term passes through at most n float32 roundings is within gamma_n of the exact value, per
+ * unit of the terms' magnitudes (Higham, Lemma 3.1). +inf when n u >= 1/2. */
+double vfy_la_gamma32n(int64_t n);
+/* An upper bound of the rounding error of a float32 execution of one row of an affine layer, in any
+ * summation order, with or without fma: the row is a sum of m terms (products w_i v_i and the bias)
+ * of magnitudes a_i, A >= sum a_i, M >= max a_i, each term rounded at most `ops` times before it
+ * enters the sum (the product; a runtime-computed multiplier), the sum's tree rounding each of its
+ * m - 1 additions. Underflow is not included (the caller adds its absolute term).
+ *
+ * An addition rounds its exact result s by at most u |s|, and |s| is at most the sum of the
+ * |terms| below it in the tree (times (1+u) per rounding on the way); the tree's internal node with
+ * the c-th most terms below it has at most m - c + 1 of them (by induction over the two subtrees),
+ * which sum to at most T(j) = the sum of the j largest a_i <= min(A, j M). So
+ *     |error| <= u rho (ops A + B),  B = sum_{j=2}^{m} min(A, j M),  rho = (1+u)^(ops+m) <=
+ *     1 / (1 - (ops+m) u),
+ * and for any 1 <= K <= m, B <= M (K(K+1)/2 - 1) + A (m - K) (K = floor(A/M) makes it tightest).
+ * With m equal terms this is about u (ops + m/2) A, half of gamma_m A; +inf when (ops+m) u >= 1/2. */
+double vfy_la_exec_err32(double A, double M, int64_t m, int ops);
 
 /* Directed scalar arithmetic: the result bounds the exact one from below (down) or above (up).
  * Inline bit stepping instead of libm's nextafter (which is a slow call in the bound kernels). An
