@@ -2,7 +2,8 @@
  *
  * Error model (docs/soundness.md has the full argument):
  *  - The network: v_{k+1} = W v_k + b + e_k for an affine layer, where e_k is the layer's perturbation:
- *    the error of a float32 execution (|e| <= gamma32(fan_in) (|W||v| + |b|), any summation order)
+ *    the error of a float32 execution in any summation order (a DENSE row: the rounding of its
+ *    terms and of their sum's tree, vfy_la_exec_err32; a SCALE: gamma32(fan_in + 2)(|W||v| + |b|))
  *    plus the representation error of the stored weights (|W_real - W| <= w_relerr |W|). The real
  *    network is the case e_k = 0. ReLU is exact in every semantics; Sigmoid and Tanh are enclosed
  *    from libm and, for float executions, charged ACT_EXEC_ERR (section "Sigmoid and Tanh" below).
@@ -11,8 +12,9 @@
  *    from the bound at the end. Scalars that decide (concretisation, slack sums) use directed
  *    rounding (la.h).
  * Per affine layer k and output j we precompute
- *    q_k[j] = (gamma(n_in+n_out) + gamma32(fan_in) + w_relerr') * ((1+gamma) G_j + |b_j|) + tiny,
+ *    q_k[j] = (gamma(n_in+n_out) + w_relerr') * ((1+gamma) G_j + |b_j|) + E32_j + tiny,
  *    G = |W| H,  H = max(|lo(v_k)|, |hi(v_k)|)   (elementwise magnitude bound of the layer's input),
+ * (E32_j the float32 execution's allowance of row j, 0 for the real network)
  * which bounds, per unit of |coefficient| on output j, both the perturbation e_k and the rounding of
  * our own products with W and b. IBP widens by q; the backward pass charges |Lambda| q. */
 #include "vfy/bound.h"
@@ -620,9 +622,9 @@ static double f32_charge(int64_t n_out)
     return vfy_add_up(vfy_mul_up(vfy_la_gamma32(n_out), 1.0 + 0x1p-23), 0x1p-24);
 }
 
-/* Per row j of DENSE layer k, at least the largest product |w_ji| H_i (up to its rounding to nearest)
- * in tmax[j], and the number of i with w_ji != 0 and H_i > 0 in cnt[j]: the terms a float execution
- * of the row can round (an exact zero adds nothing). */
+/* Per row j of DENSE layer k, at least the largest product |w_ji| H_i (up to its rounding to
+ * nearest) in tmax[j], and the number of i with w_ji != 0 and H_i > 0 in cnt[j]: the terms a float
+ * execution of the row can round (an exact zero adds nothing). */
 static void row_terms(const vfy_bound_ctx *ctx, int64_t k, const double *H, double *tmax,
                       int64_t *cnt)
 {

@@ -105,10 +105,11 @@ static void ck_free(ck *c)
             vfy_free(c->wn[k]);
             vfy_free(c->ln[k]);
         }
-    void *bufs[] = {c->c1, c->c2, c->c3, c->ops, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H, c->sv, c->tv, c->idx,
-                    c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb, c->dead, c->ilo,
-                    c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus, c->foff, c->plo,
-                    c->phi, c->prl, c->prh, c->sp_k, c->sp_j, c->sp_s, (void *)c->ra, (void *)c->rb};
+    void *bufs[] = {c->c1, c->c2, c->c3, c->ops, c->lo, c->hi, c->E, c->wp, c->wn, c->ln, c->H,
+                    c->sv, c->tv, c->idx, c->al, c->ah, c->bl, c->bh, c->betal, c->betah, c->lb,
+                    c->dead, c->ilo, c->ihi, c->ic, c->mu, c->mub, c->sg, c->xl2, c->xh2, c->mus,
+                    c->foff, c->plo, c->phi, c->prl, c->prh, c->sp_k, c->sp_j, c->sp_s,
+                    (void *)c->ra, (void *)c->rb};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
         vfy_free(bufs[i]);
 }
@@ -216,9 +217,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     c->idx = vfy_alloc_array(w, sizeof(int64_t));
     c->xl2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
     c->xh2 = vfy_alloc_array((size_t)c->nx + 1, sizeof(double));
-    if (!c->c1 || !c->c2 || !c->c3 || !c->ops || !c->lo || !c->hi || !c->E || !c->wp || !c->wn || !c->ln || !c->H ||
-        !c->sv || !c->tv ||
-        !c->idx || !c->xl2 || !c->xh2)
+    if (!c->c1 || !c->c2 || !c->c3 || !c->ops || !c->lo || !c->hi || !c->E || !c->wp || !c->wn ||
+        !c->ln || !c->H || !c->sv || !c->tv || !c->idx || !c->xl2 || !c->xh2)
         return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
     for (int64_t k = 0; k < c->L; k++) {
         const vfy_layer *Lk = &net->layers[k];

@@ -2261,8 +2261,8 @@ static double *affine_row(vfy_layer *L, int64_t o, int64_t *nz)
     return L->w + o * L->n_in;
 }
 
-/* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when a float execution
- * of the two is still one sum of rounded terms (net.h): every s is +-1 (exact in every semantics)
+/* v' = s .* v + t (takes s and t): folded into the previous DENSE/SCALE layer when a float
+ * execution of the two is still one sum of rounded terms (net.h): every s is +-1 (exact)
  * and, row by row, t is 0 or the layer's bias is 0 (t becomes the sum's bias term). Else a SCALE
  * layer: a runtime rounds s y + t after the sum, and a t that cancels the bias (b = 1e6, t = -1e6)
  * leaves a rounding error of the sum that the folded bias's |b + t| does not bound. An inexact

@@ -290,8 +290,8 @@ START_TEST(test_exec_allowance_orders)
     vfy_bounds_free(bb);
     vfy_bound_ctx_free(ctx);
     vfy_net_free(net);
-    /* the adversarial row as a layer TESTNET_ADV_TERMS -> 1 at x = 1: its float32 execution in index order
-     * comes within a factor 2 of the allowance, which must hold it */
+    /* the adversarial row as a layer TESTNET_ADV_TERMS -> 1 at x = 1: its float32 execution in
+     * index order comes within a factor 2 of the allowance, which must hold it */
     static double wa[TESTNET_ADV_TERMS];
     static float ta[TESTNET_ADV_TERMS];
     float ya = testnet_adversarial_row(ta);

@@ -1255,8 +1255,8 @@ START_TEST(test_exec_allowance_decides)
             len += (size_t)snprintf(text + len, cap - len, "(declare-const X_%d Real)", k);
         len += (size_t)snprintf(text + len, cap - len, "(declare-const Y_0 Real)");
         for (int k = 0; k < N; k++)
-            len += (size_t)snprintf(text + len, cap - len, "(assert (>= X_%d 1))(assert (<= X_%d 1))",
-                                    k, k);
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "(assert (>= X_%d 1))(assert (<= X_%d 1))", k, k);
         len += (size_t)snprintf(text + len, cap - len, "(assert (<= Y_0 %.17g))",
                                 (double)y - (g ? 0.01 : 0.0));
         ck_assert(len < cap);

@@ -717,7 +717,8 @@ END_TEST
 
 /* A bias that a later Add cancels (Gemm bias 1e6, then Add -1e6) is not folded into one row with
  * bias 0: a float32 execution rounds 0.1 + 1e6 to 1000000.125 and returns 0.125 at x = 1, which the
- * folded row's allowance (from |b| = 0) did not cover. The bounds (float semantics) must hold it. */
+ * folded row's allowance (from |b| = 0) did not cover. The bounds (float semantics) must hold
+ * it. */
 START_TEST(test_fold_cancelling_bias)
 {
     mb b = {0};

@@ -90,7 +90,8 @@ double vfy_la_gamma32n(int64_t n);
  *     |error| <= u rho (ops A + B),  B = sum_{j=2}^{m} min(A, j M),  rho = (1+u)^(ops+m) <=
  *     1 / (1 - (ops+m) u),
  * and for any 1 <= K <= m, B <= M (K(K+1)/2 - 1) + A (m - K) (K = floor(A/M) makes it tightest).
- * With m equal terms this is about u (ops + m/2) A, half of gamma_m A; +inf when (ops+m) u >= 1/2. */
+ * With m equal terms this is about u (ops + m/2) A, half of gamma_m A; +inf when (ops+m) u >= 1/2.
+ */
 double vfy_la_exec_err32(double A, double M, int64_t m, int ops);
 
 /* Directed scalar arithmetic: the result bounds the exact one from below (down) or above (up).

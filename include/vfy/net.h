@@ -12,7 +12,11 @@
  *
  * fan_in is the number of products a floating-point execution of the layer sums per output (the
  * ONNX node's reduction length); the rounding allowance for the network's own float execution is
- * charged from it (see docs/soundness.md). */
+ * charged from it (see docs/soundness.md, section 4). The lowering keeps every DENSE row one sum in
+ * any float execution: its terms (products, the bias) each rounded once before the sum, twice when
+ * w_relerr > 0 (a runtime may round the multiplier 1/k as well); nothing is rounded after the sum
+ * (no multiplier but +-1 and no added constant but onto a zero bias is folded into a layer). A
+ * SCALE layer's terms pass through at most fan_in + 2 roundings. */
 #ifndef VFY_NET_H
 #define VFY_NET_H
 
