@@ -624,21 +624,17 @@ static double f32_charge(int64_t n_out)
 
 /* Per row j of DENSE layer k, at least the largest product |w_ji| H_i (up to its rounding to
  * nearest) in tmax[j], and the number of i with w_ji != 0 and H_i > 0 in cnt[j]: the terms a float
- * execution of the row can round (an exact zero adds nothing). */
-static void row_terms(const vfy_bound_ctx *ctx, int64_t k, const double *H, double *tmax,
-                      int64_t *cnt)
+ * execution of the row can round (an exact zero adds nothing). hmax is the largest H_i, hc the
+ * number of H_i > 0. */
+static void row_terms(const vfy_bound_ctx *ctx, int64_t k, const double *H, double hmax,
+                      int64_t hc, double *tmax, int64_t *cnt)
 {
     /* the row's largest |w| times the largest H (exact maxima would cost a pass over |W| per
      * layer and domain, a twentieth of the search's time on mnist_fc, for bounds within 1% on
      * oval21's nets); the count from the inputs with H > 0 when no weight is 0 */
     const vfy_layer *L = &ctx->net->layers[k];
     const double *rmax = ctx->rowmax[k];
-    int64_t n_in = L->n_in, hc = 0;
-    double hmax = 0.0;
-    for (int64_t i = 0; i < n_in; i++) {
-        hc += H[i] > 0;
-        hmax = H[i] > hmax ? H[i] : hmax;
-    }
+    int64_t n_in = L->n_in;
     for (int64_t j = 0; j < L->n_out; j++) {
         tmax[j] = rmax[j] * hmax;
         int64_t c = 0;
@@ -666,7 +662,8 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     const vfy_layer *L = &ctx->net->layers[k];
     vfy_bound_scratch *s = b->scratch;
     int64_t n_in = L->n_in, n_out = L->n_out;
-    double hsum = 0.0;
+    double hsum = 0.0, hmax = 0.0;
+    int64_t hc = 0;
     for (int64_t j = 0; j < n_in; j++) {
         double m = 0.5 * (lo[j] + hi[j]);
         /* SOUND: r is rounded up, so [m - r, m + r] ⊇ [lo, hi] in real arithmetic. */
@@ -675,6 +672,8 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
         s->r[j] = r;
         s->H[j] = fmax(fmax(fabs(lo[j]), fabs(hi[j])), r);
         hsum = vfy_add_up(hsum, s->H[j]);
+        hmax = s->H[j] > hmax ? s->H[j] : hmax;
+        hc += s->H[j] > 0;
     }
     s->hsum[k] = hsum;
     double g = vfy_la_gamma(n_in + n_out);
@@ -695,7 +694,7 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
         else
             vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
         if (ctx->float_semantics)
-            row_terms(ctx, k, s->H, s->tmax, s->tcnt);
+            row_terms(ctx, k, s->H, hmax, hc, s->tmax, s->tcnt);
         /* a rounded multiplier (1/k of an average) may be rounded once more by the runtime */
         int ops = L->w_relerr > 0 ? 2 : 1;
         double *qf = s->qf[k], sum_g = 0.0, c32 = f32_charge(n_out);
