@@ -292,15 +292,9 @@ START_TEST(test_exec_allowance_orders)
     vfy_net_free(net);
     /* the adversarial row as a layer TESTNET_ADV_TERMS -> 1 at x = 1: its float32 execution in
      * index order comes within a factor 2 of the allowance, which must hold it */
-    static double wa[TESTNET_ADV_TERMS];
-    static float ta[TESTNET_ADV_TERMS];
-    float ya = testnet_adversarial_row(ta);
-    for (int k = 0; k < TESTNET_ADV_TERMS; k++)
-        wa[k] = ta[k];
-    double b0 = 0, one_lo[TESTNET_ADV_TERMS], one_hi[TESTNET_ADV_TERMS];
-    const double *wal[1] = {wa}, *bal[1] = {&b0};
-    int64_t sa[2] = {TESTNET_ADV_TERMS, 1};
-    net = testnet_dense(1, sa, wal, bal);
+    float ya;
+    double one_lo[TESTNET_ADV_TERMS], one_hi[TESTNET_ADV_TERMS];
+    net = testnet_adversarial_net(&ya);
     ck_assert_ptr_nonnull(net);
     for (int k = 0; k < TESTNET_ADV_TERMS; k++)
         one_lo[k] = one_hi[k] = 1.0;

@@ -1235,17 +1235,9 @@ END_TEST
 START_TEST(test_exec_allowance_decides)
 {
     enum { N = TESTNET_ADV_TERMS };
-    float t[N];
-    float y = testnet_adversarial_row(t);
-    double *w = vfy_alloc_array(N, sizeof(double)), *b = vfy_alloc_array(1, sizeof(double));
-    ck_assert(w && b);
-    for (int k = 0; k < N; k++)
-        w[k] = t[k];
-    vfy_net *net = calloc(1, sizeof *net);
+    float y;
+    vfy_net *net = testnet_adversarial_net(&y);
     ck_assert_ptr_nonnull(net);
-    net->n_in = N;
-    net->n_out = 1;
-    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, N, 1, w, b, 0, N, "row", NULL), VFY_OK);
     vfy_spec *sp[2];
     for (int g = 0; g < 2; g++) {
         size_t cap = 128 * N + 256, len = 0;

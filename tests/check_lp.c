@@ -149,17 +149,11 @@ END_TEST
 START_TEST(test_lp_exec_allowance)
 {
     enum { N = TESTNET_ADV_TERMS };
-    static double w[N], lo[N], hi[N];
-    static float t[N];
-    float y = testnet_adversarial_row(t);
-    for (int k = 0; k < N; k++) {
-        w[k] = t[k];
+    static double lo[N], hi[N];
+    float y;
+    for (int k = 0; k < N; k++)
         lo[k] = hi[k] = 1.0;
-    }
-    double b0 = 0;
-    const double *wl[1] = {w}, *bl[1] = {&b0};
-    int64_t sizes[2] = {N, 1};
-    vfy_net *net = testnet_dense(1, sizes, wl, bl);
+    vfy_net *net = testnet_adversarial_net(&y);
     ck_assert_ptr_nonnull(net);
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);

@@ -174,3 +174,15 @@ float testnet_adversarial_row(float *t)
     }
     return sum;
 }
+
+vfy_net *testnet_adversarial_net(float *y)
+{
+    float t[TESTNET_ADV_TERMS];
+    double w[TESTNET_ADV_TERMS], b0 = 0;
+    *y = testnet_adversarial_row(t);
+    for (int k = 0; k < TESTNET_ADV_TERMS; k++)
+        w[k] = t[k];
+    const double *wl[1] = {w}, *bl[1] = {&b0};
+    int64_t sizes[2] = {TESTNET_ADV_TERMS, 1};
+    return testnet_dense(1, sizes, wl, bl);
+}
