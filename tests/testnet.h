@@ -26,7 +26,7 @@ double testnet_uniform(uint64_t *state); /* [0,1) */
 #define TESTNET_ADV_TERMS 300
 float testnet_adversarial_row(float *t);
 /* That row as a network: one DENSE layer TESTNET_ADV_TERMS -> 1 with the terms as weights and bias
- * 0; *y is its float32 execution at x = 1 (all inputs) in index order. NULL on allocation failure. */
+ * 0; *y is its float32 execution at x = 1 (all inputs) in index order. NULL when out of memory. */
 vfy_net *testnet_adversarial_net(float *y);
 
 /* Four shapes of random networks (arguments of testnet_random) shared by the bound suites. */
