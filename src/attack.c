@@ -11,7 +11,7 @@
 struct vfy_attack_ws {
     const vfy_net *net;
     vfy_bounds *pt;       /* bounds of a point box, for confirmation */
-    double *scratch;      /* 2 * width */
+    double *scratch;      /* vfy_eval_ws_len */
     double *y;            /* n_out */
     double **acts;        /* per layer outputs */
     double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
@@ -75,7 +75,7 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
             rows = spec->cases[c].n_rows;
     ws->cap_rows = rows;
     ws->pt = vfy_bounds_create(ctx);
-    ws->scratch = vfy_alloc_array((size_t)(2 * w), sizeof(double));
+    ws->scratch = vfy_alloc_array((size_t)vfy_eval_ws_len(net), sizeof(double));
     ws->y = vfy_alloc_array((size_t)ny, sizeof(double));
     ws->acts = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double *));
     ws->g = vfy_alloc_array((size_t)ny, sizeof(double));
@@ -214,7 +214,7 @@ static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, c
                           vfy_attack_ws *ws, double *grad)
 {
     const vfy_case *cs = &spec->cases[c];
-    vfy_eval_forward_all(net, x, ws->acts);
+    vfy_eval_forward_all(net, x, ws->acts, ws->scratch);
     const double *y = net->n_layers ? ws->acts[net->n_layers - 1] : x;
     int64_t ny = net->n_out, nx = net->n_in;
     double m = -INFINITY;

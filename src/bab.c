@@ -2320,7 +2320,7 @@ done:
     if (st == VFY_OK && res->verdict == VFY_SAT) {
         float *xf = (float *)s.workers[0].cand; /* n_in floats fit in n_in doubles */
         float *scratch = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(float));
-        double *sd = vfy_alloc_array((size_t)(2 * vfy_net_max_width(net)), sizeof(double));
+        double *sd = vfy_alloc_array((size_t)vfy_eval_ws_len(net), sizeof(double));
         if (!scratch || !sd) {
             st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory");
         } else {

@@ -100,6 +100,11 @@ typedef struct vfy_bound_scratch {
     int64_t *idx;                         /* width: crown_refine's rows */
     int64_t *cls;                         /* 2 width: backward's ReLU classification */
     double *csr_ws; /* VFY_CSR_BLOCK 2 width: the sparse products' workspace (NULL: no sparse layer) */
+    double *conv_ws; /* the convolutions' workspace (vfy_la_conv_ws_len; NULL: no conv layer) */
+    /* affine_prepare's input magnitudes H are finite: the convolution kernels, whose products
+     * include exact zeros (padding, zero weights) that would make an infinite input NaN where the
+     * CSR kernels give +-inf, may serve it and ibp_affine */
+    int conv_ok;
     double **q;        /* per layer: q_k (affine layers) */
     /* per layer with a float32 weight copy (ctx->wf): q_k plus the charge of a float32 product's
      * rounding per unit of |coefficient| (f32_charge), and that product's absolute (underflow)
@@ -464,6 +469,7 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->idx);
         vfy_free(s->cls);
         vfy_free(s->csr_ws);
+        vfy_free(s->conv_ws);
         free_per_layer(s->q, b->n_layers);
         free_per_layer(s->qf, b->n_layers);
         free_per_layer(s->act, b->n_layers);
@@ -529,6 +535,7 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
         goto fail;
     s->width = vfy_net_max_width(net);
     size_t w = (size_t)s->width;
+    int64_t conv_len = 0;
     s->m = vfy_alloc_array(w, sizeof(double));
     s->r = vfy_alloc_array(w, sizeof(double));
     s->H = vfy_alloc_array(w, sizeof(double));
@@ -561,6 +568,9 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
             if (!s->csr_ws)
                 goto fail;
         }
+        if (L->kind == VFY_LAYER_DENSE && L->conv)
+            conv_len = conv_len > vfy_la_conv_ws_len(L->conv) ? conv_len
+                                                               : vfy_la_conv_ws_len(L->conv);
         b->lo[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         b->hi[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double));
         if (!b->lo[k] || !b->hi[k])
@@ -580,6 +590,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
                 s->act[k][j] = NAN; /* no bounds cached yet */
         }
     }
+    if (conv_len && !(s->conv_ws = vfy_alloc_array((size_t)conv_len, sizeof(double))))
+        goto fail;
     int64_t rows = 2 * s->width < VFY_BOUND_CHUNK_ROWS ? 2 * s->width : VFY_BOUND_CHUNK_ROWS;
     if (!scratch_reserve(s, rows + 8))
         goto fail;
@@ -623,18 +635,33 @@ static double f32_charge(int64_t n_out)
 }
 
 /* Per row j of DENSE layer k, at least the largest product |w_ji| H_i (up to its rounding to
- * nearest) in tmax[j], and the number of i with w_ji != 0 and H_i > 0 in cnt[j]: the terms a float
- * execution of the row can round (an exact zero adds nothing). hmax is the largest H_i, hc the
- * number of H_i > 0. */
-static void row_terms(const vfy_bound_ctx *ctx, int64_t k, const double *H, double hmax,
-                      int64_t hc, double *tmax, int64_t *cnt)
+ * nearest) in s->tmax[j], and the number of i with w_ji != 0 and H_i > 0 in s->tcnt[j] (H is
+ * s->H): the terms a float execution of the row can round (an exact zero adds nothing). hmax is the
+ * largest H_i, hc the number of H_i > 0. */
+static void row_terms(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t k, double hmax,
+                      int64_t hc)
 {
+    const double *H = s->H;
+    double *tmax = s->tmax;
+    int64_t *cnt = s->tcnt;
     /* the row's largest |w| times the largest H (exact maxima would cost a pass over |W| per
      * layer and domain, a twentieth of the search's time on mnist_fc, for bounds within 1% on
      * oval21's nets); the count from the inputs with H > 0 when no weight is 0 */
     const vfy_layer *L = &ctx->net->layers[k];
     const double *rmax = ctx->rowmax[k];
     int64_t n_in = L->n_in;
+    if (s->conv_ok) {
+        /* the counts as a convolution of the indicator of H > 0 with that of w != 0: sums of at
+         * most n_in ones, exact in double (scratch: the IBP vectors c and R, filled after) */
+        for (int64_t i = 0; i < n_in; i++)
+            s->c[i] = H[i] > 0;
+        vfy_la_conv_fwd(L->conv, L->conv->knz, 1, s->c, s->R, s->conv_ws);
+        for (int64_t j = 0; j < L->n_out; j++) {
+            tmax[j] = rmax[j] * hmax;
+            cnt[j] = (int64_t)s->R[j];
+        }
+        return;
+    }
     for (int64_t j = 0; j < L->n_out; j++) {
         tmax[j] = rmax[j] * hmax;
         int64_t c = 0;
@@ -676,6 +703,7 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
         hc += s->H[j] > 0;
     }
     s->hsum[k] = hsum;
+    s->conv_ok = L->kind == VFY_LAYER_DENSE && L->conv && hsum < INFINITY; /* (NaN fails) */
     double g = vfy_la_gamma(n_in + n_out);
     double coef = g;
     if (L->w_relerr > 0)
@@ -689,12 +717,14 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     double wr = L->w_relerr > 0 ? vfy_add_up(1.0, L->w_relerr) : 1.0;
     double *q = s->q[k];
     if (L->kind == VFY_LAYER_DENSE) {
-        if (L->csr)
+        if (s->conv_ok)
+            vfy_la_conv_fwd(L->conv, L->conv->kabs, 1, s->H, s->G, s->conv_ws);
+        else if (L->csr)
             vfy_la_csr_gemv(L->csr, s->H, s->G, 0, 1);
         else
             vfy_la_gemv(n_out, n_in, ctx->absw[k], s->H, s->G, 0);
         if (ctx->float_semantics)
-            row_terms(ctx, k, s->H, hmax, hc, s->tmax, s->tcnt);
+            row_terms(ctx, s, k, hmax, hc);
         /* a rounded multiplier (1/k of an average) may be rounded once more by the runtime */
         int ops = L->w_relerr > 0 ? 2 : 1;
         double *qf = s->qf[k], sum_g = 0.0, c32 = f32_charge(n_out);
@@ -742,7 +772,10 @@ static void ibp_affine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
     const vfy_layer *L = &ctx->net->layers[k];
     vfy_bound_scratch *s = b->scratch;
     const double *q = s->q[k];
-    if (L->kind == VFY_LAYER_DENSE && L->csr) {
+    if (s->conv_ok) {
+        vfy_la_conv_fwd(L->conv, L->conv->k, 1, s->m, s->c, s->conv_ws);
+        vfy_la_conv_fwd(L->conv, L->conv->kabs, 1, s->r, s->R, s->conv_ws);
+    } else if (L->kind == VFY_LAYER_DENSE && L->csr) {
         vfy_la_csr_gemv(L->csr, s->m, s->c, 0, 0);
         vfy_la_csr_gemv(L->csr, s->r, s->R, 0, 1);
     } else if (L->kind == VFY_LAYER_DENSE) {
@@ -1636,7 +1669,9 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
          * most n_out 2^-1074 per entry, i.e. n_out 2^-1074 sum(H) per row. The product is one
          * for the rows of every domain; q_k and H are each domain's. */
         int f32 = 0;
-        if (L->kind == VFY_LAYER_DENSE && L->csr) {
+        if (L->kind == VFY_LAYER_DENSE && L->conv) {
+            vfy_la_conv_bwd(L->conv, K, lam, lam2, s->conv_ws);
+        } else if (L->kind == VFY_LAYER_DENSE && L->csr) {
             vfy_la_csr_lmul(K, lam, L->csr, lam2, s->csr_ws);
         } else if (L->kind == VFY_LAYER_DENSE) {
             float *ws = ctx->f32 && k >= s->f32_from && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out))
@@ -2126,7 +2161,9 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
         if (L->kind == VFY_LAYER_DENSE) {
-            if (L->csr)
+            if (L->conv)
+                vfy_la_conv_fwd(L->conv, L->conv->k, K, v, v2, s->conv_ws);
+            else if (L->csr)
                 vfy_la_csr_mul_t(K, v, L->csr, v2, s->csr_ws);
             else {
                 /* (the primal point only steers the ascent: float32 where it can) */

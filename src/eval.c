@@ -22,6 +22,33 @@ static void maxpool_f64(const vfy_layer *L, const double *a, double *b)
         b[j] = a[pool_argmax_f64(L, j, a)];
 }
 
+int64_t vfy_eval_ws_len(const vfy_net *net)
+{
+    int64_t n = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].conv && vfy_la_conv_ws_len(net->layers[k].conv) > n)
+            n = vfy_la_conv_ws_len(net->layers[k].conv);
+    return 2 * vfy_net_max_width(net) + n;
+}
+
+/* b = W a (transpose: W^T a) for a DENSE layer; conv_ws (NULL: none) serves a convolution. */
+static void dense_mul(const vfy_layer *L, const double *a, double *b, int transpose,
+                      double *conv_ws)
+{
+    if (L->conv && conv_ws) {
+        if (transpose)
+            vfy_la_conv_bwd(L->conv, 1, a, b, conv_ws);
+        else
+            vfy_la_conv_fwd(L->conv, L->conv->k, 1, a, b, conv_ws);
+    } else if (L->csr) {
+        vfy_la_csr_gemv(L->csr, a, b, transpose, 0);
+    } else if (transpose) {
+        vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 1);
+    } else {
+        vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+    }
+}
+
 void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch)
 {
     int64_t w = vfy_net_max_width(net);
@@ -31,10 +58,7 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
         const vfy_layer *L = &net->layers[k];
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            if (L->csr)
-                vfy_la_csr_gemv(L->csr, a, b, 0, 0);
-            else
-                vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            dense_mul(L, a, b, 0, scratch + 2 * w);
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] += L->b[j];
             break;
@@ -120,18 +144,16 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
     memcpy(y, a, (size_t)net->n_out * sizeof(float));
 }
 
-void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts)
+void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, double *ws)
 {
+    double *conv_ws = ws ? ws + 2 * vfy_net_max_width(net) : NULL;
     const double *a = x;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         double *b = acts[k];
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            if (L->csr)
-                vfy_la_csr_gemv(L->csr, a, b, 0, 0);
-            else
-                vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+            dense_mul(L, a, b, 0, conv_ws);
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] += L->b[j];
             break;
@@ -169,10 +191,7 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         const double *in = k > 0 ? acts[k - 1] : x;
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            if (L->csr)
-                vfy_la_csr_gemv(L->csr, cur, nxt, 1, 0);
-            else
-                vfy_la_gemv(L->n_out, L->n_in, L->w, cur, nxt, 1);
+            dense_mul(L, cur, nxt, 1, tmp + 2 * w);
             break;
         case VFY_LAYER_SCALE:
             for (int64_t j = 0; j < L->n_out; j++)

@@ -1926,6 +1926,10 @@ typedef struct lctx {
     const vfy_graph *g;
     vfy_net *net;
     vfy_error *err;
+    /* the layers lowered from Conv nodes and their geometry, for vfy_net_bind_conv once the net is
+     * complete (a later fold may have changed the matrix: the binding compares it) */
+    int64_t n_conv, *conv_layer;
+    vfy_conv_geom *conv_geom;
 } lctx;
 
 /* *p = a*b; 1 when the double product is the exact real product. */
@@ -2536,7 +2540,24 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
                         }
                     }
                 }
-    return lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
+    if ((st = lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw)))
+        return st;
+    if (wg.n == 1) {
+        int64_t *cl = vfy_realloc(lc->conv_layer, (size_t)(lc->n_conv + 1) * sizeof *cl);
+        if (cl)
+            lc->conv_layer = cl;
+        vfy_conv_geom *cgm = vfy_realloc(lc->conv_geom, (size_t)(lc->n_conv + 1) * sizeof *cgm);
+        if (cgm)
+            lc->conv_geom = cgm;
+        if (!cl || !cgm)
+            return NOMEM(g, n, lc->err);
+        lc->conv_layer[lc->n_conv] = lc->net->n_layers - 1;
+        lc->conv_geom[lc->n_conv++] = (vfy_conv_geom){
+            .c = wg.c, .h = wg.h, .w = wg.w, .oc = m, .oh = wg.oh, .ow = wg.ow, .kh = wg.kh,
+            .kw = wg.kw, .sh = wg.sh, .sw = wg.sw, .pt = wg.pt, .pl = wg.pl, .dh = wg.dh,
+            .dw = wg.dw, .groups = group};
+    }
+    return VFY_OK;
 }
 
 /* AveragePool, GlobalAveragePool: y[b,c,oy,ox] = (1/k) sum of x over the window's positions inside
@@ -3481,9 +3502,13 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     /* lowered convolutions and pools are mostly zeros: the kernels then use their nonzeros only */
     if ((st = vfy_net_sparsify(net, VFY_SPARSE_DENSITY, VFY_SPARSE_MIN_ENTRIES, err)) != VFY_OK)
         goto fail;
+    for (int64_t i = 0; i < lc.n_conv; i++)
+        vfy_net_bind_conv(net, lc.conv_layer[i], &lc.conv_geom[i]);
     *out = net;
     net = NULL;
 fail:
+    vfy_free(lc.conv_layer);
+    vfy_free(lc.conv_geom);
     vfy_free(live);
     vfy_free(d.rep);
     vfy_free(d.last);

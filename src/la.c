@@ -4,6 +4,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -330,6 +331,203 @@ void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, d
             for (int64_t p = a->row_start[i]; p < a->row_start[i + 1]; p++)
                 s += a->val[p] * vr[a->col[p]];
             cr[i] = s;
+        }
+    }
+}
+
+/* ---- convolutions ---- */
+
+vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a)
+{
+    const int64_t lim = (int64_t)1 << 28;
+    if (g->c <= 0 || g->h <= 0 || g->w <= 0 || g->oc <= 0 || g->oh <= 0 || g->ow <= 0 ||
+        g->kh <= 0 || g->kw <= 0 || g->sh <= 0 || g->sw <= 0 || g->dh <= 0 || g->dw <= 0 ||
+        g->groups <= 0 || g->c % g->groups || g->oc % g->groups || g->c > lim || g->h > lim ||
+        g->w > lim || g->oc > lim || g->oh > lim || g->ow > lim || g->kh > lim || g->kw > lim ||
+        g->sh > lim || g->sw > lim || g->dh > lim || g->dw > lim || llabs(g->pt) > lim ||
+        llabs(g->pl) > lim)
+        return NULL;
+    int64_t cg = g->c / g->groups, ocg = g->oc / g->groups, ckk = cg * g->kh * g->kw;
+    if (ocg < 4 || (double)ckk * (double)g->oc > (double)lim ||
+        (double)ckk * (double)g->oh * (double)g->ow > (double)lim ||
+        (double)g->oh * (double)g->ow > (double)lim || a->m != g->oc * g->oh * g->ow ||
+        a->n != g->c * g->h * g->w)
+        return NULL;
+    vfy_conv *cv = vfy_alloc(sizeof *cv);
+    unsigned char *seen = vfy_alloc_array((size_t)(g->oc * ckk), 1);
+    if (!cv || !seen) {
+        vfy_free(cv);
+        vfy_free(seen);
+        return NULL;
+    }
+    cv->g = *g;
+    cv->cg = cg;
+    cv->ocg = ocg;
+    cv->ckk = ckk;
+    cv->ohw = g->oh * g->ow;
+    cv->k = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    cv->kabs = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    cv->knz = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    int ok = cv->k && cv->kabs && cv->knz;
+    /* Each row's window positions inside the input, in increasing column order (channel, then
+     * row, then column), merged with the row's stored columns: a stored column outside the window
+     * or a weight that differs from the same kernel entry of another row is a mismatch; a position
+     * not stored is the weight 0. */
+    for (int64_t o = 0; ok && o < a->m; o++) {
+        int64_t oc = o / cv->ohw, oy = o % cv->ohw / g->ow, ox = o % g->ow;
+        int64_t p = a->row_start[o], end = a->row_start[o + 1];
+        double *ko = cv->k + oc * ckk;
+        unsigned char *so = seen + oc * ckk;
+        for (int64_t i = 0; ok && i < cg; i++) {
+            int64_t ch = oc / ocg * cg + i;
+            for (int64_t ky = 0; ok && ky < g->kh; ky++) {
+                int64_t iy = oy * g->sh - g->pt + ky * g->dh;
+                if (iy < 0 || iy >= g->h)
+                    continue;
+                for (int64_t kx = 0; kx < g->kw; kx++) {
+                    int64_t ix = ox * g->sw - g->pl + kx * g->dw;
+                    if (ix < 0 || ix >= g->w)
+                        continue;
+                    int64_t col = (ch * g->h + iy) * g->w + ix, t = (i * g->kh + ky) * g->kw + kx;
+                    if (p < end && a->col[p] < col) {
+                        ok = 0;
+                        break;
+                    }
+                    double v = p < end && a->col[p] == col ? a->val[p++] : 0.0;
+                    if (!so[t]) {
+                        so[t] = 1;
+                        ko[t] = v;
+                    } else if (ko[t] != v) {
+                        ok = 0;
+                        break;
+                    }
+                }
+            }
+        }
+        ok = ok && p == end;
+    }
+    vfy_free(seen);
+    if (!ok) {
+        vfy_la_conv_free(cv);
+        return NULL;
+    }
+    for (int64_t t = 0; t < g->oc * ckk; t++) {
+        cv->kabs[t] = fabs(cv->k[t]);
+        cv->knz[t] = cv->k[t] != 0;
+    }
+    return cv;
+}
+
+vfy_conv *vfy_la_conv_copy(const vfy_conv *cv)
+{
+    vfy_conv *c = vfy_alloc(sizeof *c);
+    if (!c)
+        return NULL;
+    *c = *cv;
+    size_t n = (size_t)(cv->g.oc * cv->ckk);
+    c->k = vfy_alloc_array(n, sizeof(double));
+    c->kabs = vfy_alloc_array(n, sizeof(double));
+    c->knz = vfy_alloc_array(n, sizeof(double));
+    if (!c->k || !c->kabs || !c->knz) {
+        vfy_la_conv_free(c);
+        return NULL;
+    }
+    memcpy(c->k, cv->k, n * sizeof(double));
+    memcpy(c->kabs, cv->kabs, n * sizeof(double));
+    memcpy(c->knz, cv->knz, n * sizeof(double));
+    return c;
+}
+
+void vfy_la_conv_free(vfy_conv *cv)
+{
+    if (!cv)
+        return;
+    vfy_free(cv->k);
+    vfy_free(cv->kabs);
+    vfy_free(cv->knz);
+    vfy_free(cv);
+}
+
+/* (a row's im2col columns) */
+int64_t vfy_la_conv_ws_len(const vfy_conv *cv) { return cv->ckk * cv->ohw; }
+
+/* The output columns [*lo, *hi) whose kernel column kx reads inside the input (the same for rows:
+ * called with the vertical geometry). */
+static void conv_range(int64_t k, int64_t stride, int64_t pad, int64_t dil, int64_t in, int64_t out,
+                       int64_t *lo, int64_t *hi)
+{
+    int64_t off = k * dil - pad; /* input index = o stride + off */
+    int64_t a = off >= 0 ? 0 : (-off + stride - 1) / stride;
+    int64_t b = in - 1 - off < 0 ? 0 : (in - 1 - off) / stride + 1;
+    *lo = a < out ? a : out;
+    *hi = b < out ? b : out;
+    if (*hi < *lo)
+        *hi = *lo;
+}
+
+/* One row at a time: col (ckk x ohw) holds the row's inputs under kernel entry t = (i, ky, kx) at
+ * each output position (0 in the padding); the row's outputs (oc x ohw, contiguous in y) are
+ * ker col, one product per group. */
+void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const double *v, double *y,
+                     double *ws)
+{
+    const vfy_conv_geom *G = &cv->g;
+    int64_t n_in = G->c * G->h * G->w, n_out = G->oc * cv->ohw, ohw = cv->ohw;
+    double *col = ws;
+    for (int64_t r = 0; r < k; r++) {
+        for (int64_t g = 0; g < G->groups; g++) {
+            const double *vr = v + r * n_in + g * cv->cg * G->h * G->w;
+            for (int64_t t = 0; t < cv->ckk; t++) {
+                int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
+                int64_t y0, y1, x0, x1;
+                conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, &y0, &y1);
+                conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, &x0, &x1);
+                double *dst = col + t * ohw;
+                memset(dst, 0, (size_t)ohw * sizeof(double));
+                for (int64_t oy = y0; oy < y1; oy++) {
+                    const double *src = vr + (i * G->h + oy * G->sh - G->pt + ky * G->dh) * G->w -
+                                        G->pl + kx * G->dw;
+                    double *d = dst + oy * G->ow;
+                    for (int64_t ox = x0; ox < x1; ox++)
+                        d[ox] = src[ox * G->sw];
+                }
+            }
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cv->ocg, (int)ohw,
+                        (int)cv->ckk, 1.0, ker + g * cv->ocg * cv->ckk, (int)cv->ckk, col,
+                        (int)ohw, 0.0, y + r * n_out + g * cv->ocg * ohw, (int)ohw);
+        }
+    }
+}
+
+/* One row at a time: col (ckk x ohw) = ker^T times the row's coefficients (oc x ohw, contiguous in
+ * l), one product per group; each column entry is added to the input it came from (the padding's
+ * are dropped: A has no entry there). */
+void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws)
+{
+    const vfy_conv_geom *G = &cv->g;
+    int64_t n_in = G->c * G->h * G->w, n_out = G->oc * cv->ohw, ohw = cv->ohw;
+    double *col = ws;
+    memset(c, 0, (size_t)(k * n_in) * sizeof(double));
+    for (int64_t r = 0; r < k; r++) {
+        for (int64_t g = 0; g < G->groups; g++) {
+            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cv->ckk, (int)ohw,
+                        (int)cv->ocg, 1.0, cv->k + g * cv->ocg * cv->ckk, (int)cv->ckk,
+                        l + r * n_out + g * cv->ocg * ohw, (int)ohw, 0.0, col, (int)ohw);
+            double *cr = c + r * n_in + g * cv->cg * G->h * G->w;
+            for (int64_t t = 0; t < cv->ckk; t++) {
+                int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
+                int64_t y0, y1, x0, x1;
+                conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, &y0, &y1);
+                conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, &x0, &x1);
+                const double *src = col + t * ohw;
+                for (int64_t oy = y0; oy < y1; oy++) {
+                    double *d = cr + (i * G->h + oy * G->sh - G->pt + ky * G->dh) * G->w - G->pl +
+                                kx * G->dw;
+                    const double *sv = src + oy * G->ow;
+                    for (int64_t ox = x0; ox < x1; ox++)
+                        d[ox * G->sw] += sv[ox];
+                }
+            }
         }
     }
 }

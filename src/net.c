@@ -14,6 +14,7 @@ void vfy_net_free(vfy_net *net)
         vfy_free(net->layers[i].b);
         vfy_free(net->layers[i].pool);
         vfy_la_csr_free(net->layers[i].csr);
+        vfy_la_conv_free(net->layers[i].conv);
     }
     vfy_free(net->layers);
     vfy_free(net);
@@ -192,6 +193,8 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
             }
             memcpy(b, L->b, (size_t)L->n_out * sizeof(double));
             st = vfy_net_push_csr(p, L->n_in, L->n_out, c, b, L->w_relerr, L->fan_in, L->name, err);
+            if (st == VFY_OK && L->conv) /* (none when out of memory: the CSR kernels serve) */
+                p->layers[p->n_layers - 1].conv = vfy_la_conv_copy(L->conv);
             continue;
         }
         double *w = NULL, *b = NULL;
@@ -216,6 +219,15 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
     }
     *out = p;
     return VFY_OK;
+}
+
+void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g)
+{
+    if (k < 0 || k >= net->n_layers)
+        return;
+    vfy_layer *L = &net->layers[k];
+    vfy_la_conv_free(L->conv);
+    L->conv = L->kind == VFY_LAYER_DENSE && L->csr ? vfy_la_conv_match(g, L->csr) : NULL;
 }
 
 vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err)

@@ -34,7 +34,7 @@ typedef struct {
 static void observe_at(observer *o, const double *x)
 {
     const vfy_net *P = o->P;
-    vfy_eval_forward_all(P, x, o->acts);
+    vfy_eval_forward_all(P, x, o->acts, o->tmp);
     const double *z = o->acts[P->n_layers - 1];
     for (int64_t j = 0; j < P->n_out; j++) {
         o->seen[j] |= (signed char)((z[j] < 0 ? 1 : 0) | (z[j] > 0 ? 2 : 0));
@@ -70,7 +70,7 @@ static void observe(observer *o, const double *lo, const double *hi, const doubl
             memset(o->g, 0, (size_t)P->n_out * sizeof(double));
             o->g[j] = side == 1 ? -1.0 : 1.0; /* side 1 looks for z_j < 0: ascend -z_j */
             for (int step = 0; step < DESCENT_STEPS && !(o->seen[j] & side); step++) {
-                vfy_eval_forward_all(P, o->x, o->acts);
+                vfy_eval_forward_all(P, o->x, o->acts, o->tmp);
                 vfy_eval_grad(P, o->x, o->acts, o->g, o->grad, o->tmp);
                 for (int64_t i = 0; i < nx; i++)
                     o->x[i] = o->grad[i] > 0 ? hi[i] : (o->grad[i] < 0 ? lo[i] : o->x[i]);
@@ -127,11 +127,10 @@ static int observer_init(observer *o, const vfy_net *P)
 {
     memset(o, 0, sizeof *o);
     o->P = P;
-    int64_t width = vfy_net_max_width(P);
     o->acts = vfy_alloc_array((size_t)P->n_layers, sizeof(double *));
     o->x = vfy_alloc_array((size_t)P->n_in, sizeof(double));
     o->grad = vfy_alloc_array((size_t)P->n_in, sizeof(double));
-    o->tmp = vfy_alloc_array((size_t)(2 * width), sizeof(double));
+    o->tmp = vfy_alloc_array((size_t)vfy_eval_ws_len(P), sizeof(double));
     o->g = vfy_alloc_array((size_t)P->n_out, sizeof(double));
     o->seen = vfy_alloc_array((size_t)P->n_out, 1);
     o->zmin = vfy_alloc_array((size_t)P->n_out, sizeof(double));

@@ -485,7 +485,7 @@ static void check_contains(const vfy_net *net, const vfy_bounds *b, const double
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int s = 0; s < n_samples; s++) {
         sample_point(&st, s, nx, lo, hi, x, xf);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++) {
                 REQUIRE_MSG(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
@@ -751,7 +751,7 @@ START_TEST(test_grid_contains)
                 x[0] = hi[0];
             if (c == G)
                 x[1] = hi[1];
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++)
                     REQUIRE_MSG(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
@@ -1074,7 +1074,7 @@ START_TEST(test_act_bounds_contain)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int s = 0; s < 400; s++) {
         sample_point(&st, s, nx, lo, hi, x, xf);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++)
                 CHECKM(bc->lo[k][j] <= acts[k][j] && acts[k][j] <= bc->hi[k][j] &&
@@ -1147,7 +1147,7 @@ START_TEST(test_act_grid_contains)
                 x[0] = hi[0];
             if (c == G)
                 x[1] = hi[1];
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             for (int64_t k = 0; k < net->n_layers; k++)
                 for (int64_t j = 0; j < net->layers[k].n_out; j++)
                     CHECKM(b->lo[k][j] <= acts[k][j] && acts[k][j] <= b->hi[k][j],
@@ -1502,7 +1502,7 @@ START_TEST(test_alpha_warm)
     for (int t = 0; t < 1000; t++) {
         for (int64_t j = 0; j < nx; j++)
             x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         const double *y = acts[net->n_layers - 1];
         for (int i = 0; i < K; i++) {
             double v = 0;
@@ -1540,7 +1540,7 @@ static int64_t split_domain(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bo
     double *acts[16] = {0};
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
-    vfy_eval_forward_all(net, x0, acts);
+    vfy_eval_forward_all(net, x0, acts, NULL);
     vfy_bounds_export(ctx, b, flat);
     for (int64_t k = net->n_layers - 2, foff; k >= 0 && n_sp < 3; k--) {
         if (net->layers[k + 1].kind != VFY_LAYER_RELU)
@@ -1610,7 +1610,7 @@ static void require_constraints_sound(const vfy_net *net, const vfy_bound_ctx *c
             x[j] = t % 2 ? lo[j] + r * (hi[j] - lo[j])
                          : fmin(hi[j], fmax(lo[j], x0[j] + (r - 0.5) * 0.1 * (hi[j] - lo[j])));
         }
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         int in = 1;
         for (int64_t q = 0; q < n; q++)
             in &= sg[q] * (acts[kq[q]][jq[q]] - (off ? off[q] : 0.0)) >= 0;
@@ -1812,7 +1812,7 @@ START_TEST(test_split_children)
     for (int t = 0; t < 2000; t++) {
         for (int64_t j = 0; j < nx; j++)
             x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         const double *y = acts[net->n_layers - 1];
         double z = acts[kz][jz];
         for (int i = 0; i < K; i++) {
@@ -1887,7 +1887,7 @@ START_TEST(test_maxpool_sound)
             j4 = j;
     for (int64_t j = 0; j < 4; j++)
         x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-    vfy_eval_forward_all(net, x0, acts);
+    vfy_eval_forward_all(net, x0, acts, NULL);
     signed char sg = j4 >= 0 && acts[4][j4] < 0 ? -1 : 1;
     vfy_bounds *bb = vfy_bounds_create(ctx);
     double *flat = malloc((size_t)F * sizeof(double));
@@ -1913,7 +1913,7 @@ START_TEST(test_maxpool_sound)
     for (int t = 0; t < 4000; t++) {
         for (int64_t j = 0; j < 4; j++)
             x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         const double *y = acts[net->n_layers - 1];
         int on = j4 < 0 || sg * acts[4][j4] >= 0;
         for (int i = 0; i < K; i++) {
@@ -2010,6 +2010,200 @@ START_TEST(test_maxpool_relaxation)
     for (int64_t k = 0; k < net.n_layers; k++)
         vfy_free(net.layers[k].pool);
     vfy_free(net.layers);
+}
+END_TEST
+
+/* Convolutions (la.h): the im2col products against the CSR kernels on random geometries (strides,
+ * pads, dilations, groups), with small integer weights and inputs so that every sum is exact in
+ * any order: equal bit for bit. vfy_la_conv_match takes exactly the matrices of its geometry, and
+ * none with fewer than 4 output channels per group. */
+START_TEST(test_conv_kernels)
+{
+    uint64_t st = 4242 + (uint64_t)_i;
+    for (int rep = 0; rep < 12; rep++) {
+        vfy_conv_geom g = {0};
+        g.groups = 1 + (int64_t)(testnet_uniform(&st) * 2);
+        g.c = g.groups * (1 + (int64_t)(testnet_uniform(&st) * 3));
+        g.oc = g.groups * (4 + (int64_t)(testnet_uniform(&st) * 3));
+        g.h = 3 + (int64_t)(testnet_uniform(&st) * 6);
+        g.w = 3 + (int64_t)(testnet_uniform(&st) * 6);
+        g.kh = 1 + (int64_t)(testnet_uniform(&st) * 3);
+        g.kw = 1 + (int64_t)(testnet_uniform(&st) * 3);
+        g.sh = 1 + (int64_t)(testnet_uniform(&st) * 2);
+        g.sw = 1 + (int64_t)(testnet_uniform(&st) * 2);
+        g.dh = 1 + (int64_t)(testnet_uniform(&st) * 2);
+        g.dw = 1 + (int64_t)(testnet_uniform(&st) * 2);
+        g.pt = (int64_t)(testnet_uniform(&st) * 3);
+        g.pl = (int64_t)(testnet_uniform(&st) * 3);
+        g.oh = (g.h + 2 * g.pt - g.dh * (g.kh - 1) - 1) / g.sh + 1;
+        g.ow = (g.w + 2 * g.pl - g.dw * (g.kw - 1) - 1) / g.sw + 1;
+        if (g.oh < 1 || g.ow < 1)
+            continue;
+        int64_t cg = g.c / g.groups, ocg = g.oc / g.groups, ckk = cg * g.kh * g.kw;
+        int64_t m = g.oc * g.oh * g.ow, n = g.c * g.h * g.w;
+        double *ker = calloc((size_t)(g.oc * ckk), sizeof *ker), *a = calloc((size_t)(m * n), 8);
+        ck_assert(ker && a);
+        for (int64_t t = 0; t < g.oc * ckk; t++) /* a third of the weights 0 */
+            ker[t] = testnet_uniform(&st) < 0.33 ? 0.0 : (double)((int)(testnet_uniform(&st) * 7) - 3);
+        for (int64_t o = 0; o < m; o++) {
+            int64_t oc = o / (g.oh * g.ow), oy = o / g.ow % g.oh, ox = o % g.ow;
+            for (int64_t t = 0; t < ckk; t++) {
+                int64_t kx = t % g.kw, ky = t / g.kw % g.kh, i = t / (g.kw * g.kh);
+                int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+                if (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w)
+                    a[o * n + ((oc / ocg * cg + i) * g.h + iy) * g.w + ix] = ker[oc * ckk + t];
+            }
+        }
+        vfy_csr *c = NULL;
+        ck_assert(vfy_la_csr_build(m, n, a, 1.0, &c) && c);
+        vfy_conv *cv = vfy_la_conv_match(&g, c);
+        REQUIRE_MSG(cv, "rep %d: no match", rep);
+        {
+            /* the first r rows of a: a 1 x 1 convolution on a 1 x 1 image of n channels, taken
+             * from 4 output channels on, not at 3 */
+            vfy_conv_geom g1 = {.c = n, .h = 1, .w = 1, .oh = 1, .ow = 1, .kh = 1, .kw = 1,
+                                .sh = 1, .sw = 1, .dh = 1, .dw = 1, .groups = 1};
+            for (g1.oc = 3; g1.oc <= 4 && g1.oc <= m; g1.oc++) {
+                vfy_csr *c1x1 = NULL;
+                ck_assert(vfy_la_csr_build(g1.oc, n, a, 1.0, &c1x1) && c1x1);
+                vfy_conv *cv1 = vfy_la_conv_match(&g1, c1x1);
+                REQUIRE(g1.oc == 3 ? cv1 == NULL : cv1 != NULL);
+                vfy_la_conv_free(cv1);
+                vfy_la_csr_free(c1x1);
+            }
+        }
+        int64_t K = 1 + rep % 5;
+        double *v = calloc((size_t)(K * n), 8), *l = calloc((size_t)(K * m), 8);
+        double *y1 = calloc((size_t)(K * m), 8), *y2 = calloc((size_t)(K * m), 8);
+        double *c1 = calloc((size_t)(K * n), 8), *c2 = calloc((size_t)(K * n), 8);
+        double *ws = calloc((size_t)vfy_la_conv_ws_len(cv), 8), *cws = calloc((size_t)(16 * (m + n)), 8);
+        ck_assert(v && l && y1 && y2 && c1 && c2 && ws && cws);
+        for (int64_t q = 0; q < K * n; q++)
+            v[q] = (double)((int)(testnet_uniform(&st) * 9) - 4);
+        for (int64_t q = 0; q < K * m; q++)
+            l[q] = (double)((int)(testnet_uniform(&st) * 9) - 4);
+        vfy_la_conv_fwd(cv, cv->k, K, v, y1, ws);
+        vfy_la_csr_mul_t(K, v, c, y2, cws);
+        REQUIRE(memcmp(y1, y2, (size_t)(K * m) * 8) == 0);
+        vfy_la_conv_bwd(cv, K, l, c1, ws);
+        vfy_la_csr_lmul(K, l, c, c2, cws);
+        REQUIRE(memcmp(c1, c2, (size_t)(K * n) * 8) == 0);
+        /* |A| x and the count of nonzero weights on inputs > 0 */
+        vfy_la_conv_fwd(cv, cv->kabs, 1, v, y1, ws);
+        vfy_la_csr_gemv(c, v, y2, 0, 1);
+        REQUIRE(memcmp(y1, y2, (size_t)m * 8) == 0);
+        for (int64_t q = 0; q < n; q++)
+            c1[q] = v[q] > 0;
+        vfy_la_conv_fwd(cv, cv->knz, 1, c1, y1, ws);
+        for (int64_t o = 0; o < m; o++) {
+            int64_t cnt = 0;
+            for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
+                cnt += v[c->col[p]] > 0;
+            REQUIRE(y1[o] == (double)cnt);
+        }
+        vfy_conv *cp = vfy_la_conv_copy(cv);
+        ck_assert(cp && memcmp(cp->k, cv->k, (size_t)(g.oc * ckk) * 8) == 0);
+        vfy_la_conv_free(cp);
+        vfy_la_conv_free(cv);
+        /* not that convolution: one stored weight changed, another stride, a weight the kernel
+         * does not have */
+        if (c->nnz > 0) {
+            c->val[c->nnz / 2] += 0.5;
+            REQUIRE(!vfy_la_conv_match(&g, c));
+            c->val[c->nnz / 2] -= 0.5;
+        }
+        vfy_conv_geom g2 = g;
+        g2.sw = g.sw + 1;
+        REQUIRE(g.ow < 2 || !vfy_la_conv_match(&g2, c));
+        vfy_la_csr_free(c);
+        for (int64_t q = 0; q < m * n; q++)
+            if (a[q] == 0 && testnet_uniform(&st) < 0.05) {
+                a[q] = 1.0;
+                ck_assert(vfy_la_csr_build(m, n, a, 1.0, &c) && c);
+                REQUIRE(!vfy_la_conv_match(&g, c));
+                vfy_la_csr_free(c);
+                break;
+            }
+        free(ker), free(a), free(v), free(l), free(y1), free(y2), free(c1), free(c2), free(ws);
+        free(cws);
+    }
+}
+END_TEST
+
+/* The benchmark conv nets (skipped without ../shared): the lowering gives every convolution of
+ * oval21's cifar_wide_kw its convolution form, and bounds through it match those through the CSR
+ * kernels up to the summation order and contain sampled executions (no tolerance). */
+START_TEST(test_conv_bounds_benchmark)
+{
+    const char *model = "../shared/benchmarks/oval21/onnx/cifar_wide_kw.onnx";
+    const char *spec_path =
+        "../shared/benchmarks/oval21/vnnlib/cifar_wide_kw-img8517-eps0.006928104575163399.vnnlib";
+    FILE *f = fopen(model, "rb");
+    if (!f) {
+        fprintf(stderr, "skipped: ../shared/benchmarks is absent\n");
+        return;
+    }
+    fclose(f);
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    vfy_error err;
+    REQUIRE_MSG(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
+    int n_conv = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        n_conv += net->layers[k].conv != NULL;
+    ck_assert_int_eq(n_conv, 2);
+    const double *lo = spec->boxes[0].lo, *hi = spec->boxes[0].hi;
+    int64_t K = 9, ny = net->n_out;
+    double cy[9 * 10] = {0}, lb1[9], lb2[9];
+    for (int64_t i = 0; i < K; i++) {
+        cy[i * ny] = 1;
+        cy[i * ny + 1 + i] = -1;
+    }
+    double *flat[2] = {NULL, NULL};
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) /* the same net through the CSR kernels */
+            for (int64_t k = 0; k < net->n_layers; k++) {
+                vfy_la_conv_free(net->layers[k].conv);
+                net->layers[k].conv = NULL;
+            }
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+        vfy_bounds *b = vfy_bounds_create(ctx);
+        ck_assert(b);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, NULL,
+                                        pass ? lb2 : lb1, NULL, NULL), VFY_OK);
+        flat[pass] = calloc((size_t)vfy_bounds_flat_size(ctx), sizeof(double));
+        vfy_bounds_export(ctx, b, flat[pass]);
+        int64_t nf = vfy_bounds_flat_size(ctx);
+        if (pass == 1)
+            for (int64_t q = 0; q < nf; q++)
+                REQUIRE_MSG(fabs(flat[0][q] - flat[1][q]) <= 1e-9 * (1 + fabs(flat[1][q])),
+                            "flat %lld: %.17g against %.17g", (long long)q, flat[0][q],
+                            flat[1][q]);
+        vfy_bounds_free(b);
+        vfy_bound_ctx_free(ctx);
+    }
+    for (int64_t i = 0; i < K; i++)
+        REQUIRE(fabs(lb1[i] - lb2[i]) <= 1e-9 * (1 + fabs(lb2[i])));
+    /* sampled points (the CSR forward pass) above the conv forms' bounds */
+    uint64_t st = 99;
+    double *x = calloc((size_t)net->n_in, 8), *scr = calloc((size_t)vfy_eval_ws_len(net), 8), y[10];
+    ck_assert(x && scr);
+    for (int s = 0; s < 200; s++) {
+        for (int64_t j = 0; j < net->n_in; j++) {
+            double u = testnet_uniform(&st);
+            x[j] = s % 2 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
+        }
+        vfy_eval_f64(net, x, y, scr);
+        for (int64_t i = 0; i < K; i++)
+            REQUIRE_MSG(y[0] - y[1 + i] >= lb1[i], "sample %d row %lld: %.17g below %.17g", s,
+                        (long long)i, y[0] - y[1 + i], lb1[i]);
+    }
+    free(x), free(scr), free(flat[0]), free(flat[1]);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -2264,7 +2458,7 @@ START_TEST(test_act_alpha)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int t = 0; t < 2000; t++) {
         sample_point(&st, t, nx, lo, hi, x, xf);
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         memcpy(y, acts[net->n_layers - 1], (size_t)ny * sizeof(double));
         for (int i = 0; i < K; i++) {
             double v = 0;
@@ -2445,7 +2639,7 @@ START_TEST(test_alpha_batch)
                              : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
                                                                           (hi[d][j] - lo[d][j])));
             }
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             int in = 1;
             for (int64_t q = 0; q < n_sp[d]; q++)
                 in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
@@ -2512,7 +2706,7 @@ START_TEST(test_alpha_batch)
                              : fmin(hi[1][j], fmax(lo[1][j], x0[1][j] + (r - 0.5) * 0.1 *
                                                                           (hi[1][j] - lo[1][j])));
             }
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             int in = 1;
             for (int64_t q = 0; q < n_sp[1]; q++)
                 in &= sg[1][q] * acts[kq[1][q]][jq[1][q]] >= 0;
@@ -2646,6 +2840,8 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_maxpool_alpha_gain);
     tcase_add_test(tc, test_maxpool_relaxation);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
+    tcase_add_loop_test(tc, test_conv_kernels, 0, 4);
+    tcase_add_test(tc, test_conv_bounds_benchmark);
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_test(tc, test_act_alpha_eran);

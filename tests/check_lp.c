@@ -129,7 +129,7 @@ START_TEST(test_lp_contains_samples)
             acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
         for (int s = 0; s < 100; s++) {
             sample(&f, s, &st, x, y64, y32);
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             REQUIRE(nlo <= acts[0][j] && acts[0][j] <= nhi);
         }
         for (int64_t k = 0; k < net->n_layers; k++)
@@ -240,7 +240,7 @@ START_TEST(test_lp_fix_relu)
         for (int s = 0; s < 2000; s++) {
             double x[16], y64[16], y32[16];
             sample(&f, s, &st, x, y64, y32);
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             double z = acts[layer[0] - 1][index[0]];
             if ((sg > 0 && z < 0) || (sg < 0 && z > 0))
                 continue;

@@ -81,7 +81,7 @@ START_TEST(test_prefix_same_values)
         for (int t = 0; t < 50; t++) {
             for (int j = 0; j < 6; j++)
                 x[j] = 4 * testnet_uniform(&rs) - 2;
-            vfy_eval_forward_all(net, x, acts);
+            vfy_eval_forward_all(net, x, acts, NULL);
             vfy_eval_f64(p, x, y, scr);
             /* the same operations in the same order: the same doubles */
             for (int64_t j = 0; j < p->n_out; j++)
@@ -195,7 +195,7 @@ static void require_inside(const vfy_net *net, const vfy_bounds *b, const double
             double u = testnet_uniform(st);
             x[j] = t % 4 == 0 ? (u < 0.5 ? lo[j] : hi[j]) : lo[j] + u * (hi[j] - lo[j]);
         }
-        vfy_eval_forward_all(net, x, acts);
+        vfy_eval_forward_all(net, x, acts, NULL);
         for (int64_t k = 0; k < net->n_layers; k++)
             for (int64_t j = 0; j < net->layers[k].n_out; j++)
                 REQUIRE_MSG(acts[k][j] >= b->lo[k][j] && acts[k][j] <= b->hi[k][j],

@@ -8,15 +8,18 @@
 
 #include "vfy/net.h"
 
-/* y (n_out) = net(x) in double. scratch: 2 * vfy_net_max_width(net) doubles. */
+/* Doubles of scratch the double passes take: two layer vectors and the convolutions' workspace. */
+int64_t vfy_eval_ws_len(const vfy_net *net);
+/* y (n_out) = net(x) in double. scratch: vfy_eval_ws_len(net) doubles. */
 void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch);
 /* The same in float32 arithmetic. scratch: 2 * max width floats. */
 void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch);
 
 /* Forward pass that keeps every layer's output (acts[k], length layers[k].n_out; acts must hold
  * net->n_layers pointers to buffers of the right sizes), then the gradient with respect to x of
- * g · y, into grad_x (n_in). tmp: 2 * max width doubles. */
-void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts);
+ * g · y, into grad_x (n_in). ws (NULL: the convolutions' products through their sparse form) and
+ * tmp: vfy_eval_ws_len(net) doubles. */
+void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, double *ws);
 void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, const double *g,
                    double *grad_x, double *tmp);
 

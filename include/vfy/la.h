@@ -65,6 +65,41 @@ void vfy_la_csr_lmul(int64_t k, const double *l, const vfy_csr *a, double *c, do
 /* C = V A^T: V is k x n, C is k x m. */
 void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, double *ws);
 
+
+/* A 2-D convolution (NCHW, batch 1, row-major flattening) as a matrix: output (o, oy, ox) sums
+ * k[o][(i, ky, kx)] x[(g cg + i, iy, ix)] over the cg input channels of its group g = o / ocg and
+ * the window positions inside the input, iy = oy sh - pt + ky dh, ix = ox sw - pl + kx dw. */
+typedef struct vfy_conv_geom {
+    int64_t c, h, w;    /* input channels, height, width */
+    int64_t oc, oh, ow; /* output channels, height, width */
+    int64_t kh, kw, sh, sw, pt, pl, dh, dw, groups;
+} vfy_conv_geom;
+
+/* A sparse matrix that is exactly a convolution, for products through im2col and BLAS: the kernel
+ * read off the matrix (oc x ckk, ckk = cg kh kw; entries the matrix never uses are 0), |k|, and the
+ * indicator of k != 0. The products sum, per output entry, the same products as the CSR kernels'
+ * (with exact zeros for padding and zero weights) in another order, so the header's error bound
+ * holds with the matrix's dimensions. */
+typedef struct vfy_conv {
+    vfy_conv_geom g;
+    int64_t cg, ocg, ckk, ohw;
+    double *k, *kabs, *knz;
+} vfy_conv;
+
+/* The convolution of geometry g that a (m x n) is exactly, every entry compared; NULL when a is not
+ * that convolution, when out of memory, or when the kernels would not pay (fewer than 4 output
+ * channels per group). */
+vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a);
+vfy_conv *vfy_la_conv_copy(const vfy_conv *cv);
+void vfy_la_conv_free(vfy_conv *cv);
+/* Doubles of workspace the products need. */
+int64_t vfy_la_conv_ws_len(const vfy_conv *cv);
+/* Y = V A^T with the kernel ker (cv->k, cv->kabs or cv->knz in place of A's entries): V is
+ * k x (c h w), Y is k x (oc oh ow). */
+void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const double *v, double *y,
+                     double *ws);
+/* C = L A: L is k x (oc oh ow), C is k x (c h w). */
+void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws);
 /* Limit BLAS to one thread (we parallelise over domains instead). */
 void vfy_la_single_thread(void);
 

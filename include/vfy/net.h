@@ -46,6 +46,8 @@ typedef struct vfy_layer {
     vfy_csr *csr;          /* DENSE: the matrix's nonzeros by rows when it is sparse (a lowered
                             * convolution or pooling; vfy_net_sparsify), then its only form (w is
                             * NULL); else NULL */
+    vfy_conv *conv;        /* DENSE with csr: the same matrix as a convolution (la.h), for the bound
+                            * module's products; NULL when it is not one (vfy_net_bind_conv) */
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
 } vfy_layer;
 
@@ -114,6 +116,11 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
  * freed on failure). */
 vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *csr, double *b,
                             double w_relerr, int64_t fan_in, const char *name, vfy_error *err);
+
+/* Give layer k the convolution form g when its sparse matrix is exactly that convolution (every
+ * entry compared); otherwise, or when out of memory, the layer keeps none (its products stay on the
+ * CSR kernels). */
+void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g);
 
 /* Append a MAXPOOL layer (takes ownership of pool, n_out x pool_k indices in [-1, n_in), at least
  * one >= 0 per window; freed on failure). */
