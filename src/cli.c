@@ -335,7 +335,6 @@ int main(int argc, char **argv)
      * rows a domain may need and mostly untouched, and glibc's moving threshold would otherwise
      * serve it from the heap and zero all of it on every search (refine.c runs hundreds) */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    mallopt(M_TRIM_THRESHOLD, 256 << 20);
     vfy_verify_opts opts;
     vfy_verify_opts_default(&opts);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
