@@ -1890,6 +1890,15 @@ int64_t vfy_bound_flat_layer(const vfy_bound_ctx *ctx, int64_t idx)
     return k;
 }
 
+int64_t vfy_bound_relu_index(const vfy_bound_ctx *ctx, int64_t idx)
+{
+    int64_t k = vfy_bound_flat_layer(ctx, idx);
+    if (k + 1 >= ctx->net->n_layers || ctx->net->layers[k + 1].kind != VFY_LAYER_RELU ||
+        idx < ctx->foff[k])
+        return -1;
+    return ctx->roff[k + 1] + (idx - ctx->foff[k]);
+}
+
 int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx)
 {
     int64_t n = 0;
@@ -2432,7 +2441,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     vfy_bound_scratch *s = b->scratch;
     vfy_alpha_job job = {b, in_lo, in_hi, K, cy, cx, splits, s->warm, s->warm_K, s->warm_nsp,
-                         lb, lam_in, c_in};
+                         lb, lam_in, c_in, NULL, 0};
     s->warm = NULL; /* one call only */
     return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
 }
@@ -2642,8 +2651,25 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         if (s->job_seg[j] < 0 || !J->warm || J->warm_K != J->K || J->warm_nsp > segs[s->job_seg[j]].n_sp)
             continue;
         const bseg *G = &segs[s->job_seg[j]];
-        int64_t stride = R + J->warm_nsp;
-        for (int64_t k = 0; k < L; k++) {
+        int64_t stride = (J->warm_idx ? J->warm_n : R) + J->warm_nsp;
+        /* a compact warm start: the slopes of ReLUs warm_idx[q] only (the others keep the first
+         * pass's) */
+        for (int64_t q = 0, k = 0; J->warm_idx && q < J->warm_n; q++) {
+            int64_t ri = J->warm_idx[q];
+            while (k < L && (net->layers[k].kind != VFY_LAYER_RELU ||
+                             ri >= ctx->roff[k] + net->layers[k].n_in))
+                k++;
+            if (k >= L || ri < ctx->roff[k]) /* (warm_idx increasing: none left) */
+                break;
+            int64_t nk = net->layers[k].n_in, jj = ri - ctx->roff[k];
+            double *al = s->alpha + K * ctx->roff[k] + G->r0 * nk + jj;
+            for (int64_t i = 0; i < G->K; i++) {
+                double a = J->warm[i * stride + q];
+                if (a >= 0 && a <= 1)
+                    al[i * nk] = a;
+            }
+        }
+        for (int64_t k = 0; !J->warm_idx && k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
             if (Ly->kind != VFY_LAYER_RELU)
                 continue;
@@ -2657,7 +2683,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         }
         for (int64_t i = 0; i < G->K; i++)
             for (int64_t q = 0; q < J->warm_nsp; q++) {
-                double v = J->warm[i * stride + R + q];
+                double v = J->warm[i * stride + (J->warm_idx ? J->warm_n : R) + q];
                 s->beta_v[G->bo + i * G->n_sp + q] = v > 0 ? v : 0;
             }
     }

@@ -514,6 +514,9 @@ int main(int argc, char **argv)
     if (res.rebounded > 0)
         vfy_log(1, "ReLU splits: the later layers re-bounded on %lld of %lld domains",
                 (long long)res.rebounded, (long long)res.domains);
+    if (res.max_queued > 0)
+        vfy_log(1, "queue: at most %lld domains at once, the largest below a root %.1f KB",
+                (long long)res.max_queued, (double)res.max_domain_bytes / 1024.0);
     if (res.lp_domains > 0)
         vfy_log(1, "LP stage: %lld domains, %lld cases refuted there, %lld LPs solved in %.2f s",
                 (long long)res.lp_domains, (long long)res.lp_refuted, (long long)res.lp_solves,

@@ -2606,10 +2606,10 @@ START_TEST(test_alpha_batch)
     for (int d = 0; d < D; d++)
         jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
                                   n_sp[d] ? &sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
-                                  lb[d], lam[d], c_in[d]};
+                                  lb[d], lam[d], c_in[d], NULL, 0};
     double none_lb[1] = {-1};
     jobs[D] = (vfy_alpha_job){b[0], wlo[0], whi[0], 0, cy[0], NULL, NULL, NULL, 0, 0, none_lb,
-                              NULL, NULL};
+                              NULL, NULL, NULL, 0};
     ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D + 1, jobs, 15), VFY_OK);
     ck_assert(none_lb[0] == -1); /* no rows: nothing written */
     /* (a) each job alone, on a copy of its bounds */
@@ -2625,6 +2625,35 @@ START_TEST(test_alpha_batch)
         for (int i = 0; i < K; i++)
             REQUIRE_MSG(fabs(lb[d][i] - lb1[i]) <= 1e-6 * (1 + fabs(lb1[i])),
                         "domain %d row %d: %.17g in the batch, %.17g alone", d, i, lb[d][i], lb1[i]);
+    }
+    /* (e) the warm start in the compact layout (the slopes of domain 0's unstable ReLUs only, as
+     * bab.c's compact domains keep them) gives the full layout's bounds exactly: a stable ReLU's
+     * slope is never used */
+    {
+        vfy_bounds_export(ctx, b[0], flat);
+        int64_t *widx = malloc((size_t)(half + 1) * sizeof(int64_t)), nw = 0;
+        for (int64_t f = 0; f < half; f++) {
+            int64_t ri = vfy_bound_relu_index(ctx, f);
+            if (ri >= 0 && flat[f] < 0 && flat[half + f] > 0)
+                widx[nw++] = ri;
+        }
+        float *cw = malloc((size_t)(K * nw + 1) * sizeof(float));
+        for (int i = 0; i < K; i++)
+            for (int64_t q = 0; q < nw; q++)
+                cw[i * nw + q] = warm[i * R + widx[q]];
+        double lbw[2][K];
+        for (int pass = 0; pass < 2; pass++) {
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[0], whi[0], flat, alone),
+                             VFY_OK);
+            vfy_alpha_job j1 = {alone, wlo[0], whi[0], K, cy[0], NULL, NULL, pass ? cw : warm, K, 0,
+                                lbw[pass], NULL, NULL, pass ? widx : NULL, pass ? nw : 0};
+            ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, alone, 1, &j1, 15), VFY_OK);
+        }
+        for (int i = 0; i < K; i++)
+            REQUIRE_MSG(lbw[0][i] == lbw[1][i], "row %d: %.17g full, %.17g compact (%lld of %lld)",
+                        i, lbw[0][i], lbw[1][i], (long long)nw, (long long)R);
+        free(widx);
+        free(cw);
     }
     /* (b) samples of each domain against the batch's bounds and multipliers */
     double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)half * sizeof(double));

@@ -837,6 +837,45 @@ END_TEST
 /* The memory ceiling: with room for a single queued domain the search degrades to depth-first
  * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
  * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
+/* Compact domains (bab.c): a ReLU-split search keeps in each queued domain only the bounds and
+ * slopes that can differ from the root's. On random nets with stable neurons at the root, both
+ * forms decide every spec the same way (thresholds above the sampled minimum and below it), every
+ * counterexample valid, and the compact domains are smaller. */
+START_TEST(test_compact_domains)
+{
+    enum { NX = 6 };
+    int64_t hidden[3] = {16, 16, 16};
+    vfy_net *net = testnet_random(70 + (uint64_t)_i, NX, hidden, 3, 1, 1.0, 0);
+    vfy_spec *spec = below_min_spec(net, NX, 5 + (uint64_t)_i, _i % 2 ? 0.5 : -0.3);
+    vfy_verify_result res[2];
+    for (int full = 0; full < 2; full++) {
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF;
+        o.refine = 0;
+        o.threads = 1;
+        o.timeout_s = 30;
+        o.compact_domains = !full;
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res[full], &err), VFY_OK);
+    }
+    ck_assert_int_eq(res[0].verdict, res[1].verdict);
+    /* (above the sampled minimum: sat; below it, sat only where the search finds lower) */
+    ck_assert(res[0].verdict == VFY_SAT || (_i % 2 && res[0].verdict == VFY_UNSAT));
+    if (res[0].verdict == VFY_SAT)
+        for (int full = 0; full < 2; full++)
+            REQUIRE(res[full].y64[0] <= spec->cases[0].rows[0].rhs_hi);
+    if (res[1].max_domain_bytes > 0) /* (a search that split) */
+        REQUIRE_MSG(res[0].max_domain_bytes < res[1].max_domain_bytes, "%lld against %lld bytes",
+                    (long long)res[0].max_domain_bytes, (long long)res[1].max_domain_bytes);
+    vfy_verify_result_free(&res[0]);
+    vfy_verify_result_free(&res[1]);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_memory_ceiling_depth_first)
 {
     enum { NX = 6 };
@@ -878,6 +917,7 @@ static Suite *verify_suite(void)
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_log_demote);
+    tcase_add_loop_test(tc, test_compact_domains, 0, 6);
     tcase_add_test(tc, test_resident_bytes);
     tcase_add_test(tc, test_lp_stage_time_share);
     tcase_add_test(tc, test_abs_unsat);

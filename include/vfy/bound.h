@@ -112,6 +112,9 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
 
 /* Number of doubles in a flat copy of all layers' bounds (lo of every layer, then hi). */
 int64_t vfy_bounds_flat_size(const vfy_bound_ctx *ctx);
+/* The ReLU index (the order of the slopes in vfy_bound_alpha_warm's layout) of the ReLU that flat
+ * entry idx (of the lower half) feeds, or -1 when that entry feeds no ReLU. */
+int64_t vfy_bound_relu_index(const vfy_bound_ctx *ctx, int64_t idx);
 void vfy_bounds_export(const vfy_bound_ctx *ctx, const vfy_bounds *b, double *flat);
 /* The layer whose output holds entry idx (< half the flat size) of that layout. */
 int64_t vfy_bound_flat_layer(const vfy_bound_ctx *ctx, int64_t idx);
@@ -160,6 +163,10 @@ typedef struct vfy_alpha_job {
     const float *warm;             /* or NULL */
     int64_t warm_K, warm_nsp;
     double *lb, *lam_in, *c_in;    /* K; K x n_in or NULL; K or NULL */
+    /* a compact warm start: each row holds the slopes of the warm_n ReLUs warm_idx (increasing
+     * ReLU indices, vfy_bound_relu_index), then the warm_nsp multipliers; NULL: the full layout */
+    const int64_t *warm_idx;
+    int64_t warm_n;
 } vfy_alpha_job;
 
 /* vfy_bound_rows_alpha for n domains at once: every job gets exactly the bounds it would get

@@ -138,6 +138,9 @@ typedef struct vfy_verify_opts {
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
                                   only the points the bounds single out are tried */
+    int compact_domains;       /* 1 (default): with ReLU splitting (no certificate), a queued
+                                  domain keeps only the bounds and slopes that can differ from its
+                                  root's (the unstable pre-activations'; bab.c); 0: all of them */
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
@@ -151,6 +154,8 @@ typedef struct vfy_verify_result {
     int64_t domains;  /* domains bounded */
     int64_t max_depth;
     int64_t max_queued; /* most domains held at once (best-first heap and depth-first stack) */
+    int64_t max_domain_bytes; /* the largest domain queued below a root (a root carries every
+                                 bound of the network: its size is the net's) */
     int64_t unresolved; /* leaves that could not be split further nor decided */
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
