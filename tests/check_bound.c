@@ -2044,7 +2044,8 @@ START_TEST(test_conv_kernels)
         double *ker = calloc((size_t)(g.oc * ckk), sizeof *ker), *a = calloc((size_t)(m * n), 8);
         ck_assert(ker && a);
         for (int64_t t = 0; t < g.oc * ckk; t++) /* a third of the weights 0 */
-            ker[t] = testnet_uniform(&st) < 0.33 ? 0.0 : (double)((int)(testnet_uniform(&st) * 7) - 3);
+            ker[t] = testnet_uniform(&st) < 0.33 ? 0.0
+                                                  : (double)((int)(testnet_uniform(&st) * 7) - 3);
         for (int64_t o = 0; o < m; o++) {
             int64_t oc = o / (g.oh * g.ow), oy = o / g.ow % g.oh, ox = o % g.ow;
             for (int64_t t = 0; t < ckk; t++) {
@@ -2076,7 +2077,8 @@ START_TEST(test_conv_kernels)
         double *v = calloc((size_t)(K * n), 8), *l = calloc((size_t)(K * m), 8);
         double *y1 = calloc((size_t)(K * m), 8), *y2 = calloc((size_t)(K * m), 8);
         double *c1 = calloc((size_t)(K * n), 8), *c2 = calloc((size_t)(K * n), 8);
-        double *ws = calloc((size_t)vfy_la_conv_ws_len(cv), 8), *cws = calloc((size_t)(16 * (m + n)), 8);
+        double *ws = calloc((size_t)vfy_la_conv_ws_len(cv), 8);
+        double *cws = calloc((size_t)(16 * (m + n)), 8);
         ck_assert(v && l && y1 && y2 && c1 && c2 && ws && cws);
         for (int64_t q = 0; q < K * n; q++)
             v[q] = (double)((int)(testnet_uniform(&st) * 9) - 4);
@@ -2130,6 +2132,24 @@ START_TEST(test_conv_kernels)
 }
 END_TEST
 
+/* A benchmark's model and spec from ../shared/benchmarks; 0 (the test skipped, a line on stderr)
+ * when the model is absent. */
+static int load_bench(const char *model, const char *spec_path, vfy_net **net, vfy_spec **spec)
+{
+    FILE *f = fopen(model, "rb");
+    if (!f) {
+        fprintf(stderr, "skipped: %s is absent\n", model);
+        return 0;
+    }
+    fclose(f);
+    vfy_error err;
+    *net = NULL;
+    *spec = NULL;
+    REQUIRE_MSG(vfy_onnx_load(model, net, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_spec_load(spec_path, spec, &err) == VFY_OK, "%s", err.msg);
+    return 1;
+}
+
 /* The benchmark conv nets (skipped without ../shared): the lowering gives every convolution of
  * oval21's cifar_wide_kw its convolution form, and bounds through it match those through the CSR
  * kernels up to the summation order and contain sampled executions (no tolerance). */
@@ -2138,17 +2158,10 @@ START_TEST(test_conv_bounds_benchmark)
     const char *model = "../shared/benchmarks/oval21/onnx/cifar_wide_kw.onnx";
     const char *spec_path =
         "../shared/benchmarks/oval21/vnnlib/cifar_wide_kw-img8517-eps0.006928104575163399.vnnlib";
-    FILE *f = fopen(model, "rb");
-    if (!f) {
-        fprintf(stderr, "skipped: ../shared/benchmarks is absent\n");
+    vfy_net *net;
+    vfy_spec *spec;
+    if (!load_bench(model, spec_path, &net, &spec))
         return;
-    }
-    fclose(f);
-    vfy_net *net = NULL;
-    vfy_spec *spec = NULL;
-    vfy_error err;
-    REQUIRE_MSG(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
-    REQUIRE_MSG(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
     int n_conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         n_conv += net->layers[k].conv != NULL;
@@ -2507,17 +2520,10 @@ START_TEST(test_act_alpha_eran)
     const char *model = "../shared/benchmarks/eran/onnx/ffnnSIGMOID__Point_6x200.onnx";
     const char *spec_path =
         "../shared/benchmarks/eran/vnnlib/mnist_spec_idx_3881_eps_0.01200.vnnlib";
-    FILE *f = fopen(model, "r");
-    if (!f) {
-        fprintf(stderr, "skipped: %s is absent\n", model);
+    vfy_net *net;
+    vfy_spec *spec;
+    if (!load_bench(model, spec_path, &net, &spec))
         return;
-    }
-    fclose(f);
-    vfy_net *net = NULL;
-    vfy_spec *spec = NULL;
-    vfy_error err;
-    REQUIRE_MSG(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
-    REQUIRE_MSG(vfy_spec_load(spec_path, &spec, &err) == VFY_OK, "%s", err.msg);
     REQUIRE(net->n_in == 784 && net->n_out == 10 && spec->n_boxes == 1);
     enum { KMAX = 16 };
     int64_t K = 0, ny = net->n_out;
