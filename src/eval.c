@@ -42,10 +42,8 @@ static void dense_mul(const vfy_layer *L, const double *a, double *b, int transp
             vfy_la_conv_fwd(L->conv, L->conv->k, 1, a, b, conv_ws);
     } else if (L->csr) {
         vfy_la_csr_gemv(L->csr, a, b, transpose, 0);
-    } else if (transpose) {
-        vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 1);
     } else {
-        vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, 0);
+        vfy_la_gemv(L->n_out, L->n_in, L->w, a, b, transpose);
     }
 }
 

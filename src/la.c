@@ -350,8 +350,7 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a)
     int64_t cg = g->c / g->groups, ocg = g->oc / g->groups, ckk = cg * g->kh * g->kw;
     if (ocg < 4 || (double)ckk * (double)g->oc > (double)lim ||
         (double)ckk * (double)g->oh * (double)g->ow > (double)lim ||
-        (double)g->oh * (double)g->ow > (double)lim || a->m != g->oc * g->oh * g->ow ||
-        a->n != g->c * g->h * g->w)
+        a->m != g->oc * g->oh * g->ow || a->n != g->c * g->h * g->w)
         return NULL;
     vfy_conv *cv = vfy_alloc(sizeof *cv);
     unsigned char *seen = vfy_alloc_array((size_t)(g->oc * ckk), 1);
@@ -465,6 +464,19 @@ static void conv_range(int64_t k, int64_t stride, int64_t pad, int64_t dil, int6
         *hi = *lo;
 }
 
+/* Kernel entry t = (i, ky, kx): the output rows [*y0, *y1) and columns [*x0, *x1) where it reads
+ * inside the input, and the offset (in the group's input) of what it reads at output (0, 0), so
+ * that output (oy, ox) reads off + oy sh w + ox sw. */
+static int64_t conv_tap(const vfy_conv *cv, int64_t t, int64_t *y0, int64_t *y1, int64_t *x0,
+                        int64_t *x1)
+{
+    const vfy_conv_geom *G = &cv->g;
+    int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
+    conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, y0, y1);
+    conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, x0, x1);
+    return (i * G->h + ky * G->dh - G->pt) * G->w + kx * G->dw - G->pl;
+}
+
 /* One row at a time: col (ckk x ohw) holds the row's inputs under kernel entry t = (i, ky, kx) at
  * each output position (0 in the padding); the row's outputs (oc x ohw, contiguous in y) are
  * ker col, one product per group. */
@@ -478,15 +490,11 @@ void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const dou
         for (int64_t g = 0; g < G->groups; g++) {
             const double *vr = v + r * n_in + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
-                int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
-                int64_t y0, y1, x0, x1;
-                conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, &y0, &y1);
-                conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, &x0, &x1);
+                int64_t y0, y1, x0, x1, off = conv_tap(cv, t, &y0, &y1, &x0, &x1);
                 double *dst = col + t * ohw;
                 memset(dst, 0, (size_t)ohw * sizeof(double));
                 for (int64_t oy = y0; oy < y1; oy++) {
-                    const double *src = vr + (i * G->h + oy * G->sh - G->pt + ky * G->dh) * G->w -
-                                        G->pl + kx * G->dw;
+                    const double *src = vr + off + oy * G->sh * G->w;
                     double *d = dst + oy * G->ow;
                     for (int64_t ox = x0; ox < x1; ox++)
                         d[ox] = src[ox * G->sw];
@@ -515,14 +523,10 @@ void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, 
                         l + r * n_out + g * cv->ocg * ohw, (int)ohw, 0.0, col, (int)ohw);
             double *cr = c + r * n_in + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
-                int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
-                int64_t y0, y1, x0, x1;
-                conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, &y0, &y1);
-                conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, &x0, &x1);
+                int64_t y0, y1, x0, x1, off = conv_tap(cv, t, &y0, &y1, &x0, &x1);
                 const double *src = col + t * ohw;
                 for (int64_t oy = y0; oy < y1; oy++) {
-                    double *d = cr + (i * G->h + oy * G->sh - G->pt + ky * G->dh) * G->w - G->pl +
-                                kx * G->dw;
+                    double *d = cr + off + oy * G->sh * G->w;
                     const double *sv = src + oy * G->ow;
                     for (int64_t ox = x0; ox < x1; ox++)
                         d[ox * G->sw] += sv[ox];

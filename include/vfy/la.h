@@ -65,7 +65,6 @@ void vfy_la_csr_lmul(int64_t k, const double *l, const vfy_csr *a, double *c, do
 /* C = V A^T: V is k x n, C is k x m. */
 void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, double *ws);
 
-
 /* A 2-D convolution (NCHW, batch 1, row-major flattening) as a matrix: output (o, oy, ox) sums
  * k[o][(i, ky, kx)] x[(g cg + i, iy, ix)] over the cg input channels of its group g = o / ocg and
  * the window positions inside the input, iy = oy sh - pt + ky dh, ix = ox sw - pl + kx dw. */
@@ -100,6 +99,7 @@ void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const dou
                      double *ws);
 /* C = L A: L is k x (oc oh ow), C is k x (c h w). */
 void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws);
+
 /* Limit BLAS to one thread (we parallelise over domains instead). */
 void vfy_la_single_thread(void);
 
