@@ -3110,6 +3110,7 @@ typedef struct tighten_part {
     vfy_bound_slopes *sl;
     int64_t foff_m;           /* flat offset of the layer's neurons */
     double *aflat;            /* the prefix's flat size / 2 (with sl) */
+    const vfy_splits *cons;   /* constraints on the prefix's pre-activations, or NULL */
 } tighten_part;
 
 /* Whether row r's bound out[r] (+e_j: lower, -e_j: upper, j = idx[r / 2]) beats the current one
@@ -3135,7 +3136,7 @@ static void *tighten_run(void *arg)
             int64_t r = r0 + i;
             T->cy[i * T->n_out + T->idx[r / 2]] = r % 2 ? -1.0 : 1.0;
         }
-        T->st = vfy_bound_rows_alpha(T->pc, T->in_lo, T->in_hi, T->pb, K, T->cy, NULL, NULL,
+        T->st = vfy_bound_rows_alpha(T->pc, T->in_lo, T->in_hi, T->pb, K, T->cy, NULL, T->cons,
                                      T->iters, T->out + r0, NULL, NULL);
         for (int64_t i = 0; T->sl && T->st == VFY_OK && i < K; i++)
             slopes_record(T->ctx, T->sl, T->foff_m + T->idx[(r0 + i) / 2], (int)((r0 + i) % 2),
@@ -3163,15 +3164,52 @@ static void prefix_bounds(const vfy_bound_ctx *pc, vfy_bounds *pb, const vfy_bou
     pb->overflow = b->overflow;
 }
 
+static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
+                                const double *in_hi, vfy_bounds *b, int iters,
+                                const vfy_splits *cons, const vfy_deadline *dl,
+                                int64_t *n_tightened, vfy_bound_tighten_rec rec, void *rec_user);
+
 vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *in_lo,
                                        const double *in_hi, vfy_bounds *b, int iters,
                                        const vfy_deadline *dl, int64_t *n_tightened,
                                        vfy_bound_tighten_rec rec, void *rec_user)
 {
+    return tighten_alpha(ctx, in_lo, in_hi, b, iters, NULL, dl, n_tightened, rec, rec_user);
+}
+
+vfy_status vfy_bound_tighten_alpha_cons(const vfy_bound_ctx *ctx, const double *in_lo,
+                                        const double *in_hi, vfy_bounds *b, int iters,
+                                        const vfy_splits *cons, const vfy_deadline *dl,
+                                        int64_t *n_tightened)
+{
+    return tighten_alpha(ctx, in_lo, in_hi, b, iters, cons, dl, n_tightened, NULL, NULL);
+}
+
+/* A layer's rows with constraints (cons): each row is bounded over {x in the box : every
+ * constraint holds}, by beta-CROWN's multiplier on each constraint whose pre-activation is in the
+ * prefix before the row's layer (those at the row's layer or after are not in its backward pass).
+ * SOUND when the constraints hold on the whole box (the caller's contract): that set is then the
+ * box, and the bound holds for every x in it. */
+static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
+                                const double *in_hi, vfy_bounds *b, int iters,
+                                const vfy_splits *cons, const vfy_deadline *dl,
+                                int64_t *n_tightened, vfy_bound_tighten_rec rec, void *rec_user)
+{
     const vfy_net *net = ctx->net;
     *n_tightened = 0;
     if (b->overflow)
         return VFY_OK;
+    int64_t n_cons = cons && !rec ? cons->n : 0;
+    int64_t *c_idx = n_cons ? vfy_alloc_array((size_t)n_cons, sizeof(int64_t)) : NULL;
+    signed char *c_sign = n_cons ? vfy_alloc_array((size_t)n_cons, 1) : NULL;
+    double *c_off = n_cons ? vfy_alloc_array((size_t)n_cons, sizeof(double)) : NULL;
+    if (n_cons && (!c_idx || !c_sign || !c_off)) {
+        vfy_free(c_idx);
+        vfy_free(c_sign);
+        vfy_free(c_off);
+        return VFY_ERR_NOMEM;
+    }
+    vfy_splits layer_cons = {0, c_idx, c_sign, c_off};
     int64_t half = vfy_bounds_flat_size(ctx) / 2, relu_seen = 0;
     int64_t wmax = vfy_net_max_width(net);
     /* threads share a layer's chunks; a certificate's record (rec) is made chunk by chunk, in order */
@@ -3211,6 +3249,15 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
                 idx[n++] = j;
         if (n == 0)
             continue;
+        /* the constraints on pre-activations of the layers before k - 1 (the prefix's own) */
+        layer_cons.n = 0;
+        for (int64_t q = 0; q < n_cons; q++) {
+            if (vfy_bound_flat_layer(ctx, cons->idx[q]) >= k - 1)
+                continue;
+            c_idx[layer_cons.n] = cons->idx[q];
+            c_sign[layer_cons.n] = cons->sign[q];
+            c_off[layer_cons.n++] = cons->offset ? cons->offset[q] : 0.0;
+        }
         /* the prefix as a network of its own (a view: it owns nothing) */
         vfy_net pre = *net;
         pre.n_layers = k;
@@ -3234,7 +3281,7 @@ vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *i
             double *af = T->aflat; /* (kept from layer to layer) */
             *T = (tighten_part){pc, NULL, in_lo, in_hi, dl, idx, rows, n_chunks, t, n_use, n_out,
                                 iters, cy, out, VFY_OK, ctx, act ? NULL : b->slopes,
-                                ctx->foff[k - 1], af};
+                                ctx->foff[k - 1], af, layer_cons.n ? &layer_cons : NULL};
             if (T->sl && !T->aflat &&
                 !(T->aflat = vfy_alloc_array((size_t)(half + 1), sizeof(double))))
                 st = VFY_ERR_NOMEM;
@@ -3312,6 +3359,9 @@ done:
     vfy_free(out);
     vfy_free(idx);
     vfy_free(aflat);
+    vfy_free(c_idx);
+    vfy_free(c_sign);
+    vfy_free(c_off);
     for (int t = 0; t < TIGHTEN_THREADS_MAX; t++) {
         vfy_free(parts[t].cy);
         vfy_free(parts[t].aflat);

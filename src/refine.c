@@ -492,6 +492,30 @@ done:
     return st;
 }
 
+/* The pre-activations feeding a ReLU that were unstable in start (flat bounds) and are stable in
+ * b, each with its sign (+1: z >= 0), into idx/sign; returns their count. */
+static int64_t made_stable(const vfy_bound_ctx *ctx, const double *start, const vfy_bounds *b,
+                           int64_t *idx, signed char *sign)
+{
+    const vfy_net *net = vfy_bound_ctx_net(ctx);
+    int64_t n = 0, half = vfy_bounds_flat_size(ctx) / 2;
+    for (int64_t q = 0, off = 0; q + 1 < net->n_layers; off += net->layers[q].n_out, q++) {
+        if (net->layers[q + 1].kind != VFY_LAYER_RELU)
+            continue;
+        for (int64_t j = 0; j < net->layers[q].n_out; j++) {
+            int64_t f = off + j;
+            if (!(start[f] < 0 && start[half + f] > 0))
+                continue;
+            int sg = b->lo[q][j] >= 0 ? 1 : (b->hi[q][j] <= 0 ? -1 : 0);
+            if (sg != 0) {
+                idx[n] = f;
+                sign[n++] = (signed char)sg;
+            }
+        }
+    }
+    return n;
+}
+
 vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
@@ -512,8 +536,10 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
     double *flat = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
     double *start = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) + 1, sizeof(double));
     unsigned char *searched = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) / 2 + 1, 1);
+    int64_t *c_idx = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) / 2 + 1, sizeof(int64_t));
+    signed char *c_sign = vfy_alloc_array((size_t)vfy_bounds_flat_size(ctx) / 2 + 1, 1);
     vfy_status st = VFY_OK;
-    if (!lo || !hi || !flat || !start || !searched) {
+    if (!lo || !hi || !flat || !start || !searched || !c_idx || !c_sign) {
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory refining hidden bounds");
         goto done;
     }
@@ -546,13 +572,20 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
         if (st != VFY_OK)
             goto done;
         if (n_changed > 0 && !(dl && vfy_deadline_over(dl))) {
-            /* the later layers, on top of the neurons decided: CROWN, then alpha-CROWN (past the
-             * deadline, not: b stays sound without, and the search's next root re-bounds every
-             * layer on top of it) */
+            /* the later layers, on top of the neurons decided: CROWN, then alpha-CROWN with
+             * every neuron made stable so far as a constraint (past the deadline, not: b stays
+             * sound without, and the search's next root re-bounds every layer on top of it).
+             * SOUND: each constraint's sign is proved over the box. */
             st = vfy_bound_refresh(ctx, lo, hi, b, k, flat);
             int64_t n_a = 0;
-            if (st == VFY_OK && q + 1 < n_layers)
-                st = vfy_bound_tighten_alpha(ctx, lo, hi, b, 20, dl, &n_a);
+            vfy_splits cons = {made_stable(ctx, start, b, c_idx, c_sign), c_idx, c_sign, NULL};
+            double t_a = vfy_now();
+            if (st == VFY_OK && q + 1 < n_layers) {
+                st = vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 20, &cons, dl, &n_a);
+                vfy_log(2, "refine: after layer %lld, alpha-CROWN with %lld neurons made stable as "
+                           "constraints tightened %lld bounds in %.2f s", (long long)k,
+                        (long long)cons.n, (long long)n_a, vfy_now() - t_a);
+            }
             if (st != VFY_OK) {
                 st = vfy_fail(err, st, "out of memory refining hidden bounds");
                 goto done;
@@ -569,5 +602,7 @@ done:
     vfy_free(flat);
     vfy_free(start);
     vfy_free(searched);
+    vfy_free(c_idx);
+    vfy_free(c_sign);
     return st;
 }

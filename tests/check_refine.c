@@ -548,6 +548,68 @@ START_TEST(test_root_bounds_tighten)
 }
 END_TEST
 
+/* constraint_net(2.5) with one more ReLU layer on p = 1 - h1 - h2 (then out = relu(p)): over
+ * [-1, 1]^2, p >= -1 (h1 + h2 <= 2), while the triangles give p >= -2. z = 2.5 - h1 - h2 >= 0.5
+ * holds on the box; as a constraint of the hidden layers' alpha-CROWN (vfy_bound_tighten_alpha_cons)
+ * its multiplier gives p >= -1.5, which plain alpha-CROWN and the clamping of z do not. The bound
+ * stays below p at 20,000 sampled points (a quarter at x0 = 1, where p = -1), no tolerance; a
+ * constraint on p's own layer or later is not used for p. */
+START_TEST(test_tighten_alpha_constraints)
+{
+    const int64_t sizes[5] = {2, 2, 2, 1, 1};
+    const double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[4] = {-1, -1, 1, 1}, b2[2] = {2.5, 0};
+    const double w3[2] = {0, -1}, b3[1] = {1}, w4[1] = {1}, b4[1] = {0};
+    const double *w[4] = {w1, w2, w3, w4}, *bb[4] = {b1, b2, b3, b4};
+    vfy_net *net = testnet_dense(4, sizes, w, bb);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, &err), VFY_OK);
+    double blo[2] = {-1, -1}, bhi[2] = {1, 1};
+    test_box tb;
+    box_init(&tb, 2, blo, bhi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 2, NULL);
+    int64_t z_at = net->layers[0].n_out + net->layers[1].n_out, p_layer = 4;
+    ck_assert_int_eq(net->layers[p_layer + 1].kind, VFY_LAYER_RELU);
+    double plain = b->lo[p_layer][0];
+    REQUIRE_MSG(plain < -1.9 && b->lo[2][0] < 0, "p >= %g, z >= %g before", plain, b->lo[2][0]);
+    double lo[2], hi[2];
+    memcpy(lo, tb.lo, sizeof lo);
+    memcpy(hi, tb.hi, sizeof hi);
+    vfy_bound_widen_input(ctx, 2, lo, hi);
+    /* p >= 0 itself (false on the box): a constraint on p's own layer is not in its backward
+     * pass, so it must change nothing */
+    const int64_t own_idx[1] = {z_at + 4};
+    const signed char pos[1] = {1};
+    vfy_splits own = {1, own_idx, pos, NULL};
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 20, &own, NULL, &n_t), VFY_OK);
+    REQUIRE_MSG(b->lo[p_layer][0] < -1.9, "p >= %g with a constraint on its own layer",
+                b->lo[p_layer][0]);
+    const int64_t z_idx[1] = {z_at};
+    vfy_splits cons = {1, z_idx, pos, NULL};
+    ck_assert_int_eq(vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 50, &cons, NULL, &n_t), VFY_OK);
+    double with = b->lo[p_layer][0];
+    REQUIRE_MSG(with > -1.6 && n_t > 0, "p >= %g with z >= 0 (%lld tightened)", with,
+                (long long)n_t);
+    uint64_t st = 11;
+    double *acts[8];
+    double store[8][8];
+    for (int k = 0; k < 8; k++)
+        acts[k] = store[k];
+    for (int t = 0; t < 20000; t++) {
+        double x[2] = {-1 + 2 * testnet_uniform(&st), -1 + 2 * testnet_uniform(&st)};
+        if (t % 4 == 0)
+            x[0] = 1;
+        vfy_eval_forward_all(net, x, acts, NULL);
+        REQUIRE_MSG(acts[p_layer][0] >= with, "p %.17g below %.17g", acts[p_layer][0], with);
+    }
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *refine_suite(void)
 {
     Suite *s = suite_create("refine");
@@ -561,6 +623,7 @@ static Suite *refine_suite(void)
     tcase_add_test(tc, test_hidden_prior_used);
     tcase_add_test(tc, test_root_constraints_tighten);
     tcase_add_loop_test(tc, test_root_bounds_tighten, 0, 2);
+    tcase_add_test(tc, test_tighten_alpha_constraints);
     tcase_add_loop_test(tc, test_open_bound_sound, 0, 6);
     suite_add_tcase(s, tc);
     return s;

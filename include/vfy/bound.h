@@ -267,6 +267,16 @@ vfy_status vfy_bound_tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo
  * of the pass that proved it (alpha_flat as in vfy_bound_best_params, over the layers before idx's).
  * The bound itself is the back-substitution of +-e_idx through the layers before it with those
  * slopes and the layer bounds of b at that moment. */
+/* As vfy_bound_tighten_alpha, each bound over the box under constraints that hold on the whole
+ * box (the caller's proof, e.g. neurons proved stable): each constraint on a pre-activation before
+ * a row's layer gets beta-CROWN's multiplier in that row's passes, so the bounds can be tighter
+ * than without (the relaxation of the layers before a constrained neuron admits points where the
+ * constraint fails; the multiplier prices them). cons NULL: vfy_bound_tighten_alpha. */
+vfy_status vfy_bound_tighten_alpha_cons(const vfy_bound_ctx *ctx, const double *in_lo,
+                                        const double *in_hi, vfy_bounds *b, int iters,
+                                        const vfy_splits *cons, const vfy_deadline *dl,
+                                        int64_t *n_tightened);
+
 typedef void (*vfy_bound_tighten_rec)(void *user, int64_t idx, int upper, const double *alpha_flat);
 vfy_status vfy_bound_tighten_alpha_rec(const vfy_bound_ctx *ctx, const double *in_lo,
                                        const double *in_hi, vfy_bounds *b, int iters,
