@@ -578,9 +578,9 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
              * SOUND: each constraint's sign is proved over the box. */
             st = vfy_bound_refresh(ctx, lo, hi, b, k, flat);
             int64_t n_a = 0;
-            vfy_splits cons = {made_stable(ctx, start, b, c_idx, c_sign), c_idx, c_sign, NULL};
-            double t_a = vfy_now();
             if (st == VFY_OK && q + 1 < n_layers) {
+                vfy_splits cons = {made_stable(ctx, start, b, c_idx, c_sign), c_idx, c_sign, NULL};
+                double t_a = vfy_now();
                 st = vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 20, &cons, dl, &n_a);
                 vfy_log(2, "refine: after layer %lld, alpha-CROWN with %lld neurons made stable as "
                            "constraints tightened %lld bounds in %.2f s", (long long)k,

@@ -834,9 +834,6 @@ START_TEST(test_attack_deferred_by_box)
 }
 END_TEST
 
-/* The memory ceiling: with room for a single queued domain the search degrades to depth-first
- * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
- * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
 /* Compact domains (bab.c): a ReLU-split search keeps in each queued domain only the bounds and
  * slopes that can differ from the root's. On random nets with stable neurons at the root, both
  * forms decide every spec the same way (thresholds above the sampled minimum and below it), every
@@ -876,6 +873,9 @@ START_TEST(test_compact_domains)
 }
 END_TEST
 
+/* The memory ceiling: with room for a single queued domain the search degrades to depth-first
+ * and still proves what it proves without the ceiling, holding at most STACK_BATCH (4, bab.c)
+ * domains per level of depth (a full round of 32 made the stack grow by up to 32 a round). */
 START_TEST(test_memory_ceiling_depth_first)
 {
     enum { NX = 6 };
