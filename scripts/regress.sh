@@ -132,5 +132,21 @@ else
     fail "--certificate with --bounds lp" "exit $rc, stderr '${out%%$'\n'*}'"
 fi
 
+# --- verbosity: -v, -vv and -vvv are accepted (progress on stderr only), -vvvv is not -------------
+for v in -v -vv -vvv; do
+    out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" "$v" 2>"$TMP/verbose"); rc=$?
+    if [ "$rc" -eq 0 ] && [ "$out" = unsat ] && [ -s "$TMP/verbose" ]; then
+        pass "$v" "unsat on stdout, $(wc -l <"$TMP/verbose") lines on stderr"
+    else
+        fail "$v" "exit $rc, stdout '$out'"
+    fi
+done
+out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" -vvvv 2>&1 >/dev/null); rc=$?
+if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q -- "unknown option '-vvvv'"; then
+    pass "-vvvv" "exit 4: ${out%%$'\n'*}"
+else
+    fail "-vvvv" "exit $rc, stderr '${out%%$'\n'*}'"
+fi
+
 echo "regress: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -732,10 +732,19 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * 4214 and 6553 at the root in 9-10 s, which 30 s of splitting Sigmoids at 0 did not */
 #define HIDDEN_ALPHA_DEEPEN_SHARE 0.5
 #define HIDDEN_ALPHA_SHARE 0.2     /* of the time left, for the first pass (every net) */
-/* of the time left, for refining the root's hidden layers (ending once the root is proved). Four
- * fifths took mnist_fc 256x6 prop_12_0.05's search from a worst gap of -55 to -19, but neither
- * solves it in 300 s, and 256x4 prop_9_0.05, solved in 140 s with half, timed out. */
+/* of the time left, for refining the root's hidden layers (ending once the root is proved), and
+ * for its layers whose searches are mostly of a sign (vfy_refine_hidden_until's dl_sign). Proving
+ * signs makes the deep nets' bounds: mnist_fc 256x6 prop_1_0.03 needs about 200 s of refinement
+ * (its sign proofs on the last hidden layer take 2.4 s at the median: 69 of 1 s each proved 3),
+ * and the search after it stalls within 0.6 of the goal; with 0.7 of the time it is proved in
+ * 186 s and 203 s (timeouts with half), 256x6 prop_10/13_0.05 in 98 / 130 s (109 / 137 s), while
+ * 256x4 prop_6_0.03 / prop_9_0.05, whose search after the refinement does the work, take 153 /
+ * 141 s (127 / 125 s). On oval21 nearly every neuron is seen at both signs (only its bounds are
+ * searched) and the search after does the work: 0.7 for every layer lost deep img4168 (50 s to a
+ * timeout at 72 s) and took img4510 from 7 s to 55 s. With four fifths 256x4 prop_9_0.05 timed
+ * out (an earlier session). */
 #define REFINE_SHARE 0.5
+#define REFINE_SIGN_SHARE 0.7
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
@@ -868,11 +877,13 @@ static int refine_settled(void *user)
 }
 
 /* Second phase: decide unstable hidden neurons of the root by prefix searches (refine.h), the
- * neurons that matter most to the box's rows (their branching scores) first. *n_proved counts the
+ * neurons that matter most to the box's rows (their branching scores) first, within dl (dl_sign for
+ * a layer whose searches are mostly of a sign). *n_proved counts the
  * neurons made stable. Only running out of memory is an error; any other failure of the refinement
  * leaves the bounds as they were proved so far (each change is a proof of its own). */
 static vfy_status refine_root(search *s, const domain *root, int64_t bi, const int64_t *box_cases,
-                              int64_t nc, const vfy_deadline *dl, int64_t *n_proved)
+                              int64_t nc, const vfy_deadline *dl, const vfy_deadline *dl_sign,
+                              int64_t *n_proved)
 {
     worker *w = &s->workers[0];
     *n_proved = 0;
@@ -900,8 +911,8 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     vfy_verify_opts ro = *s->opts;
     ro.hidden_slopes = s->slopes;
     refine_check rc = {s, root, before, now};
-    st = vfy_refine_hidden_until(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, refine_settled,
-                                 &rc, &rs, &err);
+    st = vfy_refine_hidden_until(s->ctx, &s->spec->boxes[bi], w->b, score, &ro, dl, dl_sign,
+                                 refine_settled, &rc, &rs, &err);
     vfy_free(score);
     *n_proved = rs.proved;
     vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
@@ -2072,7 +2083,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 /* ReLU splitting keeps the root's hidden bounds for every domain (children intersect
                  * with their parent's), so they are worth tightening: by alpha-CROWN (cheap) unless
                  * the root is refuted anyway, and in the second phase by prefix searches too, within
-                 * REFINE_SHARE of the time left */
+                 * REFINE_SHARE of the time left (REFINE_SIGN_SHARE for layers of sign searches) */
                 vfy_bounds *b0 = s.workers[0].b;
                 int64_t n_a = 0;
                 double t1 = vfy_now();
@@ -2111,9 +2122,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     if (st == VFY_OK && tighten && !vfy_deadline_over(&s.dl)) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
-                        if (isfinite(s.dl.t_end))
+                        vfy_deadline tdl_sign = tdl;
+                        if (isfinite(s.dl.t_end)) {
                             tdl.t_end = vfy_now() + REFINE_SHARE * (s.dl.t_end - vfy_now());
-                        st = refine_root(&s, root, bi, box_cases, nc, &tdl, &n_t);
+                            tdl_sign.t_end =
+                                vfy_now() + REFINE_SIGN_SHARE * (s.dl.t_end - vfy_now());
+                        }
+                        st = refine_root(&s, root, bi, box_cases, nc, &tdl, &tdl_sign, &n_t);
                     }
                 }
                 if (st != VFY_OK) {

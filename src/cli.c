@@ -78,7 +78,7 @@ static const char usage_text[] =
     "                     alpha-CROWN (8 and 50 iterations), the triangle LP (GLPK, safe\n"
     "                     dual bound), the LP with multi-neuron cuts, and CROWN and the LP after\n"
     "                     the hidden layers are tightened by LP, with the time each took\n"
-    "  -v, -vv            progress and statistics on stderr\n"
+    "  -v, -vv, -vvv      progress and statistics on stderr (-vvv: each prefix search too)\n"
     "  -h, --help         this text;  --version  the version\n"
     "\n"
     "exit codes: 0 unsat, 1 sat, 2 unknown, 3 timeout, 4 usage error, 5 bad input, 6 internal error\n";
@@ -352,6 +352,8 @@ int main(int argc, char **argv)
             vfy_log_level = vfy_log_level < 1 ? 1 : vfy_log_level;
         } else if (!strcmp(a, "-vv")) {
             vfy_log_level = 2;
+        } else if (!strcmp(a, "-vvv")) {
+            vfy_log_level = 3;
         } else if (!strcmp(a, "--compare-bounds")) {
             compare = 1;
         } else if (!strcmp(a, "--real-only")) {

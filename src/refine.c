@@ -344,12 +344,13 @@ static void *layer_worker(void *arg)
     return NULL;
 }
 
-/* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches. */
+/* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches,
+ * within dl, or dl_sign (later) when at least half of the searches are of a sign. */
 static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                const double *start, unsigned char *searched,
                                const double *weight, int64_t k,
                                const vfy_verify_opts *opts,
-                               const vfy_deadline *dl, vfy_rng *rng,
+                               const vfy_deadline *dl, const vfy_deadline *dl_sign, vfy_rng *rng,
                                vfy_refine_stats *stats, int64_t *n_changed, vfy_error *err)
 {
     const vfy_net *net = vfy_bound_ctx_net(ctx);
@@ -382,7 +383,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         goto done;
     }
     double *zlo = b->lo[k - 1], *zhi = b->hi[k - 1];
-    observe(&ob, box->in_lo, box->in_hi, zlo, zhi, rng, dl);
+    observe(&ob, box->in_lo, box->in_hi, zlo, zhi, rng, dl_sign ? dl_sign : dl);
     int64_t n = 0, n_sign = 0, n_unstable = 0, n_both = 0;
     for (int64_t j = 0; j < m; j++) {
         if (!(zlo[j] < 0 && zhi[j] > 0))
@@ -411,6 +412,8 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
             (long long)n_unstable, (long long)n_both);
     stats->candidates += n_sign;
     qsort(cs, (size_t)n, sizeof(cand), cand_cmp);
+    if (dl_sign && 2 * n_sign >= n)
+        dl = dl_sign;
 
     /* the prefix searches start from the bounds of b on layers 0..k-1 */
     for (int64_t q = 0, off = 0; q < k; q++) {
@@ -463,6 +466,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
                      PTHREAD_MUTEX_INITIALIZER, 0, stats, 0, VFY_OK, {0}};
     pthread_t tid[64];
     int started = 0;
+    double t_layer = vfy_now();
     for (int t = 1; t < n_threads; t++) {
         if (pthread_create(&tid[t], NULL, layer_worker, &lp) != 0)
             break;
@@ -477,8 +481,9 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     if (st != VFY_OK)
         *err = lp.err;
     vfy_log(2, "refine: layer %lld: %lld searches of a sign, %lld of a bound, %lld bounds changed "
-               "(%d threads)", (long long)k, (long long)n_sign, (long long)(n - n_sign),
-            (long long)*n_changed, started + 1);
+               "(%d threads) in %.1f s of %.1f s", (long long)k, (long long)n_sign,
+            (long long)(n - n_sign), (long long)*n_changed, started + 1, vfy_now() - t_layer,
+            dl ? dl->t_end - t_layer : INFINITY);
 done:
     observer_free(&ob, P ? P->n_layers : 0);
     vfy_net_free(P);
@@ -520,14 +525,17 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
 {
-    return vfy_refine_hidden_until(ctx, box, b, weight, opts, dl, NULL, NULL, stats, err);
+    return vfy_refine_hidden_until(ctx, box, b, weight, opts, dl, NULL, NULL, NULL, stats, err);
 }
 
 vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                    const double *weight, const vfy_verify_opts *opts,
-                                   const vfy_deadline *dl, int (*settled)(void *user), void *user,
+                                   const vfy_deadline *dl, const vfy_deadline *dl_sign,
+                                   int (*settled)(void *user), void *user,
                                    vfy_refine_stats *stats, vfy_error *err)
 {
+    /* (the refinement's own steps end at the later deadline) */
+    const vfy_deadline *dl_end = dl_sign && dl && dl_sign->t_end > dl->t_end ? dl_sign : dl;
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     memset(stats, 0, sizeof *stats);
     int64_t nx = net->n_in;
@@ -557,21 +565,23 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
     vfy_rng rng;
     vfy_rng_seed(&rng, opts->seed ^ 0x5eed);
     for (int64_t q = 0; q < n_layers; q++) {
-        if (dl && vfy_deadline_over(dl))
+        if (dl_end && vfy_deadline_over(dl_end))
             break;
         /* each layer left gets an equal share of the time left (what one does not use goes to the
          * next). Not in proportion to the candidates: a later layer has many more, each dearer,
-         * and the earlier layers' proofs are cheap and tighten everything after them. */
-        vfy_deadline share = {INFINITY, 0};
+         * and the earlier layers' proofs are cheap and tighten everything after them. A layer
+         * whose searches are mostly of a sign gets its share of the time to dl_sign. */
+        vfy_deadline share = {INFINITY, 0}, share_sign = {INFINITY, 0};
         if (dl && isfinite(dl->t_end))
             share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_layers - q);
+        if (dl_sign && isfinite(dl_sign->t_end))
+            share_sign.t_end = vfy_now() + (dl_sign->t_end - vfy_now()) / (double)(n_layers - q);
         int64_t k = layers[q], n_changed = 0;
-        st = refine_layer(ctx, box, b, start, searched, weight, k, opts, dl ? &share : NULL, &rng,
-                          stats,
-                          &n_changed, err);
+        st = refine_layer(ctx, box, b, start, searched, weight, k, opts, dl ? &share : NULL,
+                          dl_sign ? &share_sign : NULL, &rng, stats, &n_changed, err);
         if (st != VFY_OK)
             goto done;
-        if (n_changed > 0 && !(dl && vfy_deadline_over(dl))) {
+        if (n_changed > 0 && !(dl_end && vfy_deadline_over(dl_end))) {
             /* the later layers, on top of the neurons decided: CROWN, then alpha-CROWN with
              * every neuron made stable so far as a constraint (past the deadline, not: b stays
              * sound without, and the search's next root re-bounds every layer on top of it).
@@ -581,7 +591,7 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
             if (st == VFY_OK && q + 1 < n_layers) {
                 vfy_splits cons = {made_stable(ctx, start, b, c_idx, c_sign), c_idx, c_sign, NULL};
                 double t_a = vfy_now();
-                st = vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 20, &cons, dl, &n_a);
+                st = vfy_bound_tighten_alpha_cons(ctx, lo, hi, b, 20, &cons, dl_end, &n_a);
                 vfy_log(2, "refine: after layer %lld, alpha-CROWN with %lld neurons made stable as "
                            "constraints tightened %lld bounds in %.2f s", (long long)k,
                         (long long)cons.n, (long long)n_a, vfy_now() - t_a);

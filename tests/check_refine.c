@@ -115,7 +115,8 @@ typedef struct {
     vfy_refine_stats rs;
 } refined_net;
 
-static void refine_hidden_stable(double c, int fs, refined_net *r)
+static void refine_hidden_stable_within(double c, int fs, const vfy_deadline *dl,
+                                        const vfy_deadline *dl_sign, refined_net *r)
 {
     r->net = hidden_stable_net(c);
     ck_assert_ptr_nonnull(r->net);
@@ -130,8 +131,15 @@ static void refine_hidden_stable(double c, int fs, refined_net *r)
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
+    ck_assert_int_eq(vfy_refine_hidden_until(r->ctx, &tb.box, r->b, NULL, &o, dl, dl_sign, NULL,
+                                             NULL, &r->rs, &err),
+                     VFY_OK);
+}
+
+static void refine_hidden_stable(double c, int fs, refined_net *r)
+{
     vfy_deadline dl = {vfy_now() + 20, 0};
-    ck_assert_int_eq(vfy_refine_hidden(r->ctx, &tb.box, r->b, NULL, &o, &dl, &r->rs, &err), VFY_OK);
+    refine_hidden_stable_within(c, fs, &dl, NULL, r);
 }
 
 static void refined_net_free(refined_net *r)
@@ -153,6 +161,28 @@ START_TEST(test_refine_decides_hidden_neuron)
     /* proved active: the lower bound is 0 (its exact value 0.5 lies above), the upper one kept */
     ck_assert(r.b->lo[2][0] == 0.0);
     ck_assert(r.b->hi[2][0] == r.z_hi0);
+    refined_net_free(&r);
+}
+END_TEST
+
+/* A layer whose searches are of a sign runs to dl_sign, past dl; one of bounds' searches stops at
+ * dl: with dl already over, c = 2.5's neuron (a sign search) is still proved when dl_sign leaves
+ * time, not without dl_sign; c = 1's (seen at both signs: a bound's search) is not searched. */
+START_TEST(test_refine_sign_deadline)
+{
+    vfy_deadline over = {vfy_now() - 1, 0}, later = {vfy_now() + 20, 0};
+    refined_net r;
+    refine_hidden_stable_within(2.5, 0, &over, &later, &r);
+    ck_assert_int_eq(r.rs.proved, 1);
+    ck_assert(r.b->lo[2][0] == 0.0);
+    refined_net_free(&r);
+    refine_hidden_stable_within(2.5, 0, &over, NULL, &r);
+    ck_assert_int_eq(r.rs.searches, 0);
+    ck_assert(r.b->lo[2][0] == r.z_lo0);
+    refined_net_free(&r);
+    refine_hidden_stable_within(1.0, 0, &over, &later, &r);
+    ck_assert_int_eq(r.rs.searches, 0);
+    ck_assert(r.b->lo[2][0] == r.z_lo0);
     refined_net_free(&r);
 }
 END_TEST
@@ -616,6 +646,7 @@ static Suite *refine_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_prefix_same_values);
+    tcase_add_test(tc, test_refine_sign_deadline);
     tcase_add_loop_test(tc, test_refine_decides_hidden_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_tightens_unstable_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);

@@ -56,10 +56,14 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err);
 
 /* As vfy_refine_hidden, asking settled(user) after each layer whose bounds changed (b re-bounded
- * after it): nonzero ends the refinement there (e.g. the caller's property is proved on b). */
+ * after it): nonzero ends the refinement there (e.g. the caller's property is proved on b). A layer
+ * where at least half of the searches are of a sign (neurons never seen at one of them) has its
+ * share of the time to dl_sign instead of dl, when given (later than dl): proving signs is what
+ * makes the deep layers' bounds, a tightened bound of a neuron seen at both signs gains less. */
 vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                    const double *weight, const vfy_verify_opts *opts,
-                                   const vfy_deadline *dl, int (*settled)(void *user), void *user,
+                                   const vfy_deadline *dl, const vfy_deadline *dl_sign,
+                                   int (*settled)(void *user), void *user,
                                    vfy_refine_stats *stats, vfy_error *err);
 
 #endif
