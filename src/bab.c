@@ -738,9 +738,8 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * (its sign proofs on the last hidden layer take 2.4 s at the median: 69 of 1 s each proved 3),
  * and the search after it stalls within 0.6 of the goal; with 0.7 of the time for every layer it
  * is proved in 186 s and 203 s (timeouts with half; 183 s with 0.7 for the sign layers only),
- * 256x6 prop_10/13_0.05 in 98 / 130 s (109 / 137 s), while
- * 256x4 prop_6_0.03 / prop_9_0.05, whose search after the refinement does the work, take 153 /
- * 141 s (127 / 125 s). On oval21 nearly every neuron is seen at both signs (only its bounds are
+ * 256x6 prop_10/13_0.05 in 98 / 130 s (109 / 137 s), while 256x4 prop_6_0.03 / prop_9_0.05,
+ * whose search after the refinement does the work, take 153 / 141 s (127 / 125 s). On oval21 nearly every neuron is seen at both signs (only its bounds are
  * searched) and the search after does the work: 0.7 for every layer lost deep img4168 (50 s to a
  * timeout at 72 s) and took img4510 from 7 s to 55 s. With four fifths 256x4 prop_9_0.05 timed
  * out (an earlier session). */

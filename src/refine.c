@@ -521,6 +521,15 @@ static int64_t made_stable(const vfy_bound_ctx *ctx, const double *start, const 
     return n;
 }
 
+/* An equal share of the time to dl among n_left layers (none without a finite dl). */
+static vfy_deadline layer_share(const vfy_deadline *dl, int64_t n_left)
+{
+    vfy_deadline share = {INFINITY, 0};
+    if (dl && isfinite(dl->t_end))
+        share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)n_left;
+    return share;
+}
+
 vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
@@ -571,11 +580,8 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
          * next). Not in proportion to the candidates: a later layer has many more, each dearer,
          * and the earlier layers' proofs are cheap and tighten everything after them. A layer
          * whose searches are mostly of a sign gets its share of the time to dl_sign. */
-        vfy_deadline share = {INFINITY, 0}, share_sign = {INFINITY, 0};
-        if (dl && isfinite(dl->t_end))
-            share.t_end = vfy_now() + (dl->t_end - vfy_now()) / (double)(n_layers - q);
-        if (dl_sign && isfinite(dl_sign->t_end))
-            share_sign.t_end = vfy_now() + (dl_sign->t_end - vfy_now()) / (double)(n_layers - q);
+        vfy_deadline share = layer_share(dl, n_layers - q);
+        vfy_deadline share_sign = layer_share(dl_sign, n_layers - q);
         int64_t k = layers[q], n_changed = 0;
         st = refine_layer(ctx, box, b, start, searched, weight, k, opts, dl ? &share : NULL,
                           dl_sign ? &share_sign : NULL, &rng, stats, &n_changed, err);
