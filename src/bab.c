@@ -745,6 +745,66 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * out (an earlier session). */
 #define REFINE_SHARE 0.5
 #define REFINE_SIGN_SHARE 0.7
+
+/* The first phase ends early on a box whose gap it cannot close: once it has had GAP_MIN_ROUNDS
+ * rounds and a quarter of its time after the root's bound (GAP_MIN_ELAPSED), while more than half
+ * of the root's gap is left (GAP_LEFT) and the rate of the last half of that time would close less
+ * than a quarter of it by the phase's end (GAP_CLOSE): the refinement gets the time instead.
+ * mnist_fc 256x6 prop_12_0.05: 30 s of first phase took the worst gap from -1686 to -1520, and the
+ * refinement needs all the time it can get (at 900 s: 286 s, after which the search proved it in
+ * 24 s). A search closing its gap in time moves it faster than that, and a nearly closed gap never
+ * ends the phase (oval21's instances proved late in their first phase are not cut). */
+#define GAP_MIN_ELAPSED 0.25
+#define GAP_LEFT 0.5
+#define GAP_CLOSE 0.25
+#define GAP_MIN_ROUNDS 8
+
+void vfy_gap_track_reset(vfy_gap_track *gt)
+{
+    gt->n = 0;
+    gt->t0 = NAN;
+    gt->root = NAN;
+}
+
+void vfy_gap_track_add(vfy_gap_track *gt, double t, double g)
+{
+    if (!(g < 0) || !isfinite(g))
+        return;
+    if (isnan(gt->root)) {
+        gt->root = g;
+        gt->t0 = t;
+    }
+    if (gt->n == VFY_GAP_TRACK_MAX) { /* every other one kept: the times stay spread out */
+        for (int i = 0; i < VFY_GAP_TRACK_MAX / 2; i++) {
+            gt->t[i] = gt->t[2 * i + 1];
+            gt->g[i] = gt->g[2 * i + 1];
+        }
+        gt->n = VFY_GAP_TRACK_MAX / 2;
+    }
+    gt->t[gt->n] = t;
+    gt->g[gt->n] = g;
+    gt->n++;
+}
+
+int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
+{
+    if (gt->n < GAP_MIN_ROUNDS || !(t - gt->t0 >= GAP_MIN_ELAPSED * (t_end - gt->t0)) ||
+        !(t < t_end))
+        return 0;
+    double g = gt->g[gt->n - 1];
+    if (!(g < GAP_LEFT * gt->root))
+        return 0;
+    double t_half = gt->t0 + 0.5 * (t - gt->t0);
+    int i = 0;
+    while (i + 1 < gt->n && gt->t[i + 1] <= t_half)
+        i++;
+    double dt = t - gt->t[i];
+    if (!(dt > 0))
+        return 0;
+    double rate = (g - gt->g[i]) / dt;
+    return rate * (t_end - t) < GAP_CLOSE * -g;
+}
+
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
 #define FINAL_ATTACK_ROUNDS 8 /* attack rounds after an unresolved search when there is no deadline */
 #define LP_WARMUP 64 /* domains given the LP stage before its record decides */
@@ -916,9 +976,10 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     vfy_free(score);
     *n_proved = rs.proved;
     vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
-               "searches (%lld seen unstable), %.2f s", (long long)rs.proved,
-            (long long)rs.candidates, (long long)rs.tightened, (long long)rs.searches,
-            (long long)rs.observed, vfy_now() - t0);
+               "searches (%lld seen unstable; %lld domains re-bounded), %.2f s",
+            (long long)rs.proved, (long long)rs.candidates, (long long)rs.tightened,
+            (long long)rs.searches, (long long)rs.observed, (long long)rs.rebounded,
+            vfy_now() - t0);
     if (st != VFY_OK && st != VFY_ERR_NOMEM) {
         vfy_log(1, "refine: stopped: %s", err.msg);
         st = VFY_OK;
@@ -2027,6 +2088,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * nor inside a prefix search itself (hidden_prior set). */
     double t_final = s.dl.t_end;
     double t_progress = vfy_now() + PROGRESS_EVERY; /* -vv: the search's next progress line */
+    vfy_gap_track gt; /* the first phase's worst gaps on its box */
+    double t_phase0 = vfy_now();
     int n_relu_layers = 0;
     for (int64_t k = 1; k < net->n_layers; k++)
         n_relu_layers += net->layers[k].kind == VFY_LAYER_RELU;
@@ -2174,6 +2237,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             /* the long attack waits for a first round: a root whose tightening alone ran past
              * t_long may be proved by it (eran sigmoid: 2.8 s of attack after a 3.4 s root) */
             int64_t rounds_here = 0;
+            vfy_gap_track_reset(&gt);
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
                 if (rounds_here > 0 && box_attack) {
                     box_attack = 0;
@@ -2368,22 +2432,35 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     }
                 }
-                if (vfy_log_on(2) && vfy_now() >= t_progress) {
-                    /* progress: the open domains' worst gap (their parents' bounds) */
-                    double worst = fr.n ? fr.heap[0]->prio : INFINITY;
+                int first_of_two = n_phases == 2 && phase == 0;
+                double worst = INFINITY; /* the open domains' worst gap (their parents' bounds) */
+                if (first_of_two || (vfy_log_on(2) && vfy_now() >= t_progress)) {
+                    worst = fr.n ? fr.heap[0]->prio : INFINITY;
                     for (int64_t i = 0; i < fr.n_stk; i++)
                         worst = fmin(worst, fr.stk[i]->prio);
+                }
+                if (vfy_log_on(2) && vfy_now() >= t_progress) {
                     vfy_log(2, "search: %lld domains, %lld open, worst gap %.4g, depth %lld",
                             (long long)res->domains, (long long)(fr.n + fr.n_stk), worst,
                             (long long)res->max_depth);
                     t_progress = vfy_now() + PROGRESS_EVERY;
+                }
+                int hopeless = 0;
+                if (first_of_two && !timed_out && fr.n + fr.n_stk > 0) {
+                    double now = vfy_now();
+                    vfy_gap_track_add(&gt, now, worst);
+                    hopeless = vfy_gap_hopeless(&gt, now, s.dl.t_end);
+                    res->first_phase_cut = hopeless;
+                    if (hopeless)
+                        vfy_log(1, "first phase: worst gap %.4g after %.1f s (the root's %.4g), "
+                                   "closing too slowly: it ends here", worst, now - gt.t0, gt.root);
                 }
                 for (int i = 0; i < s.n_batch; i++)
                     if (s.res[i].kind == R_SAT) {
                         set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
                         break;
                     }
-                if (timed_out && res->verdict != VFY_SAT && phase + 1 < n_phases &&
+                if ((timed_out || hopeless) && res->verdict != VFY_SAT && phase + 1 < n_phases &&
                     vfy_now() < t_final) {
                     restart = 1; /* the first phase's time is up: start again, tightened */
                     bi_start = bi;
@@ -2412,6 +2489,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         }
         if (!restart)
             break;
+        res->first_phase_s = vfy_now() - t_phase0;
         vfy_log(1, "first phase out of time after %lld domains: refining the root's hidden bounds",
                 (long long)res->domains);
         /* a proof is not quick: before the second phase, the long attack (above) */

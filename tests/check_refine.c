@@ -308,6 +308,49 @@ START_TEST(test_refine_root_slopes_sound)
 }
 END_TEST
 
+/* A prefix search keeps its domains' later layers fixed by default (AUTO: re-bounding them cost as
+ * much as the rest of a one-row search); ALWAYS still re-bounds them. The same random network and
+ * box for both: its searches split neurons of the first ReLU layer, with layers after them. */
+static int64_t refine_rebounded(vfy_rebound_use mode, double *proved)
+{
+    int64_t hidden[3] = {12, 12, 12};
+    vfy_net *net = testnet_random(2024, 5, hidden, 3, 2, 0.8, 0);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, &err), VFY_OK);
+    double lo[5], hi[5];
+    for (int j = 0; j < 5; j++) {
+        lo[j] = -1.0;
+        hi[j] = 1.0;
+    }
+    test_box tb;
+    box_init(&tb, 5, lo, hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, 5, NULL);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    o.rebound = mode;
+    vfy_refine_stats rs;
+    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, NULL, &o, NULL, &rs, &err), VFY_OK);
+    ck_assert_int_gt(rs.searches, 0);
+    *proved = (double)rs.proved;
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+    return rs.rebounded;
+}
+
+START_TEST(test_refine_prefix_bounds_fixed)
+{
+    double p_auto, p_always;
+    ck_assert_int_eq(refine_rebounded(VFY_REBOUND_AUTO, &p_auto), 0);
+    ck_assert_int_gt(refine_rebounded(VFY_REBOUND_ALWAYS, &p_always), 0);
+    /* (without a deadline every search ends in a proof or a counterexample: the same signs) */
+    ck_assert(p_auto == p_always);
+}
+END_TEST
+
 /* open_bound: a search cut short still bounds its row over the whole box. The output's minimum over
  * the box is just above the row's rhs (a hard proof): the output shifted and rhs 0 (_i < 3), or
  * rhs just below the minimum (_i >= 3: refine.c's searches of a bound); the search gets little
@@ -647,6 +690,7 @@ static Suite *refine_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_prefix_same_values);
     tcase_add_test(tc, test_refine_sign_deadline);
+    tcase_add_test(tc, test_refine_prefix_bounds_fixed);
     tcase_add_loop_test(tc, test_refine_decides_hidden_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_tightens_unstable_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);

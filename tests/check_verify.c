@@ -667,6 +667,59 @@ START_TEST(test_refine_phase_benchmark)
 }
 END_TEST
 
+/* The first phase's end on a gap it cannot close (vfy_gap_hopeless), on recorded trajectories of
+ * the worst gap over a phase of 30 s, one round every 0.3 s after the root (at t = 0). Returns the
+ * first time it ends the phase (INFINITY: never). shape 0: mnist_fc 256x6 prop_12_0.05's (-1686
+ * closing by about 5 a second); 1: closed linearly by the end; 2: closed fast then slowly
+ * (-10 (1 - sqrt(t / T))); 3: accelerating (-10 (1 - (t / T)^2)); 4: nine tenths closed at once,
+ * then flat. */
+static double gap_phase_end(int shape)
+{
+    const double T = 30.0;
+    vfy_gap_track gt;
+    vfy_gap_track_reset(&gt);
+    vfy_gap_track_add(&gt, 0.0, 0.0);       /* closed: not recorded */
+    vfy_gap_track_add(&gt, 0.0, -INFINITY); /* (nor an infinite one) */
+    ck_assert_int_eq(gt.n, 0);
+    for (int r = 0; r < 100; r++) {
+        double t = 0.3 * r, f = t / T, g;
+        switch (shape) {
+        case 0: g = -1686.0 + 5.0 * t; break;
+        case 1: g = -10.0 * (1.0 - f); break;
+        case 2: g = -10.0 * (1.0 - sqrt(f)); break;
+        case 3: g = -10.0 * (1.0 - f * f); break;
+        default: g = r == 0 ? -10.0 : -1.0; break;
+        }
+        vfy_gap_track_add(&gt, t, g);
+        if (vfy_gap_hopeless(&gt, t, T))
+            return t;
+    }
+    return INFINITY;
+}
+
+START_TEST(test_gap_hopeless)
+{
+    /* the slow one ends at a quarter of the phase (7.5 s), not before: its first rounds are
+     * not enough to judge */
+    double t = gap_phase_end(0);
+    REQUIRE_MSG(t >= 7.5 && t < 7.9, "ended at %g s", t);
+    for (int shape = 1; shape <= 4; shape++)
+        REQUIRE_MSG(isinf(gap_phase_end(shape)), "shape %d ended at %g s", shape,
+                    gap_phase_end(shape));
+    /* many rounds: the record keeps every other one and still judges */
+    vfy_gap_track gt;
+    vfy_gap_track_reset(&gt);
+    int ended = 0;
+    for (int r = 0; r < 5000 && !ended; r++) {
+        double tr = 0.001 * r;
+        vfy_gap_track_add(&gt, tr, -100.0 + 0.01 * tr);
+        ck_assert_int_le(gt.n, VFY_GAP_TRACK_MAX);
+        ended = vfy_gap_hopeless(&gt, tr, 5.0);
+    }
+    ck_assert(ended);
+}
+END_TEST
+
 /* The automatic choice on real nets (skipped without ../shared): on oval21's convolutional
  * cifar_base_kw a split cuts the later layers' widths by a few hundredths of a percent, and most
  * domains keep their parent's bounds; on mnist_fc's 256-wide layers it cuts them by over 1%, and
@@ -935,6 +988,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_attack_deferred_by_box);
     tcase_add_loop_test(tc, test_rebound_modes, 0, 3);
     tcase_add_test(tc, test_refine_phase_benchmark);
+    tcase_add_test(tc, test_gap_hopeless);
     tcase_add_loop_test(tc, test_rebound_auto_benchmarks, 0, 2);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);

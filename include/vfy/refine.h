@@ -43,6 +43,8 @@ typedef struct vfy_refine_stats {
                          * a proof of a target) */
     int64_t observed;   /* neurons seen with both signs (really unstable: only their bounds are
                          * searched) */
+    int64_t rebounded;  /* domains of the searches whose later layers were re-bounded (with
+                         * opts->rebound AUTO none: a search keeps its parents' bounds) */
 } vfy_refine_stats;
 
 /* Refine b (bounds of net over box, widened as vfy_bound_widen_input does, for ctx's semantics) in

@@ -43,7 +43,8 @@ typedef enum vfy_lp_use {
 /* After a ReLU split, the layers after the split neuron's: */
 typedef enum vfy_rebound_use {
     VFY_REBOUND_AUTO,   /* re-bounded (CROWN on their unstable neurons) while that cuts their
-                           widths enough, measured as the search goes (bab.c: interm_fixed) */
+                           widths enough, measured as the search goes (bab.c: interm_fixed);
+                           never in the refinement's prefix searches (refine.c) */
     VFY_REBOUND_ALWAYS, /* always re-bounded */
     VFY_REBOUND_NEVER,  /* the parent's bounds, the split neurons clamped (alpha-beta-CROWN's
                            fixed intermediate bounds); certificates re-bound all the same */
@@ -166,6 +167,8 @@ typedef struct vfy_verify_result {
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
                             * more steps (Sigmoid/Tanh nets, as many as the time allows) */
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
+    double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
+    int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
     int64_t attacked_cases; /* cases given the full first attack: every case, or on a costly
                              * attack (a wide net, thousands of cases) those of the boxes left
                              * open after their root (the others got a quick one only) */
@@ -177,6 +180,22 @@ typedef struct vfy_verify_result {
     double open_bound;
     char reason[256]; /* a short human explanation of an unknown/timeout */
 } vfy_verify_result;
+
+/* A search's worst gap over time (the first phase's, on one box), to end the phase where it cannot
+ * close the gap (bab.c: GAP_*). */
+#define VFY_GAP_TRACK_MAX 512
+typedef struct vfy_gap_track {
+    double t[VFY_GAP_TRACK_MAX], g[VFY_GAP_TRACK_MAX];
+    int n;
+    double t0;   /* the first record's time: the root bounded */
+    double root; /* its gap: the root's bound (NaN: none yet) */
+} vfy_gap_track;
+
+void vfy_gap_track_reset(vfy_gap_track *gt);
+/* Record the worst gap g at time t (a closed or infinite gap is not recorded). */
+void vfy_gap_track_add(vfy_gap_track *gt, double t, double g);
+/* Whether a phase ending at t_end (now t) cannot close the gap recorded in gt. */
+int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end);
 
 /* Run the verifier. net and spec are borrowed; the spec's n_x/n_y must match the network (checked:
  * VFY_ERR_INVALID). The result's arrays are allocated here; free with vfy_verify_result_free. */
