@@ -51,8 +51,9 @@ typedef struct vfy_refine_stats {
  * place, within dl. Within a layer the neurons of greater weight (vfy_bounds_export's layout,
  * indexed by the pre-activation, e.g. branching scores; NULL: the triangle's area) go first. opts
  * gives the prefix searches their threads, seed, float semantics, memory ceiling, slopes
- * (hidden_slopes), alpha iterations, rebound mode, and refine_bounds (its other fields are not
- * used). The last layers may be left as they were when the time runs out. */
+ * (hidden_slopes), alpha iterations, rebound mode (AUTO: the searches keep later layers fixed),
+ * and refine_bounds (its other fields are not used). The last layers may be left as they were when
+ * the time runs out. */
 vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err);
