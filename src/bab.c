@@ -739,10 +739,10 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * and the search after it stalls within 0.6 of the goal; with 0.7 of the time for every layer it
  * is proved in 186 s and 203 s (timeouts with half; 183 s with 0.7 for the sign layers only),
  * 256x6 prop_10/13_0.05 in 98 / 130 s (109 / 137 s), while 256x4 prop_6_0.03 / prop_9_0.05,
- * whose search after the refinement does the work, take 153 / 141 s (127 / 125 s). On oval21 nearly every neuron is seen at both signs (only its bounds are
- * searched) and the search after does the work: 0.7 for every layer lost deep img4168 (50 s to a
- * timeout at 72 s) and took img4510 from 7 s to 55 s. With four fifths 256x4 prop_9_0.05 timed
- * out (an earlier session). */
+ * whose search after the refinement does the work, take 153 / 141 s (127 / 125 s). On oval21
+ * nearly every neuron is seen at both signs (only its bounds are searched) and the search after
+ * does the work: 0.7 for every layer lost deep img4168 (50 s to a timeout at 72 s) and took
+ * img4510 from 7 s to 55 s. With four fifths 256x4 prop_9_0.05 timed out (an earlier session). */
 #define REFINE_SHARE 0.5
 #define REFINE_SIGN_SHARE 0.7
 
@@ -2436,13 +2436,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                 }
                 int first_of_two = n_phases == 2 && phase == 0;
+                int progress_line = vfy_log_on(2) && vfy_now() >= t_progress;
                 double worst = INFINITY; /* the open domains' worst gap (their parents' bounds) */
-                if (first_of_two || (vfy_log_on(2) && vfy_now() >= t_progress)) {
+                if (first_of_two || progress_line) {
                     worst = fr.n ? fr.heap[0]->prio : INFINITY;
                     for (int64_t i = 0; i < fr.n_stk; i++)
                         worst = fmin(worst, fr.stk[i]->prio);
                 }
-                if (vfy_log_on(2) && vfy_now() >= t_progress) {
+                if (progress_line) {
                     vfy_log(2, "search: %lld domains, %lld open, worst gap %.4g, depth %lld",
                             (long long)res->domains, (long long)(fr.n + fr.n_stk), worst,
                             (long long)res->max_depth);
@@ -2456,7 +2457,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     res->first_phase_cut = hopeless;
                     if (hopeless)
                         vfy_log(1, "first phase: worst gap %.4g after %.1f s (the root's %.4g), "
-                                   "closing too slowly: it ends here", worst, now - gt->t0, gt->root);
+                                   "closing too slowly: it ends here",
+                                worst, now - gt->t0, gt->root);
                 }
                 for (int i = 0; i < s.n_batch; i++)
                     if (s.res[i].kind == R_SAT) {
