@@ -976,9 +976,10 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     vfy_free(score);
     *n_proved = rs.proved;
     vfy_log(1, "refine: %lld of %lld candidates proved stable, %lld more tightened, in %lld prefix "
-               "searches (%lld seen unstable; %lld domains re-bounded), %.2f s",
+               "searches (%lld run again; %lld seen unstable; %lld domains re-bounded), %.2f s",
             (long long)rs.proved, (long long)rs.candidates, (long long)rs.tightened,
-            (long long)rs.searches, (long long)rs.observed, (long long)rs.rebounded,
+            (long long)rs.searches, (long long)rs.retried, (long long)rs.observed,
+            (long long)rs.rebounded,
             vfy_now() - t0);
     if (st != VFY_OK && st != VFY_ERR_NOMEM) {
         vfy_log(1, "refine: stopped: %s", err.msg);

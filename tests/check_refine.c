@@ -683,6 +683,113 @@ START_TEST(test_tighten_alpha_constraints)
 }
 END_TEST
 
+/* A layer of RETRY_HARD sign searches no share of a second decides, weighted first, then
+ * RETRY_EASY quick ones. hidden_stable_net's construction over RETRY_PAIRS pairs of inputs:
+ * z = c - sum_p (relu(x_2p + x_2p+1) + relu(x_2p - x_2p+1)) is at least c - 2P over [-1, 1]^2P,
+ * the triangles give c - 3P, and a proof of z > 0 for c just above 2P needs nearly every pair's
+ * two ReLUs split (about 3^P domains); on one pair with c = 2.5 it takes a few. Within RETRY_DL_S
+ * the hard ones are cut short at the 0.5 s floor, the easy ones end at once, and the time their
+ * shares kept is the layer's left: the hard ones run again, with at least twice the floor. A ReLU
+ * layer after (of sum_i relu(z_i) >= 0: no candidate) makes z's layer not the last refined one,
+ * and halves its share of the time; without it (_i = 1) z's layer is the last, whose time left
+ * goes to the caller's search instead: no search runs again. */
+#define RETRY_PAIRS 12
+#define RETRY_IN (2 * RETRY_PAIRS)
+#define RETRY_HARD 2
+#define RETRY_EASY 8
+#define RETRY_DL_S 12.0
+#define RETRY_NZ (RETRY_HARD + RETRY_EASY)
+static vfy_net *retry_net(int with_tail)
+{
+    const int64_t sizes[5] = {RETRY_IN, RETRY_IN, RETRY_NZ, 1, 1};
+    static double w0[RETRY_IN * RETRY_IN], b0[RETRY_IN], w1[RETRY_NZ * RETRY_IN], b1[RETRY_NZ];
+    static double w2[RETRY_NZ], b2[1], w3[1] = {1}, b3[1] = {0};
+    memset(w0, 0, sizeof w0);
+    memset(w1, 0, sizeof w1);
+    for (int64_t p = 0; p < RETRY_PAIRS; p++) {
+        int64_t a = 2 * p, d = 2 * p + 1;
+        w0[a * RETRY_IN + a] = w0[a * RETRY_IN + d] = w0[d * RETRY_IN + a] = 1;
+        w0[d * RETRY_IN + d] = -1;
+        b0[a] = b0[d] = 0;
+    }
+    for (int64_t i = 0; i < RETRY_NZ; i++) {
+        int64_t n_terms = i < RETRY_HARD ? RETRY_IN : 2;
+        for (int64_t j = 0; j < n_terms; j++)
+            w1[i * RETRY_IN + j] = -1;
+        b1[i] = i < RETRY_HARD ? (double)(float)(RETRY_IN + 0.01 * (double)(i + 1)) : 2.5;
+        w2[i] = 1;
+    }
+    b2[0] = 0;
+    const double *w[4] = {w0, w1, w2, w3}, *b[4] = {b0, b1, b2, b3};
+    return testnet_dense(with_tail ? 4 : 3, sizes, w, b);
+}
+
+START_TEST(test_refine_retries_cut_searches)
+{
+    vfy_net *net = retry_net(_i == 0);
+    vfy_bound_ctx *ctx = NULL;
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, &err), VFY_OK);
+    double lo[RETRY_IN], hi[RETRY_IN];
+    for (int j = 0; j < RETRY_IN; j++) {
+        lo[j] = -1.0;
+        hi[j] = 1.0;
+    }
+    test_box tb;
+    box_init(&tb, RETRY_IN, lo, hi);
+    vfy_bounds *b = root_bounds(ctx, &tb, RETRY_IN, NULL);
+    const int64_t nz = RETRY_NZ;
+    for (int64_t i = 0; i < nz; i++)
+        REQUIRE_MSG(b->lo[2][i] < 0 && b->hi[2][i] > 0, "z%lld in [%g, %g] at the root",
+                    (long long)i, b->lo[2][i], b->hi[2][i]);
+    /* the hard searches first */
+    int64_t n_flat = vfy_bounds_flat_size(ctx) / 2, z_at = 0;
+    for (int k = 0; k < 2; k++)
+        z_at += net->layers[k].n_out;
+    double *weight = calloc((size_t)n_flat, sizeof(double));
+    ck_assert_ptr_nonnull(weight);
+    for (int64_t i = 0; i < nz; i++)
+        weight[z_at + i] = i < RETRY_HARD ? 10.0 : 1.0;
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    vfy_refine_stats rs;
+    double t0 = vfy_now();
+    vfy_deadline dl = {t0 + RETRY_DL_S, 0};
+    ck_assert_int_eq(vfy_refine_hidden(ctx, &tb.box, b, weight, &o, &dl, &rs, &err), VFY_OK);
+    double took = vfy_now() - t0;
+    ck_assert_int_ge(rs.proved, RETRY_EASY);
+    int64_t want = _i == 0 ? RETRY_HARD : 0;
+    REQUIRE_MSG(rs.retried == want, "%lld searches run again (%lld in all, %lld proved)",
+                (long long)rs.retried, (long long)rs.searches, (long long)rs.proved);
+    ck_assert_int_ge(rs.searches, RETRY_NZ + want);
+    /* (the last layer's share is all the time: its searches end early, the hard ones at their
+     * floor, the last one with what is left) */
+    double share = _i == 0 ? RETRY_DL_S / 2 : RETRY_DL_S;
+    REQUIRE_MSG(took < share + 0.5, "%.2f s for a layer's share %.1f s", took, share);
+    uint64_t st = 77;
+    double *acts[7], store[7][RETRY_IN];
+    for (int k = 0; k < 7; k++)
+        acts[k] = store[k];
+    for (int t = 0; t < 20000; t++) {
+        double x[RETRY_IN];
+        for (int j = 0; j < RETRY_IN; j++) {
+            double u = testnet_uniform(&st);
+            x[j] = t % 3 == 0 ? (u < 0.5 ? -1 : 1) : -1 + 2 * u;
+        }
+        vfy_eval_forward_all(net, x, acts, NULL);
+        for (int64_t i = 0; i < nz; i++)
+            REQUIRE_MSG(acts[2][i] >= b->lo[2][i] && acts[2][i] <= b->hi[2][i],
+                        "z%lld = %.17g outside [%.17g, %.17g]", (long long)i, acts[2][i],
+                        b->lo[2][i], b->hi[2][i]);
+    }
+    free(weight);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *refine_suite(void)
 {
     Suite *s = suite_create("refine");
@@ -691,6 +798,7 @@ static Suite *refine_suite(void)
     tcase_add_test(tc, test_prefix_same_values);
     tcase_add_test(tc, test_refine_sign_deadline);
     tcase_add_test(tc, test_refine_prefix_bounds_fixed);
+    tcase_add_loop_test(tc, test_refine_retries_cut_searches, 0, 2);
     tcase_add_loop_test(tc, test_refine_decides_hidden_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_tightens_unstable_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);

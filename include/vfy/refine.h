@@ -38,6 +38,8 @@
 typedef struct vfy_refine_stats {
     int64_t candidates; /* unstable pre-activations with one sign never observed */
     int64_t searches;   /* prefix searches run */
+    int64_t retried;    /* sign searches cut short by their share and run again with more time (of
+                         * their layer's time left) */
     int64_t proved;     /* neurons made stable */
     int64_t tightened;  /* bounds of neurons left unstable made tighter (by a search cut short, or
                          * a proof of a target) */
