@@ -213,6 +213,8 @@ typedef struct search {
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
     int64_t slopes_box;       /* the input box whose root they are of */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
+    int root_lp_on;    /* the root's LP with ideal cuts runs (the same, whatever its cost) */
+    unsigned char *case_done; /* per case: refuted for good at its box's root (root_lp) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
     /* the caller's bounds on hidden pre-activations (opts->root_bounds), priced in every bound of
      * the search as constraints before the domain's splits; NULL: none */
@@ -1139,6 +1141,103 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
 
 /* Whether alpha-CROWN on the layer bounds in w->b (already computed for d) refutes every case of d
  * by a single row: then the search needs nothing more at the root. */
+/* The root's LP with ideal cuts (lp.c: vfy_lp_case_solve_cuts): each open case of the root is
+ * bounded over the triangle LP of the whole network on the root's layer bounds b, strengthened by
+ * rounds of the single-neuron convex hulls over their inputs' boxes that the optimum violates
+ * (the cuts stay in the LP for the next case). Where a ReLU's inputs cannot reach the ends of its
+ * interval together the triangle is far from that hull: verivital's Convnet_avgpool prop_7_0.04
+ * (one ReLU layer of 23,328, 5,299 unstable; the 2x2 kernels' inputs are independent pixels)
+ * has a triangle LP of -0.449 on its hard row (alpha-CROWN -0.450, the search closed it to -0.24 in
+ * 120 s), and 0.490 with the cuts (an attack's best 0.554), in 5.8 s. Refuted cases leave the
+ * root (and are marked in s->case_done); returns how many are left, -1 out of memory.
+ * SOUND: a positive safe dual bound of the conjunction over a relaxation of every real point. */
+#define ROOT_LP_ROUNDS 20     /* rounds of cuts per case */
+#define ROOT_LP_SHARE 0.25    /* of the time left, at most, for it */
+#define ROOT_LP_DEFAULT_S 60  /* the same without a timeout */
+static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double t_final,
+                       vfy_verify_result *res)
+{
+    const vfy_spec *spec = s->spec;
+    int64_t nx = s->net->n_in, ny = s->net->n_out;
+    vfy_deadline ldl = {vfy_now() + ROOT_LP_DEFAULT_S, 0};
+    if (isfinite(t_final))
+        ldl.t_end = vfy_now() + ROOT_LP_SHARE * (t_final - vfy_now());
+    double t0 = vfy_now();
+    /* the cases alpha-CROWN refutes on b need no LP */
+    int64_t K = stack_rows(s, w, root->n_active, root->active), row0 = 0, open = 0;
+    vfy_splits buf;
+    const vfy_splits *sp;
+    if (K > 0 && bound_splits(s, w, 0, root, &buf, &sp) &&
+        vfy_bound_rows_alpha(s->ctx, root->lo, root->hi, b, K, w->cy, w->cx, sp, s->alpha_iters,
+                             w->lb, w->lam_in, w->c_in) == VFY_OK) {
+        for (int64_t a = 0; a < root->n_active; a++) {
+            const vfy_case *cs = &spec->cases[root->active[a]];
+            int refuted = 0;
+            for (int64_t i = 0; i < cs->n_rows; i++)
+                refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: a row refuted */
+            if (!refuted)
+                root->active[open++] = root->active[a];
+            else
+                s->case_done[root->active[a]] = 1;
+            row0 += cs->n_rows;
+        }
+        root->n_active = open;
+    }
+    if (root->n_active == 0)
+        return 0;
+    vfy_lp *lp = NULL;
+    vfy_error err;
+    vfy_status st = vfy_lp_build(s->ctx, root->lo, root->hi, b, &lp, &err);
+    if (st != VFY_OK)
+        return st == VFY_ERR_NOMEM ? -1 : root->n_active;
+    if (vfy_lp_cut_candidates(lp) == 0) { /* the triangle LP alone: alpha-CROWN's match */
+        vfy_lp_free(lp);
+        vfy_lp_thread_done();
+        return root->n_active;
+    }
+    vfy_lp_set_deadline(lp, &ldl);
+    int64_t kept = 0, n0 = root->n_active;
+    for (int64_t a = 0; a < n0; a++) {
+        int64_t c = root->active[a];
+        const vfy_case *cs = &spec->cases[c];
+        double v = -INFINITY;
+        if (!vfy_deadline_over(&ldl)) {
+            for (int64_t i = 0; i < cs->n_rows; i++) {
+                memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+                if (cs->rows[i].cx)
+                    memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+                else
+                    memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
+                w->lb[i] = cs->rows[i].rhs_hi;
+            }
+            st = vfy_lp_case_begin(lp, cs->n_rows, w->cy, w->cx, w->lb);
+            if (st == VFY_OK)
+                st = vfy_lp_case_solve_cuts(lp, ROOT_LP_ROUNDS, &v, NULL);
+            vfy_lp_case_end(lp);
+            if (st == VFY_ERR_NOMEM) {
+                vfy_lp_free(lp);
+                vfy_lp_thread_done();
+                return -1;
+            }
+        }
+        vfy_log(2, "root LP: case %lld: %.6g after %.2f s", (long long)c, v, vfy_now() - t0);
+        if (v > 0) /* SOUND: as above */
+            s->case_done[c] = 1;
+        else
+            root->active[kept++] = c;
+    }
+    vfy_lp_stats ls;
+    vfy_lp_stats_get(lp, &ls);
+    vfy_log(1, "root LP with ideal cuts: %lld of %lld cases refuted in %.2f s (%lld cuts, "
+               "%lld solves, %lld columns)", (long long)(n0 - kept), (long long)n0,
+            vfy_now() - t0, (long long)ls.cuts, (long long)ls.solves, (long long)ls.cols);
+    vfy_lp_free(lp);
+    vfy_lp_thread_done();
+    res->root_lp_refuted += n0 - kept;
+    root->n_active = kept;
+    return kept;
+}
+
 static int root_refuted(search *s, worker *w, const domain *d)
 {
     const vfy_spec *spec = s->spec;
@@ -1983,6 +2082,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
             net->layers[k].kind == VFY_LAYER_MAXPOOL)
             s.lp_stage_on = 0;
+    /* the root's LP with cuts (root_lp): with ReLU splitting, outside a prefix search */
+    s.root_lp_on = s.lp_stage_on && s.relu_split && !opts->hidden_prior;
     /* AUTO: the compact LP of a domain carries every neuron as a form over the inputs and the
      * unstable ReLUs (lp.c), a dense product per affine layer: on a CIFAR conv net 4e10-7e10
      * multiply-adds, 3.6 s per domain (which also overran deadlines by as much), for LPs that
@@ -2049,8 +2150,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     if (s.cert && !(s.root_prior = vfy_alloc_array((size_t)s.n_flat + 1, sizeof(double))))
         goto nomem;
     box_cases = vfy_alloc_array((size_t)s.max_cases, sizeof(int64_t));
+    s.case_done = vfy_alloc((size_t)spec->n_cases + 1);
     gt = vfy_alloc(sizeof *gt);
-    if (!box_cases || !gt)
+    if (!box_cases || !gt || !s.case_done)
         goto nomem;
     if (s.n_workers > 1)
         vfy_la_single_thread();
@@ -2124,7 +2226,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         for (int64_t bi = bi_start; bi < spec->n_boxes && res->verdict != VFY_SAT && !restart; bi++) {
             int64_t nc = 0;
             for (int64_t c = 0; c < spec->n_cases; c++)
-                if (spec->cases[c].box == bi)
+                if (spec->cases[c].box == bi && !s.case_done[c])
                     box_cases[nc++] = c;
             if (nc == 0)
                 continue;
@@ -2186,6 +2288,22 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (st == VFY_OK && s.act_lines && !opts->on_root_bound) {
                         long_attack la = {&t_long, &rng, n_samples, long_steps};
                         st = deepen_root(&s, root, b0, vfy_now() - t_pass, res, &la);
+                    }
+                    if (st == VFY_OK && phase == 0 && s.root_lp_on && !opts->on_root_bound &&
+                        !vfy_deadline_over(&s.dl)) {
+                        double t_lp = vfy_now();
+                        int64_t left = root_lp(&s, &s.workers[0], root, b0, t_final, res);
+                        if (left < 0)
+                            st = VFY_ERR_NOMEM;
+                        /* the first phase's clock starts after it */
+                        if (n_phases == 2)
+                            s.dl.t_end = fmin(t_final, s.dl.t_end + (vfy_now() - t_lp));
+                        if (left == 0) { /* the box is done */
+                            vfy_free(root);
+                            continue;
+                        }
+                        nc = left;
+                        memcpy(box_cases, root->active, (size_t)nc * sizeof(int64_t));
                     }
                     if (st == VFY_OK && tighten && !vfy_deadline_over(&s.dl)) {
                         vfy_deadline tdl = {vfy_now() + ROOT_TIGHTEN_DEFAULT_S, 0};
@@ -2560,6 +2678,7 @@ done:
     }
     frontier_free(&fr);
     vfy_free(box_cases);
+    vfy_free(s.case_done);
     vfy_free(gt);
     for (int i = 0; i < BATCH; i++) {
         vfy_free(s.res[i].active);

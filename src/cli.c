@@ -78,8 +78,10 @@ static const char usage_text[] =
     "  --compare-bounds   instead of verifying, print for every row of the spec the lower bound of\n"
     "                     its margin (row - rhs) over the first input box by IBP, CROWN and\n"
     "                     alpha-CROWN (8 and 50 iterations), the triangle LP (GLPK, safe\n"
-    "                     dual bound), the LP with multi-neuron cuts, and CROWN and the LP after\n"
-    "                     the hidden layers are tightened by LP, with the time each took\n"
+    "                     dual bound), the LP with multi-neuron cuts, the LP with single-neuron\n"
+    "                     ideal cuts (the hull of each ReLU of at most 64 inputs over their\n"
+    "                     box), and CROWN and the LP after the hidden layers are tightened by\n"
+    "                     LP, with the time each took\n"
     "  -v, -vv, -vvv      progress and statistics on stderr (-vvv: each prefix search too)\n"
     "  -h, --help         this text;  --version  the version\n"
     "\n"
@@ -167,6 +169,7 @@ static int exit_for_status(vfy_status st)
 }
 
 #define COMPARE_CUT_PAIRS 50 /* pairs of neurons given multi-neuron cuts in --compare-bounds */
+#define COMPARE_CUT_ROUNDS 20 /* rounds of single-neuron ideal cuts per row there */
 
 /* --compare-bounds: the margins' lower bounds over the first box by each method, side by side. */
 static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int float_semantics,
@@ -232,7 +235,8 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
     }
     /* the triangle LP over the same (CROWN) layer bounds, then with pair cuts added */
     st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
-    for (int m = 0; m < 2 && st == VFY_OK; m++) {
+    static const char *const lp_names[] = {"lp", "lp-cuts", "lp-ideal"};
+    for (int m = 0; m < 3 && st == VFY_OK; m++) {
         double t0 = vfy_now();
         vfy_lp *lp = NULL;
         int64_t n_cuts = 0;
@@ -243,17 +247,22 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         }
         if (st == VFY_OK && m == 1)
             st = vfy_lp_add_pair_cuts(lp, NULL, COMPARE_CUT_PAIRS, &n_cuts);
-        if (st == VFY_OK)
+        if (st == VFY_OK && m == 2) {
+            st = vfy_lp_bound_rows_cuts(lp, K, cy, cx, COMPARE_CUT_ROUNDS, lb);
+            for (int64_t i = 0; i < K; i++)
+                lam[i] = NAN;
+        } else if (st == VFY_OK) {
             st = vfy_lp_bound_rows(lp, K, cy, cx, lb, lam);
+        }
         if (st == VFY_OK) {
-            printf("%-9s %8.4f ", m ? "lp-cuts" : "lp", vfy_now() - t0);
+            printf("%-9s %8.4f ", lp_names[m], vfy_now() - t0);
             for (int64_t i = 0; i < K; i++)
                 printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
             printf("\n");
             vfy_lp_stats ls;
             vfy_lp_stats_get(lp, &ls);
             vfy_log(1, "%s: %lld columns, %lld rows, %lld nonzeros, %lld cut rows, %lld solves, "
-                       "%lld simplex iterations", m ? "lp-cuts" : "lp", (long long)ls.cols,
+                       "%lld simplex iterations", lp_names[m], (long long)ls.cols,
                     (long long)ls.rows, (long long)ls.nnz, (long long)ls.cuts,
                     (long long)ls.solves, (long long)ls.iterations);
             for (int64_t i = 0; i < K; i++)

@@ -18,9 +18,13 @@ struct vfy_lp {
     const vfy_net *net;
     glp_prob *P;
     int64_t nx;
-    int **ref;         /* ref[k][j]: the column holding v_{k+1}[j], or 0 where it is the constant 0 */
+    int **ref;         /* ref[k][j]: the column holding v_{k+1}[j], 0 where it is the constant 0, -1
+                        * where it is a pre-activation of an inactive ReLU (no column) */
     int *zcol;         /* per column: for an unstable ReLU's output, the column of its input; else 0 */
     int *layer_of;     /* per column: the layer whose output it is (-1 for inputs and helpers) */
+    int *def_row;      /* per column: for an affine output z, the row z - W v in [b - p, b + p]; 0 */
+    int *sig_col;      /* per unstable ReLU output y: its phase column sigma (ideal cuts), or 0 */
+    int n_fixed;       /* ReLUs whose phase vfy_lp_fix_relu has fixed now */
     /* our own copy of the rows (CSR, 1-based row and column numbers as in GLPK) */
     int64_t nrows, ncols, nnz, cap_rows, cap_nnz, cap_cols;
     int64_t *rstart;   /* nrows + 2 */
@@ -37,6 +41,7 @@ struct vfy_lp {
     int64_t solves, iterations, cuts;
     int t_col;         /* the conjunction's helper column (0 until first used) */
     int64_t case_r0;   /* rows of the current conjunction start after this one */
+    int64_t case_r1;   /* ...and end with this one (cuts added after it stay) */
     int case_ok;       /* a conjunction is loaded */
     int dual_next;     /* bounds changed since the last solve: use the dual simplex */
     int compact;       /* built by vfy_lp_build_compact: hidden neurons are not all columns */
@@ -98,7 +103,8 @@ static int grow_cols(vfy_lp *lp, int64_t need)
         !resize(&lp->S, d) || !resize(&lp->save_zl, d) || !resize(&lp->save_zu, d) ||
         !resize(&lp->save_yl, d) || !resize(&lp->save_yu, d) ||
         !resize(&lp->cnt, cap * sizeof(int64_t)) || !resize(&lp->fixed_saved, cap) ||
-        !resize(&lp->zcol, n) || !resize(&lp->layer_of, n) || !resize(&lp->lower_row, n))
+        !resize(&lp->zcol, n) || !resize(&lp->layer_of, n) || !resize(&lp->lower_row, n) ||
+        !resize(&lp->def_row, n) || !resize(&lp->sig_col, n))
         return 0;
     for (size_t j = (size_t)lp->cap_cols; j < cap; j++)
         lp->obj[j] = 0.0;
@@ -117,6 +123,8 @@ static int new_col(vfy_lp *lp, double l, double u, int layer)
     lp->zcol[c] = 0;
     lp->layer_of[c] = layer;
     lp->lower_row[c] = 0;
+    lp->def_row[c] = 0;
+    lp->sig_col[c] = 0;
     lp->fixed_saved[c] = 0;
     lp->obj[c] = 0.0;
     return c;
@@ -211,6 +219,8 @@ void vfy_lp_free(vfy_lp *lp)
     vfy_free(lp->zcol);
     vfy_free(lp->layer_of);
     vfy_free(lp->lower_row);
+    vfy_free(lp->def_row);
+    vfy_free(lp->sig_col);
     vfy_free(lp->fixed_saved);
     vfy_free(lp->save_zl);
     vfy_free(lp->save_zu);
@@ -345,10 +355,10 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
         if (L->kind == VFY_LAYER_RELU) {
             for (int64_t j = 0; j < L->n_out; j++) {
                 double l = plo[j], u = phi[j];
-                if (l >= 0) {
+                if (u <= 0 || prev[j] <= 0) {
+                    ref[j] = 0;       /* inactive (or the constant 0): the constant 0 */
+                } else if (l >= 0) {
                     ref[j] = prev[j]; /* active: the identity */
-                } else if (u <= 0 || prev[j] == 0) {
-                    ref[j] = 0;       /* inactive: the constant 0 */
                 } else {
                     /* unstable: y in [max(0, lo_y), hi_y], y >= z, y <= s z + t */
                     int y = new_col(lp, fmax(0.0, lo[j]), hi[j], (int)k);
@@ -374,7 +384,13 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
         } else {
             for (int64_t i = 0; i < L->n_in; i++)
                 H[i] = fmax(fabs(plo[i]), fabs(phi[i]));
+            /* a pre-activation whose ReLU is inactive reaches no row: it gets no column (ref -1) */
+            int before_relu = k + 1 < n_layers && net->layers[k + 1].kind == VFY_LAYER_RELU;
             for (int64_t j = 0; j < L->n_out; j++) {
+                if (before_relu && hi[j] <= 0) {
+                    ref[j] = -1;
+                    continue;
+                }
                 int z = new_col(lp, lo[j], hi[j], (int)k);
                 if (!z)
                     goto nomem;
@@ -399,6 +415,7 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
                     row_end(lp, L->b[j], L->b[j]);
                 else
                     row_end(lp, vfy_sub_down(L->b[j], p), vfy_add_up(L->b[j], p));
+                lp->def_row[z] = (int)lp->nrows;
             }
         }
         prev = ref;
@@ -604,6 +621,7 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
                 int z = new_col(lp, l, u, (int)k - 1), y = new_col(lp, fmax(0.0, lo[j]), hi[j], (int)k);
                 if (!z || !y || !compact_row(lp, z, base, nb, a, cv[j], E[j]))
                     goto nomem;
+                lp->def_row[z] = (int)lp->nrows;
                 lp->zcol[y] = z;
                 lp->ref[k][j] = y;
                 double s, t;
@@ -845,6 +863,8 @@ vfy_status vfy_lp_bound_neuron(vfy_lp *lp, int64_t k, int64_t j, double *lo, dou
     if (lp->compact)
         return VFY_ERR_INVALID; /* hidden neurons are forms there, not columns */
     int c = lp->ref[k][j];
+    if (c < 0)
+        return VFY_OK; /* not in the relaxation (below 0 before an inactive ReLU): nothing known */
     if (c == 0) {
         *lo = *hi = 0.0;
         return VFY_OK;
@@ -899,7 +919,7 @@ vfy_status vfy_lp_case_begin(vfy_lp *lp, int64_t m, const double *cy, const doub
 {
     const vfy_net *net = lp->net;
     int64_t L = net->n_layers - 1;
-    lp->case_r0 = lp->nrows;
+    lp->case_r0 = lp->case_r1 = lp->nrows;
     lp->case_ok = 0;
     if (lp->n_built != net->n_layers)
         return VFY_ERR_INVALID;
@@ -975,11 +995,19 @@ vfy_status vfy_lp_case_begin(vfy_lp *lp, int64_t m, const double *cy, const doub
         row_end(lp, -INFINITY, rhs[i]);
     }
     load_new(lp, r0, lp->ncols);
+    lp->case_r1 = lp->nrows;
     lp->case_ok = 1;
     return VFY_OK;
 }
 
+static vfy_status solve_cuts(vfy_lp *lp, int rounds, double stop_above);
+
 vfy_status vfy_lp_case_solve(vfy_lp *lp, double *lb, double *x_opt)
+{
+    return vfy_lp_case_solve_cuts(lp, 0, lb, x_opt);
+}
+
+vfy_status vfy_lp_case_solve_cuts(vfy_lp *lp, int rounds, double *lb, double *x_opt)
 {
     *lb = -INFINITY;
     if (!lp->case_ok)
@@ -989,7 +1017,11 @@ vfy_status vfy_lp_case_solve(vfy_lp *lp, double *lb, double *x_opt)
     obj_clear(lp);
     lp->obj[t] = 1.0;
     glp_set_obj_coef(lp->P, t, 1.0);
-    solve(lp);
+    vfy_status st = solve_cuts(lp, rounds, 0.0);
+    if (st != VFY_OK) {
+        obj_clear(lp);
+        return st;
+    }
     *lb = safe_bound(lp);
     if (x_opt)
         for (int64_t j = 0; j < lp->nx; j++)
@@ -1000,8 +1032,9 @@ vfy_status vfy_lp_case_solve(vfy_lp *lp, double *lb, double *x_opt)
 
 void vfy_lp_case_end(vfy_lp *lp)
 {
-    /* retire the case: its rows become free (which keeps GLPK's basis valid for the next solve) */
-    for (int64_t i = lp->case_r0 + 1; i <= lp->nrows; i++) {
+    /* retire the case: its rows become free (which keeps GLPK's basis valid for the next solve);
+     * the cuts after them stay, valid for every case */
+    for (int64_t i = lp->case_r0 + 1; i <= lp->case_r1 && i <= lp->nrows; i++) {
         lp->rl[i] = -INFINITY;
         lp->ru[i] = INFINITY;
         glp_set_row_bnds(lp->P, (int)i, GLP_FR, 0.0, 0.0);
@@ -1034,7 +1067,7 @@ vfy_status vfy_lp_fix_relu(vfy_lp *lp, int64_t k, int64_t j, int sign)
         return VFY_ERR_INVALID; /* not an unstable ReLU of this relaxation */
     int z = lp->zcol[y];
     int r = lp->lower_row[y];
-    if (!lp->fixed_saved[y]) {
+    if (!lp->fixed_saved[y]) { /* 1: saved, 2: saved and fixed now */
         lp->fixed_saved[y] = 1;
         lp->save_zl[y] = lp->cl[z];
         lp->save_zu[y] = lp->cu[z];
@@ -1060,6 +1093,15 @@ vfy_status vfy_lp_fix_relu(vfy_lp *lp, int64_t k, int64_t j, int sign)
     glp_set_col_from(lp->P, z, zl, zu);
     glp_set_col_from(lp->P, y, yl, yu);
     glp_set_row_from(lp->P, r, lp->rl[r], ru);
+    int sc = lp->sig_col[y];
+    if (sc) { /* the phase indicator follows: 1 active, 0 inactive */
+        lp->cl[sc] = sign > 0 ? 1.0 : 0.0;
+        lp->cu[sc] = sign < 0 ? 0.0 : 1.0;
+        glp_set_col_from(lp->P, sc, lp->cl[sc], lp->cu[sc]);
+    }
+    int was = lp->fixed_saved[y] == 2;
+    lp->fixed_saved[y] = sign != 0 ? 2 : 1;
+    lp->n_fixed += (sign != 0) - was;
     lp->dual_next = 1;
     return VFY_OK;
 }
@@ -1430,5 +1472,176 @@ vfy_status vfy_lp_tighten_layers(const vfy_bound_ctx *ctx, const double *in_lo, 
 done:
     vfy_free(flat);
     vfy_free(cs);
+    return st;
+}
+
+/* ---------------------------------------------------------------- single-neuron ideal cuts */
+
+/* The convex hull of one ReLU over the box of its inputs (Anderson et al., "Strong mixed-integer
+ * programming formulations for trained neural networks", 2020). The triangle is the hull over the
+ * interval of z = sum_i w_i v_i + beta only; over the box of the v_i it is loose wherever the
+ * inputs cannot reach the interval's ends together. With beta in [beta_l, beta_u] (the defining
+ * row's sides: the perturbation), per input the end minimising w_i v_i, Lc_i (l_i when w_i >= 0,
+ * else u_i), the other end Uc_i, and the phase sigma (1 when z > 0, else 0), every subset I of the
+ * inputs gives
+ *     y <= sum_{i in I} w_i (v_i - Lc_i (1 - sigma)) + (beta_u + sum_{i not in I} w_i Uc_i) sigma.
+ * With sigma relaxed to [0, 1] these, y >= z and y >= 0 describe the hull (their paper's ideal
+ * formulation). Validity at a real point: sigma = 1 (z > 0, y = z): the right side is at least
+ * sum_i w_i v_i + beta_u >= z; sigma = 0 (z <= 0, y = 0): each term w_i (v_i - Lc_i) >= 0.
+ * I = all and I = empty, taken with z's own column bounds [l, u] (which the box's interval
+ * contains), are the rows  y - z - l sigma <= -l  and  y - u sigma <= 0  (the triangle once sigma
+ * is projected out); the others are separated: at GLPK's point the tightest I takes input i when
+ * w_i (v_i - Lc_i (1 - sigma)) < w_i Uc_i sigma.
+ * The row stored is  y - sum_I w_i v_i - c sigma <= -A,  A = sum_I w_i Lc_i rounded down,
+ * B = beta_u + sum_{not I} w_i Uc_i rounded up, c = A + B rounded up.
+ * SOUND: the exact cut gives y - sum_I w_i v_i <= -A_exact (1 - sigma) + B_exact sigma
+ * <= -A (1 - sigma) + B sigma = -A + (A + B) sigma <= -A + c sigma for sigma >= 0; its
+ * coefficients w_i are the defining row's, exactly. The column bounds of the v_i and of z must be
+ * the layer bounds (sound for every real point), so no cut is made while a phase is fixed. */
+#define CUT_MIN_VIOL 1e-6 /* relative to the neuron's upper bound */
+
+/* Whether the unstable ReLU output y may get ideal cuts: its input z has a defining row of at
+ * most VFY_LP_CUT_MAX_FANIN inputs. */
+static int cut_candidate(const vfy_lp *lp, int64_t y)
+{
+    int z = lp->zcol[y];
+    if (z == 0 || lp->def_row[z] == 0)
+        return 0;
+    int dr = lp->def_row[z];
+    return lp->rstart[dr + 1] - lp->rstart[dr] - 1 <= VFY_LP_CUT_MAX_FANIN;
+}
+
+int64_t vfy_lp_cut_candidates(const vfy_lp *lp)
+{
+    int64_t n = 0;
+    for (int64_t y = 1; y <= lp->ncols; y++)
+        n += cut_candidate(lp, y);
+    return n;
+}
+
+/* y's phase column and its two base rows; 0 when out of memory */
+static int lift_relu(vfy_lp *lp, int y)
+{
+    int z = lp->zcol[y];
+    double l = lp->cl[z], u = lp->cu[z];
+    int sc = new_col(lp, 0.0, 1.0, -1);
+    if (!sc || !row_begin(lp, 3))
+        return 0;
+    row_add(lp, y, 1.0);
+    row_add(lp, z, -1.0);
+    row_add(lp, sc, -l);
+    row_end(lp, -INFINITY, -l);
+    if (!row_begin(lp, 2))
+        return 0;
+    row_add(lp, y, 1.0);
+    row_add(lp, sc, -u);
+    row_end(lp, -INFINITY, 0.0);
+    lp->sig_col[y] = sc;
+    return sc;
+}
+
+/* Add the most violated ideal cut of each unstable ReLU at GLPK's current point (and the phase
+ * columns of those met the first time). Returns the number of rows added, -1 out of memory. */
+static int64_t separate_ideal(vfy_lp *lp)
+{
+    if (lp->n_fixed > 0)
+        return 0;
+    int64_t r0 = lp->nrows, c0 = lp->ncols, added = 0, nc = lp->ncols;
+    for (int64_t y = 1; y <= nc; y++) {
+        if (!cut_candidate(lp, y))
+            continue;
+        int z = lp->zcol[y], dr = lp->def_row[z];
+        double u = lp->cu[z], ys = glp_get_col_prim(lp->P, (int)y);
+        if (!(u > 0) || !(ys > 0))
+            continue;
+        int sc = lp->sig_col[y];
+        /* sigma's value: GLPK's, or for a neuron not yet lifted the least the triangle allows */
+        double sg = sc ? glp_get_col_prim(lp->P, sc) : ys / u;
+        sg = fmin(fmax(sg, 0.0), 1.0);
+        double rhs = lp->ru[dr] * sg;
+        int64_t e0 = lp->rstart[dr], e1 = lp->rstart[dr + 1];
+        for (int64_t e = e0; e < e1; e++) {
+            int v = lp->rcol[e];
+            if (v == z)
+                continue;
+            double w = -lp->rval[e], lc = w >= 0 ? lp->cl[v] : lp->cu[v];
+            double uc = w >= 0 ? lp->cu[v] : lp->cl[v];
+            double tin = w * (glp_get_col_prim(lp->P, v) - lc * (1.0 - sg)), tout = w * uc * sg;
+            rhs += fmin(tin, tout);
+        }
+        if (!(ys - rhs > CUT_MIN_VIOL * u))
+            continue;
+        if (!sc && !(sc = lift_relu(lp, (int)y)))
+            return -1;
+        if (!row_begin(lp, e1 - e0 + 2))
+            return -1;
+        double A = 0.0, B = lp->ru[dr];
+        row_add(lp, (int)y, 1.0);
+        for (int64_t e = e0; e < e1; e++) {
+            int v = lp->rcol[e];
+            if (v == z)
+                continue;
+            double w = -lp->rval[e], lc = w >= 0 ? lp->cl[v] : lp->cu[v];
+            double uc = w >= 0 ? lp->cu[v] : lp->cl[v];
+            double tin = w * (glp_get_col_prim(lp->P, v) - lc * (1.0 - sg)), tout = w * uc * sg;
+            if (tin < tout) {
+                row_add(lp, v, -w);
+                A = vfy_add_down(A, vfy_mul_down(w, lc));
+            } else {
+                B = vfy_add_up(B, vfy_mul_up(w, uc));
+            }
+        }
+        row_add(lp, sc, -vfy_add_up(A, B));
+        row_end(lp, -INFINITY, -A);
+        added++;
+    }
+    if (lp->nrows > r0 || lp->ncols > c0)
+        load_new(lp, r0, c0);
+    lp->dual_next = added > 0; /* the basis stays dual feasible: the new rows enter basic */
+    lp->cuts += added;
+    return added;
+}
+
+/* Solve the current objective, adding ideal cuts at the optimum and solving again, up to `rounds`
+ * times, until none is violated or the safe bound is above stop_above; with stop_above finite,
+ * also once the last round's gain, kept up for the rounds left, would not get it there (the
+ * gains shrink from round to round: on oval21's cifar_base_kw a row's -0.70 became -0.62 over
+ * 20 rounds, no proof). */
+static vfy_status solve_cuts(vfy_lp *lp, int rounds, double stop_above)
+{
+    solve(lp);
+    double prev = -INFINITY;
+    for (int r = 0; r < rounds; r++) {
+        double now = safe_bound(lp);
+        if ((lp->dl && vfy_deadline_over(lp->dl)) || now > stop_above)
+            break;
+        if (isfinite(stop_above) && r > 0 && (now - prev) * (rounds - r) < stop_above - now)
+            break;
+        prev = now;
+        int64_t n = separate_ideal(lp);
+        if (n < 0)
+            return VFY_ERR_NOMEM;
+        if (n == 0)
+            break;
+        solve(lp);
+    }
+    return VFY_OK;
+}
+
+vfy_status vfy_lp_bound_rows_cuts(vfy_lp *lp, int64_t K, const double *cy, const double *cx,
+                                  int rounds, double *lb)
+{
+    const vfy_net *net = lp->net;
+    if (lp->n_built != net->n_layers)
+        return VFY_ERR_INVALID;
+    glpk_quiet();
+    vfy_status st = VFY_OK;
+    for (int64_t i = 0; i < K && st == VFY_OK; i++) {
+        obj_clear(lp);
+        obj_set_row(lp, cy + i * net->n_out, cx ? cx + i * lp->nx : NULL, 1.0);
+        st = solve_cuts(lp, rounds, INFINITY);
+        lb[i] = safe_bound(lp);
+    }
+    obj_clear(lp);
     return st;
 }

@@ -300,6 +300,67 @@ START_TEST(test_lp_pair_cuts)
 }
 END_TEST
 
+/* Ideal cuts (single-neuron hulls over the inputs' boxes): sound at every sample (real and float32
+ * outputs), never looser than the triangle LP, strictly tighter on at least one of these random
+ * nets; the conjunction form too; and none is made while a phase is fixed. */
+START_TEST(test_lp_ideal_cuts)
+{
+    int tighter = 0;
+    for (int i = 0; i < 4; i++) {
+        fixture f;
+        fixture_make(&f, i, i % 2, 0.4);
+        const vfy_net *net = f.net;
+        int64_t ny = net->n_out, K = 2;
+        uint64_t st = 13 + (uint64_t)i;
+        double cy[2 * 8], lb0[2], lb1[2], rhs[2] = {0, 0}, lbc = -INFINITY;
+        for (int64_t q = 0; q < K * ny; q++)
+            cy[q] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+        vfy_lp *lp = NULL;
+        ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL), VFY_OK);
+        ck_assert(vfy_lp_cut_candidates(lp) > 0);
+        ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lb0, NULL), VFY_OK);
+        ck_assert_int_eq(vfy_lp_bound_rows_cuts(lp, K, cy, NULL, 10, lb1), VFY_OK);
+        vfy_lp_stats ls;
+        vfy_lp_stats_get(lp, &ls);
+        for (int q = 0; q < K; q++) {
+            REQUIRE(lb1[q] >= lb0[q] - 1e-9 * (1 + fabs(lb0[q])));
+            tighter |= lb1[q] > lb0[q] + 1e-6 * (1 + fabs(lb0[q]));
+        }
+        /* the conjunction of both rows <= 0, with the cuts made so far and more */
+        ck_assert_int_eq(vfy_lp_case_begin(lp, K, cy, NULL, rhs), VFY_OK);
+        ck_assert_int_eq(vfy_lp_case_solve_cuts(lp, 10, &lbc, NULL), VFY_OK);
+        vfy_lp_case_end(lp);
+        for (int s = 0; s < 300; s++) {
+            double x[16], y64[16], y32[16], mx = -INFINITY;
+            sample(&f, s, &st, x, y64, y32);
+            for (int q = 0; q < K; q++) {
+                REQUIRE_MSG(lb1[q] <= dot(cy + q * ny, y64, ny), "net %d row %d: %.17g above %.17g",
+                            i, q, lb1[q], dot(cy + q * ny, y64, ny));
+                if (i % 2)
+                    REQUIRE(lb1[q] <= dot(cy + q * ny, y32, ny));
+                mx = fmax(mx, dot(cy + q * ny, y64, ny));
+            }
+            REQUIRE_MSG(lbc <= mx, "net %d: case bound %.17g above %.17g", i, lbc, mx);
+        }
+        /* while a phase is fixed no cut is made (they would hold on that phase only) */
+        int64_t layer[1], index[1];
+        if (vfy_lp_unstable(lp, 1, layer, index, NULL) > 0 &&
+            vfy_lp_fix_relu(lp, layer[0], index[0], 1) == VFY_OK) {
+            vfy_lp_stats before, after;
+            vfy_lp_stats_get(lp, &before);
+            ck_assert_int_eq(vfy_lp_bound_rows_cuts(lp, 1, cy, NULL, 10, lb1), VFY_OK);
+            vfy_lp_stats_get(lp, &after);
+            ck_assert_int_eq(after.cuts, before.cuts);
+            ck_assert_int_eq(vfy_lp_fix_relu(lp, layer[0], index[0], 0), VFY_OK);
+        }
+        vfy_lp_free(lp);
+        fixture_free(&f);
+    }
+    ck_assert(tighter);
+    vfy_lp_thread_done();
+}
+END_TEST
+
 /* GLPK's answer and the safe bound differ, and the safe one is used. Two inputs x1 in [0, 1] and
  * x2 in [0, 2^30]; y0 = x1 + 2^-53 x2, y1 = x2. The minimum of -y0 is -(1 + 2^-23), at x2 = 2^30,
  * but x2's reduced cost (about 2^-53 after scaling by the geometric mean of its coefficients 2^-53 and 1)
@@ -437,6 +498,7 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_exec_allowance);
     tcase_add_test(tc, test_lp_fix_relu);
     tcase_add_test(tc, test_lp_pair_cuts);
+    tcase_add_test(tc, test_lp_ideal_cuts);
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_test(tc, test_lp_rejects_infinite);
     tcase_add_test(tc, test_lp_refuses_sigmoid);

@@ -357,6 +357,65 @@ static vfy_net *act_sym_net(vfy_layer_kind kind)
     return net;
 }
 
+/* y = relu(x0 + 1) + relu(x1 + 1) - relu(x0 - x1) - 2 = x0 + x1 - relu(x0 - x1) on [0, 1]^2: its
+ * minimum is 0 (x1 = 0). Over the interval [-1, 1] of x0 - x1 the triangle gives relu <= (x0 - x1
+ * + 1) / 2, so the triangle LP (and alpha-CROWN, its match on one ReLU layer) bounds y below by
+ * (x0 + 3 x1 - 1) / 2, i.e. -0.5; the hull over the box, relu(x0 - x1) <= min(x0, 1 - x1), gives
+ * y >= x1 >= 0. */
+static vfy_net *hull_net(void)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    double *w1 = vfy_alloc_array(6, sizeof(double)), *b1 = vfy_alloc_array(3, sizeof(double));
+    double *w2 = vfy_alloc_array(3, sizeof(double)), *b2 = vfy_alloc_array(1, sizeof(double));
+    w1[0] = 1; /* x0 + 1 */
+    b1[0] = 1;
+    w1[3] = 1; /* x1 + 1 */
+    b1[1] = 1;
+    w1[4] = 1; /* x0 - x1 */
+    w1[5] = -1;
+    w2[0] = w2[1] = 1;
+    w2[2] = -1;
+    b2[0] = -2;
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 2, 3, w1, b1, 0, 2, "d1", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_RELU, 3, 3, NULL, NULL, 0, 0, "relu", NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 3, 1, w2, b2, 0, 3, "d2", NULL), VFY_OK);
+    return net;
+}
+
+/* The root's LP with ideal cuts refutes what the triangle cannot: y <= -0.1 is unsat (minimum 0)
+ * and proved at the root with no domain bounded; without the LP the search proves it by a split. */
+START_TEST(test_root_lp_ideal_cuts)
+{
+    vfy_net *net = hull_net();
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+                           "(assert (>= X_0 0))(assert (<= X_0 1))(assert (>= X_1 0))"
+                           "(assert (<= X_1 1))(assert (<= Y_0 -0.1))");
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.timeout_s = 20;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    ck_assert_int_eq(res.root_lp_refuted, 1);
+    ck_assert_int_eq(res.domains, 0);
+    vfy_verify_result_free(&res);
+    o.lp = VFY_LP_OFF;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    ck_assert_int_eq(res.root_lp_refuted, 0);
+    ck_assert(res.domains > 1);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_verify with these options (threads 0: the default) */
 static vfy_verdict run_opts(const vfy_net *net, const vfy_spec *spec, vfy_split_mode split,
                             vfy_rebound_use rebound, int threads, double timeout,
@@ -992,6 +1051,7 @@ static Suite *verify_suite(void)
     tcase_add_loop_test(tc, test_rebound_auto_benchmarks, 0, 2);
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
+    tcase_add_test(tc, test_root_lp_ideal_cuts);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);
     suite_add_tcase(s, tc);
     return s;

@@ -161,6 +161,7 @@ typedef struct vfy_verify_result {
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
     int64_t lp_solves;  /* LPs solved */
+    int64_t root_lp_refuted; /* cases refuted at a box's root by the LP with ideal cuts */
     double lp_time_s;   /* seconds the LP stage took, summed over the workers */
     int64_t alpha_tightened; /* hidden bounds of the root that alpha-CROWN tightened (ReLU splitting) */
     int64_t refined;    /* hidden neurons of the roots made stable by prefix searches (refine.h) */
