@@ -214,6 +214,7 @@ typedef struct search {
     int64_t slopes_box;       /* the input box whose root they are of */
     int lp_stage_on;   /* the LP stage runs (opts->lp, and no certificate is being written) */
     int root_lp_on;    /* the root's LP with ideal cuts runs (the same, whatever its cost) */
+    int root_lp_misses; /* boxes whose root LP refuted nothing, while none refuted anything */
     unsigned char *case_done; /* per case: refuted for good at its box's root (root_lp) */
     int cert;          /* a certificate is being written (opts->on_refuted) */
     /* the caller's bounds on hidden pre-activations (opts->root_bounds), priced in every bound of
@@ -1148,12 +1149,52 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
  * interval together the triangle is far from that hull: verivital's Convnet_avgpool prop_7_0.04
  * (one ReLU layer of 23,328, 5,299 unstable; the 2x2 kernels' inputs are independent pixels)
  * has a triangle LP of -0.449 on its hard row (alpha-CROWN -0.450, the search closed it to -0.24 in
- * 120 s), and 0.490 with the cuts (an attack's best 0.554), in 5.8 s. Refuted cases leave the
- * root (and are marked in s->case_done); returns how many are left, -1 out of memory.
+ * 120 s), and 0.490 with the cuts (an attack's best 0.554), in 5.8 s. It runs on the cases
+ * alpha-CROWN leaves open, when every unstable ReLU can be cut (all_cuttable). Refuted cases leave
+ * the root (and are marked in s->case_done); returns how many are left, -1 out of memory.
  * SOUND: a positive safe dual bound of the conjunction over a relaxation of every real point. */
 #define ROOT_LP_ROUNDS 20     /* rounds of cuts per case */
-#define ROOT_LP_SHARE 0.25    /* of the time left, at most, for it */
+/* of the time left, at most, for it (a case that will not be refuted stops after a few rounds: see
+ * lp.c's solve_cuts); verivital prop_7_0.04 takes 6.4 s, a quarter of 30 s would be 7.4 s */
+#define ROOT_LP_SHARE 0.4
 #define ROOT_LP_DEFAULT_S 60  /* the same without a timeout */
+#define ROOT_LP_MISSES 3      /* boxes it may refute nothing on before it is turned off */
+/* Whether every unstable ReLU of the bounds b has at most VFY_LP_CUT_MAX_FANIN nonzero weights
+ * into it (a ReLU on the inputs themselves: its hull is the triangle), so that the LP with ideal
+ * cuts is the single-neuron hull relaxation of the whole network. Where some are left to their
+ * triangles the LP stays near alpha-CROWN and costs more than the search it would spare: on
+ * oval21 (the first convolution's 48 inputs a neuron, the later ones' hundreds; 81-91% of the
+ * unstable ReLUs cuttable) it refuted nothing and took 1-17 s of the 72 s, cifar_deep_kw img4325
+ * 19.4 s against 2.3 s, and img3568 was lost. */
+static int all_cuttable(const search *s, const vfy_bounds *b)
+{
+    const vfy_net *net = s->net;
+    int64_t n = 0;
+    for (int64_t k = 1; k < net->n_layers; k++) {
+        if (net->layers[k].kind != VFY_LAYER_RELU)
+            continue;
+        const vfy_layer *A = &net->layers[k - 1];
+        if (A->kind != VFY_LAYER_DENSE && A->kind != VFY_LAYER_SCALE)
+            return 0;
+        for (int64_t j = 0; j < A->n_out; j++) {
+            if (!(b->lo[k - 1][j] < 0 && b->hi[k - 1][j] > 0))
+                continue;
+            n++;
+            if (A->kind == VFY_LAYER_SCALE)
+                continue;
+            const int64_t *idx;
+            const double *wv;
+            int64_t nz, fan = 0;
+            vfy_layer_row(A, j, &idx, &wv, &nz);
+            for (int64_t t = 0; t < nz; t++)
+                fan += wv[t] != 0.0;
+            if (fan > VFY_LP_CUT_MAX_FANIN)
+                return 0;
+        }
+    }
+    return n > 0;
+}
+
 static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double t_final,
                        vfy_verify_result *res)
 {
@@ -1185,14 +1226,24 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
     }
     if (root->n_active == 0)
         return 0;
+    if (!all_cuttable(s, b)) {
+        if (res->root_lp_refuted == 0 && ++s->root_lp_misses >= ROOT_LP_MISSES)
+            s->root_lp_on = 0;
+        return root->n_active;
+    }
     vfy_lp *lp = NULL;
     vfy_error err;
     vfy_status st = vfy_lp_build(s->ctx, root->lo, root->hi, b, &lp, &err);
     if (st != VFY_OK)
         return st == VFY_ERR_NOMEM ? -1 : root->n_active;
-    if (vfy_lp_cut_candidates(lp) == 0) { /* the triangle LP alone: alpha-CROWN's match */
+    int64_t n_cand = vfy_lp_cut_candidates(lp), n_unst = vfy_lp_unstable(lp, 0, NULL, NULL, NULL);
+    vfy_log(2, "root LP: %lld of %lld unstable ReLUs may be cut", (long long)n_cand,
+            (long long)n_unst);
+    if (n_cand == 0) { /* the triangle LP alone: alpha-CROWN's match */
         vfy_lp_free(lp);
         vfy_lp_thread_done();
+        if (res->root_lp_refuted == 0 && ++s->root_lp_misses >= ROOT_LP_MISSES)
+            s->root_lp_on = 0;
         return root->n_active;
     }
     vfy_lp_set_deadline(lp, &ldl);
@@ -1234,6 +1285,9 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
     vfy_lp_free(lp);
     vfy_lp_thread_done();
     res->root_lp_refuted += n0 - kept;
+    /* a spec of many boxes stops giving it time once it has refuted nothing on ROOT_LP_MISSES */
+    if (res->root_lp_refuted == 0 && ++s->root_lp_misses >= ROOT_LP_MISSES)
+        s->root_lp_on = 0;
     root->n_active = kept;
     return kept;
 }
