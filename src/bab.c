@@ -1204,6 +1204,11 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
     if (isfinite(t_final))
         ldl.t_end = vfy_now() + ROOT_LP_SHARE * (t_final - vfy_now());
     double t0 = vfy_now();
+    if (!all_cuttable(s, b)) {
+        if (res->root_lp_refuted == 0 && ++s->root_lp_misses >= ROOT_LP_MISSES)
+            s->root_lp_on = 0;
+        return root->n_active;
+    }
     /* the cases alpha-CROWN refutes on b need no LP */
     int64_t K = stack_rows(s, w, root->n_active, root->active), row0 = 0, open = 0;
     vfy_splits buf;
@@ -1226,11 +1231,6 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
     }
     if (root->n_active == 0)
         return 0;
-    if (!all_cuttable(s, b)) {
-        if (res->root_lp_refuted == 0 && ++s->root_lp_misses >= ROOT_LP_MISSES)
-            s->root_lp_on = 0;
-        return root->n_active;
-    }
     vfy_lp *lp = NULL;
     vfy_error err;
     vfy_status st = vfy_lp_build(s->ctx, root->lo, root->hi, b, &lp, &err);
