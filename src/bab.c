@@ -1009,6 +1009,21 @@ static int64_t count_unstable(const search *s, const vfy_bounds *b)
     }
     return n;
 }
+/* A case's rows into w->cy, w->cx (zeros where a row has none) and their rhs_hi into w->lb: the
+ * form vfy_lp_case_begin takes. */
+static void case_rows(const search *s, worker *w, const vfy_case *cs)
+{
+    int64_t nx = s->net->n_in, ny = s->net->n_out;
+    for (int64_t i = 0; i < cs->n_rows; i++) {
+        memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
+        if (cs->rows[i].cx)
+            memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
+        else
+            memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
+        w->lb[i] = cs->rows[i].rhs_hi;
+    }
+}
+
 static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t exact_max)
 {
     const vfy_net *net = s->net;
@@ -1043,14 +1058,7 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
     for (int64_t a = 0; a < r->n_active && !sat; a++) {
         int64_t c = r->active[a];
         const vfy_case *cs = &spec->cases[c];
-        for (int64_t i = 0; i < cs->n_rows; i++) {
-            memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
-            if (cs->rows[i].cx)
-                memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
-            else
-                memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
-            w->lb[i] = cs->rows[i].rhs_hi;
-        }
+        case_rows(s, w, cs);
         int refuted = 0;
         if (vfy_lp_case_begin(lp, cs->n_rows, w->cy, w->cx, w->lb) == VFY_OK) {
             double v;
@@ -1199,7 +1207,6 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
                        vfy_verify_result *res)
 {
     const vfy_spec *spec = s->spec;
-    int64_t nx = s->net->n_in, ny = s->net->n_out;
     vfy_deadline ldl = {vfy_now() + ROOT_LP_DEFAULT_S, 0};
     if (isfinite(t_final))
         ldl.t_end = vfy_now() + ROOT_LP_SHARE * (t_final - vfy_now());
@@ -1253,14 +1260,7 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
         const vfy_case *cs = &spec->cases[c];
         double v = -INFINITY;
         if (!vfy_deadline_over(&ldl)) {
-            for (int64_t i = 0; i < cs->n_rows; i++) {
-                memcpy(w->cy + i * ny, cs->rows[i].cy, (size_t)ny * sizeof(double));
-                if (cs->rows[i].cx)
-                    memcpy(w->cx + i * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
-                else
-                    memset(w->cx + i * nx, 0, (size_t)nx * sizeof(double));
-                w->lb[i] = cs->rows[i].rhs_hi;
-            }
+            case_rows(s, w, cs);
             st = vfy_lp_case_begin(lp, cs->n_rows, w->cy, w->cx, w->lb);
             if (st == VFY_OK)
                 st = vfy_lp_case_solve_cuts(lp, ROOT_LP_ROUNDS, &v, NULL);

@@ -1540,6 +1540,15 @@ static int lift_relu(vfy_lp *lp, int y)
     return sc;
 }
 
+/* Input v's (weight w) two terms of a cut at GLPK's point with sigma = sg: in I,
+ * w (v - Lc (1 - sg)); out of I, w Uc sg. */
+static void ideal_terms(const vfy_lp *lp, int v, double w, double sg, double *tin, double *tout)
+{
+    double lc = w >= 0 ? lp->cl[v] : lp->cu[v], uc = w >= 0 ? lp->cu[v] : lp->cl[v];
+    *tin = w * (glp_get_col_prim(lp->P, v) - lc * (1.0 - sg));
+    *tout = w * uc * sg;
+}
+
 /* Add the most violated ideal cut of each unstable ReLU at GLPK's current point (and the phase
  * columns of those met the first time). Returns the number of rows added, -1 out of memory. */
 static int64_t separate_ideal(vfy_lp *lp)
@@ -1558,17 +1567,13 @@ static int64_t separate_ideal(vfy_lp *lp)
         /* sigma's value: GLPK's, or for a neuron not yet lifted the least the triangle allows */
         double sg = sc ? glp_get_col_prim(lp->P, sc) : ys / u;
         sg = fmin(fmax(sg, 0.0), 1.0);
-        double rhs = lp->ru[dr] * sg;
+        double rhs = lp->ru[dr] * sg, tin, tout;
         int64_t e0 = lp->rstart[dr], e1 = lp->rstart[dr + 1];
-        for (int64_t e = e0; e < e1; e++) {
-            int v = lp->rcol[e];
-            if (v == z)
-                continue;
-            double w = -lp->rval[e], lc = w >= 0 ? lp->cl[v] : lp->cu[v];
-            double uc = w >= 0 ? lp->cu[v] : lp->cl[v];
-            double tin = w * (glp_get_col_prim(lp->P, v) - lc * (1.0 - sg)), tout = w * uc * sg;
-            rhs += fmin(tin, tout);
-        }
+        for (int64_t e = e0; e < e1; e++)
+            if (lp->rcol[e] != z) {
+                ideal_terms(lp, lp->rcol[e], -lp->rval[e], sg, &tin, &tout);
+                rhs += fmin(tin, tout);
+            }
         if (!(ys - rhs > CUT_MIN_VIOL * u))
             continue;
         if (!sc && !(sc = lift_relu(lp, (int)y)))
@@ -1583,7 +1588,7 @@ static int64_t separate_ideal(vfy_lp *lp)
                 continue;
             double w = -lp->rval[e], lc = w >= 0 ? lp->cl[v] : lp->cu[v];
             double uc = w >= 0 ? lp->cu[v] : lp->cl[v];
-            double tin = w * (glp_get_col_prim(lp->P, v) - lc * (1.0 - sg)), tout = w * uc * sg;
+            ideal_terms(lp, v, w, sg, &tin, &tout);
             if (tin < tout) {
                 row_add(lp, v, -w);
                 A = vfy_add_down(A, vfy_mul_down(w, lc));
