@@ -1181,15 +1181,14 @@ static int all_cuttable(const search *s, const vfy_bounds *b)
     for (int64_t k = 1; k < net->n_layers; k++) {
         if (net->layers[k].kind != VFY_LAYER_RELU)
             continue;
+        /* (after a SCALE layer a ReLU has one input: its hull is the triangle, nothing to cut) */
         const vfy_layer *A = &net->layers[k - 1];
-        if (A->kind != VFY_LAYER_DENSE && A->kind != VFY_LAYER_SCALE)
+        if (A->kind != VFY_LAYER_DENSE)
             return 0;
         for (int64_t j = 0; j < A->n_out; j++) {
             if (!(b->lo[k - 1][j] < 0 && b->hi[k - 1][j] > 0))
                 continue;
             n++;
-            if (A->kind == VFY_LAYER_SCALE)
-                continue;
             const int64_t *idx;
             const double *wv;
             int64_t nz, fan = 0;
