@@ -1,13 +1,15 @@
 /* lp: linear programs over a network's triangle relaxation, solved by GLPK, with safe bounds.
  *
  * Over an input box and sound layer bounds (vfy_bound_layers, with any activation splits already
- * clamped into them) the relaxation has one column per input, per affine output and per unstable
- * ReLU output, every column boxed by its layer bounds, and the rows
+ * clamped into them) the relaxation has one column per input, per affine output (but those that
+ * feed an inactive ReLU) and per unstable ReLU output, every column boxed by its layer bounds, and
+ * the rows
  *     affine:  z_j - sum_k W_jk v_k  in  [b_j - p_j, b_j + p_j]   (p_j: the layer's perturbation, as in
  *              bound.c: float32 execution and weight representation error; 0 for the exact real net)
  *     ReLU:    y >= 0 (column bound), y >= z, y <= s z + t        (the triangle; vfy_bound_relu_upper)
  * stable ReLUs are the identity (y = z) or zero. Optional multi-neuron rows couple pairs of unstable
- * neurons of one layer (vfy_lp_add_pair_cuts). Every real input of the box, and every float32
+ * neurons of one layer (vfy_lp_add_pair_cuts); optional single-neuron ideal cuts, with a phase
+ * column each, cut a ReLU down to its hull over its inputs' box (vfy_lp_bound_rows_cuts). Every real input of the box, and every float32
  * execution when the context charges it, gives a feasible point, so min over the relaxation is a
  * lower bound of min over the network.
  *
