@@ -828,6 +828,8 @@ int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
  * idx 7259 at 300 s: the long attack found it at 85.6 s, after the 540-step pass). SOUND: each pass
  * is vfy_bound_tighten_alpha's, which keeps the better of a bound and its new value. */
 static int root_refuted(search *s, worker *w, const domain *d);
+static int64_t open_cases(search *s, worker *w, const domain *d, int64_t *open,
+                          unsigned char *done);
 static int64_t attack_all(search *s, vfy_verify_result *res, vfy_rng *rng, int n_samples,
                           int starts, int steps, double share);
 typedef struct long_attack {
@@ -1148,18 +1150,17 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
     return sat;
 }
 
-/* Whether alpha-CROWN on the layer bounds in w->b (already computed for d) refutes every case of d
- * by a single row: then the search needs nothing more at the root. */
 /* The root's LP with ideal cuts (lp.c: vfy_lp_case_solve_cuts): each open case of the root is
- * bounded over the triangle LP of the whole network on the root's layer bounds b, strengthened by
- * rounds of the single-neuron convex hulls over their inputs' boxes that the optimum violates
- * (the cuts stay in the LP for the next case). Where a ReLU's inputs cannot reach the ends of its
- * interval together the triangle is far from that hull: verivital's Convnet_avgpool prop_7_0.04
- * (one ReLU layer of 23,328, 5,299 unstable; the 2x2 kernels' inputs are independent pixels)
- * has a triangle LP of -0.449 on its hard row (alpha-CROWN -0.450, the search closed it to -0.24 in
- * 120 s), and 0.490 with the cuts (an attack's best 0.554), in 5.8 s. It runs on the cases
- * alpha-CROWN leaves open, when every unstable ReLU can be cut (all_cuttable). Refuted cases leave
- * the root (and are marked in s->case_done); returns how many are left, -1 out of memory.
+ * bounded over the triangle LP of the whole network on the root's layer bounds (w->b),
+ * strengthened by rounds of the single-neuron convex hulls over their inputs' boxes that the
+ * optimum violates (the cuts stay in the LP for the next case). Where a ReLU's inputs cannot
+ * reach the ends of its interval together the triangle is far from that hull: verivital's
+ * Convnet_avgpool prop_7_0.04 (one ReLU layer of 23,328, 5,299 unstable; the 2x2 kernels' inputs
+ * are independent pixels) has a triangle LP of -0.449 on its hard row (alpha-CROWN -0.450, the
+ * search closed it to -0.24 in 120 s), and 0.490 with the cuts (an attack's best 0.554), in
+ * 5.8 s. It runs on the cases alpha-CROWN leaves open, when every unstable ReLU can be cut
+ * (all_cuttable). Refuted cases leave the root (and are marked in s->case_done); returns how many
+ * are left, -1 out of memory.
  * SOUND: a positive safe dual bound of the conjunction over a relaxation of every real point. */
 #define ROOT_LP_ROUNDS 20     /* rounds of cuts per case */
 /* of the time left, at most, for it (a case that will not be refuted stops after a few rounds: see
@@ -1202,10 +1203,10 @@ static int all_cuttable(const search *s, const vfy_bounds *b)
     return n > 0;
 }
 
-static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double t_final,
-                       vfy_verify_result *res)
+static int64_t root_lp(search *s, worker *w, domain *root, double t_final, vfy_verify_result *res)
 {
     const vfy_spec *spec = s->spec;
+    const vfy_bounds *b = w->b;
     vfy_deadline ldl = {vfy_now() + ROOT_LP_DEFAULT_S, 0};
     if (isfinite(t_final))
         ldl.t_end = vfy_now() + ROOT_LP_SHARE * (t_final - vfy_now());
@@ -1216,25 +1217,9 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
         return root->n_active;
     }
     /* the cases alpha-CROWN refutes on b need no LP */
-    int64_t K = stack_rows(s, w, root->n_active, root->active), row0 = 0, open = 0;
-    vfy_splits buf;
-    const vfy_splits *sp;
-    if (K > 0 && bound_splits(s, w, 0, root, &buf, &sp) &&
-        vfy_bound_rows_alpha(s->ctx, root->lo, root->hi, b, K, w->cy, w->cx, sp, s->alpha_iters,
-                             w->lb, w->lam_in, w->c_in) == VFY_OK) {
-        for (int64_t a = 0; a < root->n_active; a++) {
-            const vfy_case *cs = &spec->cases[root->active[a]];
-            int refuted = 0;
-            for (int64_t i = 0; i < cs->n_rows; i++)
-                refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: a row refuted */
-            if (!refuted)
-                root->active[open++] = root->active[a];
-            else
-                s->case_done[root->active[a]] = 1;
-            row0 += cs->n_rows;
-        }
+    int64_t open = open_cases(s, w, root, root->active, s->case_done);
+    if (open >= 0)
         root->n_active = open;
-    }
     if (root->n_active == 0)
         return 0;
     vfy_lp *lp = NULL;
@@ -1291,7 +1276,11 @@ static int64_t root_lp(search *s, worker *w, domain *root, vfy_bounds *b, double
     return kept;
 }
 
-static int root_refuted(search *s, worker *w, const domain *d)
+/* alpha-CROWN on w's bounds over d's cases: the cases it leaves open are written to open[] (may be
+ * d->active itself; NULL: only counted), the others marked in done[] (may be NULL). Returns how
+ * many are open, -1 when nothing was bounded (no rows, or a failure). */
+static int64_t open_cases(search *s, worker *w, const domain *d, int64_t *open,
+                          unsigned char *done)
 {
     const vfy_spec *spec = s->spec;
     int64_t K = stack_rows(s, w, d->n_active, d->active);
@@ -1300,18 +1289,29 @@ static int root_refuted(search *s, worker *w, const domain *d)
     if (K == 0 || !bound_splits(s, w, 0, d, &buf, &sp) ||
         vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, sp,
                              s->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
-        return 0;
-    int64_t row0 = 0;
+        return -1;
+    int64_t row0 = 0, n = 0;
     for (int64_t a = 0; a < d->n_active; a++) {
-        const vfy_case *cs = &spec->cases[d->active[a]];
+        int64_t c = d->active[a];
+        const vfy_case *cs = &spec->cases[c];
         int refuted = 0;
         for (int64_t i = 0; i < cs->n_rows; i++)
-            refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi;
-        if (!refuted)
-            return 0;
+            refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: a row refuted */
+        if (!refuted && open)
+            open[n] = c;
+        n += !refuted;
+        if (refuted && done)
+            done[c] = 1;
         row0 += cs->n_rows;
     }
-    return 1;
+    return n;
+}
+
+/* Whether alpha-CROWN on the layer bounds in w->b (already computed for d) refutes every case of d
+ * by a single row: then the search needs nothing more at the root. */
+static int root_refuted(search *s, worker *w, const domain *d)
+{
+    return open_cases(s, w, d, NULL, NULL) == 0;
 }
 
 /* Append to cand[0 .. *nc) the neurons of the best scores (ties: lower index first) that are not
@@ -2345,7 +2345,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (st == VFY_OK && phase == 0 && s.root_lp_on && !opts->on_root_bound &&
                         !vfy_deadline_over(&s.dl)) {
                         double t_lp = vfy_now();
-                        int64_t left = root_lp(&s, &s.workers[0], root, b0, t_final, res);
+                        int64_t left = root_lp(&s, &s.workers[0], root, t_final, res);
                         if (left < 0)
                             st = VFY_ERR_NOMEM;
                         /* the first phase's clock starts after it */

@@ -22,7 +22,7 @@ struct vfy_lp {
                         * where it is a pre-activation of an inactive ReLU (no column) */
     int *zcol;         /* per column: for an unstable ReLU's output, the column of its input; else 0 */
     int *layer_of;     /* per column: the layer whose output it is (-1 for inputs and helpers) */
-    int *def_row;      /* per column: for an affine output z, the row z - W v in [b - p, b + p]; 0 */
+    int *def_row;      /* per column: for an affine output z, its row z - W v in [b - p, b + p] */
     int *sig_col;      /* per unstable ReLU output y: its phase column sigma (ideal cuts), or 0 */
     int n_fixed;       /* ReLUs whose phase vfy_lp_fix_relu has fixed now */
     /* our own copy of the rows (CSR, 1-based row and column numbers as in GLPK) */

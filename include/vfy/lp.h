@@ -9,9 +9,9 @@
  *     ReLU:    y >= 0 (column bound), y >= z, y <= s z + t        (the triangle; vfy_bound_relu_upper)
  * stable ReLUs are the identity (y = z) or zero. Optional multi-neuron rows couple pairs of unstable
  * neurons of one layer (vfy_lp_add_pair_cuts); optional single-neuron ideal cuts, with a phase
- * column each, cut a ReLU down to its hull over its inputs' box (vfy_lp_bound_rows_cuts). Every real input of the box, and every float32
- * execution when the context charges it, gives a feasible point, so min over the relaxation is a
- * lower bound of min over the network.
+ * column each, cut a ReLU down to its hull over its inputs' box (vfy_lp_bound_rows_cuts). Every
+ * real input of the box, and every float32 execution when the context charges it, gives a
+ * feasible point, so min over the relaxation is a lower bound of min over the network.
  *
  * Safe bounds: GLPK's objective value is never used as a bound. For any row multipliers y (GLPK's
  * duals, optimal or not) weak duality gives, for every feasible point,
