@@ -56,10 +56,14 @@ def f32(v):
 # Networks: a list of layers; each ("dense", W, b) with W as out x in (float32 values), or "relu".
 
 class Net:
-    def __init__(self, n_in, layers, pre=None):
+    def __init__(self, n_in, layers, pre=None, softmax=False):
         self.n_in = n_in
         self.layers = layers
         self.pre = pre  # optional (mean, std) input normalisation x' = (x - mean) / std
+        # a Softmax after the last layer (model_text); eval and the analyses stay on its input, the
+        # logits: comparisons of two outputs hold of the Softmax's outputs exactly when they hold
+        # of the logits (exp is increasing, the denominator shared)
+        self.softmax = softmax
 
     def eval(self, x):
         if self.pre is not None:
@@ -237,7 +241,8 @@ def model_text(net, name, style, raw, in_dims=None):
             if top:
                 emit.dense += 1
             _, W, b = layer
-            out = "Y" if top and emit.dense == dense_count else "fc%d" % j
+            last = top and emit.dense == dense_count
+            out = ("logits" if net.softmax else "Y") if last else "fc%d" % j
             n_out, n_in = len(W), len(W[0])
             if style == "gemm":
                 inits.append(tensor_text("W%d" % j, [n_out, n_in], [w for row in W for w in row], raw))
@@ -255,6 +260,8 @@ def model_text(net, name, style, raw, in_dims=None):
     emit.dense = 0
     emit.res = 0
     emit(net.layers, cur, True)
+    if net.softmax:  # over the last axis of [1, n_out] (opset 13; no axis: every reading agrees)
+        nodes.append(node_text("Softmax", ["logits"], ["Y"], "softmax"))
     s = 'ir_version: 8\nproducer_name: "verify scripts/make_models.py"\n'
     s += 'opset_import { domain: "" version: 13 }\n'
     s += "graph {\n  name: \"%s\"\n" % name
@@ -623,6 +630,19 @@ def build(root):
                "output. Witness on the grid: x = %s makes Y_%d smaller than the others by %.4f."
                % (num(t_hi), ka, fmt_x(wx), ka, -wv))
 
+    # -- soft2: rand2_b's layers with a Softmax after them; the same comparisons -----------------
+    sb = Net(rb.n_in, rb.layers, softmax=True)
+    write_model(sb, "soft2", "gemm", raw=True)
+    write_spec("soft2", "soft2_cmp_unsat", "", sb, [bx], [[([1, -1, 0], 0)]], "unsat",
+               "The model is rand2_b's layers followed by a Softmax, which keeps the order of its\n"
+               "inputs: Y_0 <= Y_1 exactly when the logits are so. On this box the logits satisfy\n"
+               "logit_0 > logit_1 (rand2_b_cmp_unsat: grid 121x121, L = %.4f, margin %.6f)."
+               % (Lb, pm))
+    write_spec("soft2", "soft2_cmp_sat", "", sb, [box], [smallest[ka]], "sat",
+               "The model is rand2_b's layers followed by a Softmax (order-preserving). Witness on\n"
+               "the grid: x = %s makes logit %d, hence Y_%d, smaller than the others (margin %.4f)."
+               % (fmt_x(wx), ka, ka, -wv))
+
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on
     # both sides of it); the second adds to a ReLU's output (a ResNet block).
@@ -736,6 +756,15 @@ def write_bad_inputs(root):
             + value_info_text("input", "X", [1, 2])
             + value_info_text("output", "Y", [1, 1]) + "}\n")
     encode_model(text, os.path.join(bad, "unsupported_op.onnx"))
+    # the same with a Softmax in the middle (verify takes a Softmax only as the last operation)
+    encode_model(text.replace('"Sin"', '"Softmax"').replace('"sin_1"', '"softmax_1"').replace('"unsupported"', '"softmax_middle"'),
+                 os.path.join(bad, "softmax_middle.onnx"))
+    # for models/soft2.onnx (2 in, 3 out, ending in a Softmax): a threshold on one probability,
+    # which the Softmax's input alone cannot answer
+    decl3 = decl + "(declare-const Y_1 Real)\n(declare-const Y_2 Real)\n"
+    with open(os.path.join(bad, "softmax_threshold.vnnlib"), "wb") as f:
+        f.write(("; a threshold on a Softmax output (supported: comparisons of two outputs)\n"
+                 + decl3 + box + "(assert (>= Y_0 0.5))\n").encode())
 
 
 def main():

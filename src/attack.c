@@ -172,6 +172,11 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
         ws->x32[j] = (float)x[j];
     vfy_eval_f32(net, ws->x32, ws->y32, ws->s32);
     vfy_eval_f64(net, x, ws->y, ws->scratch);
+    /* (2) and (3) on the model's own outputs: a Softmax's in float32 and in double (1) needs no
+     * more: the rows hold of the real outputs exactly when they hold of the logits,
+     * vfy_net_check_rows) */
+    vfy_eval_out_f32(net, ws->y32);
+    vfy_eval_out_f64(net, ws->y);
     for (int64_t i = 0; i < cs->n_rows; i++) {
         const vfy_row *r = &cs->rows[i];
         double *neg = ws->cyrows;

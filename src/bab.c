@@ -2076,6 +2076,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         return vfy_fail(err, VFY_ERR_INVALID,
                         "the spec declares %lld outputs Y_i but the network has %lld",
                         (long long)spec->n_y, (long long)net->n_out);
+    /* (a spec the layers' output cannot answer for the model's: cli.c names the file first) */
+    vfy_status rows_ok = vfy_net_check_rows(net, spec, "the spec", err);
+    if (rows_ok != VFY_OK)
+        return rows_ok;
     int64_t nx = net->n_in, ny = net->n_out;
     vfy_status st = VFY_OK;
     search s;
@@ -2725,6 +2729,8 @@ done:
                 xf[j] = (float)res->x[j];
             vfy_eval_f32(net, xf, res->y32, scratch);
             vfy_eval_f64(net, res->x, res->y64, sd);
+            vfy_eval_out_f32(net, res->y32); /* the model's own outputs (a Softmax's) */
+            vfy_eval_out_f64(net, res->y64);
         }
         vfy_free(scratch);
         vfy_free(sd);

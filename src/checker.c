@@ -1801,6 +1801,10 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                       model_name, (long long)net->n_in, (long long)net->n_out);
         goto done;
     }
+    /* a model ending in a Softmax: the certificate is about its input, which answers only the rows
+     * that hold of both alike */
+    if ((st = vfy_net_check_rows(net, spec, spec_name, err)) != VFY_OK)
+        goto done;
     res->valid = 1;
     c.opts = opts;
     lines ln = {cert, cert + cert_len, 0, cert_name, "", NULL, NULL};

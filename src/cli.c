@@ -479,6 +479,13 @@ int main(int argc, char **argv)
                       "%s: declares %lld input(s) X_i and %lld output(s) Y_i, but %s has %lld "
                       "input(s) and %lld output(s)", spec_path, (long long)spec->n_x, (long long)spec->n_y,
                       model_path, (long long)net->n_in, (long long)net->n_out);
+    if (st == VFY_OK)
+        st = vfy_net_check_rows(net, spec, spec_path, &err);
+    if (st == VFY_OK && net->out_op != VFY_OUT_IDENTITY && opts.float_semantics)
+        fprintf(stderr, "verify: note: %s ends in a %s: the spec is verified on its input; the "
+                "claim for float executions covers the layers before it, with the %s exact\n",
+                model_path, net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax",
+                net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax");
     if (st == VFY_OK && compare) {
         st = compare_bounds(net, spec, opts.float_semantics, &err);
         if (st == VFY_OK) {

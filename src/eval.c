@@ -2,6 +2,7 @@
 #include "vfy/eval.h"
 #include "vfy/la.h"
 
+#include <math.h>
 #include <string.h>
 
 /* MAXPOOL: the window's first input of largest value (NaN: the first input), for the value and
@@ -220,4 +221,32 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         nxt = t;
     }
     memcpy(grad_x, cur, (size_t)net->n_in * sizeof(double));
+}
+
+void vfy_eval_out_f32(const vfy_net *net, float *y)
+{
+    int64_t n = net->n_out;
+    if (net->out_op == VFY_OUT_IDENTITY || n <= 0)
+        return;
+    float m = y[0], sum = 0.0f;
+    for (int64_t j = 1; j < n; j++)
+        m = y[j] > m ? y[j] : m;
+    for (int64_t j = 0; j < n; j++)
+        sum += expf(y[j] - m);
+    for (int64_t j = 0; j < n; j++)
+        y[j] = net->out_op == VFY_OUT_SOFTMAX ? expf(y[j] - m) / sum : (y[j] - m) - logf(sum);
+}
+
+void vfy_eval_out_f64(const vfy_net *net, double *y)
+{
+    int64_t n = net->n_out;
+    if (net->out_op == VFY_OUT_IDENTITY || n <= 0)
+        return;
+    double m = y[0], sum = 0.0;
+    for (int64_t j = 1; j < n; j++)
+        m = y[j] > m ? y[j] : m;
+    for (int64_t j = 0; j < n; j++)
+        sum += exp(y[j] - m);
+    for (int64_t j = 0; j < n; j++)
+        y[j] = net->out_op == VFY_OUT_SOFTMAX ? exp(y[j] - m) / sum : (y[j] - m) - log(sum);
 }

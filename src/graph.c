@@ -50,6 +50,8 @@ static const struct op_info {
     {"ReduceMean", "axes keepdims noop_with_empty_axes", 1, 2},
     {"ReduceSum", "axes keepdims noop_with_empty_axes", 1, 2},
     {"Dropout", "ratio seed", 1, 3},
+    {"Softmax", "axis", 1, 1},
+    {"LogSoftmax", "axis", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1811,6 +1813,43 @@ static vfy_status infer_dropout(ictx *c)
     return out_view(c, c->in[0]->t.rank, c->in[0]->t.shape);
 }
 
+/* Softmax, LogSoftmax: the shape of the input, a float type, the axis in range; never folded (the
+ * lowering takes them only as the network's output, net.h). */
+static vfy_status infer_softmax(ictx *c)
+{
+    const vfy_tensor *x = &c->in[0]->t;
+    int64_t axis;
+    vfy_status st = attr_int(c->g, c->n, "axis", -1, &axis, c->err);
+    if (st)
+        return st;
+    if (!dt_float(x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a float "
+                     "type", c->in[0]->name, vfy_dtype_name(x->dtype));
+    if (norm_axis(axis, x->rank > 0 ? x->rank : 1) < 0)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "axis %lld out of range for rank %d",
+                     (long long)axis, x->rank);
+    if (c->all_const)
+        return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "of constants (unsupported)");
+    return out_view(c, x->rank, x->shape);
+}
+
+/* 1 when Softmax/LogSoftmax node n normalises over every element of its input x, whatever the
+ * opset: from opset 13 it normalises along `axis` (default -1), before that over the dimensions
+ * from `axis` on (default 1). Every dimension but the axis of size 1 makes both readings the whole
+ * tensor; with no axis given, the last dimension must be the only one above 1 and the rank at least
+ * 2 (a rank-1 tensor under the old default would be normalised element by element). */
+static int softmax_whole(const vfy_node *n, const vfy_tensor *x)
+{
+    const vfy_attr *a = attr_get(n, "axis");
+    int64_t axis = a ? norm_axis(a->i, x->rank > 0 ? x->rank : 1) : x->rank - 1;
+    if (!a && x->rank < 2)
+        return 0;
+    for (int d = 0; d < x->rank; d++)
+        if (d != axis && x->shape[d] != 1)
+            return 0;
+    return 1;
+}
+
 static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
 {
     vfy_node *n = &g->nodes[idx];
@@ -1886,6 +1925,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_REDUCE_MEAN:
     case VFY_OP_REDUCE_SUM: st = infer_reduce(&c); break;
     case VFY_OP_DROPOUT: st = infer_dropout(&c); break;
+    case VFY_OP_SOFTMAX:
+    case VFY_OP_LOG_SOFTMAX: st = infer_softmax(&c); break;
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2948,6 +2989,10 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_GATHER: return lower_select(lc, n);
     case VFY_OP_REDUCE_MEAN:
     case VFY_OP_REDUCE_SUM: return lower_reduce(lc, n);
+    case VFY_OP_SOFTMAX:
+    case VFY_OP_LOG_SOFTMAX: /* (the output's is taken out of the graph by vfy_graph_lower) */
+        return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "is supported only as the network's "
+                     "last operation, over all of its output");
     default:
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "unsupported operator");
     }
@@ -3402,6 +3447,21 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
                       g->file, ov->name, iv->name);
         goto fail;
     }
+    /* A Softmax or LogSoftmax giving the output over all of it stays out of the layers: they
+     * compute its input (gout), and net->out_op says what follows (net.h) */
+    int64_t gout = g->output, out_node = -1;
+    if (ov->producer >= 0 && (g->nodes[ov->producer].op == VFY_OP_SOFTMAX ||
+                              g->nodes[ov->producer].op == VFY_OP_LOG_SOFTMAX)) {
+        const vfy_node *sn = &g->nodes[ov->producer];
+        if (!softmax_whole(sn, &g->values[sn->in[0]].t)) {
+            st = nfail(g, sn, err, VFY_ERR_UNSUPPORTED, "supported only over all of the output: "
+                       "every dimension but the axis of size 1, and an explicit axis for rank 1");
+            goto fail;
+        }
+        out_node = ov->producer;
+        gout = sn->in[0];
+        net->out_op = sn->op == VFY_OP_SOFTMAX ? VFY_OUT_SOFTMAX : VFY_OUT_LOG_SOFTMAX;
+    }
     net->n_in = iv->t.numel;
     net->n_out = ov->t.numel;
     net->in_rank = iv->t.rank;
@@ -3427,14 +3487,14 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
             for (int64_t j = 0; j < g->nodes[k].n_in; j++)
                 if (g->nodes[k].in[j] >= 0)
                     d.last[g->nodes[k].in[j]] = k;
-    d.last[g->output] = g->n_nodes;
+    d.last[gout] = g->n_nodes;
     d.rep[g->input] = g->input;
     d.slot[0] = (lslot){.value = g->input, .len = iv->t.numel, .last = d.last[g->input],
                         .form = FORM_PLAIN};
     d.n = 1;
     for (int64_t k = 0; k < g->n_nodes; k++) {
         const vfy_node *n = &g->nodes[k];
-        if (!live[k] || g->values[n->out[0]].is_const)
+        if (!live[k] || g->values[n->out[0]].is_const || k == out_node)
             continue;
         int ci = -1, n_comp = 0;
         for (int64_t j = 0; j < n->n_in; j++)
@@ -3477,14 +3537,14 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         if ((st = lower_carrying(&lc, n, k, ci, &d, &e)))
             goto fail;
     }
-    int s = slot_of(&d, g->output);
+    int s = slot_of(&d, gout);
     VFY_ASSERT(s >= 0 && d.slot[s].len == net->n_out);
     if (d.n != 1 || d.slot[0].form == FORM_SPLIT) {
         /* the output alone, in PLAIN form */
         emb_from(&d, g->n_nodes, &e);
         emb_work_slot(&e, &d, s);
         e.nc = 0;
-        const vfy_node *pn = &g->nodes[g->values[g->output].producer];
+        const vfy_node *pn = &g->nodes[g->values[gout].producer];
         lmat M;
         if ((st = lmat_init(&lc, pn, &M, e.wlen, e.width)))
             goto fail;

@@ -1,5 +1,6 @@
 /* net: the layer chain. See include/vfy/net.h. */
 #include "vfy/net.h"
+#include "vfy/spec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -363,4 +364,48 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     default: VFY_ASSERT(0);
     }
     return 0;
+}
+
+vfy_status vfy_net_check_rows(const vfy_net *net, const vfy_spec *spec, const char *spec_name,
+                              vfy_error *err)
+{
+    if (net->out_op == VFY_OUT_IDENTITY)
+        return VFY_OK;
+    const char *op = net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax";
+    for (int64_t c = 0; c < spec->n_cases; c++) {
+        const vfy_case *cs = &spec->cases[c];
+        for (int64_t r = 0; r < cs->n_rows; r++) {
+            const vfy_row *row = &cs->rows[r];
+            int64_t n_nz = 0, i = -1, j = -1;
+            for (int64_t k = 0; k < spec->n_y; k++)
+                if (row->cy[k] != 0) {
+                    n_nz++;
+                    if (i < 0)
+                        i = k;
+                    else
+                        j = k;
+                }
+            int x_terms = 0;
+            for (int64_t k = 0; row->cx && k < spec->n_x; k++)
+                x_terms |= row->cx[k] != 0;
+            if (n_nz == 0)
+                continue; /* no Y term: nothing of the output enters it */
+            /* SOUND: y_i - y_j and z_i - z_j have the same sign through a Softmax (exp is
+             * increasing and the denominator is shared) and are equal through a LogSoftmax (the
+             * shared log-sum cancels); both hold for the real functions */
+            int pair = n_nz == 2 && row->cy[i] == -row->cy[j];
+            int ok = net->out_op == VFY_OUT_SOFTMAX
+                         ? pair && !x_terms && row->rhs_lo == 0 && row->rhs_hi == 0
+                         : pair;
+            if (!ok)
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED,
+                                "%s: case %lld, constraint %lld on the outputs: the model ends in a "
+                                "%s, through which only %s can be verified", spec_name,
+                                (long long)c + 1, (long long)r + 1, op,
+                                net->out_op == VFY_OUT_SOFTMAX
+                                    ? "comparisons of two outputs (Y_i <= Y_j)"
+                                    : "differences of two outputs (a Y_i - a Y_j, X terms allowed)");
+        }
+    }
+    return VFY_OK;
 }

@@ -193,6 +193,7 @@ static const char *const unsat_instances[][2] = {
     {"models/pool2.onnx", "specs/pool2_unsat.vnnlib"},
     {"models/res2.onnx", "specs/res2_unsat.vnnlib"},
     {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"},
+    {"models/soft2.onnx", "specs/soft2_cmp_unsat.vnnlib"}, /* ends in a Softmax */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -232,6 +233,25 @@ static int tight_valid(const char *cert, char *why)
 {
     return check_text("models/rand2_a.onnx", "specs/rand2_a_tight_unsat.vnnlib", cert, why, NULL);
 }
+
+/* A model ending in a Softmax: the checker, like verify, takes only rows its input answers; a
+ * threshold on one output is refused by name, whatever the certificate says. */
+START_TEST(test_softmax_rows_refused)
+{
+    const char *path = tmp_path("soft.cert");
+    ck_assert_int_eq(certify_files("models/soft2.onnx", "specs/soft2_cmp_unsat.vnnlib", path, 30,
+                                   NULL), VFY_UNSAT);
+    vfy_check_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_check_certificate("models/soft2.onnx",
+                                           "tests/data/bad/softmax_threshold.vnnlib", path, NULL,
+                                           &res, &err), VFY_ERR_UNSUPPORTED);
+    REQUIRE_MSG(strstr(err.msg, "softmax_threshold.vnnlib: case 1, constraint 1") &&
+                strstr(err.msg, "Softmax"), "%s", err.msg);
+    ck_assert(!res.valid);
+    unlink(path);
+}
+END_TEST
 
 START_TEST(test_corrupt_region_removed)
 {
@@ -1339,6 +1359,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corrupt_value_changed);
     tcase_add_test(tc, test_corrupt_header);
     tcase_add_test(tc, test_corrupt_other_spec);
+    tcase_add_test(tc, test_softmax_rows_refused);
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
     tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));

@@ -960,6 +960,69 @@ START_TEST(test_sigmoid_tanh)
 }
 END_TEST
 
+/* Softmax and LogSoftmax as the output: the layers compute the logits (x [1,3] @ W32 + B2), the
+ * net records the op, and vfy_eval_out_* gives the model's outputs; elsewhere, or over part of the
+ * output, they are refused by name. */
+START_TEST(test_softmax_output)
+{
+    int64_t xd[2] = {1, 3}, wd[2] = {3, 2}, bd[1] = {2}, yd[2] = {1, 2};
+    for (int lg = 0; lg < 2; lg++) {
+        mb b = {0};
+        b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+        b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+        ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_RAW));
+        ADD_INIT(b, tensor_f("B", 1, bd, B2, ENC_RAW));
+        ADD_NODE(b, "MatMul", "mm", "x,W", "h", NULL);
+        ADD_NODE(b, "Add", "add", "h,B", "z", NULL);
+        if (lg)
+            ADD_NODE(b, "LogSoftmax", "sm", "z", "y", attr_i("axis", 1), NULL);
+        else
+            ADD_NODE(b, "Softmax", "sm", "z", "y", NULL);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->out_op, lg ? VFY_OUT_LOG_SOFTMAX : VFY_OUT_SOFTMAX);
+        ck_assert_int_eq(net->n_layers, 1);
+        ck_assert_int_eq(net->n_out, 2);
+        check_against(net, ref_mm); /* the layers: the logits */
+        double x[3] = {0.3, -1.2, 0.7}, z[2], y[2], scr[16];
+        float xf[3] = {0.3f, -1.2f, 0.7f}, yf[2], sf[16];
+        for (int j = 0; j < 3; j++)
+            x[j] = (double)xf[j];
+        ref_mm(x, z);
+        vfy_eval_f64(net, x, y, scr);
+        vfy_eval_f32(net, xf, yf, sf);
+        vfy_eval_out_f64(net, y);
+        vfy_eval_out_f32(net, yf);
+        double lse = log(exp(z[0]) + exp(z[1]));
+        for (int j = 0; j < 2; j++) {
+            double want = lg ? z[j] - lse : exp(z[j] - lse);
+            REQUIRE_MSG(fabs(y[j] - want) <= 1e-14, "f64 %.17g want %.17g", y[j], want);
+            REQUIRE_MSG(fabs((double)yf[j] - want) <= 1e-6, "f32 %.9g want %.17g", (double)yf[j],
+                        want);
+        }
+        if (!lg)
+            ck_assert(fabs(y[0] + y[1] - 1) <= 1e-15);
+        vfy_net_free(net);
+        /* before another op: refused by name */
+        b.out[0] = vinfo("r", FLT, 2, yd);
+        ADD_NODE(b, "Relu", "relu", "y", "r", NULL);
+        load_fails(&b, VFY_ERR_UNSUPPORTED, lg ? "node 'sm' (LogSoftmax)" : "node 'sm' (Softmax)",
+                   "last operation");
+    }
+    /* over each row of a [2, 2] output only, and on a rank-1 output without an axis (whose meaning
+     * changed with opset 13) */
+    int64_t x2[2] = {2, 3}, y2[2] = {2, 2}, x1[1] = {3}, y1[1] = {2};
+    for (int k = 0; k < 2; k++) {
+        mb b = {0};
+        b.in[b.nin++] = vinfo("x", FLT, k ? 1 : 2, k ? x1 : x2);
+        b.out[b.nout++] = vinfo("y", FLT, k ? 1 : 2, k ? y1 : y2);
+        ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_RAW));
+        ADD_NODE(b, "MatMul", "mm", "x,W", "z", NULL);
+        ADD_NODE(b, "Softmax", "sm", "z", "y", NULL);
+        load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sm' (Softmax)", "over all of the output");
+    }
+}
+END_TEST
+
 /* The mnist-like chain: Flatten -> Gemm -> Relu -> Gemm, weights in float_data. */
 START_TEST(test_relu_chain)
 {
@@ -2856,6 +2919,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
     tcase_add_test(tc, test_sigmoid_tanh);
+    tcase_add_test(tc, test_softmax_output);
     tcase_add_test(tc, test_graph_api);
     tcase_add_test(tc, test_conv);
     tcase_add_test(tc, test_conv_flatten_gemm);

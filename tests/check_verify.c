@@ -34,6 +34,21 @@ static vfy_spec *parse(const char *text)
 
 static vfy_lp_use run_lp = VFY_LP_AUTO; /* the LP stage of the next run() */
 
+/* A spec on a box of radius r around x (n inputs, m outputs) with the one assert `unsafe`. */
+static vfy_spec *box_spec(const double *x, int n, int m, double r, const char *unsafe)
+{
+    char text[4096];
+    size_t k = 0;
+    for (int j = 0; j < n; j++)
+        k += (size_t)snprintf(text + k, sizeof text - k,
+                              "(declare-const X_%d Real)\n(assert (>= X_%d %.17g))\n"
+                              "(assert (<= X_%d %.17g))\n", j, j, x[j] - r, j, x[j] + r);
+    for (int j = 0; j < m; j++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "(declare-const Y_%d Real)\n", j);
+    snprintf(text + k, sizeof text - k, "(assert %s)\n", unsafe);
+    return parse(text);
+}
+
 static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, double timeout,
                        vfy_verify_result *res)
 {
@@ -46,6 +61,72 @@ static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, do
     ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
     return res->verdict;
 }
+
+/* A model ending in a Softmax or LogSoftmax (net->out_op): comparisons of two outputs are verified
+ * on the logits (a proof where the logits' margin holds on the box; a counterexample whose reported
+ * outputs are the model's own: a distribution, or log-probabilities, that satisfy the row); rows
+ * the op does not leave alone are refused by name, by vfy_verify itself as well as by
+ * vfy_net_check_rows. */
+START_TEST(test_softmax_rows)
+{
+    const int64_t hidden[1] = {10};
+    vfy_net *net = testnet_random(71, 4, hidden, 1, 3, 1.0, 0);
+    ck_assert_ptr_nonnull(net);
+    double x[4] = {0.1, -0.2, 0.3, 0.05}, z[3], scr[64];
+    vfy_eval_f64(net, x, z, scr);
+    int hi = 0, lo = 0;
+    for (int j = 1; j < 3; j++) {
+        hi = z[j] > z[hi] ? j : hi;
+        lo = z[j] < z[lo] ? j : lo;
+    }
+    ck_assert(z[hi] - z[lo] > 0.1);
+    for (int lg = 0; lg < 2; lg++) {
+        net->out_op = lg ? VFY_OUT_LOG_SOFTMAX : VFY_OUT_SOFTMAX;
+        char row[128];
+        vfy_verify_result res;
+        /* the smallest output at least the largest: no x near x0 */
+        snprintf(row, sizeof row, "(>= Y_%d Y_%d)", lo, hi);
+        vfy_spec *spec = box_spec(x, 4, 3, 1e-3, row);
+        ck_assert_int_eq(run(net, spec, 1, 30, &res), VFY_UNSAT);
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+        /* the largest at least the smallest: x0 itself; the Y reported are the model's */
+        snprintf(row, sizeof row, "(>= Y_%d Y_%d)", hi, lo);
+        spec = box_spec(x, 4, 3, 1e-3, row);
+        ck_assert_int_eq(run(net, spec, 1, 30, &res), VFY_SAT);
+        double sum32 = 0, sum64 = 0;
+        for (int j = 0; j < 3; j++) {
+            sum32 += lg ? exp((double)res.y32[j]) : (double)res.y32[j];
+            sum64 += lg ? exp(res.y64[j]) : res.y64[j];
+            ck_assert(lg ? res.y64[j] <= 0 : res.y64[j] > 0 && res.y64[j] <= 1);
+        }
+        REQUIRE_MSG(fabs(sum32 - 1) <= 1e-6 && fabs(sum64 - 1) <= 1e-14, "sums %.17g %.17g", sum32,
+                    sum64);
+        ck_assert(res.y32[hi] >= res.y32[lo] && res.y64[hi] >= res.y64[lo]);
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+        /* a threshold on one output, and a difference against a constant: only the LogSoftmax
+         * leaves the second alone */
+        const char *rows[2] = {"(>= Y_0 0.5)", "(<= Y_0 (+ Y_1 0.5))"};
+        for (int q = 0; q < 2; q++) {
+            spec = box_spec(x, 4, 3, 1e-3, rows[q]);
+            vfy_error err;
+            vfy_status want = lg && q == 1 ? VFY_OK : VFY_ERR_UNSUPPORTED;
+            ck_assert_int_eq(vfy_net_check_rows(net, spec, "s.vnnlib", &err), want);
+            if (want != VFY_OK) {
+                REQUIRE_MSG(strstr(err.msg, "s.vnnlib: case 1, constraint 1") &&
+                            strstr(err.msg, lg ? "LogSoftmax" : "Softmax"), "%s", err.msg);
+                vfy_verify_opts o;
+                vfy_verify_opts_default(&o);
+                ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_ERR_UNSUPPORTED);
+                vfy_verify_result_free(&res);
+            }
+            vfy_spec_free(spec);
+        }
+    }
+    vfy_net_free(net);
+}
+END_TEST
 
 /* vfy_log_demote acts on the calling thread only: the prefix searches' messages (refine.c) drop two
  * levels on the thread that runs each search, while another thread logs at the level asked. */
@@ -1068,6 +1149,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_shared_test_benchmark);
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_root_lp_ideal_cuts, 0, 2);
+    tcase_add_test(tc, test_softmax_rows);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);
     suite_add_tcase(s, tc);
     return s;

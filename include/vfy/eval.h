@@ -15,6 +15,14 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
 /* The same in float32 arithmetic. scratch: 2 * max width floats. */
 void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch);
 
+/* The model's output from the last layer's y (n_out values, in place): net->out_op applied as a
+ * runtime would, max subtracted first (Softmax: exp(y_i - m) / sum, the sum in index order;
+ * LogSoftmax: y_i - m - log(sum)), in float32 with expf/logf or in double. Nothing for IDENTITY.
+ * vfy_eval_f32/f64 stop at the last layer (every row of a spec that passes vfy_spec_check_output
+ * holds of y exactly when it holds of the model's output in the reals). */
+void vfy_eval_out_f32(const vfy_net *net, float *y);
+void vfy_eval_out_f64(const vfy_net *net, double *y);
+
 /* Forward pass that keeps every layer's output (acts[k], length layers[k].n_out; acts must hold
  * net->n_layers pointers to buffers of the right sizes), then the gradient with respect to x of
  * g · y, into grad_x (n_in). ws (NULL: the convolutions' products through their sparse form) and

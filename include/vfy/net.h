@@ -51,6 +51,17 @@ typedef struct vfy_layer {
     char name[96];         /* the ONNX node(s) it came from, for messages and logs */
 } vfy_layer;
 
+/* How the model's output derives from the last layer's vector v_L. A Softmax or LogSoftmax over all
+ * of the output is kept out of the layers (nothing bounds it): the layers compute its input, the
+ * logits z = v_L, and the spec's rows must be ones that hold of the outputs exactly when they hold
+ * of z (vfy_spec_check_output, spec.h). Evaluation applies it (vfy_eval_out_f32/f64) where a model's
+ * own output is needed: a counterexample's float checks and the Y values written for it. */
+typedef enum vfy_out_op {
+    VFY_OUT_IDENTITY = 0,  /* y = v_L */
+    VFY_OUT_SOFTMAX,       /* y_i = exp(z_i) / sum_j exp(z_j) */
+    VFY_OUT_LOG_SOFTMAX    /* y_i = z_i - log sum_j exp(z_j) */
+} vfy_out_op;
+
 typedef struct vfy_net {
     int64_t n_layers;
     vfy_layer *layers;     /* owned */
@@ -59,6 +70,7 @@ typedef struct vfy_net {
     int64_t in_shape[8];
     int out_rank;
     int64_t out_shape[8];
+    vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
 } vfy_net;
 
 /* 1 for the elementwise activations (RELU, SIGMOID, TANH): no weights, n_in == n_out. */
@@ -101,6 +113,16 @@ static inline double vfy_layer_madds(const vfy_layer *L)
         return (double)L->n_out * (double)(L->pool_k + 1);
     return (double)L->n_out;
 }
+
+/* Whether every row of spec holds of the model's output exactly when it holds of the last layer's
+ * vector z (net->out_op), so that the spec can be verified on z as it is: always for IDENTITY and
+ * for rows without Y terms; through a Softmax, a row comparing two outputs, a (Y_i - Y_j) <= 0
+ * with a != 0 and no X term (y_i <= y_j iff z_i <= z_j, exp being increasing); through a
+ * LogSoftmax, a row a (Y_i - Y_j) + X terms <= any constant (y_i - y_j = z_i - z_j exactly).
+ * Otherwise VFY_ERR_UNSUPPORTED naming spec_name, the case and the row. */
+struct vfy_spec;
+vfy_status vfy_net_check_rows(const vfy_net *net, const struct vfy_spec *spec, const char *spec_name,
+                              vfy_error *err);
 
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
