@@ -639,8 +639,9 @@ def build(root):
                "logit_0 > logit_1 (rand2_b_cmp_unsat: grid 121x121, L = %.4f, margin %.6f)."
                % (Lb, pm))
     write_spec("soft2", "soft2_cmp_sat", "", sb, [box], [smallest[ka]], "sat",
-               "The model is rand2_b's layers followed by a Softmax (order-preserving). Witness on\n"
-               "the grid: x = %s makes logit %d, hence Y_%d, smaller than the others (margin %.4f)."
+               "The model is rand2_b's layers followed by a Softmax (order-preserving). Witness\n"
+               "on the grid: x = %s makes logit %d, hence Y_%d, smaller than the others (margin\n"
+               "%.4f)."
                % (fmt_x(wx), ka, ka, -wv))
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
@@ -757,7 +758,8 @@ def write_bad_inputs(root):
             + value_info_text("output", "Y", [1, 1]) + "}\n")
     encode_model(text, os.path.join(bad, "unsupported_op.onnx"))
     # the same with a Softmax in the middle (verify takes a Softmax only as the last operation)
-    encode_model(text.replace('"Sin"', '"Softmax"').replace('"sin_1"', '"softmax_1"').replace('"unsupported"', '"softmax_middle"'),
+    middle = text.replace('"Sin"', '"Softmax"').replace('"sin_1"', '"softmax_1"')
+    encode_model(middle.replace('"unsupported"', '"softmax_middle"'),
                  os.path.join(bad, "softmax_middle.onnx"))
     # for models/soft2.onnx (2 in, 3 out, ending in a Softmax): a threshold on one probability,
     # which the Softmax's input alone cannot answer

@@ -1823,8 +1823,8 @@ static vfy_status infer_softmax(ictx *c)
     if (st)
         return st;
     if (!dt_float(x->dtype))
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a float "
-                     "type", c->in[0]->name, vfy_dtype_name(x->dtype));
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a "
+                     "float type", c->in[0]->name, vfy_dtype_name(x->dtype));
     if (norm_axis(axis, x->rank > 0 ? x->rank : 1) < 0)
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "axis %lld out of range for rank %d",
                      (long long)axis, x->rank);

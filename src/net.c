@@ -366,8 +366,8 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     return 0;
 }
 
-vfy_status vfy_net_check_rows(const vfy_net *net, const vfy_spec *spec, const char *spec_name,
-                              vfy_error *err)
+vfy_status vfy_net_check_rows(const vfy_net *net, const vfy_spec *spec,
+                              const char *spec_name, vfy_error *err)
 {
     if (net->out_op == VFY_OUT_IDENTITY)
         return VFY_OK;
@@ -399,12 +399,13 @@ vfy_status vfy_net_check_rows(const vfy_net *net, const vfy_spec *spec, const ch
                          : pair;
             if (!ok)
                 return vfy_fail(err, VFY_ERR_UNSUPPORTED,
-                                "%s: case %lld, constraint %lld on the outputs: the model ends in a "
-                                "%s, through which only %s can be verified", spec_name,
+                                "%s: case %lld, constraint %lld on the outputs: the model ends "
+                                "in a %s, through which only %s can be verified", spec_name,
                                 (long long)c + 1, (long long)r + 1, op,
                                 net->out_op == VFY_OUT_SOFTMAX
                                     ? "comparisons of two outputs (Y_i <= Y_j)"
-                                    : "differences of two outputs (a Y_i - a Y_j, X terms allowed)");
+                                    : "differences of two outputs (a Y_i - a Y_j, X terms "
+                                      "allowed)");
         }
     }
     return VFY_OK;

@@ -54,8 +54,8 @@ typedef struct vfy_layer {
 /* How the model's output derives from the last layer's vector v_L. A Softmax or LogSoftmax over all
  * of the output is kept out of the layers (nothing bounds it): the layers compute its input, the
  * logits z = v_L, and the spec's rows must be ones that hold of the outputs exactly when they hold
- * of z (vfy_spec_check_output, spec.h). Evaluation applies it (vfy_eval_out_f32/f64) where a model's
- * own output is needed: a counterexample's float checks and the Y values written for it. */
+ * of z (vfy_net_check_rows below). Evaluation applies it (vfy_eval_out_f32/f64) where a model's own
+ * output is needed: a counterexample's float checks and the Y values written for it. */
 typedef enum vfy_out_op {
     VFY_OUT_IDENTITY = 0,  /* y = v_L */
     VFY_OUT_SOFTMAX,       /* y_i = exp(z_i) / sum_j exp(z_j) */
@@ -121,8 +121,8 @@ static inline double vfy_layer_madds(const vfy_layer *L)
  * LogSoftmax, a row a (Y_i - Y_j) + X terms <= any constant (y_i - y_j = z_i - z_j exactly).
  * Otherwise VFY_ERR_UNSUPPORTED naming spec_name, the case and the row. */
 struct vfy_spec;
-vfy_status vfy_net_check_rows(const vfy_net *net, const struct vfy_spec *spec, const char *spec_name,
-                              vfy_error *err);
+vfy_status vfy_net_check_rows(const vfy_net *net, const struct vfy_spec *spec,
+                              const char *spec_name, vfy_error *err);
 
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
