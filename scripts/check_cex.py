@@ -20,6 +20,7 @@ Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scri
 """
 
 import argparse
+import itertools
 import gzip
 import importlib
 import math
@@ -214,6 +215,40 @@ def op_conv(ins, a, ftype):
     y = y.reshape((n, m) + tuple(outs))
     if b is not None:
         y = y + b.reshape((1, m) + (1,) * len(kernel))
+    return y.astype(ftype)
+
+
+def op_conv_transpose(ins, a, ftype):
+    """The ONNX definition: every input element scatters its kernel, y[oc, iy*s - p + k*d] +=
+    x[ic, iy] w[ic, j, k] (explicit pads or VALID only, as verify), then the bias."""
+    x, w = ins[0], ins[1]
+    b = ins[2] if len(ins) > 2 and ins[2] is not None else None
+    nd = x.ndim - 2
+    group = a.get("group", 1)
+    strides = list(a.get("strides") or [1] * nd)
+    dil = list(a.get("dilations") or [1] * nd)
+    opad = list(a.get("output_padding") or [0] * nd)
+    pads = list(a.get("pads") or [0] * (2 * nd))
+    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID") or \
+            a.get("output_shape"):
+        raise NotImplementedError("ConvTranspose with auto_pad SAME_* or output_shape")
+    n, c = x.shape[0], x.shape[1]
+    cg, mg = c // group, w.shape[1]
+    kernel = w.shape[2:]
+    full = [strides[i] * (x.shape[2 + i] - 1) + (kernel[i] - 1) * dil[i] + 1 + opad[i]
+            for i in range(nd)]
+    y = np.zeros((n, group * mg) + tuple(full), dtype=ftype)
+    for kidx in itertools.product(*[range(k) for k in kernel]):
+        sl = tuple(slice(kidx[i] * dil[i], kidx[i] * dil[i] + strides[i] * (x.shape[2 + i] - 1) + 1,
+                         strides[i]) for i in range(nd))
+        for g in range(group):
+            wk = w[(slice(g * cg, (g + 1) * cg), slice(None)) + tuple(kidx)]  # (cg, mg)
+            contrib = np.einsum("nc...,cm->nm...", x[:, g * cg:(g + 1) * cg], wk).astype(ftype)
+            y[(slice(None), slice(g * mg, (g + 1) * mg)) + sl] += contrib
+    crop = tuple(slice(pads[i], full[i] - pads[i + nd]) for i in range(nd))
+    y = y[(slice(None), slice(None)) + crop]
+    if b is not None:
+        y = y + b.reshape((1, group * mg) + (1,) * nd)
     return y.astype(ftype)
 
 
@@ -467,6 +502,7 @@ OPS = {
     "Concat": lambda i, a, f: np.concatenate([t for t in i if t is not None], axis=a["axis"]),
     "Cast": op_cast,
     "Conv": op_conv,
+    "ConvTranspose": op_conv_transpose,
     "MaxPool": op_maxpool,
     "AveragePool": op_avgpool,
     "BatchNormalization": op_batchnorm,

@@ -91,8 +91,8 @@ def eval_layers(layers, x):
             x = [max(x[i] for i in win) for win in pool_windows(*layer[1:])]
         elif layer[0] == "res":   # a residual block: x + block(x)
             x = [a + b for a, b in zip(x, eval_layers(layer[1], x))]
-        else:
-            _, W, b = layer
+        else:   # dense, or tconv through its matrix
+            W, b = layer[1], layer[2]
             x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
     return x
 
@@ -114,6 +114,24 @@ def pool_windows(c, h, w, k):
     (1, c, h, w) tensor, in the row-major order of its (1, c, h-k+1, w-k+1) output."""
     return [[(ch * h + oy + ky) * w + ox + kx for ky in range(k) for kx in range(k)]
             for ch in range(c) for oy in range(h - k + 1) for ox in range(w - k + 1)]
+
+
+def tconv_layer(seed, c, h, w, m, k, s):
+    """A ConvTranspose (no pads) on a (1, c, h, w) tensor: m output channels, a k x k kernel of
+    shape (c, m, k, k), stride s; output (1, m, s (h-1) + k, s (w-1) + k). As a layer
+    ("tconv", W, b, geometry) whose W is the same linear map as a matrix (flat NCHW in and out):
+    y[oc, iy s + ky, ix s + kx] += x[ic, iy, ix] K[ic, oc, ky, kx], the ONNX definition."""
+    rng = random.Random(seed)
+    K = [[[[f32(rng.gauss(0.0, 0.5)) for _ in range(k)] for _ in range(k)] for _ in range(m)]
+         for _ in range(c)]
+    b = [f32(rng.gauss(0.0, 0.1)) for _ in range(m)]
+    oh, ow = s * (h - 1) + k, s * (w - 1) + k
+    W = [[0.0] * (c * h * w) for _ in range(m * oh * ow)]
+    for ic, iy, ix, oc, ky, kx in itertools.product(range(c), range(h), range(w), range(m),
+                                                    range(k), range(k)):
+        o = (oc * oh + iy * s + ky) * ow + ix * s + kx
+        W[o][(ic * h + iy) * w + ix] += K[ic][oc][ky][kx]   # one term per entry (s >= 1)
+    return ("tconv", W, [b[o // (oh * ow)] for o in range(m * oh * ow)], (c, h, w, m, k, s, K, b))
 
 
 def random_net(seed, sizes):
@@ -221,6 +239,24 @@ def model_text(net, name, style, raw, in_dims=None):
                 out = emit(layer[1], cur, False)
                 nodes.append(node_text("Add", [cur, out], ["res%d" % j], "residual%d" % j))
                 cur = "res%d" % j
+                continue
+            if layer[0] == "tconv":
+                # Reshape the vector to (1, c, h, w), ConvTranspose, flatten back
+                j = k[0] = k[0] + 1
+                c, h, w, m, kk, s, K, bb = layer[3]
+                inits.append("  initializer {\n    dims: 4\n    data_type: 7\n    name: \"tshape%d\"\n"
+                             % j + "".join("    int64_data: %d\n" % d for d in (1, c, h, w)) + "  }\n")
+                inits.append(tensor_text("TK%d" % j, [c, m, kk, kk],
+                                         [v for a in K for b2 in a for r in b2 for v in r], raw))
+                inits.append(tensor_text("TB%d" % j, [m], bb, raw))
+                nodes.append(node_text("Reshape", [cur, "tshape%d" % j], ["timg%d" % j],
+                                       "treshape%d" % j))
+                nodes.append(node_text("ConvTranspose", ["timg%d" % j, "TK%d" % j, "TB%d" % j],
+                                       ["tconv%d" % j], "convtranspose%d" % j,
+                                       [("strides", "INTS", [s, s])]))
+                nodes.append(node_text("Flatten", ["tconv%d" % j], ["tflat%d" % j],
+                                       "flatten_t%d" % j, [("axis", "INT", 1)]))
+                cur = "tflat%d" % j
                 continue
             if layer[0] == "maxpool":
                 # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
@@ -389,8 +425,8 @@ def ibp_layers(layers, lo, hi):
             lo = [a + b for a, b in zip(lo, flo)]
             hi = [a + b for a, b in zip(hi, fhi)]
             continue
-        assert layer[0] == "dense"
-        _, W, b = layer
+        assert layer[0] in ("dense", "tconv")
+        W, b = layer[1], layer[2]
         nlo, nhi = [], []
         for row, bi in zip(W, b):
             a = sum(w * (l if w >= 0 else u) for w, l, u in zip(row, lo, hi)) + bi
@@ -643,6 +679,12 @@ def build(root):
                "on the grid: x = %s makes logit %d, hence Y_%d, smaller than the others (margin\n"
                "%.4f)."
                % (fmt_x(wx), ka, ka, -wv))
+
+    # -- tconv2: 2 -> 8 -> relu -> ConvTranspose (2, 2, 2) -> (2, 4, 4) -> relu -> 3 ----------
+    rt = random_net(2468, [2, 8, 32, 3])
+    rt.layers[2] = tconv_layer(2469, 2, 2, 2, 2, 2, 2)
+    write_model(rt, "tconv2", "gemm", raw=True)
+    lipschitz_specs("tconv2", rt, " (the ConvTranspose is its matrix's\ninf-norm-Lipschitz)")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

@@ -50,6 +50,8 @@ static const struct op_info {
     {"ReduceMean", "axes keepdims noop_with_empty_axes", 1, 2},
     {"ReduceSum", "axes keepdims noop_with_empty_axes", 1, 2},
     {"Dropout", "ratio seed", 1, 3},
+    {"ConvTranspose",
+     "auto_pad dilations group kernel_shape output_padding output_shape pads strides", 2, 3},
     {"Softmax", "axis", 1, 1},
     {"LogSoftmax", "axis", 1, 1},
 };
@@ -1505,6 +1507,108 @@ static vfy_status infer_conv(ictx *c)
     return win_out(c, &wg, m);
 }
 
+/* ConvTranspose on X (N, C, H, W) with weights (C, M/group, kh, kw): every input element scatters
+ * its kernel, y[b, oc, iy*sh - pt + ky*dh, ix*sw - pl + kx*dw] += x[b, ic, iy, ix] w[ic, j, ky, kx]
+ * with oc = (ic / (C/group)) (M/group) + j, then the bias; the output is
+ * oh = sh (h - 1) + output_padding + (kh - 1) dh + 1 - pt - pb (likewise ow). The geometry in
+ * win_geom's fields, (h, w) the input and (oh, ow) the output; *m the output channels. auto_pad
+ * SAME_* and output_shape (which choose the pads from the output) are refused. */
+static vfy_status tconv_get(const vfy_graph *g, const vfy_node *n, const vfy_tensor *x,
+                            const vfy_tensor *wt, win_geom *wg, int64_t *m, int64_t *group,
+                            vfy_error *err)
+{
+    memset(wg, 0, sizeof *wg);
+    if (x->rank != 3 && x->rank != 4)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "input of rank %d (only 1-D and 2-D NCHW "
+                     "transposed convolutions are supported)", x->rank);
+    if (wt->rank != x->rank)
+        return nfail(g, n, err, VFY_ERR_INVALID, "weights of rank %d for input of rank %d",
+                     wt->rank, x->rank);
+    int nsp = x->rank - 2;
+    int64_t st[2] = {1, 1}, dl[2] = {1, 1}, op[2] = {0, 0}, pads[4] = {0, 0, 0, 0}, ka[2] = {1, 1};
+    const char *auto_pad = "NOTSET";
+    vfy_status s;
+    if ((s = attr_int(g, n, "group", 1, group, err)) ||
+        (s = win_list(g, n, "strides", nsp, 1, 1, st + 2 - nsp, err)) ||
+        (s = win_list(g, n, "dilations", nsp, 1, 1, dl + 2 - nsp, err)) ||
+        (s = win_list(g, n, "output_padding", nsp, 0, 0, op + 2 - nsp, err)) ||
+        (s = win_list(g, n, "pads", 2 * nsp, 0, 0, pads, err)) ||
+        (s = attr_str(g, n, "auto_pad", "NOTSET", &auto_pad, err)))
+        return s;
+    if (attr_get(n, "output_shape"))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "attribute 'output_shape' (unsupported: give "
+                     "pads)");
+    if (strcmp(auto_pad, "NOTSET") && strcmp(auto_pad, "VALID"))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "auto_pad '%s' (supported: NOTSET, VALID)",
+                     auto_pad);
+    if (strcmp(auto_pad, "NOTSET") && (pads[0] || pads[1] || pads[2] || pads[3]))
+        return nfail(g, n, err, VFY_ERR_INVALID, "both pads and auto_pad '%s' given", auto_pad);
+    int64_t c = x->shape[1];
+    if (*group < 1 || c % *group || wt->shape[0] != c)
+        return nfail(g, n, err, VFY_ERR_INVALID, "weights for %lld input channels and group %lld "
+                     "do not fit %lld input channels", (long long)wt->shape[0], (long long)*group,
+                     (long long)c);
+    *m = wt->shape[1] * *group;
+    int64_t kernel[2] = {nsp == 2 ? wt->shape[2] : 1, wt->shape[wt->rank - 1]};
+    if (attr_get(n, "kernel_shape")) {
+        if ((s = win_list(g, n, "kernel_shape", nsp, 1, 0, ka + 2 - nsp, err)))
+            return s;
+        if (ka[0] != kernel[0] || ka[1] != kernel[1])
+            return nfail(g, n, err, VFY_ERR_INVALID, "kernel_shape differs from the weights");
+    }
+    wg->n = x->shape[0];
+    wg->c = c;
+    wg->h = nsp == 2 ? x->shape[2] : 1;
+    wg->w = x->shape[x->rank - 1];
+    wg->kh = kernel[0];
+    wg->kw = kernel[1];
+    wg->sh = st[0];
+    wg->sw = st[1];
+    wg->dh = dl[0];
+    wg->dw = dl[1];
+    if (nsp == 2) {
+        wg->pt = pads[0];
+        wg->pl = pads[1];
+        wg->pb = pads[2];
+        wg->pr = pads[3];
+    } else {
+        wg->pl = pads[0];
+        wg->pr = pads[1];
+    }
+    if (wg->kh < 1 || wg->kw < 1 || wg->kh > WIN_MAX_ATTR || wg->kw > WIN_MAX_ATTR)
+        return nfail(g, n, err, VFY_ERR_INVALID, "empty or oversized kernel");
+    if (op[0] >= st[0] && op[0] >= dl[0])
+        return nfail(g, n, err, VFY_ERR_INVALID, "output_padding must be below the stride or the "
+                     "dilation");
+    if (op[1] >= st[1] && op[1] >= dl[1])
+        return nfail(g, n, err, VFY_ERR_INVALID, "output_padding must be below the stride or the "
+                     "dilation");
+    /* (every term at most 2^28 or 2^24 squared: no overflow) */
+    wg->oh = wg->sh * (wg->h - 1) + op[0] + (wg->kh - 1) * wg->dh + 1 - wg->pt - wg->pb;
+    wg->ow = wg->sw * (wg->w - 1) + op[1] + (wg->kw - 1) * wg->dw + 1 - wg->pl - wg->pr;
+    if (wg->oh < 1 || wg->ow < 1)
+        return nfail(g, n, err, VFY_ERR_INVALID, "the pads leave an empty output");
+    return VFY_OK;
+}
+
+static vfy_status infer_conv_transpose(ictx *c)
+{
+    vfy_status st;
+    if ((st = need_computed(c)) || (st = need_const(c, 1)) || (st = need_const(c, 2)))
+        return st;
+    const vfy_tensor *x = &c->in[0]->t, *wt = &c->in[1]->t, *b = c->in[2] ? &c->in[2]->t : NULL;
+    if (wt->dtype != x->dtype || (b && b->dtype != x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ");
+    win_geom wg;
+    int64_t m, group;
+    if ((st = tconv_get(c->g, c->n, x, wt, &wg, &m, &group, c->err)))
+        return st;
+    if (b && (b->rank != 1 || b->shape[0] != m))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "bias must have shape [%lld]",
+                     (long long)m);
+    return win_out(c, &wg, m);
+}
+
 static vfy_status infer_avgpool(ictx *c)
 {
     vfy_status st;
@@ -1915,6 +2019,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
                    c.in[0]->name, vfy_dtype_name(c.in[0]->t.dtype));
         break;
     case VFY_OP_CONV: st = infer_conv(&c); break;
+    case VFY_OP_CONV_TRANSPOSE: st = infer_conv_transpose(&c); break;
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
     case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
@@ -2601,6 +2706,59 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
     return VFY_OK;
 }
 
+/* ConvTranspose (tconv_get): one DENSE layer, rows the outputs. Output (oy, ox) receives input
+ * (iy, ix) through kernel tap ky = (oy + pt - iy sh) / dh when that is an integer in [0, kh) (and
+ * likewise kx): at most one tap per input element and output, so every coefficient is one float32
+ * kernel value, never a sum. fan_in: (C/group) kh kw, the most products any output sums. */
+static vfy_status lower_conv_transpose(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t, *wt = &g->values[n->in[1]].t;
+    const vfy_tensor *bt = n->n_in > 2 && n->in[2] >= 0 ? &g->values[n->in[2]].t : NULL;
+    win_geom wg;
+    int64_t m, group;
+    vfy_status st = tconv_get(g, n, x, wt, &wg, &m, &group, lc->err);
+    if (st)
+        return st;
+    int64_t cg = wg.c / group, mg = m / group, n_in = x->numel, nnz;
+    int64_t n_out = g->values[n->out[0]].t.numel;
+    VFY_ASSERT(n_out == wg.n * m * wg.oh * wg.ow && n_in == wg.n * wg.c * wg.h * wg.w);
+    if (__builtin_mul_overflow(n_in, mg * wg.kh * wg.kw, &nnz) || nnz > VFY_MAX_ELEMS)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix is too "
+                     "large (unsupported)", (long long)n_out, (long long)n_in);
+    lmat M;
+    if ((st = lmat_init(lc, n, &M, n_out, n_in)))
+        return st;
+    lmat_reserve(&M, nnz);
+    for (int64_t bn = 0; bn < wg.n; bn++)
+        for (int64_t oc = 0; oc < m; oc++)
+            for (int64_t oy = 0; oy < wg.oh; oy++)
+                for (int64_t ox = 0; ox < wg.ow; ox++) {
+                    int64_t o = ((bn * m + oc) * wg.oh + oy) * wg.ow + ox;
+                    M.b[o] = bt ? bt->f[oc] : 0;
+                    int64_t gi = oc / mg, j = oc % mg;
+                    for (int64_t cc = 0; cc < cg; cc++) {
+                        int64_t ic = gi * cg + cc;
+                        const double *ker = wt->f + (ic * mg + j) * wg.kh * wg.kw;
+                        for (int64_t ky = 0; ky < wg.kh; ky++) {
+                            int64_t ty = oy + wg.pt - ky * wg.dh;
+                            if (ty < 0 || ty % wg.sh || ty / wg.sh >= wg.h)
+                                continue;
+                            for (int64_t kx = 0; kx < wg.kw; kx++) {
+                                int64_t tx = ox + wg.pl - kx * wg.dw;
+                                if (tx < 0 || tx % wg.sw || tx / wg.sw >= wg.w)
+                                    continue;
+                                /* SOUND: (iy, ix) fixes (ky, kx) for this output: one kernel
+                                 * value per entry, added once */
+                                lmat_add(&M, o, ((bn * wg.c + ic) * wg.h + ty / wg.sh) * wg.w +
+                                                    tx / wg.sw, ker[ky * wg.kw + kx]);
+                            }
+                        }
+                    }
+                }
+    return lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
+}
+
 /* AveragePool, GlobalAveragePool: y[b,c,oy,ox] = (1/k) sum of x over the window's positions inside
  * the input, where k counts the padding too when count_include_pad = 1 (the window clipped to the
  * padded input, as onnxruntime and PyTorch do) and only the input positions otherwise. One DENSE
@@ -2978,6 +3136,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_DIV:
     case VFY_OP_NEG: return lower_elementwise(lc, n, ci);
     case VFY_OP_CONV: return lower_conv(lc, n);
+    case VFY_OP_CONV_TRANSPOSE: return lower_conv_transpose(lc, n);
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
     case VFY_OP_MAX_POOL: return lower_maxpool(lc, n);

@@ -1882,6 +1882,101 @@ START_TEST(test_conv)
 }
 END_TEST
 
+/* ConvTranspose on cw's geometry (c, h, w the input; m, oh, ow the output worked out by hand from
+ * oh = sh (h - 1) + output_padding + (kh - 1) dh + 1 - pt - pb), kernel (c, m/group, kh, kw):
+ * every input element scatters its kernel (the ONNX definition, written directly). */
+static int64_t ct_opad[2];
+static void ref_conv_transpose(const double *x, double *y)
+{
+    int64_t cg = cw.c / cw.group, mg = cw.m / cw.group;
+    for (int64_t o = 0; o < cw.m * cw.oh * cw.ow; o++)
+        y[o] = cw.bias ? (double)KB[o / (cw.oh * cw.ow)] : 0;
+    for (int64_t c = 0; c < cw.c; c++)
+        for (int64_t iy = 0; iy < cw.h; iy++)
+            for (int64_t ix = 0; ix < cw.w; ix++)
+                for (int64_t j = 0; j < mg; j++)
+                    for (int64_t ky = 0; ky < cw.kh; ky++)
+                        for (int64_t kx = 0; kx < cw.kw; kx++) {
+                            int64_t oy = iy * cw.sh - cw.pt + ky * cw.dh;
+                            int64_t ox = ix * cw.sw - cw.pl + kx * cw.dw;
+                            if (oy < 0 || oy >= cw.oh || ox < 0 || ox >= cw.ow)
+                                continue;
+                            int64_t m = (c / cg) * mg + j;
+                            y[(m * cw.oh + oy) * cw.ow + ox] +=
+                                (double)KW[((c * mg + j) * cw.kh + ky) * cw.kw + kx] *
+                                x[(c * cw.h + iy) * cw.w + ix];
+                        }
+}
+
+static void build_conv_transpose(mb *b, const char *auto_pad, int kshape)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[4], yd[4], mg = cw.m / cw.group;
+    int64_t wd4[4] = {cw.c, mg, cw.kh, cw.kw}, wd3[3] = {cw.c, mg, cw.kw}, bd[1] = {cw.m};
+    win_dims(xd, yd, cw.m);
+    for (int64_t k = 0; k < cw.c * mg * cw.kh * cw.kw; k++)
+        KW[k] = (float)urand();
+    for (int64_t k = 0; k < cw.m; k++)
+        KB[k] = (float)urand();
+    b->in[b->nin++] = vinfo("x", FLT, cw.rank, xd);
+    b->out[b->nout++] = vinfo("y", FLT, cw.rank, yd);
+    ADD_INIT(*b, tensor_f("W", cw.rank, cw.rank == 4 ? wd4 : wd3, KW, ENC_RAW));
+    ADD_INIT(*b, tensor_f("B", 1, bd, KB, ENC_FLOAT));
+    Onnx__NodeProto *n = node("ConvTranspose", "ct", cw.bias ? "x,W,B" : "x,W", "y", NULL);
+    win_attrs(n, auto_pad, 1);
+    if (cw.group != 1)
+        node_attr(n, attr_i("group", cw.group));
+    if (ct_opad[0] || ct_opad[1])
+        node_attr(n, attr_ints("output_padding", cw.rank - 2, ct_opad + (cw.rank == 3)));
+    if (kshape)
+        node_attr(n, attr_ints("kernel_shape", cw.rank - 2, cw.rank == 4 ? &cw.kh : &cw.kw));
+    b->node[b->nn++] = n;
+}
+
+START_TEST(test_conv_transpose)
+{
+    static const struct {
+        win w;
+        int64_t opad[2];
+        const char *auto_pad;
+        int kshape;
+    } cases[] = {
+        /*  c  h  w  m  g kh kw sh sw dh dw pt pl pb pr oh ow   bias cip rank */
+        {{2, 3, 3, 3, 1, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 6, 6, 1, 0, 4}, {1, 1}, NULL, 1},
+        {{4, 4, 4, 2, 2, 2, 2, 1, 1, 2, 2, 0, 0, 0, 0, 6, 6, 1, 0, 4}, {0, 0}, NULL, 0},
+        {{3, 1, 5, 2, 1, 1, 3, 1, 2, 1, 1, 0, 0, 0, 1, 1, 10, 0, 0, 3}, {0, 0}, NULL, 1}, /* 1-D */
+        {{2, 2, 3, 2, 1, 2, 2, 2, 1, 1, 1, 0, 0, 0, 0, 4, 4, 1, 0, 4}, {0, 0}, "VALID", 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        cw = cases[k].w;
+        ct_opad[0] = cases[k].opad[0];
+        ct_opad[1] = cases[k].opad[1];
+        mb b;
+        build_conv_transpose(&b, cases[k].auto_pad, cases[k].kshape);
+        vfy_net *net = load_ok(&b);
+        ck_assert_int_eq(net->n_layers, 1);
+        const vfy_layer *L = &net->layers[0];
+        ck_assert_int_eq(L->kind, VFY_LAYER_DENSE);
+        ck_assert_int_eq(L->n_in, cw.c * cw.h * cw.w);
+        ck_assert_int_eq(L->n_out, cw.m * cw.oh * cw.ow);
+        ck_assert_int_eq(L->fan_in, cw.c / cw.group * cw.kh * cw.kw);
+        ck_assert(L->w_relerr == 0);
+        check_against(net, ref_conv_transpose);
+        vfy_net_free(net);
+    }
+    /* pads chosen from the output (auto_pad SAME_*, output_shape) are refused by name */
+    cw = cases[0].w;
+    ct_opad[0] = ct_opad[1] = 0;
+    mb b;
+    build_conv_transpose(&b, "SAME_UPPER", 0);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'ct' (ConvTranspose)", "auto_pad 'SAME_UPPER'");
+    build_conv_transpose(&b, NULL, 0);
+    int64_t os[2] = {6, 6};
+    node_attr(b.node[0], attr_ints("output_shape", 2, os));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'ct' (ConvTranspose)", "output_shape");
+}
+END_TEST
+
 /* Conv -> Relu -> Flatten -> Gemm: the flattened NCHW order is the DENSE layers' order. */
 static float G3[300];
 static void ref_conv_gemm(const double *x, double *y)
@@ -2923,6 +3018,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_graph_api);
     tcase_add_test(tc, test_conv);
     tcase_add_test(tc, test_conv_flatten_gemm);
+    tcase_add_test(tc, test_conv_transpose);
     tcase_add_test(tc, test_avgpool);
     tcase_add_test(tc, test_maxpool);
     tcase_add_test(tc, test_leaky_clip);
