@@ -244,8 +244,10 @@ def model_text(net, name, style, raw, in_dims=None):
                 # Reshape the vector to (1, c, h, w), ConvTranspose, flatten back
                 j = k[0] = k[0] + 1
                 c, h, w, m, kk, s, K, bb = layer[3]
-                inits.append("  initializer {\n    dims: 4\n    data_type: 7\n    name: \"tshape%d\"\n"
-                             % j + "".join("    int64_data: %d\n" % d for d in (1, c, h, w)) + "  }\n")
+                inits.append("  initializer {\n    dims: 4\n    data_type: 7\n"
+                             "    name: \"tshape%d\"\n" % j
+                             + "".join("    int64_data: %d\n" % d for d in (1, c, h, w))
+                             + "  }\n")
                 inits.append(tensor_text("TK%d" % j, [c, m, kk, kk],
                                          [v for a in K for b2 in a for r in b2 for v in r], raw))
                 inits.append(tensor_text("TB%d" % j, [m], bb, raw))
