@@ -20,6 +20,7 @@ Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scri
 """
 
 import argparse
+import functools
 import itertools
 import gzip
 import importlib
@@ -502,6 +503,10 @@ OPS = {
     "Concat": lambda i, a, f: np.concatenate([t for t in i if t is not None], axis=a["axis"]),
     "Cast": op_cast,
     "Conv": op_conv,
+    "PRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * i[1]).astype(f),
+    "Abs": lambda i, a, f: np.abs(i[0]),
+    "Max": lambda i, a, f: functools.reduce(np.maximum, i),
+    "Min": lambda i, a, f: functools.reduce(np.minimum, i),
     "ConvTranspose": op_conv_transpose,
     "MaxPool": op_maxpool,
     "AveragePool": op_avgpool,

@@ -47,6 +47,10 @@ static const struct op_info {
     {"Tanh", "", 1, 1},
     {"LeakyRelu", "alpha", 1, 1},
     {"Clip", "min max", 1, 3},
+    {"PRelu", "", 2, 2},
+    {"Abs", "", 1, 1},
+    {"Max", "", 1, 1 << 20},
+    {"Min", "", 1, 1 << 20},
     {"ReduceMean", "axes keepdims noop_with_empty_axes", 1, 2},
     {"ReduceSum", "axes keepdims noop_with_empty_axes", 1, 2},
     {"Dropout", "ratio seed", 1, 3},
@@ -1666,9 +1670,52 @@ static vfy_status clip_bounds(const vfy_graph *g, const vfy_node *n, double *lo,
 }
 
 /* LeakyRelu and Clip: the shape and type of the input (a float tensor, computed). */
+/* PRelu, Max, Min: input k (the constant: PRelu's slope, Max/Min's other operand) broadcast to
+ * the computed input's shape, which is the output's; finite float values. *ci: the computed input
+ * (Max/Min: exactly two inputs, one of them constant). */
+static vfy_status pwl_const(const vfy_graph *g, const vfy_node *n, int *ci, const vfy_tensor **ct,
+                            vfy_error *err)
+{
+    if (n->op != VFY_OP_PRELU && n->n_in != 2)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "%lld operands (supported: a computed tensor "
+                     "and a constant)", (long long)n->n_in);
+    const vfy_value *a = &g->values[n->in[0]], *b = &g->values[n->in[1]];
+    if (a->is_const == b->is_const || (n->op == VFY_OP_PRELU && !b->is_const))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "%s (supported: a computed tensor and a "
+                     "constant %s)", a->is_const ? "of constants" : "of two computed tensors",
+                     n->op == VFY_OP_PRELU ? "slope" : "operand");
+    *ci = a->is_const ? 1 : 0;
+    const vfy_value *x = *ci ? b : a, *k = *ci ? a : b;
+    if (!dt_float(x->t.dtype) || k->t.dtype != x->t.dtype)
+        return nfail(g, n, err, VFY_ERR_INVALID, "operands must be float tensors of one type");
+    int r;
+    int64_t shape[VFY_MAX_RANK];
+    if (bcast_shape(&x->t, &k->t, &r, shape) || r != x->t.rank ||
+        memcmp(shape, x->t.shape, (size_t)r * sizeof *shape))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "constant '%s' does not broadcast to the "
+                     "shape of '%s'", k->name, x->name);
+    for (int64_t j = 0; j < k->t.numel; j++)
+        if (!isfinite(k->t.f[j]))
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "constant '%s' holds %g (unsupported)",
+                         k->name, k->t.f[j]);
+    *ct = &k->t;
+    return VFY_OK;
+}
+
 static vfy_status infer_pwl(ictx *c)
 {
     vfy_status st;
+    if (c->n->op == VFY_OP_PRELU || c->n->op == VFY_OP_MAX || c->n->op == VFY_OP_MIN) {
+        int ci;
+        const vfy_tensor *ct;
+        if ((st = pwl_const(c->g, c->n, &ci, &ct, c->err)))
+            return st;
+        vfy_tensor *t = &c->o->t;
+        t->dtype = c->in[ci]->t.dtype;
+        if (set_shape(t, c->in[ci]->t.rank, c->in[ci]->t.shape))
+            return bad_shape(c);
+        return VFY_OK;
+    }
     if (c->n->op == VFY_OP_CLIP) {
         /* (the bounds may be constant inputs: all_const then says nothing about x) */
         if (c->in[0]->is_const)
@@ -2024,6 +2071,10 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
     case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
     case VFY_OP_LEAKY_RELU:
+    case VFY_OP_PRELU:
+    case VFY_OP_ABS:
+    case VFY_OP_MAX:
+    case VFY_OP_MIN:
     case VFY_OP_CLIP: st = infer_pwl(&c); break;
     case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
     case VFY_OP_PAD: st = infer_pad(&c); break;
@@ -2983,56 +3034,71 @@ static vfy_status lower_pad(lctx *lc, const vfy_node *n)
     return lmat_push(lc, n, &M, 0, 1);
 }
 
-/* LeakyRelu and Clip through ReLU, exactly in real arithmetic:
+/* LeakyRelu, PRelu, Abs, Clip, and Max/Min with a constant through ReLU, exactly in real
+ * arithmetic:
  *   LeakyRelu(x) = relu(x) - alpha relu(-x)               (any alpha: x >= 0 and x < 0 both check)
+ *   PRelu(x)_j = relu(x_j) - s_j relu(-x_j)                (the slope broadcast to x)
+ *   Abs(x) = relu(x) + relu(-x)
  *   Clip(x) = lo + relu(x - lo) - relu(x - hi)             (lo <= hi finite)
  *           = lo + relu(x - lo),  hi - relu(hi - x)        (one bound infinite), x (none)
+ *   Max(x, c)_j = c_j + relu(x_j - c_j),  Min(x, c)_j = c_j - relu(c_j - x_j)
  * as DENSE (the ReLU inputs, entries +-1) -> RELU -> DENSE (their combination). Float executions:
- * a runtime computes alpha x with one float32 rounding and Clip exactly; the layers' allowances
- * (fan_in 1 and 2) cover more than that. The two ReLU inputs of one element are bounded apart,
- * which is looser than a relaxation of the function itself, never unsound. */
+ * a runtime computes alpha x (s_j x) with one float32 rounding and the others exactly; the
+ * layers' allowances (fan_in 1 and 2) cover more than that. The two ReLU inputs of one element
+ * are bounded apart, which is looser than a relaxation of the function itself, never unsound. */
 static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
 {
     const vfy_graph *g = lc->g;
     double lo = -INFINITY, hi = INFINITY, alpha = 0;
-    vfy_status st;
+    const vfy_tensor *ct = NULL; /* PRelu's slope, Max's or Min's constant operand */
+    int ci = 0;
+    vfy_status st = VFY_OK;
     if (n->op == VFY_OP_CLIP)
         st = clip_bounds(g, n, &lo, &hi, lc->err);
-    else
+    else if (n->op == VFY_OP_LEAKY_RELU)
         st = attr_float(g, n, "alpha", (double)0.01f, &alpha, lc->err); /* a float attribute */
+    else if (n->op != VFY_OP_ABS)
+        st = pwl_const(g, n, &ci, &ct, lc->err);
     if (st)
         return st;
     if (n->op == VFY_OP_LEAKY_RELU && !isfinite(alpha))
         return nfail(g, n, lc->err, VFY_ERR_INVALID, "alpha %g is not finite", alpha);
     /* the ReLU inputs: (sign s_r, offset o_r) per copy r, z = s_r x + o_r; then
-     * y = c0 + sum_r m_r relu(z_r) */
-    double sg[2], of[2], mu[2], c0 = 0;
-    int nr = 0;
-    if (n->op == VFY_OP_LEAKY_RELU) {
-        sg[0] = 1, of[0] = 0, mu[0] = 1;
-        sg[1] = -1, of[1] = 0, mu[1] = -alpha;
-        nr = 2;
-    } else if (isfinite(lo) && isfinite(hi)) {
-        sg[0] = 1, of[0] = -lo, mu[0] = 1;
-        sg[1] = 1, of[1] = -hi, mu[1] = -1;
-        c0 = lo;
-        nr = 2;
-    } else if (isfinite(lo)) {
-        sg[0] = 1, of[0] = -lo, mu[0] = 1, c0 = lo;
-        nr = 1;
-    } else if (isfinite(hi)) {
-        sg[0] = -1, of[0] = hi, mu[0] = -1, c0 = hi;
-        nr = 1;
-    } else {
-        return VFY_OK; /* Clip without bounds: the identity */
+     * y = c0 + sum_r m_r relu(z_r); the offsets, multipliers and c0 may vary by element j
+     * (PRelu's slope, Max's constant broadcast to x) */
+    double sg[2] = {1, -1};
+    int nr = 2, per_el = 0;
+    double of0 = 0, of1 = 0, mu0 = 1, mu1 = 1, c0 = 0;
+    switch (n->op) {
+    case VFY_OP_LEAKY_RELU: mu1 = -alpha; break;             /* relu(x) - alpha relu(-x) */
+    case VFY_OP_ABS: break;                                  /* relu(x) + relu(-x) */
+    case VFY_OP_PRELU: per_el = 1; break;                    /* relu(x) - s_j relu(-x) */
+    case VFY_OP_MAX: per_el = 1, nr = 1; break;              /* c_j + relu(x - c_j) */
+    case VFY_OP_MIN: per_el = 1, nr = 1, sg[0] = -1; break;  /* c_j - relu(c_j - x) */
+    default:                                                 /* Clip */
+        if (isfinite(lo) && isfinite(hi)) {
+            sg[1] = 1, of0 = -lo, of1 = -hi, mu1 = -1, c0 = lo; /* lo + relu(x-lo) - relu(x-hi) */
+        } else if (isfinite(lo)) {
+            of0 = -lo, c0 = lo, nr = 1;
+        } else if (isfinite(hi)) {
+            sg[0] = -1, of0 = hi, mu0 = -1, c0 = hi, nr = 1;
+        } else {
+            return VFY_OK; /* Clip without bounds: the identity */
+        }
     }
+    const vfy_value *xv = &g->values[n->in[ci]];
     lmat M;
     if ((st = lmat_init(lc, n, &M, nr * len, len)))
         return st;
     for (int r = 0; r < nr; r++)
         for (int64_t j = 0; j < len; j++) {
+            double off = r ? of1 : of0;
+            if (per_el && n->op != VFY_OP_PRELU) {
+                double cj = ct->f[bcast_src(xv->t.shape, xv->t.rank, ct, j)];
+                off = n->op == VFY_OP_MAX ? -cj : cj;
+            }
             lmat_add(&M, r * len + j, j, sg[r]);
-            M.b[r * len + j] = of[r]; /* SOUND: -lo, -hi, hi are float constants, held exactly */
+            M.b[r * len + j] = off; /* SOUND: -lo, -hi, hi, +-c_j are float constants, exact */
         }
     st = lmat_push(lc, n, &M, 0, 1);
     if (st || (st = push(lc, n, VFY_LAYER_RELU, nr * len, nr * len, NULL, NULL, 0, 1)))
@@ -3040,9 +3106,16 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
     if ((st = lmat_init(lc, n, &M, len, nr * len)))
         return st;
     for (int64_t j = 0; j < len; j++) {
-        for (int r = 0; r < nr; r++)
-            lmat_add(&M, j, r * len + j, mu[r]); /* SOUND: 1, -1 or the float32 alpha, exact */
-        M.b[j] = c0;
+        double cj = per_el ? ct->f[bcast_src(xv->t.shape, xv->t.rank, ct, j)] : 0;
+        for (int r = 0; r < nr; r++) {
+            double m = r ? mu1 : mu0;
+            if (n->op == VFY_OP_PRELU && r == 1)
+                m = -cj;
+            else if (n->op == VFY_OP_MIN)
+                m = -1;
+            lmat_add(&M, j, r * len + j, m); /* SOUND: +-1, or a float32 slope, exact */
+        }
+        M.b[j] = n->op == VFY_OP_MAX || n->op == VFY_OP_MIN ? cj : c0;
     }
     return lmat_push(lc, n, &M, 0, nr);
 }
@@ -3141,6 +3214,10 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
     case VFY_OP_MAX_POOL: return lower_maxpool(lc, n);
     case VFY_OP_LEAKY_RELU:
+    case VFY_OP_PRELU:
+    case VFY_OP_ABS:
+    case VFY_OP_MAX:
+    case VFY_OP_MIN:
     case VFY_OP_CLIP: return lower_pwl(lc, n, len);
     case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
     case VFY_OP_PAD: return lower_pad(lc, n);

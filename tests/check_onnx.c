@@ -2143,6 +2143,56 @@ START_TEST(test_leaky_clip)
 }
 END_TEST
 
+/* PRelu (a slope per element, and one broadcast), Abs, Max and Min with a constant (either
+ * operand order, per element or scalar): lowered through ReLU, the lowered net computes them
+ * exactly; two computed operands, three operands, a constant that does not broadcast to x are
+ * refused by name. */
+static float pw_c[4] = {0.1f, -0.5f, 2.0f, 0.25f};
+static int pw_kind, pw_scalar; /* 0 PRelu, 1 Abs, 2 Max, 3 Min */
+static void ref_pw(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double c = (double)pw_c[pw_scalar ? 0 : j];
+        y[j] = pw_kind == 0 ? (x[j] >= 0 ? x[j] : c * x[j])
+             : pw_kind == 1 ? fabs(x[j])
+             : pw_kind == 2 ? fmax(x[j], c) : fmin(x[j], c);
+    }
+}
+
+START_TEST(test_prelu_abs_maxmin)
+{
+    static const char *ops[4] = {"PRelu", "Abs", "Max", "Min"};
+    int64_t d4[1] = {4}, d1[1] = {1};
+    for (int k = 0; k < 4; k++)
+        for (int sc = 0; sc < 2; sc++)
+            for (int swap = 0; swap < 2; swap++) {
+                if ((k == 1 && (sc || swap)) || (k == 0 && swap))
+                    continue; /* (Abs has no constant; PRelu's slope comes second) */
+                pw_kind = k;
+                pw_scalar = sc;
+                mb b;
+                build_unary(&b, ops[k], k == 1 ? "x" : (swap ? "c,x" : "x,c"));
+                ADD_INIT(b, tensor_f("c", 1, sc ? d1 : d4, pw_c, ENC_RAW));
+                vfy_net *net = load_ok(&b);
+                ck_assert_int_eq(net->n_layers, 3);
+                ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
+                ck_assert_int_eq(net->layers[1].n_in, k >= 2 ? 4 : 8);
+                check_against(net, ref_pw);
+                vfy_net_free(net);
+            }
+    mb b;
+    build_unary(&b, "Max", "x,x");
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Max)", "two computed tensors");
+    build_unary(&b, "Min", "x,c,c");
+    ADD_INIT(b, tensor_f("c", 1, d4, pw_c, ENC_RAW));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Min)", "3 operands");
+    int64_t d3[1] = {3};
+    build_unary(&b, "PRelu", "x,c");
+    ADD_INIT(b, tensor_f("c", 1, d3, pw_c, ENC_RAW));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (PRelu)", "does not broadcast");
+}
+END_TEST
+
 /* The largest x over the window's input positions (with dilation; padding never wins). */
 static void ref_maxpool(const double *x, double *y)
 {
@@ -3022,6 +3072,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_avgpool);
     tcase_add_test(tc, test_maxpool);
     tcase_add_test(tc, test_leaky_clip);
+    tcase_add_test(tc, test_prelu_abs_maxmin);
     tcase_add_test(tc, test_batchnorm);
     tcase_add_test(tc, test_pad);
     suite_add_tcase(s, tc);

@@ -55,6 +55,10 @@ typedef enum vfy_op {
     VFY_OP_TANH,
     VFY_OP_LEAKY_RELU,       /* lowered through ReLU (graph.c) */
     VFY_OP_CLIP,             /* constant bounds; lowered through ReLU (graph.c) */
+    VFY_OP_PRELU,            /* constant slope; lowered through ReLU */
+    VFY_OP_ABS,              /* lowered through ReLU */
+    VFY_OP_MAX,              /* of a computed tensor and a constant; lowered through ReLU */
+    VFY_OP_MIN,              /* likewise */
     VFY_OP_REDUCE_MEAN,      /* on computed tensors */
     VFY_OP_REDUCE_SUM,
     VFY_OP_DROPOUT,          /* inference: the identity */
