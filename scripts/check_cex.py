@@ -230,7 +230,7 @@ def op_conv_transpose(ins, a, ftype):
     dil = list(a.get("dilations") or [1] * nd)
     opad = list(a.get("output_padding") or [0] * nd)
     pads = list(a.get("pads") or [0] * (2 * nd))
-    if a.get("auto_pad", b"NOTSET") not in (b"NOTSET", "NOTSET", b"VALID", "VALID") or \
+    if a.get("auto_pad", "NOTSET") not in ("NOTSET", "VALID") or \
             a.get("output_shape"):
         raise NotImplementedError("ConvTranspose with auto_pad SAME_* or output_shape")
     n, c = x.shape[0], x.shape[1]
@@ -416,6 +416,50 @@ def op_pad(ins, a, ftype):
     raise CheckError("Pad: unsupported mode %r" % mode)
 
 
+def op_resize(ins, a, ftype, upsample=False):
+    """Resize/Upsample, mode nearest: each output index's source by the ONNX formulas (float64)."""
+    x = ins[0]
+    if a.get("mode", "nearest") != "nearest":
+        raise NotImplementedError("Resize mode %s" % a.get("mode"))
+    ctm = "asymmetric" if upsample else a.get("coordinate_transformation_mode", "half_pixel")
+    nm = "floor" if upsample else a.get("nearest_mode", "round_prefer_floor")
+    if upsample:
+        scales = ins[1] if len(ins) > 1 else np.array(a["scales"])
+        sizes = None
+    else:
+        sc = ins[1] if len(ins) == 2 else (ins[2] if len(ins) > 2 else None)
+        scales = sc if sc is not None and sc.size else None
+        sizes = ins[3] if len(ins) > 3 and ins[3] is not None and ins[3].size else None
+    idx = []
+    for d in range(x.ndim):
+        n_in = x.shape[d]
+        if sizes is not None:
+            n_out = int(sizes[d])
+            s = n_out / n_in
+        else:
+            s = float(scales[d])
+            n_out = int(math.floor(n_in * s))
+        src = []
+        for o in range(n_out):
+            if ctm == "asymmetric":
+                xo = o / s
+            elif ctm == "align_corners":
+                xo = o * (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+            elif ctm == "tf_half_pixel_for_nn":
+                xo = (o + 0.5) / s
+            elif ctm == "pytorch_half_pixel":
+                xo = (o + 0.5) / s - 0.5 if n_out > 1 else 0.0
+            else:
+                xo = (o + 0.5) / s - 0.5
+            f = math.floor(xo)
+            r = {"floor": f, "ceil": math.ceil(xo),
+                 "round_prefer_ceil": f + 1 if xo - f >= 0.5 else f}.get(
+                     nm, f + 1 if xo - f > 0.5 else f)
+            src.append(min(max(int(r), 0), n_in - 1))
+        idx.append(np.array(src, dtype=np.int64))
+    return x[np.ix_(*idx)].astype(ftype)
+
+
 def op_slice(ins, a, ftype):
     x = ins[0]
     if len(ins) > 1:
@@ -503,6 +547,8 @@ OPS = {
     "Concat": lambda i, a, f: np.concatenate([t for t in i if t is not None], axis=a["axis"]),
     "Cast": op_cast,
     "Conv": op_conv,
+    "Resize": op_resize,
+    "Upsample": lambda i, a, f: op_resize(i, a, f, upsample=True),
     "PRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * i[1]).astype(f),
     "Abs": lambda i, a, f: np.abs(i[0]),
     "Max": lambda i, a, f: functools.reduce(np.maximum, i),

@@ -134,6 +134,18 @@ def tconv_layer(seed, c, h, w, m, k, s):
     return ("tconv", W, [b[o // (oh * ow)] for o in range(m * oh * ow)], (c, h, w, m, k, s, K, b))
 
 
+def resize_layer(c, h, w, f):
+    """Resize (mode nearest, the default half_pixel / round_prefer_floor) by an integer factor f
+    on a (1, c, h, w) tensor: output (oy, ox) reads input (oy // f, ox // f) (x = (o + 1/2)/f - 1/2
+    rounds to floor(o / f), never a tie for f > 1). As a layer ("resize", W, b, geometry), W the
+    0/1 selection matrix."""
+    oh, ow = h * f, w * f
+    W = [[0.0] * (c * h * w) for _ in range(c * oh * ow)]
+    for ch, oy, ox in itertools.product(range(c), range(oh), range(ow)):
+        W[(ch * oh + oy) * ow + ox][(ch * h + oy // f) * w + ox // f] = 1.0
+    return ("resize", W, [0.0] * (c * oh * ow), (c, h, w, f))
+
+
 def random_net(seed, sizes):
     rng = random.Random(seed)
     layers = []
@@ -196,6 +208,8 @@ def node_text(op, inputs, outputs, name, attrs=()):
         elif kind == "INTS":
             s += ('    attribute { name: "%s"%s type: INTS }\n'
                   % (aname, "".join(" ints: %d" % v for v in val)))
+        elif kind == "STRING":
+            s += '    attribute { name: "%s" s: "%s" type: STRING }\n' % (aname, val)
     s += "  }\n"
     return s
 
@@ -259,6 +273,25 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Flatten", ["tconv%d" % j], ["tflat%d" % j],
                                        "flatten_t%d" % j, [("axis", "INT", 1)]))
                 cur = "tflat%d" % j
+                continue
+            if layer[0] == "resize":
+                # Reshape the vector to (1, c, h, w), Resize by f (scales input), flatten back
+                j = k[0] = k[0] + 1
+                c, h, w, f = layer[3]
+                inits.append("  initializer {\n    dims: 4\n    data_type: 7\n"
+                             "    name: \"rshape%d\"\n" % j
+                             + "".join("    int64_data: %d\n" % d for d in (1, c, h, w))
+                             + "  }\n")
+                inits.append(tensor_text("RS%d" % j, [4], [1.0, 1.0, float(f), float(f)], raw))
+                inits.append(tensor_text("RR%d" % j, [0], [], raw))
+                nodes.append(node_text("Reshape", [cur, "rshape%d" % j], ["rimg%d" % j],
+                                       "rreshape%d" % j))
+                nodes.append(node_text("Resize", ["rimg%d" % j, "RR%d" % j, "RS%d" % j],
+                                       ["rsz%d" % j], "resize%d" % j,
+                                       [("mode", "STRING", "nearest")]))
+                nodes.append(node_text("Flatten", ["rsz%d" % j], ["rflat%d" % j],
+                                       "flatten_r%d" % j, [("axis", "INT", 1)]))
+                cur = "rflat%d" % j
                 continue
             if layer[0] == "maxpool":
                 # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
@@ -427,7 +460,7 @@ def ibp_layers(layers, lo, hi):
             lo = [a + b for a, b in zip(lo, flo)]
             hi = [a + b for a, b in zip(hi, fhi)]
             continue
-        assert layer[0] in ("dense", "tconv")
+        assert layer[0] in ("dense", "tconv", "resize")
         W, b = layer[1], layer[2]
         nlo, nhi = [], []
         for row, bi in zip(W, b):
@@ -687,6 +720,12 @@ def build(root):
     rt.layers[2] = tconv_layer(2469, 2, 2, 2, 2, 2, 2)
     write_model(rt, "tconv2", "gemm", raw=True)
     lipschitz_specs("tconv2", rt, " (the ConvTranspose is its matrix's\ninf-norm-Lipschitz)")
+
+    # -- up2: 2 -> 8 -> relu -> Resize x2 (nearest) on (2, 2, 2) -> (2, 4, 4) -> 3 -------------
+    ru = random_net(1357, [2, 8, 32, 3])
+    ru.layers[2] = resize_layer(2, 2, 2, 2)
+    write_model(ru, "up2", "gemm", raw=True)
+    lipschitz_specs("up2", ru, " (the Resize selects inputs:\n1-Lipschitz)")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

@@ -56,6 +56,10 @@ static const struct op_info {
     {"Dropout", "ratio seed", 1, 3},
     {"ConvTranspose",
      "auto_pad dilations group kernel_shape output_padding output_shape pads strides", 2, 3},
+    {"Resize",
+     "antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside "
+     "extrapolation_value keep_aspect_ratio_policy mode nearest_mode", 1, 4},
+    {"Upsample", "mode scales", 1, 2},
     {"Softmax", "axis", 1, 1},
     {"LogSoftmax", "axis", 1, 1},
 };
@@ -1613,6 +1617,178 @@ static vfy_status infer_conv_transpose(ictx *c)
     return win_out(c, &wg, m);
 }
 
+/* Resize and Upsample with mode nearest: output element (o_0, ..., o_{r-1}) is input element
+ * (i_0, ...) with i_d = nearest(x_d(o_d)) clamped to [0, in_d), where x_d is the
+ * coordinate_transformation_mode's map (half_pixel (o + 1/2)/s - 1/2, asymmetric o/s, align_corners
+ * o (in - 1)/(out - 1), pytorch_half_pixel, tf_half_pixel_for_nn (o + 1/2)/s) and nearest the
+ * nearest_mode (round_prefer_floor, round_prefer_ceil, floor, ceil); Upsample is asymmetric and
+ * floor. s is the axis's scale (the float32 value given, or out/in when sizes are given; then
+ * out = floor(in s) otherwise). A selection: the lowered layer's entries are 1 (exact).
+ * SOUND: a runtime computes x in float32 and may land on the other side of a rounding boundary
+ * than the real x: an index is taken only when the real x (computed in double: it is a rational
+ * whose distance to a boundary, when not 0, is far above double's rounding) lies farther than
+ * 2^-16 (|x| + 2) from every boundary, or exactly on one with every float32 step of the formula
+ * as written (num / den - sub: a division, as ONNX and onnxruntime write it) exact, so that the
+ * runtime's x is the real one (resize_exact); otherwise the node is refused. ri->idx[d] holds i_d
+ * for every o_d (freed by resize_free). */
+typedef struct resize_info {
+    int rank;
+    int64_t out[VFY_MAX_RANK];
+    int64_t *idx[VFY_MAX_RANK];
+} resize_info;
+
+static void resize_free(resize_info *ri)
+{
+    for (int d = 0; d < VFY_MAX_RANK; d++) {
+        vfy_free(ri->idx[d]);
+        ri->idx[d] = NULL;
+    }
+}
+
+/* The float values of constant input k (NULL, *m = 0 when omitted or empty). */
+static vfy_status const_floats(const vfy_graph *g, const vfy_node *n, int64_t k, int want_int,
+                               const vfy_tensor **t, vfy_error *err)
+{
+    *t = NULL;
+    if (k >= n->n_in || n->in[k] < 0)
+        return VFY_OK;
+    const vfy_value *v = &g->values[n->in[k]];
+    if (!v->is_const)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "input '%s' must be a constant (unsupported)",
+                     v->name);
+    if (v->t.numel == 0)
+        return VFY_OK;
+    if (dt_float(v->t.dtype) == want_int || v->t.rank != 1)
+        return nfail(g, n, err, VFY_ERR_INVALID, "input '%s' must be a 1-D %s tensor", v->name,
+                     want_int ? "integer" : "float");
+    *t = &v->t;
+    return VFY_OK;
+}
+
+/* 1 when num / den - sub is exact in float32 with num, den, sub as given (den a float32 value):
+ * the quotient is a float32 number (fma checks it is the real quotient) and so is the difference. */
+static int resize_exact(double num, double den, double sub)
+{
+    double q = num / den;
+    return (double)(float)den == den && (double)(float)num == num && fma(q, den, -num) == 0 &&
+           (double)(float)q == q && (double)(float)(q - sub) == q - sub;
+}
+
+static vfy_status resize_get(const vfy_graph *g, const vfy_node *n, const vfy_tensor *x,
+                             resize_info *ri, vfy_error *err)
+{
+    memset(ri, 0, sizeof *ri);
+    ri->rank = x->rank;
+    int up = n->op == VFY_OP_UPSAMPLE;
+    const char *mode = "nearest", *ctm = up ? "asymmetric" : "half_pixel";
+    const char *nm = up ? "floor" : "round_prefer_floor", *kar = "stretch";
+    int64_t anti = 0;
+    vfy_status st;
+    if ((st = attr_str(g, n, "mode", "nearest", &mode, err)))
+        return st;
+    if (!up && ((st = attr_str(g, n, "coordinate_transformation_mode", ctm, &ctm, err)) ||
+                (st = attr_str(g, n, "nearest_mode", nm, &nm, err)) ||
+                (st = attr_str(g, n, "keep_aspect_ratio_policy", kar, &kar, err)) ||
+                (st = attr_int(g, n, "antialias", 0, &anti, err))))
+        return st;
+    if (strcmp(mode, "nearest"))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "mode '%s' (supported: nearest)", mode);
+    if (anti || attr_get(n, "axes") || strcmp(kar, "stretch"))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "antialias, axes or keep_aspect_ratio_policy "
+                     "(unsupported)");
+    int c_mode = !strcmp(ctm, "half_pixel") ? 0 : !strcmp(ctm, "asymmetric") ? 1
+               : !strcmp(ctm, "align_corners") ? 2 : !strcmp(ctm, "pytorch_half_pixel") ? 3
+               : !strcmp(ctm, "tf_half_pixel_for_nn") ? 4 : -1;
+    int r_mode = !strcmp(nm, "round_prefer_floor") ? 0 : !strcmp(nm, "round_prefer_ceil") ? 1
+               : !strcmp(nm, "floor") ? 2 : !strcmp(nm, "ceil") ? 3 : -1;
+    if (c_mode < 0 || r_mode < 0)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "coordinate_transformation_mode '%s' or "
+                     "nearest_mode '%s' (unsupported)", ctm, nm);
+    const vfy_tensor *sc = NULL, *sz = NULL;
+    if (up && n->n_in < 2) {
+        const vfy_attr *a = attr_get(n, "scales");
+        if (!a || a->kind != VFY_ATTR_FLOATS)
+            return nfail(g, n, err, VFY_ERR_INVALID, "needs scales");
+        if (a->n != x->rank)
+            return nfail(g, n, err, VFY_ERR_INVALID, "%lld scales for rank %d", (long long)a->n,
+                         x->rank);
+    } else if ((st = const_floats(g, n, n->n_in == 2 ? 1 : 2, 0, &sc, err)) ||
+               (st = const_floats(g, n, 3, 1, &sz, err))) {
+        return st;
+    }
+    const vfy_attr *sa = up && n->n_in < 2 ? attr_get(n, "scales") : NULL;
+    if (!sa && !sc == !sz)
+        return nfail(g, n, err, VFY_ERR_INVALID, "needs exactly one of scales and sizes");
+    if ((sc && sc->numel != x->rank) || (sz && sz->numel != x->rank))
+        return nfail(g, n, err, VFY_ERR_INVALID, "scales or sizes of length %lld for rank %d",
+                     (long long)(sc ? sc->numel : sz->numel), x->rank);
+    for (int d = 0; d < x->rank; d++) {
+        int64_t in = x->shape[d], out;
+        double s;
+        if (sz) {
+            out = sz->i[d];
+            s = (double)out / (double)in;
+        } else {
+            s = sa ? sa->floats[d] : sc->f[d];
+            if (!(s > 0) || !(s * (double)in < (double)WIN_MAX_ATTR))
+                return nfail(g, n, err, VFY_ERR_INVALID, "scale %g out of range", s);
+            out = (int64_t)floor(s * (double)in);
+        }
+        if (out < 1 || out > WIN_MAX_ATTR)
+            return nfail(g, n, err, VFY_ERR_INVALID, "output size %lld on axis %d", (long long)out,
+                         d);
+        ri->out[d] = out;
+        if (!(ri->idx[d] = vfy_alloc_array((size_t)out, sizeof(int64_t))))
+            return NOMEM(g, n, err);
+        for (int64_t o = 0; o < out; o++) {
+            /* x = num / den - sub */
+            double num = (double)o + 0.5, den = s, sub = 0.5;
+            switch (c_mode) {
+            case 1: num = (double)o, sub = 0; break;
+            case 2: num = out > 1 ? (double)o * (double)(in - 1) : 0, den = out > 1 ? out - 1 : 1,
+                    sub = 0; break;
+            case 3: if (out == 1) num = 0, den = 1, sub = 0; break;
+            case 4: sub = 0; break;
+            default: break;
+            }
+            double xo = num / den - sub;
+            /* the boundary of the rounding rule nearest xo */
+            double bnd = r_mode < 2 ? floor(xo) + 0.5 : nearbyint(xo);
+            double tol = 0x1p-16 * (fabs(xo) + 2);
+            if (fabs(xo - bnd) <= tol && !(xo == bnd && resize_exact(num, den, sub)))
+                return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "output %lld on axis %d maps to %.9g, "
+                             "too near a rounding boundary for every runtime to pick one input",
+                             (long long)o, d, xo);
+            double r;
+            switch (r_mode) {
+            case 0: r = xo - floor(xo) > 0.5 ? ceil(xo) : floor(xo); break;
+            case 1: r = xo - floor(xo) >= 0.5 ? ceil(xo) : floor(xo); break;
+            case 2: r = floor(xo); break;
+            default: r = ceil(xo); break;
+            }
+            int64_t i = r < 0 ? 0 : (r > (double)(in - 1) ? in - 1 : (int64_t)r);
+            ri->idx[d][o] = i;
+        }
+    }
+    return VFY_OK;
+}
+
+static vfy_status infer_resize(ictx *c)
+{
+    vfy_status st;
+    if ((st = need_computed(c)))
+        return st;
+    resize_info ri;
+    st = resize_get(c->g, c->n, &c->in[0]->t, &ri, c->err);
+    if (st == VFY_OK) {
+        c->o->t.dtype = c->in[0]->t.dtype;
+        if (set_shape(&c->o->t, ri.rank, ri.out))
+            st = bad_shape(c);
+    }
+    resize_free(&ri);
+    return st;
+}
+
 static vfy_status infer_avgpool(ictx *c)
 {
     vfy_status st;
@@ -2067,6 +2243,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
         break;
     case VFY_OP_CONV: st = infer_conv(&c); break;
     case VFY_OP_CONV_TRANSPOSE: st = infer_conv_transpose(&c); break;
+    case VFY_OP_RESIZE:
+    case VFY_OP_UPSAMPLE: st = infer_resize(&c); break;
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
     case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
@@ -3185,6 +3363,30 @@ static vfy_status lower_select(lctx *lc, const vfy_node *n)
     return st;
 }
 
+/* Resize, Upsample (resize_get): the selection of each output's input, entries 1, fan_in 1. */
+static vfy_status lower_resize(lctx *lc, const vfy_node *n)
+{
+    const vfy_tensor *x = &lc->g->values[n->in[0]].t;
+    resize_info ri;
+    vfy_status st = resize_get(lc->g, n, x, &ri, lc->err);
+    int64_t n_out = lc->g->values[n->out[0]].t.numel;
+    lmat M;
+    if (st == VFY_OK && (st = lmat_init(lc, n, &M, n_out, x->numel)) == VFY_OK) {
+        for (int64_t k = 0; k < n_out; k++) {
+            int64_t rest = k, src = 0, stride = 1;
+            for (int d = ri.rank - 1; d >= 0; d--) {
+                src += ri.idx[d][rest % ri.out[d]] * stride;
+                rest /= ri.out[d];
+                stride *= x->shape[d];
+            }
+            lmat_add(&M, k, src, 1);
+        }
+        st = lmat_push(lc, n, &M, 0, 1);
+    }
+    resize_free(&ri);
+    return st;
+}
+
 static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
 {
     int64_t len = lc->g->values[n->out[0]].t.numel;
@@ -3210,6 +3412,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_NEG: return lower_elementwise(lc, n, ci);
     case VFY_OP_CONV: return lower_conv(lc, n);
     case VFY_OP_CONV_TRANSPOSE: return lower_conv_transpose(lc, n);
+    case VFY_OP_RESIZE:
+    case VFY_OP_UPSAMPLE: return lower_resize(lc, n);
     case VFY_OP_AVERAGE_POOL:
     case VFY_OP_GLOBAL_AVERAGE_POOL: return lower_avgpool(lc, n);
     case VFY_OP_MAX_POOL: return lower_maxpool(lc, n);

@@ -195,6 +195,7 @@ static const char *const unsat_instances[][2] = {
     {"models/res2.onnx", "specs/res2_tight_unsat.vnnlib"},
     {"models/soft2.onnx", "specs/soft2_cmp_unsat.vnnlib"}, /* ends in a Softmax */
     {"models/tconv2.onnx", "specs/tconv2_unsat.vnnlib"},   /* a ConvTranspose */
+    {"models/up2.onnx", "specs/up2_unsat.vnnlib"},         /* a Resize */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 

@@ -1977,6 +1977,99 @@ START_TEST(test_conv_transpose)
 }
 END_TEST
 
+/* Resize and Upsample, mode nearest, on x (1, 2, rh, rw): the expected input row and column of
+ * every output row and column worked out by hand from the ONNX formulas. */
+static int64_t rs_h, rs_w, rs_oh, rs_ow, rs_ih[16], rs_iw[16];
+static void ref_resize(const double *x, double *y)
+{
+    for (int64_t c = 0; c < 2; c++)
+        for (int64_t i = 0; i < rs_oh; i++)
+            for (int64_t j = 0; j < rs_ow; j++)
+                y[(c * rs_oh + i) * rs_ow + j] = x[(c * rs_h + rs_ih[i]) * rs_w + rs_iw[j]];
+}
+
+/* x (1, 2, h, w) -> op(x, inputs ins) -> y (1, 2, oh, ow); "s" a float initializer of 4 scales,
+ * "z" an int64 one of 4 sizes, "r" an empty roi */
+static void build_resize(mb *b, const char *op, const char *ins, const float *sc, const int64_t *sz)
+{
+    memset(b, 0, sizeof *b);
+    int64_t xd[4] = {1, 2, rs_h, rs_w}, yd[4] = {1, 2, rs_oh, rs_ow}, d4[1] = {4}, d0[1] = {0};
+    b->in[b->nin++] = vinfo("x", FLT, 4, xd);
+    b->out[b->nout++] = vinfo("y", FLT, 4, yd);
+    ADD_INIT(*b, tensor_f("s", 1, d4, sc, ENC_RAW));
+    ADD_INIT(*b, tensor_i64("z", 1, d4, sz, 0));
+    ADD_INIT(*b, tensor_f("r", 1, d0, sc, ENC_RAW));
+    b->node[b->nn++] = node(op, "rs", ins, "y", NULL);
+}
+
+START_TEST(test_resize)
+{
+    static const float s2[4] = {1, 1, 2, 2}, s23[4] = {1, 1, 2, 3}, s15[4] = {1, 1, 1.5f, 1}, s15u[4] = {1, 1, 1.50000012f, 1};
+    int64_t sz[4] = {1, 2, 4, 2};
+    mb b;
+    /* half_pixel, round_prefer_floor (the defaults), scales 2: x = o/2 - 1/4, i = floor(o/2) */
+    rs_h = 2, rs_w = 3, rs_oh = 4, rs_ow = 6;
+    int64_t ih[4] = {0, 0, 1, 1}, iw[6] = {0, 0, 1, 1, 2, 2};
+    memcpy(rs_ih, ih, sizeof ih);
+    memcpy(rs_iw, iw, sizeof iw);
+    build_resize(&b, "Resize", "x,r,s", s2, sz);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_layers, 1);
+    ck_assert_int_eq(net->layers[0].fan_in, 1);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* opset 10's two inputs (x, scales) */
+    build_resize(&b, "Resize", "x,s", s2, sz);
+    net = load_ok(&b);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* asymmetric, round_prefer_ceil: x = o/2, ties at odd o exact (scale a power of two): up */
+    int64_t ihc[4] = {0, 1, 1, 1}, iwc[6] = {0, 1, 1, 2, 2, 2};
+    memcpy(rs_ih, ihc, sizeof ihc);
+    memcpy(rs_iw, iwc, sizeof iwc);
+    build_resize(&b, "Resize", "x,r,s", s2, sz);
+    node_attr(b.node[0], attr_s("coordinate_transformation_mode", "asymmetric"));
+    node_attr(b.node[0], attr_s("nearest_mode", "round_prefer_ceil"));
+    net = load_ok(&b);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* Upsample (asymmetric, floor) by (2, 3): i = floor(o / s) */
+    rs_ow = 9;
+    int64_t iwu[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+    memcpy(rs_ih, ih, sizeof ih);
+    memcpy(rs_iw, iwu, sizeof iwu);
+    build_resize(&b, "Upsample", "x,s", s23, sz);
+    net = load_ok(&b);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* sizes (4, 2): rows by 2 as above; columns 3 -> 2, s = 2/3: x = 1.5 o + 1/4, i = 0, 2 */
+    rs_ow = 2;
+    int64_t iws[2] = {0, 2};
+    memcpy(rs_iw, iws, sizeof iws);
+    build_resize(&b, "Resize", "x,r,,z", s2, sz);
+    net = load_ok(&b);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* a scale of 1.5: row 1 maps exactly onto the tie 1.5 / 1.5 - 1/2 = 1/2, every float32 step
+     * exact, so round_prefer_floor's 0 is every runtime's; row 2: 2.5 / 1.5 - 1/2 = 7/6 -> 1 */
+    rs_oh = 3, rs_ow = 3;
+    int64_t ih15[3] = {0, 0, 1}, iw15[3] = {0, 1, 2};
+    memcpy(rs_ih, ih15, sizeof ih15);
+    memcpy(rs_iw, iw15, sizeof iw15);
+    build_resize(&b, "Resize", "x,r,s", s15, sz);
+    net = load_ok(&b);
+    check_against(net, ref_resize);
+    vfy_net_free(net);
+    /* refused: linear interpolation; the next float32 scale above 1.5, whose row 1 maps to
+     * 0.49999996, within float32 rounding of the tie */
+    build_resize(&b, "Resize", "x,r,s", s15u, sz);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'rs' (Resize)", "rounding boundary");
+    build_resize(&b, "Resize", "x,r,s", s2, sz);
+    node_attr(b.node[0], attr_s("mode", "linear"));
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'rs' (Resize)", "mode 'linear'");
+}
+END_TEST
+
 /* Conv -> Relu -> Flatten -> Gemm: the flattened NCHW order is the DENSE layers' order. */
 static float G3[300];
 static void ref_conv_gemm(const double *x, double *y)
@@ -3069,6 +3162,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_conv);
     tcase_add_test(tc, test_conv_flatten_gemm);
     tcase_add_test(tc, test_conv_transpose);
+    tcase_add_test(tc, test_resize);
     tcase_add_test(tc, test_avgpool);
     tcase_add_test(tc, test_maxpool);
     tcase_add_test(tc, test_leaky_clip);

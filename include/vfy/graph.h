@@ -63,6 +63,8 @@ typedef enum vfy_op {
     VFY_OP_REDUCE_SUM,
     VFY_OP_DROPOUT,          /* inference: the identity */
     VFY_OP_CONV_TRANSPOSE,   /* 1-D and 2-D, NCHW; explicit pads (or VALID), no output_shape */
+    VFY_OP_RESIZE,           /* mode nearest, where every index is unambiguous (graph.c) */
+    VFY_OP_UPSAMPLE,         /* likewise (deprecated form of Resize) */
     VFY_OP_SOFTMAX,          /* only as the output, over all of it (net.h, vfy_out_op) */
     VFY_OP_LOG_SOFTMAX,      /* likewise */
     VFY_OP_COUNT
