@@ -1666,7 +1666,7 @@ static vfy_status const_floats(const vfy_graph *g, const vfy_node *n, int64_t k,
 }
 
 /* 1 when num / den - sub is exact in float32 with num, den, sub as given (den a float32 value):
- * the quotient is a float32 number (fma checks it is the real quotient) and so is the difference. */
+ * the quotient is a float32 number (fma checks it is the real quotient), so is the difference. */
 static int resize_exact(double num, double den, double sub)
 {
     double q = num / den;

@@ -2004,7 +2004,8 @@ static void build_resize(mb *b, const char *op, const char *ins, const float *sc
 
 START_TEST(test_resize)
 {
-    static const float s2[4] = {1, 1, 2, 2}, s23[4] = {1, 1, 2, 3}, s15[4] = {1, 1, 1.5f, 1}, s15u[4] = {1, 1, 1.50000012f, 1};
+    static const float s2[4] = {1, 1, 2, 2}, s23[4] = {1, 1, 2, 3}, s15[4] = {1, 1, 1.5f, 1};
+    static const float s15u[4] = {1, 1, 1.50000012f, 1};
     int64_t sz[4] = {1, 2, 4, 2};
     mb b;
     /* half_pixel, round_prefer_floor (the defaults), scales 2: x = o/2 - 1/4, i = floor(o/2) */
