@@ -547,6 +547,9 @@ OPS = {
     "Concat": lambda i, a, f: np.concatenate([t for t in i if t is not None], axis=a["axis"]),
     "Cast": op_cast,
     "Conv": op_conv,
+    "Expand": lambda i, a, f: np.broadcast_to(
+        i[0], np.broadcast_shapes(i[0].shape, tuple(int(v) for v in i[1]))).copy(),
+    "Tile": lambda i, a, f: np.tile(i[0], tuple(int(v) for v in i[1])),
     "Resize": op_resize,
     "Upsample": lambda i, a, f: op_resize(i, a, f, upsample=True),
     "PRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * i[1]).astype(f),

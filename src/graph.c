@@ -26,6 +26,8 @@ static const struct op_info {
     {"Unsqueeze", "axes", 1, 2},
     {"Squeeze", "axes", 1, 2},
     {"Slice", "starts ends axes", 1, 5},
+    {"Expand", "", 2, 2},
+    {"Tile", "", 2, 2},
     {"Reshape", "allowzero", 2, 2},
     {"Flatten", "axis", 1, 1},
     {"Transpose", "perm", 1, 1},
@@ -783,6 +785,74 @@ static vfy_status infer_gather(ictx *c)
             for (int64_t q = 0; q < inner; q++)
                 elem_copy(t, k++, x, (o * dim + id) * inner + q);
         }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Expand (x broadcast with the constant shape, both ways as numpy does) and Tile (x repeated
+ * repeats[d] times along each axis d): every output element copies one element of x; on a
+ * computed x a selection (infer_selection, lower_select). */
+static vfy_status infer_expand_tile(ictx *c)
+{
+    if (!c->in[0]->is_const && c->in[1]->is_const)
+        return infer_selection(c, infer_expand_tile);
+    vfy_status st = need_const(c, 0);
+    if (!st)
+        st = need_const(c, 1);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t, *sh = &c->in[1]->t;
+    if (dt_float(sh->dtype) || sh->rank != 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' must be a 1-D integer tensor",
+                     c->in[1]->name);
+    int64_t shape[VFY_MAX_RANK];
+    int r;
+    int tile = c->n->op == VFY_OP_TILE;
+    if (tile) {
+        if (sh->numel != x->rank)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "%lld repeats for rank %d",
+                         (long long)sh->numel, x->rank);
+        r = x->rank;
+        for (int d = 0; d < r; d++) {
+            if (sh->i[d] < 0 || (sh->i[d] > 0 && x->shape[d] > VFY_MAX_ELEMS / sh->i[d]))
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "repeat %lld out of range",
+                             (long long)sh->i[d]);
+            shape[d] = x->shape[d] * sh->i[d];
+        }
+    } else {
+        if (sh->numel > VFY_MAX_RANK)
+            return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "rank %lld (unsupported)",
+                         (long long)sh->numel);
+        vfy_tensor want = {.dtype = x->dtype, .rank = (int)sh->numel};
+        for (int d = 0; d < want.rank; d++) {
+            if (sh->i[d] < 0)
+                return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "negative dimension %lld",
+                             (long long)sh->i[d]);
+            want.shape[d] = sh->i[d];
+        }
+        if (bcast_shape(x, &want, &r, shape))
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "shape does not broadcast");
+    }
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t src = 0;
+        if (tile) {
+            int64_t rest = k, stride = 1;
+            for (int d = r - 1; d >= 0; d--) {
+                src += (rest % shape[d]) % x->shape[d] * stride;
+                rest /= shape[d];
+                stride *= x->shape[d];
+            }
+        } else {
+            src = bcast_src(shape, r, x, k);
+        }
+        elem_copy(t, k, x, src);
+    }
     c->o->is_const = 1;
     return VFY_OK;
 }
@@ -2223,6 +2293,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_UNSQUEEZE: st = infer_unsqueeze(&c); break;
     case VFY_OP_SQUEEZE: st = infer_squeeze(&c); break;
     case VFY_OP_SLICE: st = infer_slice(&c); break;
+    case VFY_OP_EXPAND:
+    case VFY_OP_TILE: st = infer_expand_tile(&c); break;
     case VFY_OP_RESHAPE: st = infer_reshape(&c); break;
     case VFY_OP_FLATTEN: st = infer_flatten(&c); break;
     case VFY_OP_TRANSPOSE: st = infer_transpose(&c); break;
@@ -3349,7 +3421,9 @@ static vfy_status lower_select(lctx *lc, const vfy_node *n)
         c.in[k] = n->in[k] >= 0 ? &g->values[n->in[k]] : NULL;
     c.o = &g->values[n->out[0]];
     vfy_tensor map;
-    vfy_status st = selection_map(&c, n->op == VFY_OP_SLICE ? infer_slice : infer_gather, &map);
+    vfy_status st = selection_map(&c, n->op == VFY_OP_SLICE    ? infer_slice
+                                      : n->op == VFY_OP_GATHER ? infer_gather
+                                                               : infer_expand_tile, &map);
     if (st)
         return st;
     int64_t n_in = g->values[n->in[0]].t.numel;
@@ -3426,6 +3500,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_BATCH_NORM: return lower_batchnorm(lc, n);
     case VFY_OP_PAD: return lower_pad(lc, n);
     case VFY_OP_SLICE:
+    case VFY_OP_EXPAND:
+    case VFY_OP_TILE:
     case VFY_OP_GATHER: return lower_select(lc, n);
     case VFY_OP_REDUCE_MEAN:
     case VFY_OP_REDUCE_SUM: return lower_reduce(lc, n);

@@ -1459,6 +1459,49 @@ static void ref_select(const double *x, double *y)
         y[i] -= x[0];
 }
 
+/* Expand and Tile of a computed x [1, 3]: y = [Expand(x, (2, 1, 3)) flattened, Tile(x, (1, 2))
+ * flattened], x four times over; Expand's shape is itself made by a Tile of constants (folded).
+ * A shape that does not broadcast is refused by name. */
+static void ref_expand_tile(const double *x, double *y)
+{
+    for (int k = 0; k < 6; k++)
+        y[k] = x[k % 3];
+    for (int k = 0; k < 6; k++)
+        y[6 + k] = x[k % 3];
+}
+
+START_TEST(test_expand_tile)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 3}, yd[2] = {1, 12}, one[1] = {1}, two[1] = {2};
+    int64_t s2[1] = {2}, rest[2] = {1, 3}, rep[2] = {1, 2};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_i64("s2", 1, one, s2, 0));
+    ADD_INIT(b, tensor_i64("rest", 1, two, rest, 0));
+    ADD_INIT(b, tensor_i64("rep", 1, two, rep, 0));
+    ADD_INIT(b, tensor_i64("r1", 1, one, one, 0));
+    ADD_NODE(b, "Tile", "tc", "s2,r1", "s2t", NULL); /* constants: folded, [2] */
+    ADD_NODE(b, "Concat", "shape", "s2t,rest", "shp", attr_i("axis", 0), NULL); /* (2, 1, 3) */
+    ADD_NODE(b, "Expand", "ex", "x,shp", "e", NULL);
+    ADD_NODE(b, "Tile", "ti", "x,rep", "t", NULL);
+    ADD_NODE(b, "Flatten", "fe", "e", "ef", attr_i("axis", 0), NULL);
+    ADD_NODE(b, "Flatten", "ft", "t", "tf", attr_i("axis", 0), NULL);
+    ADD_NODE(b, "Concat", "cat", "ef,tf", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_expand_tile);
+    vfy_net_free(net);
+    /* a shape that does not broadcast */
+    mb e = {0};
+    int64_t bad[2] = {2, 2};
+    e.in[e.nin++] = vinfo("x", FLT, 2, xd);
+    e.out[e.nout++] = vinfo("y", FLT, 2, (int64_t[]){2, 3});
+    ADD_INIT(e, tensor_i64("bad", 1, two, bad, 0));
+    ADD_NODE(e, "Expand", "ex", "x,bad", "y", NULL);
+    load_fails(&e, VFY_ERR_INVALID, "node 'ex' (Expand)", "broadcast");
+}
+END_TEST
+
 START_TEST(test_select_computed)
 {
     mb b = {0};
@@ -3154,6 +3197,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);
+    tcase_add_test(tc, test_expand_tile);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);

@@ -34,6 +34,8 @@ typedef enum vfy_op {
     VFY_OP_UNSQUEEZE,
     VFY_OP_SQUEEZE,
     VFY_OP_SLICE,
+    VFY_OP_EXPAND,           /* constant shape; on a computed tensor a selection */
+    VFY_OP_TILE,             /* constant repeats; likewise */
     VFY_OP_RESHAPE,
     VFY_OP_FLATTEN,
     VFY_OP_TRANSPOSE,
