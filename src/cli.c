@@ -214,6 +214,9 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
     memcpy(lo, spec->boxes[0].lo, (size_t)nx * sizeof(double));
     memcpy(hi, spec->boxes[0].hi, (size_t)nx * sizeof(double));
     vfy_bound_widen_input(ctx, nx, lo, hi);
+    if (net->out_op != VFY_OUT_IDENTITY) /* (the rows' signs agree, not their values) */
+        printf("rows bounded on the input of the model's %s (its logits)\n",
+               net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax");
     printf("method      time_s   margin lower bound per row (row - rhs; > 0 refutes the row)\n");
     static const char *const names[] = {"ibp", "crown", "alpha-8", "alpha-50"};
     for (int m = 0; m < 4; m++) {
