@@ -789,6 +789,18 @@ void vfy_gap_track_add(vfy_gap_track *gt, double t, double g)
     gt->n++;
 }
 
+/* The rate at which the recorded gap closed over the last half of the time since the root (0 when
+ * it cannot be told). */
+static double gap_rate(const vfy_gap_track *gt, double t)
+{
+    double g = gt->g[gt->n - 1], t_half = gt->t0 + 0.5 * (t - gt->t0);
+    int i = 0;
+    while (i + 1 < gt->n && gt->t[i + 1] <= t_half)
+        i++;
+    double dt = t - gt->t[i];
+    return dt > 0 ? (g - gt->g[i]) / dt : 0.0;
+}
+
 int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
 {
     if (gt->n < GAP_MIN_ROUNDS || !(t - gt->t0 >= GAP_MIN_ELAPSED * (t_end - gt->t0)) ||
@@ -801,11 +813,26 @@ int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
     int i = 0;
     while (i + 1 < gt->n && gt->t[i + 1] <= t_half)
         i++;
-    double dt = t - gt->t[i];
-    if (!(dt > 0))
+    if (!(t - gt->t[i] > 0))
         return 0;
-    double rate = (g - gt->g[i]) / dt;
-    return rate * (t_end - t) < GAP_CLOSE * -g;
+    return gap_rate(gt, t) * (t_end - t) < GAP_CLOSE * -g;
+}
+
+/* The first phase, at its end, goes on without the refinement when the rate of the last half of
+ * its time would close what is left of the gap within GAP_ON_TRACK of the time left (a search's gap closes
+ * ever more slowly: the margin covers that). On oval21 the refinement decides a handful of 400
+ * unstable neurons, and with the full 720 s it took cifar_wide_kw img8517 128 s for the same
+ * tree: 374 s against 248 s with --no-refine (57,515 and 57,503 domains); mnist_fc's searches
+ * that need it end their first phase as hopeless (256x4 prop_9_0.05: -9.29 of the root's -13.18
+ * after 8.6 s). A search that stalls later still ends as hopeless and is refined then. */
+#define GAP_ON_TRACK 0.25
+
+int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final)
+{
+    if (gt->n < GAP_MIN_ROUNDS || !(t < t_final))
+        return 0;
+    double rate = gap_rate(gt, t);
+    return rate > 0 && -gt->g[gt->n - 1] <= rate * GAP_ON_TRACK * (t_final - t);
 }
 
 #define ROOT_TIGHTEN_DEFAULT_S 60 /* the same without a timeout */
@@ -2641,6 +2668,16 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
                         break;
                     }
+                if (first_of_two && timed_out && res->verdict != VFY_SAT && s.dl.t_end < t_final &&
+                    vfy_gap_on_track(gt, vfy_now(), t_final)) {
+                    /* the first search is on track: it goes on to the end, unrefined */
+                    res->first_phase_on = 1;
+                    vfy_log(1, "first phase: worst gap %.4g after %.1f s (the root's %.4g), "
+                               "closing in time: it goes on without the refinement",
+                            gt->g[gt->n - 1], vfy_now() - gt->t0, gt->root);
+                    s.dl.t_end = t_final;
+                    continue;
+                }
                 if ((timed_out || hopeless) && res->verdict != VFY_SAT && phase + 1 < n_phases &&
                     vfy_now() < t_final) {
                     restart = 1; /* the first phase's time is up: start again, tightened */

@@ -853,6 +853,45 @@ static double gap_phase_end(int shape)
     return INFINITY;
 }
 
+/* The record of a 30 s phase of shape `shape` (gap_phase_end's), its last round at 29.7 s. */
+static void gap_record(int shape, vfy_gap_track *gt)
+{
+    vfy_gap_track_reset(gt);
+    for (int r = 0; r < 100; r++) {
+        double t = 0.3 * r, f = t / 30.0, g;
+        switch (shape) {
+        case 0: g = -1686.0 + 5.0 * t; break;
+        case 2: g = -10.0 * (1.0 - sqrt(f)) - 0.5; break; /* (not closed at the end) */
+        default: g = r == 0 ? -10.0 : -1.0; break;
+        }
+        vfy_gap_track_add(gt, t, g);
+    }
+}
+
+/* The first phase goes on unrefined (vfy_gap_on_track) when the rate of its last half would
+ * close the gap left within a quarter of the time left: the one closing fast then slowly (0.5
+ * left, closing at 0.19 a second) with 270 s left, and with 12 s left (0.5 <= 0.19 * 3), not with
+ * 1 s left; never mnist_fc 256x6 prop_12_0.05's slow one (1537 left at 5 a second) nor a gap that
+ * no longer moves; not without enough rounds to judge. */
+START_TEST(test_gap_on_track)
+{
+    vfy_gap_track gt;
+    gap_record(2, &gt);
+    ck_assert(vfy_gap_on_track(&gt, 29.7, 300.0));
+    ck_assert(vfy_gap_on_track(&gt, 29.7, 41.7));
+    ck_assert(!vfy_gap_on_track(&gt, 29.7, 30.7));
+    ck_assert(!vfy_gap_on_track(&gt, 29.7, 29.7));
+    gap_record(0, &gt);
+    ck_assert(!vfy_gap_on_track(&gt, 29.7, 300.0));
+    gap_record(4, &gt);
+    ck_assert(!vfy_gap_on_track(&gt, 29.7, 300.0));
+    vfy_gap_track_reset(&gt);
+    for (int r = 0; r < 4; r++)
+        vfy_gap_track_add(&gt, 0.3 * r, -10.0 + r);
+    ck_assert(!vfy_gap_on_track(&gt, 0.9, 300.0));
+}
+END_TEST
+
 START_TEST(test_gap_hopeless)
 {
     /* the slow one ends at a quarter of the phase (7.5 s), not before: its first rounds are
@@ -1150,6 +1189,7 @@ static Suite *verify_suite(void)
     tcase_add_loop_test(tc, test_act_verdicts, 0, 2);
     tcase_add_loop_test(tc, test_root_lp_ideal_cuts, 0, 2);
     tcase_add_test(tc, test_softmax_rows);
+    tcase_add_test(tc, test_gap_on_track);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);
     suite_add_tcase(s, tc);
     return s;

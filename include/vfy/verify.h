@@ -170,6 +170,7 @@ typedef struct vfy_verify_result {
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
+    int first_phase_on;   /* it went on past its time, unrefined: its gap was closing in time */
     int64_t attacked_cases; /* cases given the full first attack: every case, or on a costly
                              * attack (a wide net, thousands of cases) those of the boxes left
                              * open after their root (the others got a quick one only) */
@@ -197,6 +198,9 @@ void vfy_gap_track_reset(vfy_gap_track *gt);
 void vfy_gap_track_add(vfy_gap_track *gt, double t, double g);
 /* Whether a phase ending at t_end (now t) cannot close the gap recorded in gt. */
 int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end);
+/* Whether the search recorded in gt, at its phase's end t, closes its gap at a rate that would end
+ * it well within the time left before t_final (bab.c: GAP_ON_TRACK). */
+int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final);
 
 /* Run the verifier. net and spec are borrowed; the spec's n_x/n_y must match the network (checked:
  * VFY_ERR_INVALID). The result's arrays are allocated here; free with vfy_verify_result_free. */
