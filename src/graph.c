@@ -1553,14 +1553,27 @@ static vfy_status need_computed(ictx *c)
     return VFY_OK;
 }
 
-static vfy_status infer_conv(ictx *c)
+/* Conv, ConvTranspose: a computed float input, constant weights and bias of its type. */
+static vfy_status conv_operands(ictx *c, const vfy_tensor **x, const vfy_tensor **wt,
+                                const vfy_tensor **b)
 {
     vfy_status st;
     if ((st = need_computed(c)) || (st = need_const(c, 1)) || (st = need_const(c, 2)))
         return st;
-    const vfy_tensor *x = &c->in[0]->t, *wt = &c->in[1]->t, *b = c->in[2] ? &c->in[2]->t : NULL;
-    if (wt->dtype != x->dtype || (b && b->dtype != x->dtype))
+    *x = &c->in[0]->t;
+    *wt = &c->in[1]->t;
+    *b = c->in[2] ? &c->in[2]->t : NULL;
+    if ((*wt)->dtype != (*x)->dtype || (*b && (*b)->dtype != (*x)->dtype))
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ");
+    return VFY_OK;
+}
+
+static vfy_status infer_conv(ictx *c)
+{
+    const vfy_tensor *x, *wt, *b;
+    vfy_status st = conv_operands(c, &x, &wt, &b);
+    if (st)
+        return st;
     if (wt->rank != x->rank)
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "weights of rank %d for input of rank %d",
                      wt->rank, x->rank);
@@ -1671,12 +1684,10 @@ static vfy_status tconv_get(const vfy_graph *g, const vfy_node *n, const vfy_ten
 
 static vfy_status infer_conv_transpose(ictx *c)
 {
-    vfy_status st;
-    if ((st = need_computed(c)) || (st = need_const(c, 1)) || (st = need_const(c, 2)))
+    const vfy_tensor *x, *wt, *b;
+    vfy_status st = conv_operands(c, &x, &wt, &b);
+    if (st)
         return st;
-    const vfy_tensor *x = &c->in[0]->t, *wt = &c->in[1]->t, *b = c->in[2] ? &c->in[2]->t : NULL;
-    if (wt->dtype != x->dtype || (b && b->dtype != x->dtype))
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ");
     win_geom wg;
     int64_t m, group;
     if ((st = tconv_get(c->g, c->n, x, wt, &wg, &m, &group, c->err)))
