@@ -789,8 +789,8 @@ void vfy_gap_track_add(vfy_gap_track *gt, double t, double g)
     gt->n++;
 }
 
-/* The rate at which the recorded gap closed over the last half of the time since the root (0 when
- * it cannot be told). */
+/* The rate at which the recorded gap closed over the last half of the time since the root (NaN
+ * when it cannot be told). */
 static double gap_rate(const vfy_gap_track *gt, double t)
 {
     double g = gt->g[gt->n - 1], t_half = gt->t0 + 0.5 * (t - gt->t0);
@@ -798,7 +798,7 @@ static double gap_rate(const vfy_gap_track *gt, double t)
     while (i + 1 < gt->n && gt->t[i + 1] <= t_half)
         i++;
     double dt = t - gt->t[i];
-    return dt > 0 ? (g - gt->g[i]) / dt : 0.0;
+    return dt > 0 ? (g - gt->g[i]) / dt : NAN;
 }
 
 int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
@@ -809,13 +809,8 @@ int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
     double g = gt->g[gt->n - 1];
     if (!(g < GAP_LEFT * gt->root))
         return 0;
-    double t_half = gt->t0 + 0.5 * (t - gt->t0);
-    int i = 0;
-    while (i + 1 < gt->n && gt->t[i + 1] <= t_half)
-        i++;
-    if (!(t - gt->t[i] > 0))
-        return 0;
-    return gap_rate(gt, t) * (t_end - t) < GAP_CLOSE * -g;
+    double rate = gap_rate(gt, t);
+    return !isnan(rate) && rate * (t_end - t) < GAP_CLOSE * -g;
 }
 
 /* The first phase, at its end, goes on without the refinement when the rate of the last half of

@@ -1726,7 +1726,8 @@ static void resize_free(resize_info *ri)
     }
 }
 
-/* The float values of constant input k (NULL, *m = 0 when omitted or empty). */
+/* Constant input k, a 1-D tensor of floats (want_int 0) or integers (1); *t NULL when the input
+ * is omitted or empty. */
 static vfy_status const_floats(const vfy_graph *g, const vfy_node *n, int64_t k, int want_int,
                                const vfy_tensor **t, vfy_error *err)
 {
