@@ -13,7 +13,11 @@
 #include <string.h>
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
-#define STACK_BATCH 4 /* the same past the memory ceiling (depth-first) */
+/* the same past the memory ceiling (depth-first): two groups of GROUP_MAX, so that two workers
+ * bound at once (a round of 4, within one group, left all but one worker idle: oval21's long
+ * searches ran on one core of two from the ceiling on) */
+#define STACK_BATCH 16
+#define STACK_DEPTH_ROOM 64 /* levels of that stack the memory ceiling leaves room for */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
 /* With ReLU splitting every domain is the whole box and the local attacks only add seeds: after
  * the first LOCAL_ATTACK_EARLY rounds, one round in LOCAL_ATTACK_EVERY gets them. Measured on
@@ -164,6 +168,7 @@ typedef struct dresult {
  * (vfy_bound_rows_alpha_batch), whose products are then large enough to run at full speed. The
  * fields below that have a slot are pointed at the slot in use (use_slot). */
 #define GROUP_MAX 8
+_Static_assert(STACK_BATCH >= 2 * GROUP_MAX, "a depth-first round must fill two workers");
 #define GROUP_SCRATCH_BYTES 268435456.0 /* estimated scratch memory of a worker's slots, at most */
 typedef struct worker {
     vfy_bounds *b;         /* the slot's layer bounds */
@@ -223,6 +228,7 @@ typedef struct search {
     int64_t n_cuts;
     int64_t n_half;    /* n_flat / 2: pre-activations and outputs of every layer */
     double scratch_bytes; /* the workers' estimated scratch, left out of the queue's budget */
+    double stack_room;    /* bytes left out of it too, for the depth-first stack past it */
     double *g_alpha, *g_beta; /* the rows of a refutation, gathered for on_refuted */
     int64_t g_cap_sp;
     double *root_prior;       /* certificates with ReLU splitting: the current box's root bounds */
@@ -2075,12 +2081,12 @@ static int report_refuted(search *s, const domain *d, const dresult *r, int64_t 
     return 1;
 }
 
-/* The queue's memory budget (bytes): the ceiling less the workers' scratch and what the process
- * holds now, and at least a quarter of the ceiling. */
-static double queue_budget(const vfy_verify_opts *opts, double scratch_bytes)
+/* The queue's memory budget (bytes): the ceiling less `held` (the workers' scratch, the stack's
+ * room) and what the process holds now, and at least a quarter of the ceiling. */
+static double queue_budget(const vfy_verify_opts *opts, double held)
 {
     double ceiling = opts->max_memory_mb * 1048576.0;
-    return fmax(0.25 * ceiling, ceiling - scratch_bytes - vfy_resident_bytes());
+    return fmax(0.25 * ceiling, ceiling - held - vfy_resident_bytes());
 }
 
 vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
@@ -2192,14 +2198,17 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         s.group = g >= GROUP_MAX ? GROUP_MAX : (g < 1 ? 1 : (int)g);
     }
     /* the queue gets the memory ceiling less the workers' scratch (each slot's and the batch's
-     * bounds, as estimated above) and less what the process holds already, and at least a
-     * quarter of the ceiling */
+     * bounds, as estimated above), less room for the depth-first stack past it (STACK_BATCH
+     * domains a level of depth, STACK_DEPTH_ROOM levels, at most a quarter of the ceiling) and
+     * less what the process holds already, and at least a quarter of the ceiling */
     {
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
                            (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
-        double budget = queue_budget(opts, scratch);
+        s.stack_room = fmin(0.25 * opts->max_memory_mb * 1048576.0,
+                            (double)STACK_BATCH * STACK_DEPTH_ROOM * dom_bytes);
+        double budget = queue_budget(opts, scratch + s.stack_room);
         fr.budget = budget;
         s.scratch_bytes = scratch;
         vfy_log(2, "queue: at most %.0f MB of domains (%.0f at the largest size; %.0f MB of workers' "
@@ -2421,7 +2430,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     frontier_free(&fr);
                     memset(&fr, 0, sizeof fr);
                     vfy_release_free_memory();
-                    fr.budget = queue_budget(opts, s.scratch_bytes);
+                    fr.budget = queue_budget(opts, s.scratch_bytes + s.stack_room);
                 }
                 s.round = 0;
                 if (!compact_begin(&s, root, fr.n + fr.n_stk == 0)) {
@@ -2460,9 +2469,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     res->max_queued = fr.n + fr.n_stk;
                 if ((int64_t)fr.max_bytes > res->max_domain_bytes)
                     res->max_domain_bytes = (int64_t)fr.max_bytes;
-                /* past the memory ceiling (domains on the stack) a round takes only a few: each
+                /* past the memory ceiling (domains on the stack) a round takes fewer: each
                  * round adds at most its size to the stack, which so holds at most STACK_BATCH
-                 * domains per level of depth (a full batch let it grow by 32 a round) */
+                 * domains per level of depth */
                 int take = fr.n_stk > 0 ? STACK_BATCH : BATCH;
                 s.n_batch = 0;
                 while (s.n_batch < take && fr.n + fr.n_stk > 0)
