@@ -13,10 +13,11 @@
 #include <string.h>
 
 #define BATCH 32 /* domains bounded per round; fixed so results do not depend on the thread count */
-/* the same past the memory ceiling (depth-first): two groups of GROUP_MAX, so that two workers
- * bound at once (a round of 4, within one group, left all but one worker idle: oval21's long
- * searches ran on one core of two from the ceiling on) */
-#define STACK_BATCH 16
+/* the same past the memory ceiling (depth-first): four groups of GROUP_MAX, so that two workers
+ * bound at once and share groups of unequal cost (a round of 4, within one group, left all but
+ * one worker idle: oval21's long searches ran on one core of two from the ceiling on; with two
+ * groups a round, one per worker, the workers were busy 75% of a round after the refinement) */
+#define STACK_BATCH 32
 #define STACK_DEPTH_ROOM 64 /* levels of that stack the memory ceiling leaves room for */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
 /* With ReLU splitting every domain is the whole box and the local attacks only add seeds: after
@@ -168,7 +169,7 @@ typedef struct dresult {
  * (vfy_bound_rows_alpha_batch), whose products are then large enough to run at full speed. The
  * fields below that have a slot are pointed at the slot in use (use_slot). */
 #define GROUP_MAX 8
-_Static_assert(STACK_BATCH >= 2 * GROUP_MAX, "a depth-first round must fill two workers");
+_Static_assert(STACK_BATCH >= 4 * GROUP_MAX, "a depth-first round must keep two workers busy");
 #define GROUP_SCRATCH_BYTES 268435456.0 /* estimated scratch memory of a worker's slots, at most */
 typedef struct worker {
     vfy_bounds *b;         /* the slot's layer bounds */
