@@ -2470,9 +2470,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     res->max_queued = fr.n + fr.n_stk;
                 if ((int64_t)fr.max_bytes > res->max_domain_bytes)
                     res->max_domain_bytes = (int64_t)fr.max_bytes;
-                /* past the memory ceiling (domains on the stack) a round takes fewer: each
-                 * round adds at most its size to the stack, which so holds at most STACK_BATCH
-                 * domains per level of depth */
+                /* past the memory ceiling (domains on the stack) each round adds at most its
+                 * size to the stack, which so holds at most STACK_BATCH domains per level of
+                 * depth */
                 int take = fr.n_stk > 0 ? STACK_BATCH : BATCH;
                 s.n_batch = 0;
                 while (s.n_batch < take && fr.n + fr.n_stk > 0)
