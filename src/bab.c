@@ -821,12 +821,13 @@ int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end)
 }
 
 /* The first phase, at its end, goes on without the refinement when the rate of the last half of
- * its time would close what is left of the gap within GAP_ON_TRACK of the time left (a search's gap closes
- * ever more slowly: the margin covers that). On oval21 the refinement decides a handful of 400
- * unstable neurons, and with the full 720 s it took cifar_wide_kw img8517 128 s for the same
- * tree: 374 s against 248 s with --no-refine (57,515 and 57,503 domains); mnist_fc's searches
- * that need it end their first phase as hopeless (256x4 prop_9_0.05: -9.29 of the root's -13.18
- * after 8.6 s). A search that stalls later still ends as hopeless and is refined then. */
+ * its time would close what is left of the gap within GAP_ON_TRACK of the time left (a search's
+ * gap closes ever more slowly: the margin covers that). On oval21 the refinement decides a
+ * handful of 400 unstable neurons, and with the full 720 s it took cifar_wide_kw img8517 128 s
+ * for the same tree: 374 s against 248 s with --no-refine (57,515 and 57,503 domains);
+ * mnist_fc's searches that need it end their first phase as hopeless (256x4 prop_9_0.05: -9.29
+ * of the root's -13.18 after 8.6 s). A search that stalls later still ends as hopeless and is
+ * refined then. */
 #define GAP_ON_TRACK 0.25
 
 int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final)
