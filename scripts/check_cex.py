@@ -460,6 +460,26 @@ def op_resize(ins, a, ftype, upsample=False):
     return x[np.ix_(*idx)].astype(ftype)
 
 
+def op_split(ins, a, ftype, n_out):
+    x, axis = ins[0], a.get("axis", 0)
+    if len(ins) > 1 and ins[1] is not None:
+        sizes = [int(v) for v in ins[1].reshape(-1)]
+    elif "split" in a:
+        sizes = [int(v) for v in a["split"]]
+    else:
+        d = x.shape[axis]
+        if "num_outputs" in a:
+            c = -(-d // n_out)
+            sizes = [max(0, min(c, d - i * c)) for i in range(n_out)]
+        else:
+            if d % n_out:
+                raise CheckError("Split: %d elements do not split into %d parts" % (d, n_out))
+            sizes = [d // n_out] * n_out
+    if len(sizes) != n_out or sum(sizes) != x.shape[axis]:
+        raise CheckError("Split: sizes %s do not fit" % sizes)
+    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis))
+
+
 def op_slice(ins, a, ftype):
     x = ins[0]
     if len(ins) > 1:
@@ -566,6 +586,7 @@ OPS = {
     "ReduceMean": _reduce(np.mean),
     "ReduceSum": _reduce(np.sum),
     "Clip": op_clip,
+    "Split": None,  # several outputs: Network.run calls op_split
 }
 
 
@@ -597,6 +618,12 @@ class Network:
             ins = [env[nm] if nm else None for nm in node.input]
             a = attrs_of(node, ftype)
             try:
+                if node.op_type == "Split":
+                    outs = op_split(ins, a, ftype, len(node.output))
+                    for nm, o in zip(node.output, outs):
+                        if nm:
+                            env[nm] = o
+                    continue
                 out = OPS[node.op_type](ins, a, ftype)
             except CheckError:
                 raise

@@ -146,6 +146,17 @@ def resize_layer(c, h, w, f):
     return ("resize", W, [0.0] * (c * oh * ow), (c, h, w, f))
 
 
+def split_layer(sizes, order):
+    """Split of a (1, n) tensor along axis 1 into parts of the given sizes (opset 13's input
+    split), then Concat of the parts in the given order: a permutation. As a layer ("split", W, b,
+    (sizes, order)), W the 0/1 permutation matrix."""
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    src = [starts[p] + q for p in order for q in range(sizes[p])]
+    n = sum(sizes)
+    W = [[1.0 if c == r else 0.0 for c in range(n)] for r in src]
+    return ("split", W, [0.0] * n, (sizes, order))
+
+
 def random_net(seed, sizes):
     rng = random.Random(seed)
     layers = []
@@ -292,6 +303,20 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Flatten", ["rsz%d" % j], ["rflat%d" % j],
                                        "flatten_r%d" % j, [("axis", "INT", 1)]))
                 cur = "rflat%d" % j
+                continue
+            if layer[0] == "split":
+                # Split the (1, n) vector along axis 1 (sizes: input 1), Concat the parts reordered
+                j = k[0] = k[0] + 1
+                sizes, order = layer[3]
+                inits.append("  initializer {\n    dims: %d\n    data_type: 7\n"
+                             "    name: \"ssizes%d\"\n" % (len(sizes), j)
+                             + "".join("    int64_data: %d\n" % d for d in sizes) + "  }\n")
+                parts = ["part%d_%d" % (j, i) for i in range(len(sizes))]
+                nodes.append(node_text("Split", [cur, "ssizes%d" % j], parts, "split%d" % j,
+                                       [("axis", "INT", 1)]))
+                nodes.append(node_text("Concat", [parts[p] for p in order], ["sjoin%d" % j],
+                                       "concat_s%d" % j, [("axis", "INT", 1)]))
+                cur = "sjoin%d" % j
                 continue
             if layer[0] == "maxpool":
                 # Reshape the vector to (1, c, h, w), pool k x k (stride 1), flatten back
@@ -460,7 +485,7 @@ def ibp_layers(layers, lo, hi):
             lo = [a + b for a, b in zip(lo, flo)]
             hi = [a + b for a, b in zip(hi, fhi)]
             continue
-        assert layer[0] in ("dense", "tconv", "resize")
+        assert layer[0] in ("dense", "tconv", "resize", "split")
         W, b = layer[1], layer[2]
         nlo, nhi = [], []
         for row, bi in zip(W, b):
@@ -726,6 +751,12 @@ def build(root):
     ru.layers[2] = resize_layer(2, 2, 2, 2)
     write_model(ru, "up2", "gemm", raw=True)
     lipschitz_specs("up2", ru, " (the Resize selects inputs:\n1-Lipschitz)")
+
+    # -- split2: 2 -> 8 -> relu -> Split (3, 5) and Concat (5, 3) -> relu -> 3 ---------------------
+    rs = random_net(8642, [2, 8, 8, 3])
+    rs.layers[2] = split_layer([3, 5], [1, 0])
+    write_model(rs, "split2", "gemm", raw=True)
+    lipschitz_specs("split2", rs, " (Split and Concat\npermute their inputs: 1-Lipschitz)")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

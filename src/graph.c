@@ -64,6 +64,7 @@ static const struct op_info {
     {"Upsample", "mode scales", 1, 2},
     {"Softmax", "axis", 1, 1},
     {"LogSoftmax", "axis", 1, 1},
+    {"Split", "axis num_outputs split", 1, 2},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -2345,6 +2346,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_DROPOUT: st = infer_dropout(&c); break;
     case VFY_OP_SOFTMAX:
     case VFY_OP_LOG_SOFTMAX: st = infer_softmax(&c); break;
+    case VFY_OP_SPLIT: /* (expand_split made it a Slice) */
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2353,18 +2355,145 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     return st;
 }
 
+/* Node k's attributes become starts = {b}, ends = {e}, axes = {axis}: ONNX Slice's form of opset
+ * 1 (a new array: the old one may have room for fewer). */
+static vfy_status slice_attrs(vfy_graph *g, int64_t k, int64_t b, int64_t e, int64_t axis,
+                              vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    vfy_attr *at = vfy_alloc_array(3, sizeof *at);
+    if (!at)
+        return NOMEM(g, n, err);
+    for (int64_t q = 0; q < n->n_attr; q++)
+        attr_clear(&n->attr[q]);
+    vfy_free(n->attr);
+    n->attr = at;
+    n->n_attr = 0;
+    const char *names[3] = {"starts", "ends", "axes"};
+    int64_t vals[3] = {b, e, axis};
+    for (int q = 0; q < 3; q++) {
+        n->n_attr++; /* (counted at once, so that vfy_graph_free releases it) */
+        at[q].name = vfy_strdup(names[q]);
+        at[q].ints = vfy_alloc_array(1, sizeof *at[q].ints);
+        if (!at[q].name || !at[q].ints)
+            return NOMEM(g, n, err);
+        at[q].kind = VFY_ATTR_INTS;
+        at[q].n = 1;
+        at[q].ints[0] = vals[q];
+    }
+    n->op = VFY_OP_SLICE;
+    n->n_in = 1;
+    return VFY_OK;
+}
+
+/* Split (one node, several outputs) becomes one Slice per output along its axis, so that its
+ * folding, shape inference and lowering are Slice's (a selection: exact in every semantics). Node
+ * k keeps the first output; each other one gets a new node, inferred here at once (its readers
+ * come later in the order; the caller sorts the graph again after the pass). The parts' sizes:
+ * input 1 (opset 13 on) or the attribute split, else num_outputs parts of ceil(d / n) elements
+ * (opset 18: the last one smaller), else n equal parts. */
+static vfy_status expand_split(vfy_graph *g, int64_t k, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    const struct op_info *oi = &op_info[VFY_OP_SPLIT];
+    if (n->n_in < oi->min_in || n->n_in > oi->max_in || n->in[0] < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "has %lld inputs, expected 1 or 2",
+                     (long long)n->n_in);
+    vfy_status st = check_attrs(g, n, err);
+    if (st)
+        return st;
+    const vfy_value *x = &g->values[n->in[0]];
+    if (!x->is_shaped)
+        return nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has no known shape", x->name);
+    int64_t axis, num, m = n->n_out;
+    if ((st = attr_int(g, n, "axis", 0, &axis, err)) ||
+        (st = attr_int(g, n, "num_outputs", 0, &num, err)))
+        return st;
+    int64_t a = norm_axis(axis, x->t.rank);
+    if (a < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "axis %lld out of range for rank %d",
+                     (long long)axis, x->t.rank);
+    if (num != 0 && num != m)
+        return nfail(g, n, err, VFY_ERR_INVALID, "num_outputs is %lld for %lld outputs",
+                     (long long)num, (long long)m);
+    const int64_t *sizes;
+    int64_t ns;
+    int present;
+    if ((st = int_list(g, n, 1, "split", &sizes, &ns, &present, err)))
+        return st;
+    if (present && num != 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "both split and num_outputs are given");
+    if (present && ns != m)
+        return nfail(g, n, err, VFY_ERR_INVALID, "%lld split sizes for %lld outputs",
+                     (long long)ns, (long long)m);
+    int64_t dim = x->t.shape[a];
+    if (!present && num == 0 && dim % m != 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "an axis of %lld elements does not split into "
+                     "%lld equal parts", (long long)dim, (long long)m);
+    int64_t chunk = num != 0 ? (dim + m - 1) / m : dim / m, b = 0, sum = 0;
+    for (int64_t i = 0; present && i < m; i++) {
+        if (sizes[i] < 0 || sizes[i] > dim)
+            return nfail(g, n, err, VFY_ERR_INVALID, "split size %lld out of range",
+                         (long long)sizes[i]);
+        sum += sizes[i];
+    }
+    if (present && sum != dim)
+        return nfail(g, n, err, VFY_ERR_INVALID, "split sizes sum to %lld, the axis has %lld",
+                     (long long)sum, (long long)dim);
+    int64_t x_idx = n->in[0], first = -1, first_b = 0, first_e = 0;
+    for (int64_t i = 0; i < m; i++, b += present ? sizes[i - 1] : chunk) {
+        int64_t e = present ? b + sizes[i] : (b + chunk < dim ? b + chunk : dim);
+        int64_t out = g->nodes[k].out[i];
+        if (out < 0)
+            continue;
+        if (first < 0) {
+            first = out;
+            first_b = b;
+            first_e = e;
+            continue;
+        }
+        /* a node of its own for output i (g->nodes may move) */
+        int64_t idx;
+        if ((st = vfy_graph_add_node(g, g->nodes[k].name, g->nodes[k].op_type, 1, 1, 0, &idx,
+                                     err)) ||
+            (st = slice_attrs(g, idx, b, e, a, err)))
+            return st;
+        g->nodes[idx].in[0] = x_idx;
+        g->nodes[idx].out[0] = out;
+        g->values[out].producer = idx;
+        if ((st = infer_node(g, idx, err)) != VFY_OK)
+            return st;
+    }
+    if (first < 0)
+        return nfail(g, &g->nodes[k], err, VFY_ERR_INVALID, "has no output");
+    n = &g->nodes[k];
+    n->out[0] = first;
+    for (int64_t i = 1; i < m; i++)
+        n->out[i] = -1;
+    n->n_out = 1;
+    return slice_attrs(g, k, first_b, first_e, a, err);
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
     char *live = live_nodes(g);
     if (!live)
         return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
-    for (int64_t k = 0; k < g->n_nodes; k++) {
+    int64_t n0 = g->n_nodes, n_split = 0;
+    for (int64_t k = 0; k < n0; k++) {
         if (!live[k]) /* dead branches need not be understood */
             continue;
+        if (g->nodes[k].op == VFY_OP_SPLIT) {
+            n_split++;
+            if ((st = expand_split(g, k, err)) != VFY_OK)
+                goto fail;
+        }
         if ((st = infer_node(g, k, err)) != VFY_OK)
             goto fail;
     }
+    if (n_split > 0) /* (the Slices of their other outputs went to the end) */
+        st = vfy_graph_sort(g, err);
 fail:
     vfy_free(live);
     return st;

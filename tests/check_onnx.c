@@ -1502,6 +1502,55 @@ START_TEST(test_expand_tile)
 }
 END_TEST
 
+/* y = [c1, b1, a0, c0, b0, a1, d1] of x's parts a = x[0:3], b = x[3:8], c = x[8:12] (split by
+ * input), c into two equal parts, a by the attribute (1, 2), b by num_outputs 2 (3 and 2), and x's
+ * second half d1 (the first output omitted) */
+static void ref_split(const double *x, double *y)
+{
+    static const int src[18] = {10, 11, 6, 7, 0, 8, 9, 3, 4, 5, 1, 2, 6, 7, 8, 9, 10, 11};
+    for (int k = 0; k < 18; k++)
+        y[k] = x[src[k]];
+}
+
+START_TEST(test_split)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 12}, yd[2] = {1, 18}, three[1] = {3}, sz[3] = {3, 5, 4}, a12[2] = {1, 2};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_i64("sz", 1, three, sz, 0));
+    ADD_NODE(b, "Split", "s1", "x,sz", "a,b,c", attr_i("axis", 1), NULL);
+    ADD_NODE(b, "Split", "s2", "c", "c0,c1", attr_i("axis", -1), NULL);
+    ADD_NODE(b, "Split", "s3", "a", "a0,a1", attr_i("axis", 1), attr_ints("split", 2, a12), NULL);
+    ADD_NODE(b, "Split", "s4", "b", "b0,b1", attr_i("axis", 1), attr_i("num_outputs", 2), NULL);
+    ADD_NODE(b, "Split", "s5", "x", ",d1", attr_i("axis", 1), NULL);
+    ADD_NODE(b, "Concat", "cat", "c1,b1,a0,c0,b0,a1,d1", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_split);
+    vfy_net_free(net);
+    /* sizes that do not add up to the axis */
+    mb e = {0};
+    int64_t bad[3] = {3, 5, 3};
+    e.in[e.nin++] = vinfo("x", FLT, 2, xd);
+    e.out[e.nout++] = vinfo("y", FLT, 2, (int64_t[]){1, 3});
+    ADD_INIT(e, tensor_i64("bad", 1, three, bad, 0));
+    ADD_NODE(e, "Split", "sb", "x,bad", "y,q,r", attr_i("axis", 1), NULL);
+    load_fails(&e, VFY_ERR_INVALID, "node 'sb' (Split)", "sum to 11");
+    /* equal parts that do not divide the axis */
+    mb f = {0};
+    f.in[f.nin++] = vinfo("x", FLT, 2, xd);
+    f.out[f.nout++] = vinfo("y", FLT, 2, (int64_t[]){1, 2});
+    ADD_NODE(f, "Split", "s5", "x", "y,q,r,s,t", attr_i("axis", 1), NULL);
+    load_fails(&f, VFY_ERR_INVALID, "node 's5' (Split)", "5 equal parts");
+    /* an unknown attribute is refused, not ignored */
+    mb h = {0};
+    h.in[h.nin++] = vinfo("x", FLT, 2, xd);
+    h.out[h.nout++] = vinfo("y", FLT, 2, (int64_t[]){1, 6});
+    ADD_NODE(h, "Split", "sx", "x", "y,q", attr_i("axis", 1), attr_i("stash", 1), NULL);
+    load_fails(&h, VFY_ERR_UNSUPPORTED, "node 'sx' (Split)", "'stash'");
+}
+END_TEST
+
 START_TEST(test_select_computed)
 {
     mb b = {0};
@@ -3198,6 +3247,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);
     tcase_add_test(tc, test_expand_tile);
+    tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
