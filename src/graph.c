@@ -2406,6 +2406,8 @@ static vfy_status expand_split(vfy_graph *g, int64_t k, vfy_error *err)
     if (!x->is_shaped)
         return nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has no known shape", x->name);
     int64_t axis, num, m = n->n_out;
+    if (m < 1) /* (a node without outputs is never live: defensive) */
+        return nfail(g, n, err, VFY_ERR_INVALID, "has no output");
     if ((st = attr_int(g, n, "axis", 0, &axis, err)) ||
         (st = attr_int(g, n, "num_outputs", 0, &num, err)))
         return st;
