@@ -91,6 +91,10 @@ def eval_layers(layers, x):
             x = [max(x[i] for i in win) for win in pool_windows(*layer[1:])]
         elif layer[0] == "res":   # a residual block: x + block(x)
             x = [a + b for a, b in zip(x, eval_layers(layer[1], x))]
+        elif layer[0] == "maxmin":   # max(A x + a, B x + b), then min(A x + a, B x + b)
+            u = eval_layers([("dense", layer[1], layer[2])], x)
+            v = eval_layers([("dense", layer[3], layer[4])], x)
+            x = [max(p, q) for p, q in zip(u, v)] + [min(p, q) for p, q in zip(u, v)]
         else:   # dense, or tconv through its matrix
             W, b = layer[1], layer[2]
             x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
@@ -104,6 +108,8 @@ def lipschitz_layers(layers):
             continue
         if layer[0] == "res":
             L *= 1.0 + lipschitz_layers(layer[1])
+        elif layer[0] == "maxmin":   # max and min are 1-Lipschitz in inf of their two operands
+            L *= max(max(sum(abs(w) for w in row) for row in W) for W in (layer[1], layer[3]))
         else:
             L *= max(sum(abs(w) for w in row) for row in layer[1])
     return L
@@ -303,6 +309,24 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Flatten", ["rsz%d" % j], ["rflat%d" % j],
                                        "flatten_r%d" % j, [("axis", "INT", 1)]))
                 cur = "rflat%d" % j
+                continue
+            if layer[0] == "maxmin":
+                # two Gemms of cur, then Max and Min of the two computed tensors, concatenated
+                j = k[0] = k[0] + 1
+                for t, (W, b) in enumerate(((layer[1], layer[2]), (layer[3], layer[4]))):
+                    inits.append(tensor_text("MW%d_%d" % (j, t), [len(W), len(W[0])],
+                                             [w for row in W for w in row], raw))
+                    inits.append(tensor_text("MB%d_%d" % (j, t), [len(W)], b, raw))
+                    nodes.append(node_text("Gemm", [cur, "MW%d_%d" % (j, t), "MB%d_%d" % (j, t)],
+                                           ["mgemm%d_%d" % (j, t)], "mgemm%d_%d" % (j, t),
+                                           [("transB", "INT", 1)]))
+                nodes.append(node_text("Max", ["mgemm%d_0" % j, "mgemm%d_1" % j], ["mmax%d" % j],
+                                       "max%d" % j))
+                nodes.append(node_text("Min", ["mgemm%d_0" % j, "mgemm%d_1" % j], ["mmin%d" % j],
+                                       "min%d" % j))
+                nodes.append(node_text("Concat", ["mmax%d" % j, "mmin%d" % j], ["mcat%d" % j],
+                                       "concat_m%d" % j, [("axis", "INT", 1)]))
+                cur = "mcat%d" % j
                 continue
             if layer[0] == "split":
                 # Split the (1, n) vector along axis 1 (sizes: input 1), Concat the parts reordered
@@ -757,6 +781,13 @@ def build(root):
     rs.layers[2] = split_layer([3, 5], [1, 0])
     write_model(rs, "split2", "gemm", raw=True)
     lipschitz_specs("split2", rs, " (Split and Concat\npermute their inputs: 1-Lipschitz)")
+
+    # -- maxmin2: 2 -> 8 -> relu -> [max(A h, B h), min(A h, B h)] (4 + 4) -> relu -> 3 -----------
+    rm = random_net(9753, [2, 8, 8, 3])
+    da, db = random_net(9754, [8, 4]).layers[0], random_net(9755, [8, 4]).layers[0]
+    rm.layers[2] = ("maxmin", da[1], da[2], db[1], db[2])
+    write_model(rm, "maxmin2", "gemm", raw=True)
+    lipschitz_specs("maxmin2", rm, " (Max and Min are 1-Lipschitz in\nboth operands)")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

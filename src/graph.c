@@ -2476,25 +2476,103 @@ static vfy_status expand_split(vfy_graph *g, int64_t k, vfy_error *err)
     return slice_attrs(g, k, first_b, first_e, a, err);
 }
 
+/* A new value named base + suffix, or base + suffix + "#2", "#3"... when that name is taken. */
+static vfy_status add_fresh_value(vfy_graph *g, const char *base, const char *suffix,
+                                  int64_t *idx, vfy_error *err)
+{
+    char name[512];
+    for (int q = 1;; q++) {
+        if (q == 1)
+            snprintf(name, sizeof name, "%s%s", base, suffix);
+        else
+            snprintf(name, sizeof name, "%s%s#%d", base, suffix, q);
+        if (vfy_graph_find_value(g, name) < 0)
+            return vfy_graph_add_value(g, name, idx, err);
+    }
+}
+
+/* Max and Min of two computed tensors of one shape and float type become, exactly in real
+ * arithmetic,
+ *   Max(a, b) = b + relu(a - b),   Min(a, b) = a - relu(a - b)
+ * as the nodes Sub(a, b) -> d, Relu(d) -> r, then node k itself Add(b, r) or Sub(a, r): a residual
+ * graph, which the lowering carries (a value read on both sides of a ReLU, docs/soundness.md
+ * section 3). A float runtime computes the Max or Min exactly, the value of this form's layers
+ * with no rounding at all, which their allowances contain. The new nodes keep node k's name and
+ * op type (messages name the file's node); they are inferred at once, and the caller sorts the
+ * graph again after the pass. 0 in *done when k is not such a node (nothing changed). */
+static vfy_status expand_max_min(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if ((n->op != VFY_OP_MAX && n->op != VFY_OP_MIN) || n->n_in != 2 || n->n_attr != 0 ||
+        n->n_out != 1 || n->out[0] < 0 || n->in[0] < 0 || n->in[1] < 0)
+        return VFY_OK;
+    int64_t ia = n->in[0], ib = n->in[1];
+    const vfy_value *a = &g->values[ia], *b = &g->values[ib];
+    if (!a->is_shaped || !b->is_shaped || a->is_const || b->is_const)
+        return VFY_OK;
+    if (!dt_float(a->t.dtype) || a->t.dtype != b->t.dtype || a->t.rank != b->t.rank ||
+        memcmp(a->t.shape, b->t.shape, (size_t)a->t.rank * sizeof *a->t.shape))
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "of two computed tensors of different "
+                     "shapes or types (supported: one shape, one float type)");
+    int is_max = n->op == VFY_OP_MAX;
+    char *base = vfy_strdup(g->values[n->out[0]].name);
+    if (!base)
+        return NOMEM(g, n, err);
+    int64_t vd, vr, nd, nr;
+    vfy_status st;
+    if ((st = add_fresh_value(g, base, is_max ? ":max_a_minus_b" : ":min_a_minus_b", &vd, err)) ||
+        (st = add_fresh_value(g, base, is_max ? ":max_relu" : ":min_relu", &vr, err)) ||
+        (st = vfy_graph_add_node(g, g->nodes[k].name, g->nodes[k].op_type, 2, 1, 0, &nd, err)) ||
+        (st = vfy_graph_add_node(g, g->nodes[k].name, g->nodes[k].op_type, 1, 1, 0, &nr, err))) {
+        vfy_free(base);
+        return st;
+    }
+    vfy_free(base);
+    vfy_node *d = &g->nodes[nd], *r = &g->nodes[nr];
+    d->op = VFY_OP_SUB;
+    d->in[0] = ia;
+    d->in[1] = ib;
+    d->out[0] = vd;
+    g->values[vd].producer = nd;
+    r->op = VFY_OP_RELU;
+    r->in[0] = vd;
+    r->out[0] = vr;
+    g->values[vr].producer = nr;
+    if ((st = infer_node(g, nd, err)) || (st = infer_node(g, nr, err)))
+        return st;
+    n = &g->nodes[k];
+    n->op = is_max ? VFY_OP_ADD : VFY_OP_SUB;
+    n->in[0] = is_max ? ib : ia;
+    n->in[1] = vr;
+    *done = 1;
+    return VFY_OK;
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
     char *live = live_nodes(g);
     if (!live)
         return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
-    int64_t n0 = g->n_nodes, n_split = 0;
+    int64_t n0 = g->n_nodes, n_rewritten = 0;
     for (int64_t k = 0; k < n0; k++) {
         if (!live[k]) /* dead branches need not be understood */
             continue;
+        int done = 0;
         if (g->nodes[k].op == VFY_OP_SPLIT) {
-            n_split++;
-            if ((st = expand_split(g, k, err)) != VFY_OK)
-                goto fail;
+            done = 1;
+            st = expand_split(g, k, err);
+        } else {
+            st = expand_max_min(g, k, &done, err);
         }
+        if (st != VFY_OK)
+            goto fail;
+        n_rewritten += done;
         if ((st = infer_node(g, k, err)) != VFY_OK)
             goto fail;
     }
-    if (n_split > 0) /* (the Slices of their other outputs went to the end) */
+    if (n_rewritten > 0) /* (the nodes they added went to the end) */
         st = vfy_graph_sort(g, err);
 fail:
     vfy_free(live);

@@ -2367,8 +2367,6 @@ START_TEST(test_prelu_abs_maxmin)
                 vfy_net_free(net);
             }
     mb b;
-    build_unary(&b, "Max", "x,x");
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Max)", "two computed tensors");
     build_unary(&b, "Min", "x,c,c");
     ADD_INIT(b, tensor_f("c", 1, d4, pw_c, ENC_RAW));
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Min)", "3 operands");
@@ -2376,6 +2374,55 @@ START_TEST(test_prelu_abs_maxmin)
     build_unary(&b, "PRelu", "x,c");
     ADD_INIT(b, tensor_f("c", 1, d3, pw_c, ENC_RAW));
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (PRelu)", "does not broadcast");
+}
+END_TEST
+
+/* Max and Min of two computed tensors: h = x W1, g = relu(x W2), y = [max(h, g), min(g, h)] */
+static const float mm_w1[16] = {0.5f, -1.0f, 0.25f, 2.0f, -0.75f, 0.5f, 1.5f, -0.5f,
+                                1.0f, 0.125f, -2.0f, 0.5f, 0.25f, 0.75f, 0.5f, -1.25f};
+static const float mm_w2[16] = {-0.5f, 1.0f, 0.75f, -0.25f, 1.25f, -0.5f, 0.5f, 1.0f,
+                                0.5f, 0.25f, -1.0f, 0.75f, -1.5f, 0.5f, 0.25f, 0.5f};
+
+static void ref_max_min(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * (double)mm_w1[i * 4 + j];
+            u += x[i] * (double)mm_w2[i * 4 + j];
+        }
+        double g = u > 0 ? u : 0;
+        y[j] = h > g ? h : g;
+        y[4 + j] = h < g ? h : g;
+    }
+}
+
+START_TEST(test_max_min_computed)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "g", NULL);
+    ADD_NODE(b, "Max", "mx", "h,g", "p", NULL);
+    ADD_NODE(b, "Min", "mn", "g,h", "q", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_max_min);
+    vfy_net_free(net);
+    /* two computed tensors of different shapes: refused, not broadcast */
+    mb e = {0};
+    int64_t s1[2] = {4, 1};
+    e.in[e.nin++] = vinfo("x", FLT, 2, xd);
+    e.out[e.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_INIT(e, tensor_f("S", 2, s1, (const float[]){1.0f, 1.0f, 1.0f, 1.0f}, ENC_RAW));
+    ADD_NODE(e, "MatMul", "sum", "x,S", "s", NULL); /* [1, 1] */
+    ADD_NODE(e, "Max", "mxb", "x,s", "y", NULL);
+    load_fails(&e, VFY_ERR_UNSUPPORTED, "node 'mxb' (Max)", "different shapes");
 }
 END_TEST
 
@@ -3248,6 +3295,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_select_computed);
     tcase_add_test(tc, test_expand_tile);
     tcase_add_test(tc, test_split);
+    tcase_add_test(tc, test_max_min_computed);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
