@@ -574,6 +574,9 @@ OPS = {
     "Upsample": lambda i, a, f: op_resize(i, a, f, upsample=True),
     "PRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * i[1]).astype(f),
     "Abs": lambda i, a, f: np.abs(i[0]),
+    # the base's type (ONNX's T1); a square is one rounded product, as a runtime computes it
+    "Pow": lambda i, a, f: (np.multiply(i[0], i[0]) if np.all(i[1] == 2)
+                            else np.power(i[0], i[1].astype(i[0].dtype))),
     "Max": lambda i, a, f: functools.reduce(np.maximum, i),
     "Min": lambda i, a, f: functools.reduce(np.minimum, i),
     "ConvTranspose": op_conv_transpose,

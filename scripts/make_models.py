@@ -71,12 +71,16 @@ class Net:
             x = [(xi - m) / s for xi, m, s in zip(x, mean, std)]
         return eval_layers(self.layers, x)
 
-    def lipschitz(self):
-        """Upper bound on the inf->inf Lipschitz constant (product of the inf-norms)."""
+    def lipschitz(self, box=None):
+        """Upper bound on the inf->inf Lipschitz constant (product of the inf-norms); over the box
+        (lo, hi) when the net has "mul" layers, whose constant depends on their factors' range."""
         L = 1.0
         if self.pre is not None:
             L *= max(1.0 / s for s in self.pre[1])
-        return L * lipschitz_layers(self.layers) * (1 + 1e-9)   # cover float64 rounding
+        has_mul = any(lay != "relu" and lay[0] == "mul" for lay in self.layers)
+        lo, hi = box if box is not None and has_mul else (None, None)
+        assert self.pre is None or lo is None
+        return L * lipschitz_layers(self.layers, lo, hi) * (1 + 1e-9)   # cover float64 rounding
 
     @property
     def n_out(self):
@@ -95,23 +99,43 @@ def eval_layers(layers, x):
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
             x = [max(p, q) for p, q in zip(u, v)] + [min(p, q) for p, q in zip(u, v)]
+        elif layer[0] == "mul":   # u = A x + a, v = B x + b: [u * v, u * u]
+            u = eval_layers([("dense", layer[1], layer[2])], x)
+            v = eval_layers([("dense", layer[3], layer[4])], x)
+            x = [p * q for p, q in zip(u, v)] + [p * p for p in u]
         else:   # dense, or tconv through its matrix
             W, b = layer[1], layer[2]
             x = [sum(w * v for w, v in zip(row, x)) + bi for row, bi in zip(W, b)]
     return x
 
 
-def lipschitz_layers(layers):
+def lipschitz_layers(layers, lo=None, hi=None):
+    """lo, hi: the box the constant holds on (needed by "mul" layers), else None."""
     L = 1.0
     for layer in layers:
-        if layer == "relu" or layer[0] == "maxpool":   # relu and max are 1-Lipschitz in inf
-            continue
-        if layer[0] == "res":
-            L *= 1.0 + lipschitz_layers(layer[1])
+        if lo is not None:
+            nlo, nhi = ibp_layers([layer], lo, hi)
+        if layer[0] == "mul":
+            # d(u v) = v du + u dv and d(u u) = 2 u du along any segment of the box (convex: u, v
+            # stay within their interval bounds there)
+            assert lo is not None, "a mul layer's Lipschitz constant needs the box"
+            A, a, B, b = layer[1:]
+            ulo, uhi = ibp_layers([("dense", A, a)], lo, hi)
+            vlo, vhi = ibp_layers([("dense", B, b)], lo, hi)
+            L *= max(max(max(abs(vl), abs(vh)) * sum(abs(w) for w in ra) +
+                         max(abs(ul), abs(uh)) * sum(abs(w) for w in rb),
+                         2 * max(abs(ul), abs(uh)) * sum(abs(w) for w in ra))
+                     for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
+        elif layer == "relu" or layer[0] == "maxpool":   # relu and max are 1-Lipschitz in inf
+            pass
+        elif layer[0] == "res":
+            L *= 1.0 + lipschitz_layers(layer[1], lo, hi)
         elif layer[0] == "maxmin":   # max and min are 1-Lipschitz in inf of their two operands
             L *= max(max(sum(abs(w) for w in row) for row in W) for W in (layer[1], layer[3]))
         else:
             L *= max(sum(abs(w) for w in row) for row in layer[1])
+        if lo is not None:
+            lo, hi = nlo, nhi
     return L
 
 
@@ -328,6 +352,25 @@ def model_text(net, name, style, raw, in_dims=None):
                                        "concat_m%d" % j, [("axis", "INT", 1)]))
                 cur = "mcat%d" % j
                 continue
+            if layer[0] == "mul":
+                # two Gemms u, v of cur, then Mul(u, v) and Pow(u, 2), concatenated
+                j = k[0] = k[0] + 1
+                for t, (W, b) in enumerate(((layer[1], layer[2]), (layer[3], layer[4]))):
+                    inits.append(tensor_text("PW%d_%d" % (j, t), [len(W), len(W[0])],
+                                             [w for row in W for w in row], raw))
+                    inits.append(tensor_text("PB%d_%d" % (j, t), [len(W)], b, raw))
+                    nodes.append(node_text("Gemm", [cur, "PW%d_%d" % (j, t), "PB%d_%d" % (j, t)],
+                                           ["pgemm%d_%d" % (j, t)], "pgemm%d_%d" % (j, t),
+                                           [("transB", "INT", 1)]))
+                nodes.append(node_text("Mul", ["pgemm%d_0" % j, "pgemm%d_1" % j], ["pmul%d" % j],
+                                       "mul%d" % j))
+                inits.append(tensor_text("PTWO%d" % j, [1], [2.0], raw))
+                nodes.append(node_text("Pow", ["pgemm%d_0" % j, "PTWO%d" % j], ["psq%d" % j],
+                                       "square%d" % j))
+                nodes.append(node_text("Concat", ["pmul%d" % j, "psq%d" % j], ["pcat%d" % j],
+                                       "concat_p%d" % j, [("axis", "INT", 1)]))
+                cur = "pcat%d" % j
+                continue
             if layer[0] == "split":
                 # Split the (1, n) vector along axis 1 (sizes: input 1), Concat the parts reordered
                 j = k[0] = k[0] + 1
@@ -469,10 +512,10 @@ def grid(lo, hi, n):
 def analyse(net, boxes, dnf, n):
     """Grid + Lipschitz analysis. Returns (min over boxes/disjuncts of (grid-min violation - slack),
     best witness (violation, x) with the most negative violation)."""
-    L = net.lipschitz()
     proof_margin = float("inf")
     witness = (float("inf"), None)
     for lo, hi in boxes:
+        L = net.lipschitz((lo, hi))
         pts, h = grid(lo, hi, n)
         mins = [float("inf")] * len(dnf)
         for x in pts:
@@ -508,6 +551,16 @@ def ibp_layers(layers, lo, hi):
             flo, fhi = ibp_layers(layer[1], lo, hi)
             lo = [a + b for a, b in zip(lo, flo)]
             hi = [a + b for a, b in zip(hi, fhi)]
+            continue
+        if layer[0] == "mul":   # [u v, u u]: the products of the factors' interval ends
+            ulo, uhi = ibp_layers([("dense", layer[1], layer[2])], lo, hi)
+            vlo, vhi = ibp_layers([("dense", layer[3], layer[4])], lo, hi)
+            ps = [[p * q for p in (ul, uh) for q in (vl, vh)]
+                  for ul, uh, vl, vh in zip(ulo, uhi, vlo, vhi)]
+            sq = [(0.0 if ul <= 0 <= uh else min(ul * ul, uh * uh), max(ul * ul, uh * uh))
+                  for ul, uh in zip(ulo, uhi)]
+            lo = [min(p) for p in ps] + [a for a, _ in sq]
+            hi = [max(p) for p in ps] + [c for _, c in sq]
             continue
         assert layer[0] in ("dense", "tconv", "resize", "split")
         W, b = layer[1], layer[2]
@@ -590,7 +643,7 @@ def build(root):
         minimum by more than L h/2 (l_note: why L bounds the Lipschitz constant), and a witness."""
         n, bx = 201, ([-1.0, -1.0], [1.0, 1.0])
         hh = 2.0 / (n - 1)
-        lip = net.lipschitz()
+        lip = net.lipschitz(bx)
         m0, _ = y_stats(net, bx[0], bx[1], n, [1, 0, 0])
         t_unsat = floor_to(m0 - lip * hh / 2 - MARGIN, 1e-3)
         pm, _ = analyse(net, [bx], [[([1, 0, 0], t_unsat)]], n)
@@ -788,6 +841,22 @@ def build(root):
     rm.layers[2] = ("maxmin", da[1], da[2], db[1], db[2])
     write_model(rm, "maxmin2", "gemm", raw=True)
     lipschitz_specs("maxmin2", rm, " (Max and Min are 1-Lipschitz in\nboth operands)")
+
+    # -- mul2: 2 -> 8 -> relu -> [u v, u u] (u = A h + a, v = B h + b; 4 + 4) -> relu -> 3 -------
+    rp = random_net(8531, [2, 8, 8, 3])
+    pa, pb = random_net(8532, [8, 4]).layers[0], random_net(8533, [8, 4]).layers[0]
+    rp.layers[2] = ("mul", pa[1], pa[2], pb[1], pb[2])
+    write_model(rp, "mul2", "gemm", raw=True)
+    lipschitz_specs("mul2", rp,
+                    " (over the box: a product's\nrate is bounded by its factors' ranges)")
+    # the Lipschitz bound is loose here; interval arithmetic on fine cells gives a threshold that
+    # needs the products' relaxation to be split (input or activation splits)
+    t_mul = floor_to(analyse_cells(rp, [box2], [[([1, 0, 0], 0.0)]], 100) - MARGIN, 1e-3)
+    pm_mul = analyse_cells(rp, [box2], [[([1, 0, 0], t_mul)]], 100)
+    assert pm_mul >= MARGIN, pm_mul
+    write_spec("mul2", "mul2_tight_unsat", "", rp, [box2], [[([1, 0, 0], t_mul)]], "unsat",
+               "Interval arithmetic on a 100x100 partition of the box: on every cell Y_0 > %s by\n"
+               "at least %.4f." % (num(t_mul), pm_mul))
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

@@ -455,6 +455,20 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
                 for (int64_t p = 0; p < L->pool_k; p++)
                     if (L->pool[j * L->pool_k + p] >= 0)
                         g2[L->pool[j * L->pool_k + p]] += g[j];
+        } else if (L->kind == VFY_LAYER_PRODUCT) {
+            /* |d(a b) / da| = |b|: each factor's weight is the other's largest magnitude */
+            const double *lo = k > 0 ? w->b->lo[k - 1] : d->lo;
+            const double *hi = k > 0 ? w->b->hi[k - 1] : d->hi;
+            memset(g2, 0, (size_t)L->n_in * sizeof(double));
+            for (int64_t j = 0; j < L->n_out; j++) {
+                int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                if (q < 0) {
+                    g2[p] += g[j];
+                    continue;
+                }
+                g2[p] += g[j] * fmax(fabs(lo[q]), fabs(hi[q]));
+                g2[q] += g[j] * fmax(fabs(lo[p]), fabs(hi[p]));
+            }
         } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 */
             double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
@@ -2164,10 +2178,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     vfy_bound_ctx_set_threads(ctx, s.n_workers);
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
-    /* nor does the LP relax Sigmoid/Tanh/MaxPool (lp.c refuses them): no LP stage, no second phase */
+    /* nor does the LP relax Sigmoid/Tanh/MaxPool/products (lp.c refuses them): no LP stage, no
+     * second phase */
     for (int64_t k = 0; k < net->n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
-            net->layers[k].kind == VFY_LAYER_MAXPOOL)
+            net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT)
             s.lp_stage_on = 0;
     /* the root's LP with cuts (root_lp): with ReLU splitting, outside a prefix search */
     s.root_lp_on = s.lp_stage_on && s.relu_split && !opts->hidden_prior;

@@ -66,8 +66,8 @@ struct vfy_bound_ctx {
     int64_t n_relu;  /* ReLU neurons in all */
     int64_t *soff;   /* per layer: offset of a SIGMOID/TANH layer's neurons among all such */
     int64_t n_sact;  /* SIGMOID/TANH neurons in all */
-    int64_t *moff;   /* per layer: offset of a MAXPOOL layer's outputs among all such */
-    int64_t n_mp;    /* MAXPOOL outputs in all */
+    int64_t *moff;   /* per layer: offset of a MAXPOOL or PRODUCT layer's outputs among all such */
+    int64_t n_mp;    /* MAXPOOL and PRODUCT outputs in all */
     int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
     int n_threads;   /* threads of vfy_bound_tighten_alpha (vfy_bound_ctx_set_threads; default 1) */
     char **nonneg;   /* affine layers: per output, 1 when it is >= 0 in every semantics
@@ -150,7 +150,8 @@ typedef struct vfy_bound_scratch {
     int64_t cap_salpha;
     double *sal_lo, *sal_up, *sgrad_lo, *sgrad_up, *sm_lo, *sm_up, *sv_lo, *sv_up, *stape, *sza;
     double *sla, *stl;
-    /* the coefficient at each MAXPOOL output (K x n_mp, a layer's block at K moff[k]), recorded
+    /* the coefficient at each MAXPOOL/PRODUCT output (K x n_mp, a layer's block at K moff[k]),
+     * recorded
      * by the alpha passes for the relaxed network's forward (alpha_gradient) */
     int64_t cap_mtape;
     double *mtape;
@@ -195,7 +196,8 @@ struct vfy_bound_slopes {
 
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
  * whose coefficients and bias are >= 0 and whose nonzero coefficients all multiply values known to
- * be >= 0 (outputs of a RELU, of a MAXPOOL over such values, of such rows; not a SIGMOID's, which the
+ * be >= 0 (outputs of a RELU, of a MAXPOOL over such values, of such rows, squares and products of
+ * such values; not a SIGMOID's, which the
  * perturbation model lets a float execution miss by ACT_EXEC_ERR). The lowering
  * of residual graphs makes them (a ReLU's output carried past later ReLUs as its copy, see
  * src/graph.c); without this fact IBP's rounding slack leaves those copies a lower bound a hair
@@ -226,6 +228,10 @@ static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
                     int64_t i = L->pool[j * L->pool_k + t];
                     pos = pos && (i < 0 || in[i]);
                 }
+            } else if (L->kind == VFY_LAYER_PRODUCT) {
+                /* a square, or a product of two values >= 0, is >= 0 (a float product too) */
+                int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                pos = q < 0 ? in[p] : (p == q || (in[p] && in[q]));
             } else if (L->kind == VFY_LAYER_SCALE) {
                 pos = k > 0 && in[j] && L->w[j] >= 0 && L->b[j] >= 0;
             } else {
@@ -298,7 +304,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
         ctx->roff[k] = ctx->n_relu;
         ctx->soff[k] = ctx->n_sact;
         ctx->moff[k] = ctx->n_mp;
-        if (net->layers[k].kind == VFY_LAYER_MAXPOOL)
+        if (net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT)
             ctx->n_mp += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
@@ -1373,6 +1379,146 @@ static void maxpool_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
     }
 }
 
+/* PRODUCT y = a b, on the box [la, ua] x [lb, ub] of its inputs (a square a^2 when both are one
+ * input), lies between two parallel planes:
+ *     sa a + sb b + tl  <=  a b  <=  sa a + sb b + tu.
+ * Two factors: sa = (lb + ub) / 2, sb = (la + ua) / 2, the mean of McCormick's two lower planes and
+ * also of his two upper ones (both means have these slopes), whose gap to a b is at most half of
+ * either plane's, (ua - la)(ub - lb) / 2. For any slopes, f(a, b) = a b - sa a - sb b is bilinear,
+ * so its range over the box is that of the four vertices: tl and tu are their least and largest
+ * values, each evaluated with outward rounding, so the planes hold for the slopes as computed.
+ * A square: one slope s = la + ua (sb = 0), the chord's and the tangent's at the centre;
+ * g(a) = a^2 - s a is convex, at least -s^2 / 4 everywhere (tl) and largest at an end of [la, ua]
+ * (tu). A bound that is not finite gives tl = -inf, tu = +inf: no claim. */
+static void product_planes(double la, double ua, double lb, double ub, int square, double *sa,
+                           double *sb, double *tl, double *tu)
+{
+    if (!(isfinite(la) && isfinite(ua) && isfinite(lb) && isfinite(ub))) {
+        *sa = *sb = 0;
+        *tl = -INFINITY;
+        *tu = INFINITY;
+        return;
+    }
+    if (square) {
+        double c = la + ua;
+        *sa = c;
+        *sb = 0;
+        *tl = -vfy_mul_up(vfy_mul_up(c, c), 0.25);
+        *tu = fmax(vfy_sub_up(vfy_mul_up(la, la), vfy_mul_down(c, la)),
+                   vfy_sub_up(vfy_mul_up(ua, ua), vfy_mul_down(c, ua)));
+        return;
+    }
+    double ca = 0.5 * la + 0.5 * ua, cb = 0.5 * lb + 0.5 * ub; /* (no overflow) */
+    const double av[2] = {la, ua}, bv[2] = {lb, ub};
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double a = av[i], b = bv[j];
+            lo = fmin(lo, vfy_sub_down(vfy_sub_down(vfy_mul_down(a, b), vfy_mul_up(cb, a)),
+                                       vfy_mul_up(ca, b)));
+            hi = fmax(hi, vfy_sub_up(vfy_sub_up(vfy_mul_up(a, b), vfy_mul_down(cb, a)),
+                                     vfy_mul_down(ca, b)));
+        }
+    *sa = cb;
+    *sb = ca;
+    *tl = isnan(lo) ? -INFINITY : lo;
+    *tu = isnan(hi) ? INFINITY : hi;
+}
+
+/* The range of a b over the box, rounded outward (a square: of a^2 over [la, ua]); the whole line
+ * when a bound is not finite. */
+static void product_interval(double la, double ua, double lb, double ub, int square, double *lo,
+                             double *hi)
+{
+    if (!(isfinite(la) && isfinite(ua) && isfinite(lb) && isfinite(ub))) {
+        *lo = -INFINITY;
+        *hi = INFINITY;
+        return;
+    }
+    if (square) {
+        double m = fmax(fabs(la), fabs(ua));
+        *lo = la >= 0 ? vfy_mul_down(la, la) : (ua <= 0 ? vfy_mul_down(ua, ua) : 0.0);
+        *hi = vfy_mul_up(m, m);
+        return;
+    }
+    const double av[2] = {la, ua}, bv[2] = {lb, ub};
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            *lo = fmin(*lo, vfy_mul_down(av[i], bv[j]));
+            *hi = fmax(*hi, vfy_mul_up(av[i], bv[j]));
+        }
+}
+
+/* How far a float32 execution's product of a and b (|a| <= ma, |b| <= mb) may be from the real
+ * one: fl(a b) = a b (1 + delta) + eta, |delta| <= 2^-24, |eta| <= 2^-150 (an underflow). */
+static double product_exec_err(double ma, double mb)
+{
+    return vfy_add_up(vfy_mul_up(vfy_mul_up(ma, mb), 0x1p-24), 0x1p-149);
+}
+
+/* PRODUCT, backward: by product_planes, lam y >= (lam sa) a + (lam sb) b + lam t with t = tl when
+ * lam >= 0, else tu; a copy (b = -1) passes lam to a. Under the float claim each product's value
+ * may be off by product_exec_err: |lam| times it is charged. SOUND: the coefficients of the
+ * inputs are sums of at most n_out + 1 rounded products lam s (an input can feed several
+ * outputs): |error| <= gamma(n_out + 2) sum |lam s| H, plus 2^-1074 H per product of underflow;
+ * the constant d = sum lam t is a dot product, charged gamma(n_out + 2) sum |lam t| and 2^-1074
+ * per term. */
+static void product_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *G,
+                             int64_t k)
+{
+    const vfy_layer *L = &ctx->net->layers[k];
+    int64_t n_in = L->n_in, n_out = L->n_out;
+    const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
+    double *lam = s->lam, *lam2 = s->lam2;
+    /* per output: slopes s->m, s->r, intercepts s->c, s->R, execution error s->G */
+    double hsum = 0;
+    for (int64_t i = 0; i < n_in; i++) {
+        s->H[i] = fmax(fabs(l[i]), fabs(u[i]));
+        hsum = vfy_add_up(hsum, s->H[i]);
+    }
+    for (int64_t j = 0; j < n_out; j++) {
+        int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+        if (q < 0)
+            continue;
+        product_planes(l[p], u[p], l[q], u[q], p == q, &s->m[j], &s->r[j], &s->c[j], &s->R[j]);
+        s->G[j] = ctx->float_semantics ? product_exec_err(s->H[p], s->H[q]) : 0.0;
+    }
+    double g = vfy_la_gamma(n_out + 2);
+    double tiny = vfy_mul_up((double)(2 * n_out + 2) * ETA64, vfy_add_up(hsum, 1.0));
+    for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+        const double *row = lam + i * n_out;
+        double *out = lam2 + i * n_in;
+        double d = 0, abst = 0, errmu = 0, exec = 0;
+        for (int64_t j = 0; j < n_out; j++) {
+            double x = row[j];
+            if (x == 0)
+                continue;
+            int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+            if (q < 0) {
+                out[p] += x;
+                errmu += fabs(x) * s->H[p];
+                continue;
+            }
+            double ma = x * s->m[j], mb = x * s->r[j];
+            out[p] += ma;
+            out[q] += mb;
+            errmu += fabs(ma) * s->H[p] + fabs(mb) * s->H[q];
+            double pr = x * (x >= 0 ? s->c[j] : s->R[j]);
+            d += pr;
+            abst += fabs(pr);
+            exec += fabs(x) * s->G[j];
+        }
+        double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
+        if (exec > 0) /* SOUND: the sum of |lam| E rounded (gamma) and up */
+            e = vfy_add_up(e, vfy_mul_up(exec, 1.0 + g));
+        s->beta[i] += d;
+        e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+        s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
+    }
+}
+
 /* The float products' workspace of at least n floats; NULL when out of memory (double then). */
 static float *f32_ws(vfy_bound_scratch *s, int64_t n)
 {
@@ -1507,12 +1653,16 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 }
             }
         }
-        if (L->kind == VFY_LAYER_MAXPOOL) {
+        if (L->kind == VFY_LAYER_MAXPOOL || L->kind == VFY_LAYER_PRODUCT) {
             if (tape && s->mtape && K <= s->cap_mtape)
                 memcpy(s->mtape + K * ctx->moff[k], lam, (size_t)(K * n_out) * sizeof(double));
             memset(lam2, 0, (size_t)(K * n_in) * sizeof(double));
-            for (int64_t g = 0; g < n_seg; g++)
-                maxpool_backward(ctx, s, &segs[g], k);
+            for (int64_t g = 0; g < n_seg; g++) {
+                if (L->kind == VFY_LAYER_MAXPOOL)
+                    maxpool_backward(ctx, s, &segs[g], k);
+                else
+                    product_backward(ctx, s, &segs[g], k);
+            }
             s->lam = lam2;
             s->lam2 = lam;
             continue;
@@ -1987,6 +2137,39 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             }
             continue;
         }
+        if (L->kind == VFY_LAYER_PRODUCT) {
+            /* SOUND: product_interval, widened by a float execution's error (product_exec_err);
+             * a square or a product of two values >= 0 is >= 0 in every semantics */
+            for (int64_t j = 0; j < L->n_out; j++) {
+                int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                if (q < 0) {
+                    b->lo[k][j] = isnan(lo[p]) ? -INFINITY : lo[p];
+                    b->hi[k][j] = isnan(hi[p]) ? INFINITY : hi[p];
+                    continue;
+                }
+                double yl, yh;
+                product_interval(lo[p], hi[p], lo[q], hi[q], p == q, &yl, &yh);
+                if (ctx->float_semantics) {
+                    double e = product_exec_err(fmax(fabs(lo[p]), fabs(hi[p])),
+                                                fmax(fabs(lo[q]), fabs(hi[q])));
+                    yl = vfy_sub_down(yl, e);
+                    yh = vfy_add_up(yh, e);
+                }
+                if (p == q || (lo[p] >= 0 && lo[q] >= 0))
+                    yl = fmax(yl, 0.0);
+                b->lo[k][j] = isnan(yl) ? -INFINITY : yl;
+                b->hi[k][j] = isnan(yh) ? INFINITY : yh;
+            }
+            if (k < k_from) {
+                /* SOUND: the prior's bounds hold on a superset of this domain */
+                memcpy(b->lo[k], prior + off, (size_t)L->n_out * sizeof(double));
+                memcpy(b->hi[k], prior + half + off, (size_t)L->n_out * sizeof(double));
+            } else if (prior) {
+                intersect_prior(ctx, b, k, prior, off, half);
+            }
+            check_overflow(ctx, b, k);
+            continue;
+        }
         if (vfy_layer_is_act(L->kind)) {
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
              * (act_enclose; NaN gives the whole range); a float execution's value is within
@@ -2014,8 +2197,9 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             if (prior)
                 intersect_prior(ctx, b, k, prior, off, half);
             clamp_nonneg(ctx, b, k);
-            int feeds_act = k + 1 < net->n_layers && (vfy_layer_is_act(net->layers[k + 1].kind) ||
-                                                      net->layers[k + 1].kind == VFY_LAYER_MAXPOOL);
+            vfy_layer_kind nk = k + 1 < net->n_layers ? net->layers[k + 1].kind : VFY_LAYER_DENSE;
+            int feeds_act = vfy_layer_is_act(nk) || nk == VFY_LAYER_MAXPOOL ||
+                            nk == VFY_LAYER_PRODUCT;
             if (method != VFY_BOUND_IBP && feeds_act && k > 0) {
                 vfy_status st = crown_refine(ctx, b, k, in_lo, in_hi);
                 if (st != VFY_OK)
@@ -2215,6 +2399,29 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                                     y = fmax(y, v[i * n_in + win[p]]);
                         }
                         v2[i * n_out + j] = y;
+                    }
+                }
+            }
+        } else if (L->kind == VFY_LAYER_PRODUCT) {
+            /* the primal point goes through the plane the row used (product_backward): tl's
+             * where its coefficient is >= 0, tu's elsewhere; through the product itself where
+             * the planes are not finite (steering only) */
+            const double *mt = s->mtape + K * ctx->moff[k];
+            for (int64_t sg = 0; sg < n_seg; sg++) {
+                const bseg *G = &segs[sg];
+                const double *l = layer_in_lo(G->b, k, G->in_lo);
+                const double *u = layer_in_hi(G->b, k, G->in_hi);
+                for (int64_t j = 0; j < n_out; j++) {
+                    int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                    double sa = 0, sb = 0, tl = 0, tu = 0;
+                    if (q >= 0)
+                        product_planes(l[p], u[p], l[q], u[q], p == q, &sa, &sb, &tl, &tu);
+                    for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                        const double *vi = v + i * n_in;
+                        double t = mt[i * n_out + j] >= 0 ? tl : tu;
+                        v2[i * n_out + j] = q < 0 ? vi[p]
+                                          : isfinite(t) ? sa * vi[p] + sb * vi[q] + t
+                                                        : vi[p] * vi[q];
                     }
                 }
             }

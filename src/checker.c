@@ -14,7 +14,9 @@
  *                 (1, 2 for rounded multipliers), then summed in any order;
  *  real claim:    c1 = w_relerr, c2 = c3 = 0;
  * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
- * ReLU is exact; Sigmoid and Tanh are enclosed from libm with widening, and under the float32 claim
+ * ReLU is exact; a product's float32 value is within 2^-24 |a b| + 2^-149 of the real one
+ * (CK_PROD_EXEC below); Sigmoid and Tanh are enclosed from libm with widening, and under the
+ * float32 claim
  * their executed value may differ from the real one by CK_ACT_EXEC (section "Sigmoid and Tanh"
  * below). A float32 execution may overflow where the real network does not, so under the
  * float32 claim no bound may leave (-1e38, 1e38). */
@@ -224,7 +226,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         const vfy_layer *Lk = &net->layers[k];
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
             Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
-            Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL)
+            Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL &&
+            Lk->kind != VFY_LAYER_PRODUCT)
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -232,7 +235,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         c->E[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
         if (!c->lo[k] || !c->hi[k] || !c->E[k])
             return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
-        if (Lk->kind == VFY_LAYER_RELU || Lk->kind == VFY_LAYER_MAXPOOL)
+        if (Lk->kind == VFY_LAYER_RELU || Lk->kind == VFY_LAYER_MAXPOOL ||
+            Lk->kind == VFY_LAYER_PRODUCT)
             continue;
         if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
             if (!(c->ln[k] = vfy_alloc_array((size_t)(4 * Lk->n_out), sizeof(double))))
@@ -300,7 +304,7 @@ static int64_t relu_fed(const ck *c, int64_t idx)
         k++;
     const vfy_layer *Lk = &c->net->layers[k];
     if ((Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
-         Lk->kind != VFY_LAYER_MAXPOOL) || k + 1 >= c->L ||
+         Lk->kind != VFY_LAYER_MAXPOOL && Lk->kind != VFY_LAYER_PRODUCT) || k + 1 >= c->L ||
         c->net->layers[k + 1].kind != VFY_LAYER_RELU)
         return -1;
     return k + 1;
@@ -541,6 +545,46 @@ static void swap_coeffs(ck *c)
     c->bh = t;
 }
 
+/* ---- products ----
+ * PRODUCT y = a b on the box [la, ua] x [lb, ub] (a square a^2 when both are one input):
+ *     sa a + sb b + tl <= a b <= sa a + sb b + tu
+ * for any slopes, with tl, tu the least and largest value of f = a b - sa a - sb b over the box:
+ * f is bilinear, so they are among its four vertices' values. The slopes are the means of
+ * McCormick's planes, sa = (lb + ub) / 2, sb = (la + ua) / 2. A square: g = a^2 - s a with
+ * s = la + ua is convex, >= -s^2 / 4 everywhere and largest at an end. Returns 0 when a bound is
+ * not finite. SOUND: every value rounded outward (up/dn), so the planes hold for the slopes as
+ * computed. A float32 execution's product is within CK_PROD_EXEC(|a| |b|) of the real one. */
+#define CK_PROD_EXEC(m) up(up((m) * 0x1p-24) + 0x1p-149)
+static int prod_planes(double la, double ua, double lb, double ub, int square, double *sa,
+                       double *sb, double *tl, double *tu)
+{
+    if (!(isfinite(la) && isfinite(ua) && isfinite(lb) && isfinite(ub)))
+        return 0;
+    if (square) {
+        double s = la + ua;
+        double g1 = up(up(la * la) - dn(s * la)), g2 = up(up(ua * ua) - dn(s * ua));
+        *sa = s;
+        *sb = 0;
+        *tl = -up(up(s * s) * 0.25);
+        *tu = g1 > g2 ? g1 : g2;
+        return 1;
+    }
+    *sa = 0.5 * lb + 0.5 * ub;
+    *sb = 0.5 * la + 0.5 * ua;
+    const double av[2] = {la, ua}, bv[2] = {lb, ub};
+    *tl = INFINITY;
+    *tu = -INFINITY;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double a = av[i], b = bv[j];
+            double fl = dn(dn(dn(a * b) - up(*sa * a)) - up(*sb * b));
+            double fh = up(up(up(a * b) - dn(*sa * a)) - dn(*sb * b));
+            *tl = fl < *tl ? fl : *tl;
+            *tu = fh > *tu ? fh : *tu;
+        }
+    return isfinite(*tl) && isfinite(*tu);
+}
+
 /* ---- back-substitution ----
  * K rows of interval coefficients on v_{k_top+1} are in al/ah (row stride width), constants in
  * betal/betah. Invariant, for every execution of the network from an input in [xl, xh]:
@@ -590,6 +634,62 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                 c->betal[i] = dn(bl - pen);
                 c->betah[i] = bh;
             }
+            continue;
+        }
+        if (Lk->kind == VFY_LAYER_PRODUCT) {
+            /* y_o = v_a v_b (prod_planes): writing lam = lam+ - lam-,
+             *     lam y_o >= lam (sa v_a + sb v_b) + lam+ tl - lam- tu;
+             * a copy (b = -1) passes lam to v_a. Over lam in [a, b]: v_a's coefficient gains
+             * [a, b] sa (ordered by sa's sign), v_b's [a, b] sb, the constant the enclosure of
+             * lam+ tl - lam- tu as for Sigmoid's lines. Float32 claim: max|lam| CK_PROD_EXEC
+             * subtracted. Planes that cannot be made (a bound not finite) kill the row. SOUND:
+             * every product and sum rounded outward. */
+            const double *l = in_lo(c, k, xl), *u = in_hi(c, k, xh);
+            for (int64_t i = 0; i < K; i++) {
+                const double *ra = c->al + i * W, *rh = c->ah + i * W;
+                double *na_ = c->bl + i * W, *nh_ = c->bh + i * W;
+                memset(na_, 0, (size_t)n_in * sizeof(double));
+                memset(nh_, 0, (size_t)n_in * sizeof(double));
+                double bl = c->betal[i], bh = c->betah[i], pen = 0;
+                for (int64_t o = 0; o < n_out; o++) {
+                    double a = ra[o], b = rh[o];
+                    if (a == 0 && b == 0)
+                        continue;
+                    int64_t p = Lk->pool[2 * o], q = Lk->pool[2 * o + 1];
+                    if (q < 0) {
+                        na_[p] = dn(na_[p] + a);
+                        nh_[p] = up(nh_[p] + b);
+                        continue;
+                    }
+                    double sa, sb, tl, tu;
+                    if (!prod_planes(l[p], u[p], l[q], u[q], p == q, &sa, &sb, &tl, &tu)) {
+                        bl = -INFINITY;
+                        continue;
+                    }
+                    const int64_t in2[2] = {p, q};
+                    const double sl2[2] = {sa, sb};
+                    for (int t = 0; t < 2; t++) {
+                        double x1 = a * sl2[t], x2 = b * sl2[t];
+                        na_[in2[t]] = dn(na_[in2[t]] + dn(x1 < x2 ? x1 : x2));
+                        nh_[in2[t]] = up(nh_[in2[t]] + up(x1 < x2 ? x2 : x1));
+                    }
+                    double pa = a > 0 ? a : 0, pb = b > 0 ? b : 0;
+                    double ma = a < 0 ? -a : 0, mb = b < 0 ? -b : 0;
+                    double p1 = pa * tl, p2 = pb * tl, q1 = ma * tu, q2 = mb * tu;
+                    double pmin = p1 < p2 ? p1 : p2, pmax = p1 < p2 ? p2 : p1;
+                    double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
+                    bl = dn(bl + dn(dn(pmin) - up(qmax)));
+                    bh = up(bh + up(up(pmax) - dn(qmin)));
+                    if (c->fsem) {
+                        double ha = fabs(l[p]) > fabs(u[p]) ? fabs(l[p]) : fabs(u[p]);
+                        double hb = fabs(l[q]) > fabs(u[q]) ? fabs(l[q]) : fabs(u[q]);
+                        double e = CK_PROD_EXEC(up(ha * hb));
+                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * e));
+                    }
+                }
+                row_done(c, i, n_in, dn(bl - pen), bh);
+            }
+            swap_coeffs(c);
             continue;
         }
         if (Lk->kind == VFY_LAYER_MAXPOOL) {
@@ -904,6 +1004,46 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 return 2;
             continue;
         }
+        if (Lk->kind == VFY_LAYER_PRODUCT) {
+            /* SOUND: a b over the box lies between its least and largest vertex products
+             * (bilinear), a^2 in [the smaller end's square or 0, the larger's], rounded outward;
+             * the float32 claim adds CK_PROD_EXEC; a square or a product of two values >= 0 is
+             * >= 0 in either semantics (rounding is monotone) */
+            for (int64_t j = 0; j < n_out; j++) {
+                int64_t p = Lk->pool[2 * j], q = Lk->pool[2 * j + 1];
+                if (q < 0) {
+                    lo[j] = l[p];
+                    hi[j] = u[p];
+                    continue;
+                }
+                if (!(isfinite(l[p]) && isfinite(u[p]) && isfinite(l[q]) && isfinite(u[q])))
+                    return 0;
+                double ylo = INFINITY, yhi = -INFINITY;
+                const double av[2] = {l[p], u[p]}, bv[2] = {l[q], u[q]};
+                for (int s1 = 0; s1 < 2; s1++)
+                    for (int s2 = 0; s2 < 2; s2++) {
+                        double v = av[s1] * (p == q ? av[s1] : bv[s2]);
+                        ylo = dn(v) < ylo ? dn(v) : ylo;
+                        yhi = up(v) > yhi ? up(v) : yhi;
+                    }
+                if (p == q && l[p] < 0 && u[p] > 0)
+                    ylo = 0;
+                if (c->fsem) {
+                    double ha = fabs(l[p]) > fabs(u[p]) ? fabs(l[p]) : fabs(u[p]);
+                    double hb = fabs(l[q]) > fabs(u[q]) ? fabs(l[q]) : fabs(u[q]);
+                    double e = CK_PROD_EXEC(up(ha * hb));
+                    ylo = dn(ylo - e);
+                    yhi = up(yhi + e);
+                }
+                if (p == q || (l[p] >= 0 && l[q] >= 0))
+                    ylo = ylo > 0 ? ylo : 0;
+                lo[j] = ylo;
+                hi[j] = yhi;
+            }
+            if (!constrain(c, k))
+                return 2;
+            continue;
+        }
         if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
             /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
              * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
@@ -972,7 +1112,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         if (deep && k > 0 && k + 1 < c->L &&
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
              net->layers[k + 1].kind == VFY_LAYER_TANH ||
-             net->layers[k + 1].kind == VFY_LAYER_MAXPOOL)) {
+             net->layers[k + 1].kind == VFY_LAYER_MAXPOOL ||
+             net->layers[k + 1].kind == VFY_LAYER_PRODUCT)) {
             if (!refine(c, k, xl, xh))
                 return -1;
             if (!constrain(c, k))

@@ -23,6 +23,15 @@ static void maxpool_f64(const vfy_layer *L, const double *a, double *b)
         b[j] = a[pool_argmax_f64(L, j, a)];
 }
 
+/* PRODUCT: v_a v_b for each pair, v_a where b is -1 (a copy). */
+static void product_f64(const vfy_layer *L, const double *a, double *b)
+{
+    for (int64_t j = 0; j < L->n_out; j++) {
+        int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+        b[j] = q < 0 ? a[p] : a[p] * a[q];
+    }
+}
+
 int64_t vfy_eval_ws_len(const vfy_net *net)
 {
     int64_t n = 0;
@@ -76,6 +85,9 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
             break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
+            break;
+        case VFY_LAYER_PRODUCT:
+            product_f64(L, a, b);
             break;
         default:
             VFY_ASSERT(0);
@@ -133,6 +145,12 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
                 b[j] = a[m];
             }
             break;
+        case VFY_LAYER_PRODUCT: /* one float32 product each, as a runtime's Mul */
+            for (int64_t j = 0; j < L->n_out; j++) {
+                int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                b[j] = q < 0 ? a[p] : a[p] * a[q];
+            }
+            break;
         default:
             VFY_ASSERT(0);
         }
@@ -171,6 +189,9 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
             break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
+            break;
+        case VFY_LAYER_PRODUCT:
+            product_f64(L, a, b);
             break;
         default:
             VFY_ASSERT(0);
@@ -212,6 +233,18 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
             memset(nxt, 0, (size_t)L->n_in * sizeof(double));
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[pool_argmax_f64(L, j, in)] += cur[j];
+            break;
+        case VFY_LAYER_PRODUCT: /* d(v_a v_b) = v_b dv_a + v_a dv_b */
+            memset(nxt, 0, (size_t)L->n_in * sizeof(double));
+            for (int64_t j = 0; j < L->n_out; j++) {
+                int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
+                if (q < 0) {
+                    nxt[p] += cur[j];
+                } else {
+                    nxt[p] += cur[j] * in[q];
+                    nxt[q] += cur[j] * in[p];
+                }
+            }
             break;
         default:
             VFY_ASSERT(0);

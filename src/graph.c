@@ -65,6 +65,7 @@ static const struct op_info {
     {"Softmax", "axis", 1, 1},
     {"LogSoftmax", "axis", 1, 1},
     {"Split", "axis num_outputs split", 1, 2},
+    {"Pow", "", 2, 2},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -465,7 +466,8 @@ static int64_t bcast_src(const int64_t *oshape, int orank, const vfy_tensor *t, 
 }
 
 /* Elementwise arithmetic in the tensor's own type: float32 for FLOAT (what onnxruntime computes),
- * double for DOUBLE. Sigmoid and Tanh of constants go through libm (vfy_act_f32/f64); a runtime's own
+ * double for DOUBLE. Sigmoid, Tanh and Pow (but by 2: x x) of constants go through libm
+ * (vfy_act_f32/f64, powf/pow); a runtime's own
  * kernel may land a few ulps away, and the folded value is the network's constant from then on
  * (docs/soundness.md section 4b). */
 static double farith(vfy_dtype dt, vfy_op op, double a, double b)
@@ -481,6 +483,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_RELU: r = x > 0 ? x : 0.0f; break;
         case VFY_OP_SIGMOID: r = vfy_act_f32(VFY_LAYER_SIGMOID, x); break;
         case VFY_OP_TANH: r = vfy_act_f32(VFY_LAYER_TANH, x); break;
+        case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
         return r;
@@ -494,6 +497,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_RELU: return a > 0 ? a : 0.0;
     case VFY_OP_SIGMOID: return vfy_act_f64(VFY_LAYER_SIGMOID, a);
     case VFY_OP_TANH: return vfy_act_f64(VFY_LAYER_TANH, a);
+    case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -1226,6 +1230,34 @@ static vfy_status infer_elementwise(ictx *c)
             return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
                          "integer overflow or division by zero");
         }
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Pow: a float base, a float or integer exponent (ONNX's T1, T2), broadcast; folded on constants
+ * in the base's type (farith). */
+static vfy_status infer_pow(ictx *c)
+{
+    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t;
+    if (!dt_float(a->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a "
+                     "float type", c->in[0]->name, vfy_dtype_name(a->dtype));
+    int64_t shape[VFY_MAX_RANK];
+    int r;
+    if (bcast_shape(a, b, &r, shape))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand shapes do not broadcast");
+    vfy_tensor *t = &c->o->t;
+    t->dtype = a->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (!c->all_const)
+        return VFY_OK;
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t ia = bcast_src(shape, r, a, k), ib = bcast_src(shape, r, b, k);
+        t->f[k] = farith(t->dtype, VFY_OP_POW, a->f[ia], b->f ? b->f[ib] : (double)b->i[ib]);
     }
     c->o->is_const = 1;
     return VFY_OK;
@@ -2319,6 +2351,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_DIV:
     case VFY_OP_NEG:
     case VFY_OP_RELU: st = infer_elementwise(&c); break;
+    case VFY_OP_POW: st = infer_pow(&c); break;
     case VFY_OP_SIGMOID:
     case VFY_OP_TANH:
         /* ONNX defines them on floating types only (integer folding has no meaning for them) */
@@ -2549,6 +2582,34 @@ static vfy_status expand_max_min(vfy_graph *g, int64_t k, int *done, vfy_error *
     return VFY_OK;
 }
 
+/* Pow of a computed base by a constant exponent whose every element is 2 becomes Mul(x, x) (a
+ * square, exactly; a runtime's pow(x, 2) is x x rounded once, within the product's allowance);
+ * an exponent that would broadcast the base to a larger shape, another exponent, or a computed
+ * one are refused naming the node. Constants fold as they are. */
+static vfy_status expand_pow(vfy_graph *g, int64_t k, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    if (n->op != VFY_OP_POW || n->n_in != 2 || n->in[0] < 0 || n->in[1] < 0)
+        return VFY_OK;
+    const vfy_value *x = &g->values[n->in[0]], *e = &g->values[n->in[1]];
+    if (!x->is_shaped || !e->is_shaped || x->is_const)
+        return VFY_OK;
+    if (!e->is_const)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "a computed exponent (unsupported)");
+    int two = e->t.rank <= x->t.rank;
+    for (int64_t i = 0; two && i < e->t.numel; i++)
+        two = e->t.f ? e->t.f[i] == 2.0 : e->t.i[i] == 2;
+    for (int d = 0; two && d < e->t.rank; d++)
+        two = e->t.shape[e->t.rank - 1 - d] == 1 ||
+              e->t.shape[e->t.rank - 1 - d] == x->t.shape[x->t.rank - 1 - d];
+    if (!two)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "of a computed tensor by an exponent other "
+                     "than 2 or one that broadcasts it (supported: the square)");
+    n->op = VFY_OP_MUL;
+    n->in[1] = n->in[0];
+    return VFY_OK;
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -2563,6 +2624,8 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
         if (g->nodes[k].op == VFY_OP_SPLIT) {
             done = 1;
             st = expand_split(g, k, err);
+        } else if (g->nodes[k].op == VFY_OP_POW) {
+            st = expand_pow(g, k, err);
         } else {
             st = expand_max_min(g, k, &done, err);
         }
@@ -4135,6 +4198,57 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
     return VFY_OK;
 }
 
+/* Mul of two computed tensors (broadcast either way; Mul(x, x) a square): a DENSE layer of copies
+ * placing the two factors' elements side by side (exact in every semantics), then a PRODUCT layer
+ * multiplying them, the carried slots copied through both. */
+static vfy_status lower_product(lctx *lc, const vfy_node *n, int64_t k, dag *d, emb *e)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *o = &g->values[n->out[0]].t;
+    int same = d->rep[n->in[0]] == d->rep[n->in[1]] &&
+               g->values[n->in[0]].t.numel == o->numel && g->values[n->in[1]].t.numel == o->numel;
+    int64_t len = o->numel, n_fac = same ? 1 : 2;
+    emb_from(d, k, e);
+    int64_t cw = 0;
+    for (int i = 0; i < e->nc; i++)
+        cw += slot_width(&e->cs[i]);
+    lmat M;
+    vfy_status st = lmat_init(lc, n, &M, cw + n_fac * len, e->width);
+    if (st)
+        return st;
+    carry_rows(e, &M, 0);
+    emb src = *e;
+    for (int64_t j = 0; j < n_fac; j++) {
+        const vfy_value *x = &g->values[n->in[j]];
+        int s = slot_of(d, n->in[j]);
+        VFY_ASSERT(s >= 0);
+        emb_work_slot(&src, d, s);
+        for (int64_t i = 0; i < len; i++)
+            work_coef(&src, &M, cw + j * len + i, bcast_src(o->shape, o->rank, &x->t, i), 1.0);
+    }
+    if ((st = lmat_push(lc, n, &M, 0, 1)))
+        return st;
+    emb_pack(e, n_fac * len, FORM_PLAIN);
+    int64_t *pairs = vfy_alloc_array((size_t)(2 * (cw + len)), sizeof *pairs);
+    if (!pairs)
+        return NOMEM(g, n, lc->err);
+    for (int64_t r = 0; r < cw; r++) {
+        pairs[2 * r] = r; /* a carried element: its copy */
+        pairs[2 * r + 1] = -1;
+    }
+    for (int64_t i = 0; i < len; i++) {
+        pairs[2 * (cw + i)] = cw + i;
+        pairs[2 * (cw + i) + 1] = cw + (same ? 0 : len) + i;
+    }
+    st = vfy_net_push_product(lc->net, e->width, cw + len, pairs, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "");
+    if (st)
+        return st;
+    emb_pack(e, len, FORM_PLAIN);
+    return VFY_OK;
+}
+
 /* Node k with one computed input, on a vector that carries other values or holds the input in
  * another form: the node is lowered on its own input into T, then T's layers are embedded. */
 static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci, dag *d, emb *e)
@@ -4249,10 +4363,16 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
             dag_commit(&d, &e, o, d.last[o]);
             continue;
         }
+        if (n_comp == 2 && n->op == VFY_OP_MUL) {
+            if ((st = lower_product(&lc, n, k, &d, &e)))
+                goto fail;
+            dag_commit(&d, &e, o, d.last[o]);
+            continue;
+        }
         if (n_comp > 1) {
             st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
-                       "combines two computed tensors (unsupported: only Add, Sub and Concat may "
-                       "combine the network's values)");
+                       "combines two computed tensors (unsupported: only Add, Sub, Mul and Concat "
+                       "may combine the network's values)");
             goto fail;
         }
         int64_t in = n->in[ci];

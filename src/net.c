@@ -21,7 +21,8 @@ void vfy_net_free(vfy_net *net)
     vfy_free(net);
 }
 
-static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool"};
+static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
+                                          "product"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -50,8 +51,9 @@ static vfy_status push_layer(vfy_net *net, vfy_layer_kind kind, int64_t n_in, in
         st = vfy_fail(err, VFY_ERR_INTERNAL, "net: bad layer kind %d", (int)kind);
         goto fail;
     }
-    if (kind == VFY_LAYER_MAXPOOL) {
-        st = vfy_fail(err, VFY_ERR_INTERNAL, "net: a maxpool layer takes vfy_net_push_maxpool");
+    if (kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT) {
+        st = vfy_fail(err, VFY_ERR_INTERNAL, "net: a %s layer takes vfy_net_push_%s",
+                      kind_names[kind], kind_names[kind]);
         goto fail;
     }
     if (n_in != prev || n_in <= 0 || n_out <= 0 || (kind != VFY_LAYER_DENSE && n_in != n_out)) {
@@ -107,50 +109,66 @@ vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *
     return push_layer(net, VFY_LAYER_DENSE, n_in, n_out, NULL, csr, b, w_relerr, fan_in, name, err);
 }
 
-vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
-                                int64_t *pool, const char *name, vfy_error *err)
+/* A MAXPOOL or PRODUCT layer: n_out windows of pool_k input indices (owned; freed on failure). */
+static vfy_status push_indexed(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t n_out,
+                               int64_t pool_k, int64_t *pool, const char *name, vfy_error *err)
 {
     int64_t prev = net->n_layers ? net->layers[net->n_layers - 1].n_out : net->n_in;
     if (!pool || n_in != prev || n_in <= 0 || n_out <= 0 || pool_k <= 0) {
         vfy_free(pool);
-        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): size %lld -> %lld (window %lld) "
-                        "does not follow %lld", name ? name : "?", (long long)n_in,
-                        (long long)n_out, (long long)pool_k, (long long)prev);
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): size %lld -> %lld (window %lld) "
+                        "does not follow %lld", name ? name : "?", kind_names[kind],
+                        (long long)n_in, (long long)n_out, (long long)pool_k, (long long)prev);
     }
     vfy_layer *L = append_layer(net, err);
     if (!L) {
         vfy_free(pool);
         return VFY_ERR_NOMEM;
     }
-    L->kind = VFY_LAYER_MAXPOOL;
+    L->kind = kind;
     L->n_in = n_in;
     L->n_out = n_out;
     L->fan_in = 1;
     L->pool_k = pool_k;
     L->pool = pool;
-    snprintf(L->name, sizeof L->name, "%s", name ? name : "maxpool");
+    snprintf(L->name, sizeof L->name, "%s", name ? name : kind_names[kind]);
     return VFY_OK;
 }
 
-/* A MAXPOOL layer's windows: indices in [-1, n_in), at least one input each. */
+vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
+                                int64_t *pool, const char *name, vfy_error *err)
+{
+    return push_indexed(net, VFY_LAYER_MAXPOOL, n_in, n_out, pool_k, pool, name, err);
+}
+
+vfy_status vfy_net_push_product(vfy_net *net, int64_t n_in, int64_t n_out, int64_t *pairs,
+                                const char *name, vfy_error *err)
+{
+    return push_indexed(net, VFY_LAYER_PRODUCT, n_in, n_out, 2, pairs, name, err);
+}
+
+/* A MAXPOOL layer's windows: indices in [-1, n_in), at least one input each; a PRODUCT layer's
+ * pairs: the first index in [0, n_in), the second in [-1, n_in). */
 static vfy_status validate_pool(const vfy_layer *L, vfy_error *err)
 {
-    if (L->w || L->b || !L->pool || L->pool_k <= 0)
-        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): no windows, or weights",
-                        L->name);
+    const char *kn = kind_names[L->kind];
+    if (L->w || L->b || !L->pool || L->pool_k <= 0 ||
+        (L->kind == VFY_LAYER_PRODUCT && L->pool_k != 2))
+        return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): no windows, or weights", L->name,
+                        kn);
     for (int64_t j = 0; j < L->n_out; j++) {
         int64_t n = 0;
         for (int64_t t = 0; t < L->pool_k; t++) {
             int64_t i = L->pool[j * L->pool_k + t];
-            if (i < -1 || i >= L->n_in)
-                return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): window %lld reads "
-                                "input %lld of %lld", L->name, (long long)j, (long long)i,
+            if (i < -1 || i >= L->n_in || (i < 0 && t == 0 && L->kind == VFY_LAYER_PRODUCT))
+                return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): window %lld reads "
+                                "input %lld of %lld", L->name, kn, (long long)j, (long long)i,
                                 (long long)L->n_in);
             n += i >= 0;
         }
         if (n == 0)
-            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (maxpool): window %lld is empty",
-                            L->name, (long long)j);
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): window %lld is empty",
+                            L->name, kn, (long long)j);
     }
     return VFY_OK;
 }
@@ -173,14 +191,14 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
     vfy_status st = VFY_OK;
     for (int64_t k = 0; k < n_layers && st == VFY_OK; k++) {
         const vfy_layer *L = &net->layers[k];
-        if (L->kind == VFY_LAYER_MAXPOOL) {
+        if (L->kind == VFY_LAYER_MAXPOOL || L->kind == VFY_LAYER_PRODUCT) {
             int64_t *pool = vfy_alloc_array((size_t)(L->n_out * L->pool_k), sizeof(int64_t));
             if (!pool) {
                 st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory building a prefix network");
                 break;
             }
             memcpy(pool, L->pool, (size_t)(L->n_out * L->pool_k) * sizeof(int64_t));
-            st = vfy_net_push_maxpool(p, L->n_in, L->n_out, L->pool_k, pool, L->name, err);
+            st = push_indexed(p, L->kind, L->n_in, L->n_out, L->pool_k, pool, L->name, err);
             continue;
         }
         if (L->csr) {
@@ -281,7 +299,7 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
                             (long long)i, L->name, (long long)L->n_in, (long long)prev);
         if (L->kind < 0 || L->kind >= VFY_LAYER_KIND_COUNT)
             return vfy_fail(err, VFY_ERR_INVALID, "layer %lld: bad kind %d", (long long)i, (int)L->kind);
-        if (L->kind == VFY_LAYER_MAXPOOL) {
+        if (L->kind == VFY_LAYER_MAXPOOL || L->kind == VFY_LAYER_PRODUCT) {
             vfy_status st = validate_pool(L, err);
             if (st != VFY_OK)
                 return st;

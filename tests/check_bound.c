@@ -2013,6 +2013,271 @@ START_TEST(test_maxpool_relaxation)
 }
 END_TEST
 
+/* PRODUCT layers (products of two values, squares, a copy; on the inputs or on a hidden layer):
+ * IBP, CROWN, alpha-CROWN on the hidden layers and the rows' alpha/beta bounds all hold at every
+ * sampled execution, double and float32 (no tolerance); beta with a split on the ReLU whose
+ * pre-activation is a PRODUCT output. */
+START_TEST(test_product_sound)
+{
+    uint64_t st = 700 + (uint64_t)_i;
+    int on_input = _i % 2;
+    int64_t P = on_input ? 4 : 3; /* the hidden PRODUCT layer */
+    vfy_net *net = testnet_random_product(1700 + (uint64_t)_i, 6, 3, 1.0, on_input);
+    ck_assert_ptr_nonnull(net);
+    ck_assert_int_eq(net->layers[P].kind, VFY_LAYER_PRODUCT);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    double lo[6], hi[6], wlo[6], whi[6];
+    random_box(&st, 6, 0.1, 0.5, ctx, lo, hi, wlo, whi);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+    vfy_bounds *bt = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    check_contains(net, bi, lo, hi, 21 + (uint64_t)_i, 400);
+    check_contains(net, bc, lo, hi, 21 + (uint64_t)_i, 400);
+    check_contains(net, bt, lo, hi, 21 + (uint64_t)_i, 400);
+    enum { K = 3 };
+    double cy[K * 3], lbi[K], lbc[K], lba[K], lbb[K], x0[6], x[6];
+    for (int64_t i = 0; i < K * 3; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, wlo, whi, bi, K, cy, NULL, lbi, NULL,
+                                    NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL,
+                                    NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 20, lba, NULL,
+                                          NULL), VFY_OK);
+    double *acts[8];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    int64_t F = vfy_bounds_flat_size(ctx), half = F / 2, offp = 0, jp = -1;
+    for (int64_t k = 0; k < P; k++)
+        offp += net->layers[k].n_out;
+    for (int64_t j = 0; j < 6 && jp < 0; j++)
+        if (bc->lo[P][j] < 0 && bc->hi[P][j] > 0)
+            jp = j;
+    for (int64_t j = 0; j < 6; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    vfy_eval_forward_all(net, x0, acts, NULL);
+    signed char sg = jp >= 0 && acts[P][jp] < 0 ? -1 : 1;
+    vfy_bounds *bb = vfy_bounds_create(ctx);
+    double *flat = malloc((size_t)F * sizeof(double));
+    vfy_bounds_export(ctx, bc, flat);
+    if (jp >= 0)
+        flat[(sg > 0 ? 0 : half) + offp + jp] = 0;
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, flat, bb), VFY_OK);
+    int64_t idx = offp + jp;
+    vfy_splits sp = {1, &idx, &sg, NULL};
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bb, K, cy, NULL, jp >= 0 ? &sp : NULL, 20,
+                                          lbb, NULL, NULL), VFY_OK);
+    for (int i = 0; i < K; i++)
+        ck_assert(lba[i] >= lbc[i] && lbc[i] >= lbi[i]);
+    for (int t = 0; t < 4000; t++) {
+        for (int64_t j = 0; j < 6; j++)
+            x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        vfy_eval_forward_all(net, x, acts, NULL);
+        const double *y = acts[net->n_layers - 1];
+        int on = jp < 0 || sg * acts[P][jp] >= 0;
+        for (int i = 0; i < K; i++) {
+            double v = cy[i * 3] * y[0] + cy[i * 3 + 1] * y[1] + cy[i * 3 + 2] * y[2];
+            REQUIRE_MSG(v >= lba[i], "row %d: value %.17g below alpha's bound %.17g", i, v, lba[i]);
+            REQUIRE_MSG(!on || v >= lbb[i], "row %d: value %.17g below the split domain's bound "
+                        "%.17g", i, v, lbb[i]);
+        }
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(flat);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bounds_free(bt);
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The PRODUCT relaxation where it is exact at the minimiser: (a) y = x0 x1 on [1, 2] x [3, 5]:
+ * min of y - 4 x0 = x0 (x1 - 4) is -2 (at (2, 3)); the planes' slopes (4, 1.5) make CROWN's bound
+ * 1.5 x1 - 6.5 >= -2, tight up to rounding, where IBP's is 3 - 8 = -5. (b) y = x0^2 on [-1, 3]:
+ * min of y - 2 x0 is -1 (at 1) and max is 3 (at -1 and 3): CROWN's bounds -1 and -3 (of the
+ * negated row) up to rounding, IBP's -6 and -9. (c) a copy passes its input exactly. */
+START_TEST(test_product_relaxation)
+{
+    vfy_net net = {0};
+    net.n_in = 2;
+    net.n_out = 3;
+    int64_t *pairs = vfy_alloc_array(6, sizeof(int64_t));
+    const int64_t pr[6] = {0, 1, 0, 0, 1, -1};
+    memcpy(pairs, pr, sizeof pr);
+    ck_assert_int_eq(vfy_net_push_product(&net, 2, 3, pairs, "product", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_validate(&net, NULL), VFY_OK);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(&net, 0, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    double lo_a[2] = {1, 3}, hi_a[2] = {2, 5};
+    double cy[9] = {1, 0, 0, 0, 0, 1, 0, 0, -1}, cx[6] = {-4, 0, 0, 0, 0, 1}, lb[3], lbi[3];
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_a, hi_a, NULL, b), VFY_OK);
+    ck_assert(b->lo[0][0] <= 3 && b->lo[0][0] > 3 - 1e-12 && b->hi[0][0] >= 10);
+    ck_assert(b->lo[0][2] == 3 && b->hi[0][2] == 5);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, lo_a, hi_a, b, 3, cy, cx, lbi, NULL, NULL),
+                     VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo_a, hi_a, b, 3, cy, cx, lb, NULL, NULL),
+                     VFY_OK);
+    REQUIRE_MSG(lbi[0] <= -5 && lbi[0] > -5 - 1e-12, "IBP %.17g", lbi[0]);
+    REQUIRE_MSG(lb[0] <= -2 && lb[0] > -2 - 1e-12, "CROWN %.17g", lb[0]);
+    /* the copy y2 = x1: y2 >= 3, and x1 - y2 >= 0, both up to rounding */
+    ck_assert(lb[1] <= 3 && lb[1] > 3 - 1e-12);
+    ck_assert(lb[2] <= 0 && lb[2] > -1e-12);
+    double lo_b[2] = {-1, 0}, hi_b[2] = {3, 1};
+    double cyb[6] = {0, 1, 0, 0, -1, 0}, cxb[4] = {-2, 0, 2, 0};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_b, hi_b, NULL, b), VFY_OK);
+    ck_assert(b->lo[0][1] == 0 && b->hi[0][1] >= 9 && b->hi[0][1] < 9 + 1e-12);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_IBP, lo_b, hi_b, b, 2, cyb, cxb, lbi, NULL,
+                                    NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo_b, hi_b, b, 2, cyb, cxb, lb, NULL,
+                                    NULL), VFY_OK);
+    REQUIRE_MSG(lbi[0] <= -6 && lbi[1] <= -9, "IBP %.17g %.17g", lbi[0], lbi[1]);
+    REQUIRE_MSG(lb[0] <= -1 && lb[0] > -1 - 1e-12, "CROWN %.17g", lb[0]);
+    REQUIRE_MSG(lb[1] <= -3 && lb[1] > -3 - 1e-12, "CROWN %.17g", lb[1]);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    for (int64_t k = 0; k < net.n_layers; k++)
+        vfy_free(net.layers[k].pool);
+    vfy_free(net.layers);
+}
+END_TEST
+
+/* A PRODUCT layer on the inputs (x0 x1, x2^2, x1 x2, x3 copied), float32 box ends: at every
+ * vertex of the box and at random points, each layer bound and each row's linear bound
+ * (lam_in·x + c_in of vfy_bound_rows, rows y_j + c·x with small integer c, so that CROWN's planes
+ * are used) hold for the real product and for a float32 execution's, fl(a b), which is below a b
+ * where it rounds down (a vertex where a plane touches: the allowance must be charged). The
+ * products of two float32 numbers are exact in double; the only allowance is the rounding of the
+ * test's own sums of four terms (gamma(16) of their magnitude, 1e-14 here against the 6e-8 of a
+ * float32 product's rounding). */
+START_TEST(test_product_vertices)
+{
+    vfy_net net = {0};
+    net.n_in = 4;
+    net.n_out = 4;
+    int64_t *pairs = vfy_alloc_array(8, sizeof(int64_t));
+    const int64_t pr[8] = {0, 1, 2, 2, 1, 2, 3, -1};
+    memcpy(pairs, pr, sizeof pr);
+    ck_assert_int_eq(vfy_net_push_product(&net, 4, 4, pairs, "product", NULL), VFY_OK);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    uint64_t st = 4242 + (uint64_t)_i;
+    enum { K = 8 };
+    int crown_used = 0;
+    for (int round = 0; round < 20; round++) {
+        double lo[4], hi[4], cy[K * 4], cx[K * 4], lb[K], lam[K * 4], c0[K];
+        for (int j = 0; j < 4; j++) {
+            /* ends of 24 significant bits near 1 (products that round in float32), some < 0 */
+            float a = (float)(1 + testnet_uniform(&st)), w = (float)(0.5 * testnet_uniform(&st));
+            if (testnet_uniform(&st) < 0.3)
+                a = -a;
+            lo[j] = a;
+            hi[j] = (double)(a + w);
+        }
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < 4; j++) {
+                cy[i * 4 + j] = j == i % 4 ? (i < 4 ? 1 : -1) : 0;
+                cx[i * 4 + j] = (double)(int)(testnet_uniform(&st) * 7) - 3;
+            }
+        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, cx, lb, lam, c0),
+                         VFY_OK);
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < 4; j++)
+                crown_used += lam[i * 4 + j] != 0;
+        for (int s = 0; s < 40; s++) {
+            double x[4];
+            float xf[4], yf[4];
+            for (int j = 0; j < 4; j++) {
+                double u = s < 16 ? (double)((s >> j) & 1) : testnet_uniform(&st);
+                xf[j] = (float)(lo[j] + u * (hi[j] - lo[j]));
+                xf[j] = fminf(fmaxf(xf[j], (float)lo[j]), (float)hi[j]);
+                x[j] = xf[j];
+            }
+            double y[4] = {x[0] * x[1], x[2] * x[2], x[1] * x[2], x[3]}; /* exact */
+            yf[0] = xf[0] * xf[1];
+            yf[1] = xf[2] * xf[2];
+            yf[2] = xf[1] * xf[2];
+            yf[3] = xf[3];
+            for (int j = 0; j < 4; j++)
+                REQUIRE_MSG(b->lo[0][j] <= fmin(y[j], (double)yf[j]) &&
+                            fmax(y[j], (double)yf[j]) <= b->hi[0][j],
+                            "output %d: %.17g (float32 %.9g) not in [%.17g, %.17g]", j, y[j],
+                            (double)yf[j], b->lo[0][j], b->hi[0][j]);
+            for (int i = 0; i < K; i++) {
+                /* the test's own sums, rounded to nearest: each within gamma(16) of its magnitude
+                 * (Higham), an allowance for this evaluation only */
+                double form = c0[i], row = 0, rowf = 0, mag = fabs(c0[i]);
+                for (int j = 0; j < 4; j++) {
+                    form += lam[i * 4 + j] * x[j];
+                    row += cy[i * 4 + j] * y[j] + cx[i * 4 + j] * x[j];
+                    rowf += cy[i * 4 + j] * (double)yf[j] + cx[i * 4 + j] * x[j];
+                    mag += fabs(lam[i * 4 + j] * x[j]) + fabs(cy[i * 4 + j] * y[j]) +
+                           fabs(cx[i * 4 + j] * x[j]);
+                }
+                double ev = 2 * vfy_la_gamma(16) * mag;
+                REQUIRE_MSG(lb[i] <= fmin(row, rowf) + ev && form <= fmin(row, rowf) + ev,
+                            "row %d at sample %d: value %.17g (float32 execution %.17g), linear "
+                            "bound %.17g, bound %.17g", i, s, row, rowf, form, lb[i]);
+            }
+        }
+    }
+    ck_assert(crown_used > 0);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    for (int64_t k = 0; k < net.n_layers; k++)
+        vfy_free(net.layers[k].pool);
+    vfy_free(net.layers);
+}
+END_TEST
+
+/* alpha-CROWN's gradient step goes through each PRODUCT as the row's relaxation does (the plane
+ * of tl or tu by the sign of the row's coefficient): the relaxed network's value at the primal
+ * point equals the bound of that pass, with and without a ReLU split. */
+START_TEST(test_product_primal)
+{
+    uint64_t st = 9900 + (uint64_t)_i;
+    vfy_net *net = testnet_random_product(9910 + (uint64_t)_i, 6, 3, 1.0, _i % 2);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bound_ctx_set_f32(ctx, 0);
+    double lo[6], hi[6], wlo[6], whi[6], x0[6], cy[4 * 3], lb[4];
+    random_box(&st, 6, 0.2, 0.5, ctx, lo, hi, wlo, whi);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    int64_t idx[3], kq[3], jq[3], n = 0;
+    signed char sg[3];
+    for (int64_t j = 0; j < 6; j++)
+        x0[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+    if (_i >= 2)
+        n = split_domain(net, ctx, b, wlo, whi, x0, &st, idx, kq, jq, sg, NULL);
+    vfy_splits sp = {n, idx, sg, NULL};
+    for (int64_t i = 0; i < 4 * 3; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, b, 4, cy, NULL, n ? &sp : NULL, 20, lb,
+                                          NULL, NULL), VFY_OK);
+    double val[4], plb[4];
+    REQUIRE_MSG(vfy_bound_primal_last(b, 4, val, plb), "no gradient step");
+    for (int64_t i = 0; i < 4; i++)
+        REQUIRE_MSG(isfinite(plb[i]) && fabs(val[i] - plb[i]) <= 1e-9 * (1 + fabs(plb[i])),
+                    "(%lld splits) row %lld: relaxed network's value %.17g at the primal point, "
+                    "bound %.17g", (long long)n, (long long)i, val[i], plb[i]);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Convolutions (la.h): the im2col products against the CSR kernels on random geometries (strides,
  * pads, dilations, groups), with small integer weights and inputs so that every sum is exact in
  * any order: equal bit for bit. vfy_la_conv_match takes exactly the matrices of its geometry, and
@@ -2874,6 +3139,10 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);
     tcase_add_test(tc, test_maxpool_alpha_gain);
     tcase_add_test(tc, test_maxpool_relaxation);
+    tcase_add_loop_test(tc, test_product_sound, 0, 12);
+    tcase_add_test(tc, test_product_relaxation);
+    tcase_add_loop_test(tc, test_product_vertices, 0, 4);
+    tcase_add_loop_test(tc, test_product_primal, 0, 6);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
     tcase_add_loop_test(tc, test_conv_kernels, 0, 4);
     tcase_add_test(tc, test_conv_bounds_benchmark);

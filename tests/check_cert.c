@@ -196,6 +196,8 @@ static const char *const unsat_instances[][2] = {
     {"models/soft2.onnx", "specs/soft2_cmp_unsat.vnnlib"}, /* ends in a Softmax */
     {"models/tconv2.onnx", "specs/tconv2_unsat.vnnlib"},   /* a ConvTranspose */
     {"models/up2.onnx", "specs/up2_unsat.vnnlib"},         /* a Resize */
+    {"models/mul2.onnx", "specs/mul2_unsat.vnnlib"},       /* products and squares */
+    {"models/mul2.onnx", "specs/mul2_tight_unsat.vnnlib"},
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -1249,6 +1251,51 @@ START_TEST(test_act_allowance_decides)
 }
 END_TEST
 
+/* A product's float32 rounding decides, in the checker as in verify: y = x0 x1 at the point
+ * x0 = x1 = 1 + 2^-23 is 1 + 2^-22 + 2^-46 for the real network and 1 + 2^-22 for a float32
+ * execution (rounded down). Y_0 <= 1 + 2^-22 is violated by the execution only: verify must not
+ * answer unsat and the checker rejects a certificate claiming the box; for the real semantics
+ * it is a proof; with the threshold 1e-6 lower, the proof and its certificate hold. */
+START_TEST(test_product_allowance_decides)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    int64_t *pairs = vfy_alloc_array(2, sizeof(int64_t));
+    pairs[0] = 0;
+    pairs[1] = 1;
+    ck_assert_int_eq(vfy_net_push_product(net, 2, 1, pairs, "x0 x1", NULL), VFY_OK);
+    double c = 1 + 0x1p-23, t = 1 + 0x1p-22;
+    volatile float cf = (float)c, yf = cf * cf;
+    ck_assert((double)yf == t && c * c > t); /* the float32 product rounds down onto t */
+    vfy_spec *bad = act_spec(c, c, c, c, "<=", t), *good = act_spec(c, c, c, c, "<=", t - 1e-6);
+    char why[1024];
+    int valid;
+    ck_assert_int_ne(act_certify(net, bad, 5, &valid, why), VFY_UNSAT);
+    ck_assert(!valid);
+    memcert mf = {0};
+    mem_header(&mf, net, bad);
+    double lo[2] = {c, c}, hi[2] = {c, c};
+    int64_t c0 = 0;
+    mem_region(&mf, 0, lo, hi, 1, &c0);
+    REQUIRE_MSG(!check_mem(net, bad, &mf, why), "forged certificate accepted");
+    ck_assert_int_eq(act_certify(net, good, 5, &valid, why), VFY_UNSAT);
+    REQUIRE_MSG(valid, "%s", why);
+    vfy_verify_opts o;
+    opts_cert(&o, 5);
+    o.float_semantics = 0;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert(vfy_verify(net, bad, &o, &res, &err) == VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(bad);
+    vfy_spec_free(good);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The float32 execution's allowance of a long row decides, in the checker as in verify: the
  * adversarial row (testnet_adversarial_row: 300 inputs at x = 1, a float32 execution in index order
  * about 0.0019 below the real sum, half the allowance). Y_0 <= that float32 value is violated by
@@ -1370,6 +1417,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_checker_ulps);
     tcase_add_test(tc, test_exec_allowance_decides);
+    tcase_add_test(tc, test_product_allowance_decides);
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
     tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);

@@ -341,6 +341,9 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = tanh(a[o]);
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
+            } else if (L->kind == VFY_LAYER_PRODUCT) {
+                int64_t p = L->pool[2 * o], q = L->pool[2 * o + 1];
+                b[o] = q < 0 ? a[p] : a[p] * a[q];
             } else if (L->kind == VFY_LAYER_MAXPOOL) {
                 b[o] = -INFINITY;
                 for (int64_t t = 0; t < L->pool_k; t++)
@@ -1299,10 +1302,10 @@ START_TEST(test_residual_errors)
     ADD_NODE(b, "Sigmoid", "sg", "x", "h", NULL);
     ADD_NODE(b, "Add", "skip", "x,h", "y", NULL);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sg' (Sigmoid)", "residual connection");
-    /* the product of two computed tensors */
+    /* the quotient of two computed tensors */
     b.node[0] = node("Relu", "r", "x", "h", NULL);
-    b.node[1] = node("Mul", "sq", "x,h", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sq' (Mul)", "two computed tensors");
+    b.node[1] = node("Div", "dv", "x,h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'dv' (Div)", "two computed tensors");
 }
 END_TEST
 
@@ -2426,6 +2429,75 @@ START_TEST(test_max_min_computed)
 }
 END_TEST
 
+/* [h * g, g * g, h * s, x * h] with h = x W1, g = relu(x W2), s = sum(x) (a [1, 1] tensor
+ * broadcast): products of computed tensors, a square, a broadcast, the input carried past. */
+static void ref_mul(const double *x, double *y)
+{
+    double sum = x[0] + x[1] + x[2] + x[3];
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * (double)mm_w1[i * 4 + j];
+            u += x[i] * (double)mm_w2[i * 4 + j];
+        }
+        double g = u > 0 ? u : 0;
+        y[j] = h * g;
+        y[4 + j] = g * g;
+        y[8 + j] = h * sum;
+        y[12 + j] = x[j] * h;
+    }
+}
+
+/* Mul of two computed tensors: DENSE copies then a PRODUCT layer, against a reference (a square
+ * is one input's pairs); Mul with a constant stays a SCALE; a third product of computed tensors
+ * of different shapes broadcasts. */
+START_TEST(test_mul_computed)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 16}, wd[2] = {4, 4}, s1[2] = {4, 1};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_INIT(b, tensor_f("S", 2, s1, (const float[]){1.0f, 1.0f, 1.0f, 1.0f}, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "MatMul", "ms", "x,S3", "s", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "g", NULL);
+    ADD_NODE(b, "Mul", "p", "h,g", "p", NULL);
+    ADD_NODE(b, "Mul", "sq", "g,g", "q", NULL);
+    ADD_NODE(b, "Mul", "bc", "h,s", "t", NULL);
+    ADD_NODE(b, "Mul", "xh", "x,h", "v", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q,t,v", "y", attr_i("axis", 1), NULL);
+    int64_t one[1] = {1};
+    ADD_INIT(b, tensor_f("two", 1, one, (const float[]){2.0f}, ENC_RAW));
+    ADD_INIT(b, tensor_i64("two_i", 1, one, (const int64_t[]){2}, 1));
+    ADD_INIT(b, tensor_f("three", 1, one, (const float[]){3.0f}, ENC_RAW));
+    ADD_NODE(b, "Pow", "cpow", "S,three", "S3", NULL); /* constants: folded, S3 = S */
+    vfy_net *net = load_ok(&b);
+    int n_prod = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        n_prod += net->layers[k].kind == VFY_LAYER_PRODUCT;
+    ck_assert_int_eq(n_prod, 4);
+    check_against(net, ref_mul);
+    vfy_net_free(net);
+    /* the square as Pow(g, 2), by a float and by an int64 exponent */
+    b.node[5] = node("Pow", "sq", "g,two", "q", NULL);
+    net = load_ok(&b);
+    check_against(net, ref_mul);
+    vfy_net_free(net);
+    b.node[5] = node("Pow", "sq", "g,two_i", "q", NULL);
+    net = load_ok(&b);
+    check_against(net, ref_mul);
+    vfy_net_free(net);
+    /* other exponents and computed ones are refused by name */
+    b.node[5] = node("Pow", "cube", "g,three", "q", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'cube' (Pow)", "exponent other than 2");
+    b.node[5] = node("Pow", "pp", "g,h", "q", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pp' (Pow)", "computed exponent");
+}
+END_TEST
+
 /* The largest x over the window's input positions (with dilation; padding never wins). */
 static void ref_maxpool(const double *x, double *y)
 {
@@ -3296,6 +3368,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_expand_tile);
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_max_min_computed);
+    tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);

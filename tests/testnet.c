@@ -158,6 +158,39 @@ vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double 
     return net;
 }
 
+/* PRODUCT of n inputs: six outputs (0 1), (2 2) a square, (3 -) a copy, (4 5), (n-1 n-1), (1 0). */
+static int push_product(vfy_net *net, int64_t n)
+{
+    static const int64_t pr[12] = {0, 1, 2, 2, 3, -1, 4, 5, -2, -2, 1, 0};
+    int64_t *pairs = vfy_alloc_array(12, sizeof(int64_t));
+    if (!pairs)
+        return 0;
+    for (int t = 0; t < 12; t++)
+        pairs[t] = pr[t] == -2 ? n - 1 : pr[t];
+    return vfy_net_push_product(net, n, 6, pairs, "product", NULL) == VFY_OK;
+}
+
+vfy_net *testnet_random_product(uint64_t seed, int64_t n_in, int64_t n_out, double scale,
+                                int on_input)
+{
+    vfy_net *net = empty_net(n_in, n_out);
+    if (!net)
+        return NULL;
+    uint64_t st = seed;
+    int ok = on_input ? n_in >= 6 && push_product(net, n_in) &&
+                            push_random_dense(net, &st, 6, 8, scale)
+                      : push_random_dense(net, &st, n_in, 8, scale);
+    ok = ok && vfy_net_push(net, VFY_LAYER_RELU, 8, 8, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
+         push_random_dense(net, &st, 8, 8, scale) && push_product(net, 8) &&
+         vfy_net_push(net, VFY_LAYER_RELU, 6, 6, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
+         push_random_dense(net, &st, 6, n_out, scale);
+    if (!ok || vfy_net_validate(net, NULL) != VFY_OK) {
+        vfy_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
 float testnet_adversarial_row(float *t)
 {
     float sum = 1.5f;

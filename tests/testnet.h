@@ -19,6 +19,10 @@ vfy_net *testnet_dense(int n_dense, const int64_t *sizes, const double *const *w
  * overlapping, with padding) -> DENSE 10 -> MAXPOOL 5 (windows of 2, on pre-activations) -> RELU
  * -> DENSE n_out, float32-valued weights in [-scale, scale]. */
 vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double scale);
+/* A net with two PRODUCT layers (products, squares, a copy; testnet.c), the first on the inputs
+ * when on_input (n_in >= 6), else after a DENSE layer; ReLU after each. */
+vfy_net *testnet_random_product(uint64_t seed, int64_t n_in, int64_t n_out, double scale,
+                                int on_input);
 double testnet_uniform(uint64_t *state); /* [0,1) */
 /* TESTNET_ADV_TERMS float32 values in [1, 2) written to t, each chosen so that their running
  * float32 sum in index order (returned) rounds down by almost half an ulp at every step: a row

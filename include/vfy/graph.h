@@ -70,6 +70,7 @@ typedef enum vfy_op {
     VFY_OP_SOFTMAX,          /* only as the output, over all of it (net.h, vfy_out_op) */
     VFY_OP_LOG_SOFTMAX,      /* likewise */
     VFY_OP_SPLIT,            /* rewritten into one Slice per output by vfy_graph_infer */
+    VFY_OP_POW,              /* constants; a computed base squared (exponent 2): Mul(x, x) */
     VFY_OP_COUNT
 } vfy_op;
 

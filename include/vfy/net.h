@@ -30,6 +30,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_SIGMOID,
     VFY_LAYER_TANH,
     VFY_LAYER_MAXPOOL,
+    VFY_LAYER_PRODUCT,
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -41,8 +42,9 @@ typedef struct vfy_layer {
     double *b;             /* DENSE and SCALE: n_out (never NULL there); activations: NULL */
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
-    int64_t pool_k;        /* MAXPOOL: window size; else 0 */
-    int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); else NULL */
+    int64_t pool_k;        /* MAXPOOL: window size; PRODUCT: 2; else 0 */
+    int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); PRODUCT: n_out
+                            * pairs (a, b), b = -1 for a copy of v_a; else NULL */
     vfy_csr *csr;          /* DENSE: the matrix's nonzeros by rows when it is sparse (a lowered
                             * convolution or pooling; vfy_net_sparsify), then its only form (w is
                             * NULL); else NULL */
@@ -148,6 +150,11 @@ void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g);
  * one >= 0 per window; freed on failure). */
 vfy_status vfy_net_push_maxpool(vfy_net *net, int64_t n_in, int64_t n_out, int64_t pool_k,
                                 int64_t *pool, const char *name, vfy_error *err);
+
+/* Append a PRODUCT layer (takes ownership of pairs: n_out pairs (a, b), a in [0, n_in), b in
+ * [-1, n_in); freed on failure). */
+vfy_status vfy_net_push_product(vfy_net *net, int64_t n_in, int64_t n_out, int64_t *pairs,
+                                const char *name, vfy_error *err);
 
 /* A copy of the first n_layers layers of net (1 <= n_layers <= net->n_layers), its output the last
  * of them; sparse layers stay sparse. */
