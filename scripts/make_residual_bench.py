@@ -11,6 +11,9 @@ No VNN-COMP benchmark beside the project has a residual network, so this one is 
 * resnet_mlp: 32 inputs; a block 32 -> 48 -> 32 added to the raw input (a skip whose value changes
   sign: carried past the block's Relu as relu(x), relu(-x)); Gemm 32 -> 48, Relu; two blocks
   48 -> 48 -> 48 added to a Relu's output; Relu; Gemm to 10 outputs.
+* gated_mlp: 32 inputs; Gemm 32 -> 48, Relu (h); a gated unit u * relu(v) (u, v Gemms of h: Mul of
+  two computed tensors) plus Pow(s, 2) (s a third Gemm of h: a square), added to h; Relu; Gemm to
+  10 outputs.
 
 Weights are random (fixed seeds), float32. Specs, per network:
 
@@ -117,6 +120,22 @@ def resnet_mlp(path):
     b.write(path, [1, n], 10)
 
 
+def gated_mlp(path):
+    b = Builder(13)
+    n, w = 32, 48
+    x = b.op("Flatten", "xf", ["X"], [("axis", "INT", 1)])
+    h = b.op("Relu", "r0", [b.gemm("fc0", x, n, w)])
+    u = b.gemm("gate_u", h, w, w, sd=1.0 / w ** 0.5)
+    v = b.op("Relu", "gate_r", [b.gemm("gate_v", h, w, w, sd=1.0 / w ** 0.5)])
+    p = b.op("Mul", "gate", [u, v])
+    b.tensor("two", [1], [2.0])
+    q = b.op("Pow", "square", [b.gemm("sq_in", h, w, w, sd=0.5 / w ** 0.5), "two"])
+    h = b.op("Add", "skip", [b.op("Add", "gate_sum", [p, q]), h])
+    h = b.op("Relu", "r1", [h])
+    b.gemm("fc1", h, w, 10, out="Y")
+    b.write(path, [1, n], 10)
+
+
 def exact(v):
     """The exact decimal value of a double (a float32 value here)."""
     return format(decimal.Decimal(v), "f")
@@ -140,7 +159,8 @@ def main(argv):
         os.makedirs(os.path.join(out, d), exist_ok=True)
     pb = check_cex.load_onnx_pb2()
     rows, consensus = [], []
-    for name, make in (("resnet_conv", resnet_conv), ("resnet_mlp", resnet_mlp)):
+    for name, make in (("resnet_conv", resnet_conv), ("resnet_mlp", resnet_mlp),
+                       ("gated_mlp", gated_mlp)):
         onnx = "onnx/%s.onnx" % name
         make(os.path.join(out, onnx))
         model = pb.ModelProto()
@@ -164,7 +184,8 @@ def main(argv):
                     f.write(text)
                 rows.append((onnx, spec, 60))
                 consensus.append((onnx, spec, verdict))
-        for k, eps in enumerate((0.002, 0.005, 0.01, 0.002, 0.005, 0.01)):
+        radii = (0.03, 0.06, 0.1) if name == "gated_mlp" else (0.002, 0.005, 0.01)
+        for k, eps in enumerate(radii + radii):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
             top = int(np.argmax(y))
