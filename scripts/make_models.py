@@ -99,6 +99,8 @@ def eval_layers(layers, x):
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
             x = [max(p, q) for p, q in zip(u, v)] + [min(p, q) for p, q in zip(u, v)]
+        elif layer[0] == "silu":   # x sigmoid(x), elementwise
+            x = [v / (1.0 + math.exp(-v)) for v in x]
         elif layer[0] == "mul":   # u = A x + a, v = B x + b: [u * v, u * u]
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
@@ -128,6 +130,8 @@ def lipschitz_layers(layers, lo=None, hi=None):
                      for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
         elif layer == "relu" or layer[0] == "maxpool":   # relu and max are 1-Lipschitz in inf
             pass
+        elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
+            L *= 1.1
         elif layer[0] == "res":
             L *= 1.0 + lipschitz_layers(layer[1], lo, hi)
         elif layer[0] == "maxmin":   # max and min are 1-Lipschitz in inf of their two operands
@@ -351,6 +355,13 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Concat", ["mmax%d" % j, "mmin%d" % j], ["mcat%d" % j],
                                        "concat_m%d" % j, [("axis", "INT", 1)]))
                 cur = "mcat%d" % j
+                continue
+            if layer[0] == "silu":
+                # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
+                j = k[0] = k[0] + 1
+                nodes.append(node_text("Sigmoid", [cur], ["ssig%d" % j], "sigmoid%d" % j))
+                nodes.append(node_text("Mul", [cur, "ssig%d" % j], ["silu%d" % j], "silu%d" % j))
+                cur = "silu%d" % j
                 continue
             if layer[0] == "mul":
                 # two Gemms u, v of cur, then Mul(u, v) and Pow(u, 2), concatenated
@@ -857,6 +868,12 @@ def build(root):
     write_spec("mul2", "mul2_tight_unsat", "", rp, [box2], [[([1, 0, 0], t_mul)]], "unsat",
                "Interval arithmetic on a 100x100 partition of the box: on every cell Y_0 > %s by\n"
                "at least %.4f." % (num(t_mul), pm_mul))
+
+    # -- silu2: 2 -> 8 -> SiLU (x sigmoid(x): x read on both sides of the Sigmoid) -> 8 -> relu -> 3
+    rq = random_net(7531, [2, 8, 8, 3])
+    rq.layers[1] = ("silu",)
+    write_model(rq, "silu2", "gemm", raw=True)
+    lipschitz_specs("silu2", rq, " (SiLU's slope lies in [-0.1, 1.1])")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

@@ -14,6 +14,9 @@ No VNN-COMP benchmark beside the project has a residual network, so this one is 
 * gated_mlp: 32 inputs; Gemm 32 -> 48, Relu (h); a gated unit u * relu(v) (u, v Gemms of h: Mul of
   two computed tensors) plus Pow(s, 2) (s a third Gemm of h: a square), added to h; Relu; Gemm to
   10 outputs.
+* silu_mlp: 32 inputs; Gemm 32 -> 48, SiLU (h * Sigmoid(h): h read on both sides of the Sigmoid);
+  a block Gemm 48 -> 48, SiLU, Gemm 48 -> 48 added to its input; Tanh gate: the sum times
+  Tanh(a Gemm of it); Gemm to 10 outputs.
 
 Weights are random (fixed seeds), float32. Specs, per network:
 
@@ -136,6 +139,22 @@ def gated_mlp(path):
     b.write(path, [1, n], 10)
 
 
+def silu_mlp(path):
+    b = Builder(14)
+    n, w = 32, 48
+
+    def silu(name, x):
+        return b.op("Mul", name, [x, b.op("Sigmoid", name + "_s", [x])])
+
+    x = b.op("Flatten", "xf", ["X"], [("axis", "INT", 1)])
+    h = silu("a0", b.gemm("fc0", x, n, w))
+    a = b.gemm("b_out", silu("a1", b.gemm("b_in", h, w, w)), w, w, sd=0.5 / w ** 0.5)
+    h = b.op("Add", "skip", [a, h])
+    h = b.op("Mul", "gate", [h, b.op("Tanh", "gate_t", [b.gemm("gate_in", h, w, w)])])
+    b.gemm("fc1", h, w, 10, out="Y")
+    b.write(path, [1, n], 10)
+
+
 def exact(v):
     """The exact decimal value of a double (a float32 value here)."""
     return format(decimal.Decimal(v), "f")
@@ -160,7 +179,7 @@ def main(argv):
     pb = check_cex.load_onnx_pb2()
     rows, consensus = [], []
     for name, make in (("resnet_conv", resnet_conv), ("resnet_mlp", resnet_mlp),
-                       ("gated_mlp", gated_mlp)):
+                       ("gated_mlp", gated_mlp), ("silu_mlp", silu_mlp)):
         onnx = "onnx/%s.onnx" % name
         make(os.path.join(out, onnx))
         model = pb.ModelProto()
@@ -184,7 +203,7 @@ def main(argv):
                     f.write(text)
                 rows.append((onnx, spec, 60))
                 consensus.append((onnx, spec, verdict))
-        radii = (0.03, 0.06, 0.1) if name == "gated_mlp" else (0.002, 0.005, 0.01)
+        radii = (0.03, 0.06, 0.1) if name in ("gated_mlp", "silu_mlp") else (0.002, 0.005, 0.01)
         for k, eps in enumerate(radii + radii):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)

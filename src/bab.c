@@ -469,10 +469,10 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
                 g2[p] += g[j] * fmax(fabs(lo[q]), fabs(hi[q]));
                 g2[q] += g[j] * fmax(fabs(lo[p]), fabs(hi[p]));
             }
-        } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 */
+        } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 (1: an element passed through) */
             double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
-                g2[j] = g[j] * m;
+                g2[j] = j < L->n_pass ? g[j] : g[j] * m;
         }
         double *t = g;
         g = g2;

@@ -221,7 +221,7 @@ static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
             if (L->kind == VFY_LAYER_RELU) {
                 pos = 1;
             } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
-                pos = 0;
+                pos = j < L->n_pass && in[j]; /* (a value passed through) */
             } else if (L->kind == VFY_LAYER_MAXPOOL) {
                 pos = 1;
                 for (int64_t t = 0; t < L->pool_k; t++) {
@@ -1285,6 +1285,14 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
     for (int64_t j = 0; j < n; j++) {
         if (cl[j] == l[j] && cu[j] == u[j])
             continue;
+        if (j < L->n_pass) { /* passed through: the identity, no pieces (never relaxed) */
+            sl[j] = su[j] = 1;
+            tl[j] = tu[j] = 0;
+            act_piece_data(s, k, n, j)[0] = NAN;
+            cl[j] = l[j];
+            cu[j] = u[j];
+            continue;
+        }
         act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
         /* the pieces for other slopes, only where act_relax made lines (P[0] = NaN: none) */
         double *P = act_piece_data(s, k, n, j);
@@ -1535,17 +1543,18 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
  * neuron of a SIGMOID/TANH layer, a ReLU layer's unstable ones, with their upper line su z + tu
  * and CROWN's lower slope sl (relu only); a ReLU layer's inactive ones, inact[0 .. *nz) (a stable
  * active ReLU is in neither). */
-static void act_classify(int relu, int64_t n, const double *l, const double *u, double *H,
-                         double *sl, double *su, double *tu, int64_t *unst, int64_t *inact,
-                         int64_t *nu, int64_t *nz, double *hsum)
+static void act_classify(int relu, int64_t n, int64_t n_pass, const double *l, const double *u,
+                         double *H, double *sl, double *su, double *tu, int64_t *unst,
+                         int64_t *inact, int64_t *nu, int64_t *nz, double *hsum)
 {
     int64_t a = 0, z = 0;
     double hs = 0;
     for (int64_t j = 0; j < n; j++) {
         H[j] = fmax(fabs(l[j]), fabs(u[j]));
         hs = vfy_add_up(hs, H[j]);
-        if (!relu) {
-            unst[a++] = j;
+        if (!relu) { /* every neuron relaxed, but those passed through (the identity) */
+            if (j >= n_pass)
+                unst[a++] = j;
             continue;
         }
         if (l[j] >= 0)
@@ -1600,7 +1609,7 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 continue;
             int64_t o = g * R + ctx->roff[k], n = Ly->n_in, *c = s->rc_cnt + 2 * (g * L + k);
             double hsum;
-            act_classify(1, n, layer_in_lo(G->b, k, G->in_lo), layer_in_hi(G->b, k, G->in_hi),
+            act_classify(1, n, 0, layer_in_lo(G->b, k, G->in_lo), layer_in_hi(G->b, k, G->in_hi),
                          H + o, sl + o, su + o, tu + o, s->rc_idx + 2 * o, s->rc_idx + 2 * o + n,
                          &c[0], &c[1], &hsum);
             s->rc_tiny[g * L + k] = act_tiny(n, hsum);
@@ -1725,8 +1734,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     tiny = s->rc_tiny[sg * net->n_layers + k];
                 } else {
                     double hsum;
-                    act_classify(relu, n_in, l, u, s->H, s->s_lo, s->s_up, s->t_up, s->cls,
-                                 s->cls + n_in, &nu, &nz, &hsum);
+                    act_classify(relu, n_in, L->n_pass, l, u, s->H, s->s_lo, s->s_up, s->t_up,
+                                 s->cls, s->cls + n_in, &nu, &nz, &hsum);
                     tiny = act_tiny(n_in, hsum);
                     H = s->H;
                     sl = s->s_lo;
@@ -2176,6 +2185,11 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
              * ACT_EXEC_ERR of f(z). */
             double e = ctx->float_semantics ? ACT_EXEC_ERR : 0.0, t;
             for (int64_t j = 0; j < L->n_out; j++) {
+                if (j < L->n_pass) { /* passed through: exactly its input */
+                    b->lo[k][j] = isnan(lo[j]) ? -INFINITY : lo[j];
+                    b->hi[k][j] = isnan(hi[j]) ? INFINITY : hi[j];
+                    continue;
+                }
                 act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
                 act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);
                 if (e > 0) {
@@ -2441,6 +2455,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                              *st = s->stl + o;
                 double *glo = s->sgrad_lo + o, *gup = s->sgrad_up + o;
                 for (int64_t p = 0; p < K * n_in; p++) {
+                    if (p % n_in < L->n_pass) { /* passed through: the identity */
+                        glo[p] = gup[p] = 0;
+                        v2[p] = v[p];
+                        continue;
+                    }
                     double gz = isnan(za[p]) ? 0 : tp[p] * (v[p] - za[p]);
                     glo[p] = tp[p] >= 0 ? gz : 0;
                     gup[p] = tp[p] >= 0 ? 0 : gz;
@@ -2448,7 +2467,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 }
             } else
                 for (int64_t p = 0; p < K * n_out; p++)
-                    v2[p] = vfy_act_f64(L->kind, v[p]);
+                    v2[p] = p % n_out < L->n_pass ? v[p] : vfy_act_f64(L->kind, v[p]);
         } else {
             const double *tp = s->tape + K * ctx->roff[k];
             const double *al = s->alpha + K * ctx->roff[k];
@@ -3025,7 +3044,7 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
             const double *tp = act ? s->stape + K * ctx->soff[k] : s->tape + K * ctx->roff[k];
             const double *c = act ? s->act[k] : NULL;
             int64_t n = L->n_in;
-            for (int64_t j = 0; j < n; j++) {
+            for (int64_t j = act ? L->n_pass : 0; j < n; j++) { /* (passed through: exact) */
                 if (!(l[j] < 0 && u[j] > 0))
                     continue;
                 double h = -l[j] * u[j] / (u[j] - l[j]), acc = 0;

@@ -628,7 +628,7 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
                     bl = dn(bl + dn(dn(pmin) - up(qmax)));
                     bh = up(bh + up(up(pmax) - dn(qmin)));
-                    if (c->fsem)
+                    if (c->fsem && j >= Lk->n_pass) /* (an element passed through is exact) */
                         pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * CK_ACT_EXEC));
                 }
                 c->betal[i] = dn(bl - pen);
@@ -1050,6 +1050,13 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
              * are final. */
             double *ln = c->ln[k], t;
             for (int64_t j = 0; j < n_out; j++) {
+                if (j < Lk->n_pass) { /* passed through: the identity, exactly */
+                    lo[j] = l[j];
+                    hi[j] = u[j];
+                    ln[j] = ln[2 * n_out + j] = 1;
+                    ln[n_out + j] = ln[3 * n_out + j] = 0;
+                    continue;
+                }
                 act_iv(Lk->kind, l[j], &lo[j], &t);
                 act_iv(Lk->kind, u[j], &t, &hi[j]);
                 if (c->fsem) {

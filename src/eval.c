@@ -79,9 +79,9 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
         case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH:
+        case VFY_LAYER_TANH: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = vfy_act_f64(L->kind, a[j]);
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
@@ -133,7 +133,7 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
         case VFY_LAYER_SIGMOID:
         case VFY_LAYER_TANH:
             for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = vfy_act_f32(L->kind, a[j]);
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
             break;
         case VFY_LAYER_MAXPOOL:
             for (int64_t j = 0; j < L->n_out; j++) {
@@ -183,9 +183,9 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
         case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH:
+        case VFY_LAYER_TANH: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = vfy_act_f64(L->kind, a[j]);
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
@@ -223,11 +223,11 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
             break;
         case VFY_LAYER_SIGMOID: /* sigmoid' = s (1 - s), s the layer's output */
             for (int64_t j = 0; j < L->n_out; j++)
-                nxt[j] = cur[j] * acts[k][j] * (1.0 - acts[k][j]);
+                nxt[j] = j < L->n_pass ? cur[j] : cur[j] * acts[k][j] * (1.0 - acts[k][j]);
             break;
         case VFY_LAYER_TANH: /* tanh' = 1 - t^2 */
             for (int64_t j = 0; j < L->n_out; j++)
-                nxt[j] = cur[j] * (1.0 - acts[k][j] * acts[k][j]);
+                nxt[j] = j < L->n_pass ? cur[j] : cur[j] * (1.0 - acts[k][j] * acts[k][j]);
             break;
         case VFY_LAYER_MAXPOOL: /* the gradient goes to each window's maximum */
             memset(nxt, 0, (size_t)L->n_in * sizeof(double));

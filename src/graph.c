@@ -3812,7 +3812,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
  *           [off+len, off+2 len): x = p - q exactly, and p, q >= 0 are NONNEG in turn.
  * A PLAIN carried value (of either sign) becomes SPLIT at the next ReLU layer: the affine layer
  * before it gains the rows x and -x (negated copies of its own rows: exact). Every reader of a SPLIT
- * value uses p - q. Sigmoid and Tanh have no such form: a value carried past them is refused. A
+ * value uses p - q. Sigmoid and Tanh have no such form: they act on the work only, the carried
+ * slots placed first and passed through unchanged (the layer's n_pass). A
  * MaxPool carries a value through windows of one element.
  * In a float execution the added rows compute x, -x and p - q exactly (one of p, q is 0), and a
  * reader's row W p - W q + b sums the same nonzero products as W x + b; the allowance charged from
@@ -4055,16 +4056,23 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             if (!(st = push(lc, n, VFY_LAYER_RELU, e->width, e->width, NULL, NULL, 0, 1)))
                 emb_pack(e, e->wlen, FORM_NONNEG);
             break;
-        default: /* SIGMOID, TANH: nothing carried can pass them */
-            if (e->nc > 0)
-                return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
-                             "a computed value is read on both sides of this %s (a residual "
-                             "connection across it is unsupported)", n->op_type);
-            if (e->wform == FORM_SPLIT && (st = emit_copy(lc, n, e, 0)))
+        default: { /* SIGMOID, TANH: the carried slots first, passed through (n_pass), the work
+                    * last (a copy puts them so first) */
+            int64_t cw = 0;
+            int packed = e->wform != FORM_SPLIT;
+            for (int i = 0; i < e->nc; i++) {
+                packed = packed && e->co[i] == cw;
+                cw += slot_width(&e->cs[i]);
+            }
+            packed = packed && e->woff == cw && e->width == cw + e->wlen;
+            if (!packed && (st = emit_copy(lc, n, e, 0)))
                 break;
-            if (!(st = push(lc, n, L->kind, e->width, e->width, NULL, NULL, 0, 1)))
+            if (!(st = push(lc, n, L->kind, e->width, e->width, NULL, NULL, 0, 1))) {
+                lc->net->layers[lc->net->n_layers - 1].n_pass = e->woff;
                 emb_pack(e, e->wlen, FORM_PLAIN);
+            }
             break;
+        }
         }
     }
     return st;

@@ -231,6 +231,8 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
             memcpy(b, L->b, (size_t)L->n_out * sizeof(double));
         }
         st = vfy_net_push(p, L->kind, L->n_in, L->n_out, w, b, L->w_relerr, L->fan_in, L->name, err);
+        if (st == VFY_OK)
+            p->layers[p->n_layers - 1].n_pass = L->n_pass;
     }
     if (st != VFY_OK) {
         vfy_net_free(p);
@@ -306,6 +308,10 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
             prev = L->n_out;
             continue;
         }
+        if (L->n_pass < 0 || L->n_pass > L->n_in ||
+            (L->n_pass > 0 && L->kind != VFY_LAYER_SIGMOID && L->kind != VFY_LAYER_TANH))
+            return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): %lld elements passed through",
+                            L->name, kind_names[L->kind], (long long)L->n_pass);
         if (vfy_layer_is_act(L->kind) && (L->n_in != L->n_out || L->w || L->b))
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): an activation maps %lld values "
                             "to %lld%s", L->name, kind_names[L->kind], (long long)L->n_in,

@@ -2240,6 +2240,76 @@ START_TEST(test_product_vertices)
 }
 END_TEST
 
+/* Activation layers passing their first elements through (values carried past a Sigmoid or a
+ * Tanh: SiLU-like gates x sigmoid(y) through a PRODUCT): IBP, CROWN, alpha-CROWN on the hidden
+ * layers and the rows' alpha bounds (optimised Sigmoid/Tanh lines) contain every sampled
+ * execution, double and float32, no tolerance; the passed elements' bounds are their inputs'
+ * exactly; the relaxed network at alpha's gradient point equals that pass's bound. */
+START_TEST(test_pass_through_sound)
+{
+    uint64_t st = 5100 + (uint64_t)_i;
+    vfy_net *net = testnet_random_gated(5200 + (uint64_t)_i, 5, 3, 1.5);
+    ck_assert_ptr_nonnull(net);
+    ck_assert(net->layers[1].kind == VFY_LAYER_SIGMOID && net->layers[1].n_pass == 4);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    double lo[5], hi[5], wlo[5], whi[5];
+    random_box(&st, 5, 0.1, 0.6, ctx, lo, hi, wlo, whi);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+    vfy_bounds *bt = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    for (int64_t j = 0; j < 4; j++)
+        ck_assert(bc->lo[1][j] == bc->lo[0][j] && bc->hi[1][j] == bc->hi[0][j]);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    check_contains(net, bi, lo, hi, 31 + (uint64_t)_i, 400);
+    check_contains(net, bc, lo, hi, 31 + (uint64_t)_i, 400);
+    check_contains(net, bt, lo, hi, 31 + (uint64_t)_i, 400);
+    enum { K = 3 };
+    double cy[K * 3], lbc[K], lba[K], x[5], y[3];
+    for (int64_t i = 0; i < K * 3; i++)
+        cy[i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL,
+                                    NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 30, lba, NULL,
+                                          NULL), VFY_OK);
+    double scr[64];
+    for (int t = 0; t < 4000; t++) {
+        for (int64_t j = 0; j < 5; j++)
+            x[j] = lo[j] + testnet_uniform(&st) * (hi[j] - lo[j]);
+        vfy_eval_f64(net, x, y, scr);
+        for (int i = 0; i < K; i++) {
+            double v = cy[i * 3] * y[0] + cy[i * 3 + 1] * y[1] + cy[i * 3 + 2] * y[2];
+            REQUIRE_MSG(v >= lba[i] && lba[i] >= lbc[i], "row %d: value %.17g, alpha %.17g, "
+                        "CROWN %.17g", i, v, lba[i], lbc[i]);
+        }
+    }
+    /* the real semantics, double products (no allowance between the two) */
+    vfy_bound_ctx *c0;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &c0, NULL), VFY_OK);
+    vfy_bound_ctx_set_f32(c0, 0);
+    vfy_bounds *b0 = vfy_bounds_create(c0);
+    ck_assert_int_eq(vfy_bound_layers(c0, VFY_BOUND_CROWN, wlo, whi, NULL, b0), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(c0, wlo, whi, b0, K, cy, NULL, NULL, 30, lba, NULL,
+                                          NULL), VFY_OK);
+    double val[K], plb[K];
+    REQUIRE_MSG(vfy_bound_primal_last(b0, K, val, plb), "no gradient step");
+    for (int64_t i = 0; i < K; i++)
+        REQUIRE_MSG(isfinite(plb[i]) && fabs(val[i] - plb[i]) <= 1e-9 * (1 + fabs(plb[i])),
+                    "row %lld: relaxed network's value %.17g at the primal point, bound %.17g",
+                    (long long)i, val[i], plb[i]);
+    vfy_bounds_free(b0);
+    vfy_bound_ctx_free(c0);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bounds_free(bt);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* alpha-CROWN's gradient step goes through each PRODUCT as the row's relaxation does (the plane
  * of tl or tu by the sign of the row's coefficient): the relaxed network's value at the primal
  * point equals the bound of that pass, with and without a ReLU split. */
@@ -3143,6 +3213,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_product_relaxation);
     tcase_add_loop_test(tc, test_product_vertices, 0, 4);
     tcase_add_loop_test(tc, test_product_primal, 0, 6);
+    tcase_add_loop_test(tc, test_pass_through_sound, 0, 10);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);
     tcase_add_loop_test(tc, test_conv_kernels, 0, 4);
     tcase_add_test(tc, test_conv_bounds_benchmark);

@@ -336,9 +336,9 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
             if (L->kind == VFY_LAYER_RELU) {
                 b[o] = a[o] > 0 ? a[o] : 0;
             } else if (L->kind == VFY_LAYER_SIGMOID) {
-                b[o] = 1.0 / (1.0 + exp(-a[o]));
+                b[o] = o < L->n_pass ? a[o] : 1.0 / (1.0 + exp(-a[o]));
             } else if (L->kind == VFY_LAYER_TANH) {
-                b[o] = tanh(a[o]);
+                b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else if (L->kind == VFY_LAYER_PRODUCT) {
@@ -1295,16 +1295,12 @@ END_TEST
 START_TEST(test_residual_errors)
 {
     int64_t xd[2] = {1, 3};
-    /* a value read on both sides of a Sigmoid */
+    /* the quotient of two computed tensors */
     mb b = {0};
     b.in[b.nin++] = vinfo("x", FLT, 2, xd);
     b.out[b.nout++] = vinfo("y", FLT, 2, xd);
-    ADD_NODE(b, "Sigmoid", "sg", "x", "h", NULL);
-    ADD_NODE(b, "Add", "skip", "x,h", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sg' (Sigmoid)", "residual connection");
-    /* the quotient of two computed tensors */
-    b.node[0] = node("Relu", "r", "x", "h", NULL);
-    b.node[1] = node("Div", "dv", "x,h", "y", NULL);
+    ADD_NODE(b, "Relu", "r", "x", "h", NULL);
+    ADD_NODE(b, "Div", "dv", "x,h", "y", NULL);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'dv' (Div)", "two computed tensors");
 }
 END_TEST
@@ -2498,6 +2494,54 @@ START_TEST(test_mul_computed)
 }
 END_TEST
 
+/* [x0 sigmoid(x0) .. (SiLU), tanh(h) + r, r] with h = x W1, r = relu(x W2) - x: values carried
+ * past a Sigmoid and a Tanh (x of either sign, then r carried past the Tanh after a ReLU made it
+ * a pair). */
+static void ref_silu(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * (double)mm_w1[i * 4 + j];
+            u += x[i] * (double)mm_w2[i * 4 + j];
+        }
+        double r = (u > 0 ? u : 0) - x[j];
+        y[j] = x[j] / (1.0 + exp(-x[j]));
+        y[4 + j] = tanh(h) + r;
+        y[8 + j] = r;
+    }
+}
+
+/* Values read on both sides of a Sigmoid or a Tanh pass through the layer (its first n_pass
+ * elements): SiLU x sigmoid(x), and a residual across a Tanh, against a reference. */
+START_TEST(test_carry_past_sigmoid)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 12}, wd[2] = {4, 4};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_NODE(b, "Sigmoid", "sg", "x", "s", NULL);
+    ADD_NODE(b, "Mul", "silu", "x,s", "p", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Relu", "rl", "u", "g", NULL);
+    ADD_NODE(b, "Sub", "rs", "g,x", "r", NULL);
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "Tanh", "th", "h", "t", NULL);
+    ADD_NODE(b, "Add", "skip", "t,r", "q", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q,r", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    int64_t n_pass = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+            n_pass += net->layers[k].n_pass > 0;
+    ck_assert_int_eq(n_pass, 2);
+    check_against(net, ref_silu);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The largest x over the window's input positions (with dilation; padding never wins). */
 static void ref_maxpool(const double *x, double *y)
 {
@@ -3369,6 +3413,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_max_min_computed);
     tcase_add_test(tc, test_mul_computed);
+    tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);

@@ -191,6 +191,38 @@ vfy_net *testnet_random_product(uint64_t seed, int64_t n_in, int64_t n_out, doub
     return net;
 }
 
+/* An activation layer of n elements whose first n_pass pass through. */
+static int push_act_pass(vfy_net *net, vfy_layer_kind kind, int64_t n, int64_t n_pass)
+{
+    if (vfy_net_push(net, kind, n, n, NULL, NULL, 0, 0, "act", NULL) != VFY_OK)
+        return 0;
+    net->layers[net->n_layers - 1].n_pass = n_pass;
+    return 1;
+}
+
+vfy_net *testnet_random_gated(uint64_t seed, int64_t n_in, int64_t n_out, double scale)
+{
+    static const int64_t pr[12] = {0, 4, 1, 5, 2, 6, 3, 7, 0, 0, 5, -1};
+    vfy_net *net = empty_net(n_in, n_out);
+    if (!net)
+        return NULL;
+    uint64_t st = seed;
+    int64_t *pairs = vfy_alloc_array(12, sizeof(int64_t));
+    if (pairs)
+        memcpy(pairs, pr, sizeof pr);
+    int ok = pairs && push_random_dense(net, &st, n_in, 8, scale) &&
+             push_act_pass(net, VFY_LAYER_SIGMOID, 8, 4) &&
+             vfy_net_push_product(net, 8, 6, pairs, "gate", NULL) == VFY_OK &&
+             vfy_net_push(net, VFY_LAYER_RELU, 6, 6, NULL, NULL, 0, 0, "relu", NULL) == VFY_OK &&
+             push_random_dense(net, &st, 6, 8, scale) && push_act_pass(net, VFY_LAYER_TANH, 8, 3) &&
+             push_random_dense(net, &st, 8, n_out, scale);
+    if (!ok || vfy_net_validate(net, NULL) != VFY_OK) {
+        vfy_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
 float testnet_adversarial_row(float *t)
 {
     float sum = 1.5f;

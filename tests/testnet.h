@@ -23,6 +23,9 @@ vfy_net *testnet_random_pool(uint64_t seed, int64_t n_in, int64_t n_out, double 
  * when on_input (n_in >= 6), else after a DENSE layer; ReLU after each. */
 vfy_net *testnet_random_product(uint64_t seed, int64_t n_in, int64_t n_out, double scale,
                                 int on_input);
+/* x -> DENSE 8 -> SIGMOID (the first 4 passed through) -> PRODUCT (a x sigmoid(b) gates, a
+ * square, a copy) -> RELU -> DENSE 8 -> TANH (the first 3 passed through) -> DENSE n_out. */
+vfy_net *testnet_random_gated(uint64_t seed, int64_t n_in, int64_t n_out, double scale);
 double testnet_uniform(uint64_t *state); /* [0,1) */
 /* TESTNET_ADV_TERMS float32 values in [1, 2) written to t, each chosen so that their running
  * float32 sum in index order (returned) rounds down by almost half an ulp at every step: a row

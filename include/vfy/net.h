@@ -43,6 +43,8 @@ typedef struct vfy_layer {
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     int64_t pool_k;        /* MAXPOOL: window size; PRODUCT: 2; else 0 */
+    int64_t n_pass;        /* SIGMOID/TANH: the first n_pass elements pass through unchanged (values
+                            * carried past the activation); else 0 */
     int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); PRODUCT: n_out
                             * pairs (a, b), b = -1 for a copy of v_a; else NULL */
     vfy_csr *csr;          /* DENSE: the matrix's nonzeros by rows when it is sparse (a lowered
