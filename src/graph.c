@@ -4273,7 +4273,11 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     lc->net = T;
     vfy_status st = lower_node(lc, n, ci);
     lc->net = main_net;
-    if (st == VFY_OK && T->n_layers == 0) {
+    /* a ReLU of a value >= 0 is that value: an alias too (else the ReLU layer, acting in place on
+     * the slot that is also carried, would leave two slots where the vector has one) */
+    int relu_nonneg = T->n_layers == 1 && T->layers[0].kind == VFY_LAYER_RELU &&
+                      d->slot[s].form == FORM_NONNEG;
+    if (st == VFY_OK && (T->n_layers == 0 || relu_nonneg)) {
         /* the output is the input's elements in the same order: an alias */
         d->rep[out] = d->rep[in];
         if (d->last[out] > d->slot[s].last)

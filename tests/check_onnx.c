@@ -1292,6 +1292,31 @@ START_TEST(test_residual)
 }
 END_TEST
 
+/* y = relu(relu(x)) + relu(x): the inner ReLU's output is carried past the outer one, of which it
+ * is the value (>= 0): an alias. Before, the outer ReLU acted in place on the carried slot and the
+ * lowering counted two slots where the vector had one ("does not follow"; random DAG seeds 358
+ * and 364 of test_random_dags hit it). */
+static void ref_relu_twice(const double *x, double *y)
+{
+    for (int j = 0; j < 3; j++)
+        y[j] = 2 * (x[j] > 0 ? x[j] : 0);
+}
+
+START_TEST(test_relu_twice_carried)
+{
+    int64_t xd[2] = {1, 3};
+    mb b = {0};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_NODE(b, "Relu", "r1", "x", "h", NULL);
+    ADD_NODE(b, "Relu", "r2", "h", "g", NULL);
+    ADD_NODE(b, "Add", "skip", "g,h", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_relu_twice);
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_residual_errors)
 {
     int64_t xd[2] = {1, 3};
@@ -1605,7 +1630,7 @@ END_TEST
 
 enum { DAG_MAXV = 24, DAG_MAXW = 12 };
 typedef struct dag_node {
-    int op; /* 0 Gemm, 1 Relu, 2 Add, 3 Sub, 4 Concat, 5 Slice */
+    int op; /* 0 Gemm, 1 Relu, 2 Add, 3 Sub, 4 Concat, 5 Slice, 6 Mul, 7 Sigmoid, 8 Tanh */
     int a, b, width, s0, s1;
     float w[DAG_MAXW * DAG_MAXW], bias[DAG_MAXW];
 } dag_node;
@@ -1642,7 +1667,10 @@ static void ref_dag(const double *x, double *y)
             case 2: o[j] = a[j] + b[j]; break;
             case 3: o[j] = a[j] - b[j]; break;
             case 4: o[j] = j < wa ? a[j] : b[j - wa]; break;
-            default: o[j] = a[d->s0 + j]; break;
+            case 5: o[j] = a[d->s0 + j]; break;
+            case 6: o[j] = a[j] * b[j]; break;
+            case 7: o[j] = 1.0 / (1.0 + exp(-a[j])); break;
+            default: o[j] = tanh(a[j]); break;
             }
         }
     }
@@ -1663,8 +1691,9 @@ static char *dag_name(const char *fmt, int k)
     return s;
 }
 
-/* A random DAG of n_nodes nodes (seeded), its ONNX model in b; the output is a final Gemm. */
-static void build_dag(mb *b, uint64_t seed, int n_nodes)
+/* A random DAG of n_nodes nodes (seeded), its ONNX model in b; the output is a final Gemm. With
+ * more, Mul of two values, Sigmoid and Tanh too. */
+static void build_dag(mb *b, uint64_t seed, int n_nodes, int more)
 {
     dag_rng = seed * 2654435761u + 1;
     dag_width[0] = 4;
@@ -1674,12 +1703,13 @@ static void build_dag(mb *b, uint64_t seed, int n_nodes)
     for (int k = 0; k < n_nodes; k++) {
         dag_node *d = &dag_nodes[k];
         int last = k == n_nodes - 1, nv = k + 1;
-        d->op = last ? 0 : dag_rand(6);
+        d->op = last ? 0 : dag_rand(more ? 9 : 6);
         /* the first input one of the last three values (a chain), the second any earlier one */
         d->a = nv - 1 - dag_rand(nv < 3 ? nv : 3);
         int wa = dag_width[d->a];
         d->b = d->a;
-        if (d->op == 2 || d->op == 3) { /* a second value of the same width, often another one */
+        if (d->op == 2 || d->op == 3 || d->op == 6) { /* a second value of the same width, often
+                                                        * another one */
             int t = dag_rand(nv);
             for (int q = 0; q < nv; q++)
                 if (dag_width[(t + q) % nv] == wa) {
@@ -1715,11 +1745,18 @@ static void build_dag(mb *b, uint64_t seed, int n_nodes)
         case 2:
         case 3:
         case 4:
+        case 6:
+        case 7:
+        case 8: {
+            static const char *const names[9] = {"", "Relu", "Add", "Sub", "Concat", "", "Mul",
+                                                 "Sigmoid", "Tanh"};
+            int unary = d->op == 1 || d->op >= 7;
             d->width = d->op == 4 ? wa + dag_width[d->b] : wa;
-            snprintf(ins, sizeof ins, d->op == 1 ? "v%d" : "v%d,v%d", d->a, d->b);
-            ADD_NODE(*b, d->op == 1 ? "Relu" : d->op == 2 ? "Add" : d->op == 3 ? "Sub" : "Concat",
-                     nm, t_strdup(ins), out, d->op == 4 ? attr_i("axis", 1) : NULL, NULL);
+            snprintf(ins, sizeof ins, unary ? "v%d" : "v%d,v%d", d->a, d->b);
+            ADD_NODE(*b, names[d->op], nm, t_strdup(ins), out,
+                     d->op == 4 ? attr_i("axis", 1) : NULL, NULL);
             break;
+        }
         default: {
             d->s0 = dag_rand(wa - 1);
             d->s1 = d->s0 + 1 + dag_rand(wa - d->s0);
@@ -1746,7 +1783,21 @@ static void build_dag(mb *b, uint64_t seed, int n_nodes)
 START_TEST(test_random_dags)
 {
     mb b = {0};
-    build_dag(&b, 100 + (uint64_t)_i, 8 + _i % 10);
+    build_dag(&b, 100 + (uint64_t)_i, 8 + _i % 10, 0);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_dag);
+    check_bounds_hold(net, ref_dag, 0.3);
+    check_bounds_hold(net, ref_dag, 1.5);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* The same with products of two values, Sigmoid and Tanh among the nodes (values read on both
+ * sides of them pass through). */
+START_TEST(test_random_dags_mul)
+{
+    mb b = {0};
+    build_dag(&b, 500 + (uint64_t)_i, 8 + _i % 10, 1);
     vfy_net *net = load_ok(&b);
     check_against(net, ref_dag);
     check_bounds_hold(net, ref_dag, 0.3);
@@ -3414,9 +3465,11 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_max_min_computed);
     tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_carry_past_sigmoid);
+    tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
+    tcase_add_loop_test(tc, test_random_dags_mul, 0, 30);
     tcase_add_test(tc, test_sigmoid_tanh);
     tcase_add_test(tc, test_softmax_output);
     tcase_add_test(tc, test_graph_api);
