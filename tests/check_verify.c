@@ -632,6 +632,47 @@ START_TEST(test_act_random_consistent)
 }
 END_TEST
 
+/* Random 2-input nets with products, squares and values carried past a Sigmoid and a Tanh
+ * (testnet_random_gated): sat verdicts carry counterexamples that violate the property, unsat
+ * verdicts are never contradicted by 20,000 samples (thresholds 5% below and above the sampled
+ * minimum), and the verdict does not depend on the thread count. */
+START_TEST(test_gated_random_consistent)
+{
+    vfy_net *net = testnet_random_gated(1300 + (uint64_t)_i, 2, 2, 1.5);
+    ck_assert_ptr_nonnull(net);
+    double x[2], y[2], scr[64], mn = INFINITY;
+    uint64_t st = 7;
+    for (int s = 0; s < 20000; s++) {
+        x[0] = -1 + 2 * testnet_uniform(&st);
+        x[1] = -1 + 2 * testnet_uniform(&st);
+        vfy_eval_f64(net, x, y, scr);
+        if (y[0] - y[1] < mn)
+            mn = y[0] - y[1];
+    }
+    double thr = mn + (_i % 2 ? 0.05 : -0.05) * (fabs(mn) + 0.1);
+    char text[512];
+    snprintf(text, sizeof text,
+             "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)"
+             "(declare-const Y_1 Real)(assert (<= X_0 1))(assert (>= X_0 -1))(assert (<= X_1 1))"
+             "(assert (>= X_1 -1))(assert (<= (- Y_0 Y_1) %.17g))", thr);
+    vfy_spec *spec = parse(text);
+    vfy_verify_result r1, r2;
+    vfy_verdict v1 = run(net, spec, 1, 20, &r1), v2 = run(net, spec, 2, 20, &r2);
+    REQUIRE_MSG(v1 == VFY_SAT || v1 == VFY_UNSAT, "verdict %s", vfy_verdict_name(v1));
+    ck_assert_int_eq(v1, v2);
+    if (v1 == VFY_SAT) {
+        ck_assert(r1.y64[0] - r1.y64[1] <= thr);
+        ck_assert(fabs(r1.x[0]) <= 1 && fabs(r1.x[1]) <= 1);
+    } else {
+        ck_assert(mn > thr);
+    }
+    vfy_verify_result_free(&r1);
+    vfy_verify_result_free(&r2);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The VNN-COMP `test` benchmark, when ../shared is beside the project: every expected verdict. */
 START_TEST(test_shared_test_benchmark)
 {
@@ -1193,6 +1234,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_softmax_rows);
     tcase_add_test(tc, test_gap_on_track);
     tcase_add_loop_test(tc, test_act_random_consistent, 0, 8);
+    tcase_add_loop_test(tc, test_gated_random_consistent, 0, 10);
     suite_add_tcase(s, tc);
     return s;
 }
