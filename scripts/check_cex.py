@@ -588,6 +588,11 @@ OPS = {
     "Softmax": op_softmax,
     "ReduceMean": _reduce(np.mean),
     "ReduceSum": _reduce(np.sum),
+    "ReduceMax": _reduce(np.max),
+    "ReduceMin": _reduce(np.min),
+    "GlobalMaxPool": lambda i, a, f: np.max(i[0], axis=tuple(range(2, i[0].ndim)), keepdims=True),
+    "GlobalAveragePool": lambda i, a, f: np.mean(i[0], axis=tuple(range(2, i[0].ndim)),
+                                                 keepdims=True).astype(f),
     "Clip": op_clip,
     "Split": None,  # several outputs: Network.run calls op_split
 }

@@ -99,6 +99,10 @@ def eval_layers(layers, x):
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
             x = [max(p, q) for p, q in zip(u, v)] + [min(p, q) for p, q in zip(u, v)]
+        elif layer[0] == "redmax":   # groups of k: [max of each, min of each]
+            k = layer[1]
+            g = [x[i:i + k] for i in range(0, len(x), k)]
+            x = [max(v) for v in g] + [min(v) for v in g]
         elif layer[0] == "silu":   # x sigmoid(x), elementwise
             x = [v / (1.0 + math.exp(-v)) for v in x]
         elif layer[0] == "mul":   # u = A x + a, v = B x + b: [u * v, u * u]
@@ -128,7 +132,7 @@ def lipschitz_layers(layers, lo=None, hi=None):
                          max(abs(ul), abs(uh)) * sum(abs(w) for w in rb),
                          2 * max(abs(ul), abs(uh)) * sum(abs(w) for w in ra))
                      for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
-        elif layer == "relu" or layer[0] == "maxpool":   # relu and max are 1-Lipschitz in inf
+        elif layer == "relu" or layer[0] in ("maxpool", "redmax"):   # relu, max, min: 1-Lipschitz
             pass
         elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
             L *= 1.1
@@ -355,6 +359,25 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Concat", ["mmax%d" % j, "mmin%d" % j], ["mcat%d" % j],
                                        "concat_m%d" % j, [("axis", "INT", 1)]))
                 cur = "mcat%d" % j
+                continue
+            if layer[0] == "redmax":
+                # Reshape (1, n) to (1, n / k, k), ReduceMax and ReduceMin over axis 2, Concat
+                j = k[0] = k[0] + 1
+                kk = layer[1]
+                n_prev = layer[2]
+                inits.append("  initializer {\n    dims: 3\n    data_type: 7\n"
+                             "    name: \"gshape%d\"\n" % j
+                             + "".join("    int64_data: %d\n" % d for d in (1, n_prev // kk, kk))
+                             + "  }\n")
+                nodes.append(node_text("Reshape", [cur, "gshape%d" % j], ["groups%d" % j],
+                                       "greshape%d" % j))
+                nodes.append(node_text("ReduceMax", ["groups%d" % j], ["gmax%d" % j], "rmax%d" % j,
+                                       [("axes", "INTS", [2]), ("keepdims", "INT", 0)]))
+                nodes.append(node_text("ReduceMin", ["groups%d" % j], ["gmin%d" % j], "rmin%d" % j,
+                                       [("axes", "INTS", [2]), ("keepdims", "INT", 0)]))
+                nodes.append(node_text("Concat", ["gmax%d" % j, "gmin%d" % j], ["gcat%d" % j],
+                                       "concat_g%d" % j, [("axis", "INT", 1)]))
+                cur = "gcat%d" % j
                 continue
             if layer[0] == "silu":
                 # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
@@ -874,6 +897,12 @@ def build(root):
     rq.layers[1] = ("silu",)
     write_model(rq, "silu2", "gemm", raw=True)
     lipschitz_specs("silu2", rq, " (SiLU's slope lies in [-0.1, 1.1])")
+
+    # -- redmax2: 2 -> 12 -> relu -> [max, min] of groups of 3 (4 + 4) -> 8 -> relu -> 3 ------
+    rg = random_net(6421, [2, 12, 3])
+    rg.layers = rg.layers[:2] + [("redmax", 3, 12)] + random_net(6422, [8, 8, 3]).layers
+    write_model(rg, "redmax2", "gemm", raw=True)
+    lipschitz_specs("redmax2", rg, " (ReduceMax and ReduceMin are\n1-Lipschitz)")
 
     # -- res2: residual blocks, 2 -> (2 + block) -> 8 -> (8 + block) -> relu -> 3 --------------
     # The first block adds to the input x, which the block's ReLU does not touch (x is read on

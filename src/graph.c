@@ -66,6 +66,9 @@ static const struct op_info {
     {"LogSoftmax", "axis", 1, 1},
     {"Split", "axis num_outputs split", 1, 2},
     {"Pow", "", 2, 2},
+    {"ReduceMax", "axes keepdims noop_with_empty_axes", 1, 2},
+    {"ReduceMin", "axes keepdims noop_with_empty_axes", 1, 2},
+    {"GlobalMaxPool", "", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -1914,8 +1917,9 @@ static vfy_status infer_avgpool(ictx *c)
     if (cip != 0 && cip != 1)
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "count_include_pad must be 0 or 1");
     win_geom wg;
-    if ((st = win_get(c->g, c->n, &c->in[0]->t, NULL, c->n->op == VFY_OP_GLOBAL_AVERAGE_POOL, &wg,
-                      c->err)))
+    if ((st = win_get(c->g, c->n, &c->in[0]->t, NULL,
+                      c->n->op == VFY_OP_GLOBAL_AVERAGE_POOL ||
+                          c->n->op == VFY_OP_GLOBAL_MAX_POOL, &wg, c->err)))
         return st;
     return win_out(c, &wg, wg.c);
 }
@@ -2364,7 +2368,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_RESIZE:
     case VFY_OP_UPSAMPLE: st = infer_resize(&c); break;
     case VFY_OP_AVERAGE_POOL:
-    case VFY_OP_GLOBAL_AVERAGE_POOL: st = infer_avgpool(&c); break;
+    case VFY_OP_GLOBAL_AVERAGE_POOL:
+    case VFY_OP_GLOBAL_MAX_POOL: st = infer_avgpool(&c); break;
     case VFY_OP_MAX_POOL: st = infer_maxpool(&c); break;
     case VFY_OP_LEAKY_RELU:
     case VFY_OP_PRELU:
@@ -2375,7 +2380,9 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_BATCH_NORM: st = infer_batchnorm(&c); break;
     case VFY_OP_PAD: st = infer_pad(&c); break;
     case VFY_OP_REDUCE_MEAN:
-    case VFY_OP_REDUCE_SUM: st = infer_reduce(&c); break;
+    case VFY_OP_REDUCE_SUM:
+    case VFY_OP_REDUCE_MAX:
+    case VFY_OP_REDUCE_MIN: st = infer_reduce(&c); break;
     case VFY_OP_DROPOUT: st = infer_dropout(&c); break;
     case VFY_OP_SOFTMAX:
     case VFY_OP_LOG_SOFTMAX: st = infer_softmax(&c); break;
@@ -3412,7 +3419,7 @@ static vfy_status lower_maxpool(lctx *lc, const vfy_node *n)
     const vfy_graph *g = lc->g;
     const vfy_tensor *x = &g->values[n->in[0]].t;
     win_geom wg;
-    vfy_status st = win_get(g, n, x, NULL, 0, &wg, lc->err);
+    vfy_status st = win_get(g, n, x, NULL, n->op == VFY_OP_GLOBAL_MAX_POOL, &wg, lc->err);
     if (st)
         return st;
     int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = wg.kh * wg.kw, sz;
@@ -3694,6 +3701,68 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
     return lmat_push(lc, n, &M, relerr, k);
 }
 
+/* A SCALE layer of -1 on len values (exact in every semantics). */
+static vfy_status push_negation(lctx *lc, const vfy_node *n, int64_t len)
+{
+    double *w = vfy_alloc_array((size_t)len, sizeof *w);
+    double *b = vfy_alloc_array((size_t)len, sizeof *b);
+    if (!w || !b) {
+        vfy_free(w);
+        vfy_free(b);
+        return NOMEM(lc->g, n, lc->err);
+    }
+    for (int64_t i = 0; i < len; i++)
+        w[i] = -1;
+    return push(lc, n, VFY_LAYER_SCALE, len, len, w, b, 0, 1);
+}
+
+/* ReduceMax: a MAXPOOL whose window o holds the inputs that reduce to output o; ReduceMin(x) =
+ * -ReduceMax(-x), between two SCALE layers of -1 (exact in every semantics: a float max, min and
+ * negation round nothing). */
+static vfy_status lower_reduce_max(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    char red[VFY_MAX_RANK];
+    int64_t shape[VFY_MAX_RANK];
+    int rank;
+    vfy_status st = reduce_axes(g, n, x, red, &rank, shape, lc->err);
+    if (st)
+        return st;
+    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = n_in / n_out;
+    int is_min = n->op == VFY_OP_REDUCE_MIN;
+    if (is_min && (st = push_negation(lc, n, n_in)))
+        return st;
+    int64_t *pool = vfy_alloc_array((size_t)n_in, sizeof *pool);
+    int64_t *cnt = vfy_alloc_array((size_t)n_out, sizeof *cnt);
+    if (!pool || !cnt) {
+        vfy_free(pool);
+        vfy_free(cnt);
+        return NOMEM(g, n, lc->err);
+    }
+    for (int64_t i = 0; i < n_in; i++) {
+        /* the output index of input element i: its coordinates with the reduced ones dropped */
+        int64_t idx = i, o = 0, stride = 1;
+        for (int d = x->rank - 1; d >= 0; d--) {
+            int64_t cd = idx % x->shape[d];
+            idx /= x->shape[d];
+            if (!red[d]) {
+                o += cd * stride;
+                stride *= x->shape[d];
+            }
+        }
+        VFY_ASSERT(cnt[o] < k);
+        pool[o * k + cnt[o]++] = i;
+    }
+    vfy_free(cnt);
+    st = vfy_net_push_maxpool(lc->net, n_in, n_out, k, pool, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "cannot add layer");
+    if (st || !is_min)
+        return st;
+    return push_negation(lc, n, n_out);
+}
+
 /* Slice, Gather on a computed tensor: a DENSE layer of rows with the one coefficient 1 (exact, no
  * rounding in any semantics), the map from the op's own folding (selection_map). */
 static vfy_status lower_select(lctx *lc, const vfy_node *n)
@@ -3789,6 +3858,9 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_GATHER: return lower_select(lc, n);
     case VFY_OP_REDUCE_MEAN:
     case VFY_OP_REDUCE_SUM: return lower_reduce(lc, n);
+    case VFY_OP_REDUCE_MAX:
+    case VFY_OP_REDUCE_MIN: return lower_reduce_max(lc, n);
+    case VFY_OP_GLOBAL_MAX_POOL: return lower_maxpool(lc, n);
     case VFY_OP_SOFTMAX:
     case VFY_OP_LOG_SOFTMAX: /* (the output's is taken out of the graph by vfy_graph_lower) */
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "is supported only as the network's "

@@ -1823,6 +1823,52 @@ static void ref_reduce(const double *x, double *y)
     y[14] = t;
 }
 
+/* x [1,2,3,4]: ReduceMax over axes [2,3] (keepdims) [1,2,1,1], ReduceMin over the last axis
+ * (keepdims 0) [1,2,3], GlobalMaxPool [1,2,1,1], ReduceMax over every axis [1,1,1,1]; y = the
+ * concatenation of their flattenings [1,11] */
+static void ref_reduce_max(const double *x, double *y)
+{
+    double all = -INFINITY;
+    for (int c = 0; c < 2; c++) {
+        double m = -INFINITY;
+        for (int i = 0; i < 12; i++)
+            m = fmax(m, x[12 * c + i]);
+        y[c] = y[8 + c] = m;
+        all = fmax(all, m);
+        for (int r = 0; r < 3; r++) {
+            double mn = INFINITY;
+            for (int w = 0; w < 4; w++)
+                mn = fmin(mn, x[12 * c + 4 * r + w]);
+            y[2 + 3 * c + r] = mn;
+        }
+    }
+    y[10] = all;
+}
+
+START_TEST(test_reduce_max_min)
+{
+    mb b = {0};
+    int64_t xd[4] = {1, 2, 3, 4}, yd[2] = {1, 11}, ax23[2] = {2, 3}, axm1[1] = {-1}, one[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 4, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_i64("axm1", 1, one, axm1, 0));
+    ADD_NODE(b, "ReduceMax", "rmax", "x", "a", attr_ints("axes", 2, ax23), NULL);
+    ADD_NODE(b, "ReduceMin", "rmin", "x,axm1", "m", attr_i("keepdims", 0), NULL);
+    ADD_NODE(b, "GlobalMaxPool", "gmp", "x", "g", NULL);
+    ADD_NODE(b, "ReduceMax", "rall", "x", "t", NULL);
+    ADD_NODE(b, "Flatten", "f1", "a", "af", NULL);
+    ADD_NODE(b, "Flatten", "f2", "m", "mf", NULL);
+    ADD_NODE(b, "Flatten", "f3", "g", "gf", NULL);
+    ADD_NODE(b, "Flatten", "f4", "t", "tf", NULL);
+    ADD_NODE(b, "Concat", "cat", "af,mf,gf,tf", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_reduce_max);
+    check_bounds_hold(net, ref_reduce_max, 0.3);
+    check_bounds_hold(net, ref_reduce_max, 1.5);
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_reduce)
 {
     mb b = {0};
@@ -2375,7 +2421,7 @@ START_TEST(test_leaky_clip)
     ADD_NODE(b, "ReduceMin", "m0", "x", "m", NULL);
     b.node[0] = b.node[1];
     b.node[1] = node("Clip", "pwl", "x,m", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "ReduceMin", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Clip)", "not a constant");
 }
 END_TEST
 
@@ -3467,6 +3513,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
+    tcase_add_test(tc, test_reduce_max_min);
     tcase_add_test(tc, test_dropout);
     tcase_add_loop_test(tc, test_random_dags, 0, 20);
     tcase_add_loop_test(tc, test_random_dags_mul, 0, 30);

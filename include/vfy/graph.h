@@ -71,6 +71,9 @@ typedef enum vfy_op {
     VFY_OP_LOG_SOFTMAX,      /* likewise */
     VFY_OP_SPLIT,            /* rewritten into one Slice per output by vfy_graph_infer */
     VFY_OP_POW,              /* constants; a computed base squared (exponent 2): Mul(x, x) */
+    VFY_OP_REDUCE_MAX,       /* on computed tensors: a MAXPOOL of each reduced group */
+    VFY_OP_REDUCE_MIN,       /* likewise, between two negations */
+    VFY_OP_GLOBAL_MAX_POOL,  /* a MAXPOOL over each channel */
     VFY_OP_COUNT
 } vfy_op;
 
