@@ -2180,10 +2180,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.n_half = s.n_flat / 2;
     /* nor does the LP relax Sigmoid/Tanh/MaxPool/products (lp.c refuses them): no LP stage, no
      * second phase */
+    int64_t unrelaxed = -1;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
             net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT)
-            s.lp_stage_on = 0;
+            unrelaxed = unrelaxed < 0 ? k : unrelaxed;
+    if (unrelaxed >= 0 && s.lp_stage_on) {
+        s.lp_stage_on = 0;
+        /* (asked for explicitly: say why it is not done, once, not from a prefix search) */
+        if (opts->lp == VFY_LP_ALL && !opts->hidden_prior)
+            vfy_log(0, "note: the LP has no relaxation of layer '%s': the search goes without it "
+                    "(--bounds lp has no effect on this network)", net->layers[unrelaxed].name);
+    }
     /* the root's LP with cuts (root_lp): with ReLU splitting, outside a prefix search */
     s.root_lp_on = s.lp_stage_on && s.relu_split && !opts->hidden_prior;
     /* AUTO: the compact LP of a domain carries every neuron as a form over the inputs and the
