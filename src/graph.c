@@ -1210,7 +1210,12 @@ static vfy_status infer_elementwise(ictx *c)
 {
     vfy_op op = c->n->op;
     const vfy_tensor *a = &c->in[0]->t, *b = c->in[1] ? &c->in[1]->t : a;
-    if (a->dtype != b->dtype)
+    /* Pow: a float base (ONNX's T1), an exponent of a float or an integer type (T2) */
+    int pow_int = op == VFY_OP_POW && !dt_float(b->dtype);
+    if (op == VFY_OP_POW && !dt_float(a->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a "
+                     "float type", c->in[0]->name, vfy_dtype_name(a->dtype));
+    if (a->dtype != b->dtype && !pow_int)
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ (%s, %s)",
                      vfy_dtype_name(a->dtype), vfy_dtype_name(b->dtype));
     int64_t shape[VFY_MAX_RANK];
@@ -1228,39 +1233,11 @@ static vfy_status infer_elementwise(ictx *c)
     for (int64_t k = 0; k < t->numel; k++) {
         int64_t ia = bcast_src(shape, r, a, k), ib = bcast_src(shape, r, b, k);
         if (t->f) {
-            t->f[k] = farith(t->dtype, op, a->f[ia], b->f[ib]);
+            t->f[k] = farith(t->dtype, op, a->f[ia], pow_int ? (double)b->i[ib] : b->f[ib]);
         } else if (iarith(t->dtype, op, a->i[ia], b->i[ib], &t->i[k])) {
             return nfail(c->g, c->n, c->err, VFY_ERR_INVALID,
                          "integer overflow or division by zero");
         }
-    }
-    c->o->is_const = 1;
-    return VFY_OK;
-}
-
-/* Pow: a float base, a float or integer exponent (ONNX's T1, T2), broadcast; folded on constants
- * in the base's type (farith). */
-static vfy_status infer_pow(ictx *c)
-{
-    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t;
-    if (!dt_float(a->dtype))
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a "
-                     "float type", c->in[0]->name, vfy_dtype_name(a->dtype));
-    int64_t shape[VFY_MAX_RANK];
-    int r;
-    if (bcast_shape(a, b, &r, shape))
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand shapes do not broadcast");
-    vfy_tensor *t = &c->o->t;
-    t->dtype = a->dtype;
-    if (set_shape(t, r, shape))
-        return bad_shape(c);
-    if (!c->all_const)
-        return VFY_OK;
-    if (tensor_alloc(t))
-        return NOMEM(c->g, c->n, c->err);
-    for (int64_t k = 0; k < t->numel; k++) {
-        int64_t ia = bcast_src(shape, r, a, k), ib = bcast_src(shape, r, b, k);
-        t->f[k] = farith(t->dtype, VFY_OP_POW, a->f[ia], b->f ? b->f[ib] : (double)b->i[ib]);
     }
     c->o->is_const = 1;
     return VFY_OK;
@@ -2355,7 +2332,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_DIV:
     case VFY_OP_NEG:
     case VFY_OP_RELU: st = infer_elementwise(&c); break;
-    case VFY_OP_POW: st = infer_pow(&c); break;
+    case VFY_OP_POW: st = infer_elementwise(&c); break;
     case VFY_OP_SIGMOID:
     case VFY_OP_TANH:
         /* ONNX defines them on floating types only (integer folding has no meaning for them) */

@@ -2566,7 +2566,8 @@ START_TEST(test_mul_computed)
     ADD_INIT(b, tensor_f("two", 1, one, (const float[]){2.0f}, ENC_RAW));
     ADD_INIT(b, tensor_i64("two_i", 1, one, (const int64_t[]){2}, 1));
     ADD_INIT(b, tensor_f("three", 1, one, (const float[]){3.0f}, ENC_RAW));
-    ADD_NODE(b, "Pow", "cpow", "S,three", "S3", NULL); /* constants: folded, S3 = S */
+    ADD_NODE(b, "Pow", "cpow2", "S,two_i", "S2", NULL); /* constants: folded, S3 = S2 = S */
+    ADD_NODE(b, "Pow", "cpow", "S2,three", "S3", NULL);
     vfy_net *net = load_ok(&b);
     int n_prod = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
