@@ -2566,6 +2566,70 @@ static vfy_status expand_max_min(vfy_graph *g, int64_t k, int *done, vfy_error *
     return VFY_OK;
 }
 
+/* Max and Min of more than two inputs, at least one computed: folded pairwise, the computed
+ * inputs first and the constants after them (so no pair is of two constants), each pair but the
+ * last a new node (expanded by expand_max_min when both are computed, and inferred at once), node
+ * k itself the last pair. max and min are associative and commutative, exactly, in every
+ * semantics. *done 1 when the graph changed. */
+static vfy_status expand_max_min_many(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if ((n->op != VFY_OP_MAX && n->op != VFY_OP_MIN) || n->n_in <= 2 || n->n_attr != 0 ||
+        n->n_out != 1 || n->out[0] < 0)
+        return VFY_OK;
+    int64_t m = n->n_in, n_comp = 0;
+    int64_t *order = vfy_alloc_array((size_t)m, sizeof *order);
+    if (!order)
+        return NOMEM(g, n, err);
+    for (int pass = 0, w = 0; pass < 2; pass++)
+        for (int64_t j = 0; j < m; j++) {
+            int64_t v = n->in[j];
+            if (v < 0 || !g->values[v].is_shaped) {
+                vfy_free(order);
+                return VFY_OK; /* (infer_node reports it) */
+            }
+            if (g->values[v].is_const == pass) {
+                order[w++] = v;
+                n_comp += !pass;
+            }
+        }
+    if (n_comp == 0) { /* constants only: left to infer_node */
+        vfy_free(order);
+        return VFY_OK;
+    }
+    char *base = vfy_strdup(g->values[n->out[0]].name);
+    vfy_status st = base ? VFY_OK : NOMEM(g, n, err);
+    int64_t acc = order[0];
+    for (int64_t t = 1; st == VFY_OK && t + 1 < m; t++) {
+        int64_t v, nd;
+        int dd;
+        if ((st = add_fresh_value(g, base, g->nodes[k].op == VFY_OP_MAX ? ":max" : ":min", &v,
+                                  err)) ||
+            (st = vfy_graph_add_node(g, g->nodes[k].name, g->nodes[k].op_type, 2, 1, 0, &nd, err)))
+            break;
+        vfy_node *p = &g->nodes[nd];
+        p->op = g->nodes[k].op;
+        p->in[0] = acc;
+        p->in[1] = order[t];
+        p->out[0] = v;
+        g->values[v].producer = nd;
+        if ((st = expand_max_min(g, nd, &dd, err)) || (st = infer_node(g, nd, err)))
+            break;
+        acc = v;
+    }
+    if (st == VFY_OK) {
+        n = &g->nodes[k];
+        n->in[0] = acc;
+        n->in[1] = order[m - 1];
+        n->n_in = 2;
+        *done = 1;
+    }
+    vfy_free(base);
+    vfy_free(order);
+    return st;
+}
+
 /* Pow of a computed base by a constant exponent whose every element is 2 becomes Mul(x, x) (a
  * square, exactly; a runtime's pow(x, 2) is x x rounded once, within the product's allowance);
  * an exponent that would broadcast the base to a larger shape, another exponent, or a computed
@@ -2611,7 +2675,11 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
         } else if (g->nodes[k].op == VFY_OP_POW) {
             st = expand_pow(g, k, err);
         } else {
-            st = expand_max_min(g, k, &done, err);
+            int many = 0;
+            st = expand_max_min_many(g, k, &many, err);
+            if (st == VFY_OK)
+                st = expand_max_min(g, k, &done, err);
+            done |= many;
         }
         if (st != VFY_OK)
             goto fail;

@@ -2427,8 +2427,7 @@ END_TEST
 
 /* PRelu (a slope per element, and one broadcast), Abs, Max and Min with a constant (either
  * operand order, per element or scalar): lowered through ReLU, the lowered net computes them
- * exactly; two computed operands, three operands, a constant that does not broadcast to x are
- * refused by name. */
+ * exactly, as does min(x, c, c); a constant that does not broadcast to x is refused by name. */
 static float pw_c[4] = {0.1f, -0.5f, 2.0f, 0.25f};
 static int pw_kind, pw_scalar; /* 0 PRelu, 1 Abs, 2 Max, 3 Min */
 static void ref_pw(const double *x, double *y)
@@ -2462,10 +2461,15 @@ START_TEST(test_prelu_abs_maxmin)
                 check_against(net, ref_pw);
                 vfy_net_free(net);
             }
+    /* three operands: folded pairwise (test_max_min_many), min(x, c, c) = min(x, c) */
     mb b;
     build_unary(&b, "Min", "x,c,c");
     ADD_INIT(b, tensor_f("c", 1, d4, pw_c, ENC_RAW));
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pwl' (Min)", "3 operands");
+    pw_kind = 3;
+    pw_scalar = 0;
+    vfy_net *net3 = load_ok(&b);
+    check_against(net3, ref_pw);
+    vfy_net_free(net3);
     int64_t d3[1] = {3};
     build_unary(&b, "PRelu", "x,c");
     ADD_INIT(b, tensor_f("c", 1, d3, pw_c, ENC_RAW));
@@ -2519,6 +2523,46 @@ START_TEST(test_max_min_computed)
     ADD_NODE(e, "MatMul", "sum", "x,S", "s", NULL); /* [1, 1] */
     ADD_NODE(e, "Max", "mxb", "x,s", "y", NULL);
     load_fails(&e, VFY_ERR_UNSUPPORTED, "node 'mxb' (Max)", "different shapes");
+}
+END_TEST
+
+/* [max(h, g, x, 0.25), min(g, -0.5, h, x)] with h = x W1, g = relu(x W2): Max and Min of more
+ * than two inputs, computed and constant mixed */
+static void ref_max_min_many(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * (double)mm_w1[i * 4 + j];
+            u += x[i] * (double)mm_w2[i * 4 + j];
+        }
+        double g = u > 0 ? u : 0;
+        y[j] = fmax(fmax(h, g), fmax(x[j], 0.25));
+        y[4 + j] = fmin(fmin(g, -0.5), fmin(h, x[j]));
+    }
+}
+
+START_TEST(test_max_min_many)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4}, one[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_INIT(b, tensor_f("q", 1, one, (const float[]){0.25f}, ENC_RAW));
+    ADD_INIT(b, tensor_f("mh", 1, one, (const float[]){-0.5f}, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "g", NULL);
+    ADD_NODE(b, "Max", "mx", "h,g,x,q", "p", NULL);
+    ADD_NODE(b, "Min", "mn", "g,mh,h,x", "m", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,m", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_max_min_many);
+    check_bounds_hold(net, ref_max_min_many, 0.3);
+    check_bounds_hold(net, ref_max_min_many, 1.5);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -3510,6 +3554,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_expand_tile);
     tcase_add_test(tc, test_split);
     tcase_add_test(tc, test_max_min_computed);
+    tcase_add_test(tc, test_max_min_many);
     tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_relu_twice_carried);
