@@ -1243,12 +1243,18 @@ static vfy_status infer_elementwise(ictx *c)
     return VFY_OK;
 }
 
-static vfy_status infer_matmul(ictx *c)
+/* MatMul's geometry (numpy's): a rank-1 a is [1,k] (the 1 dropped after), a rank-1 b is [k,1];
+ * the batch dimensions (all but the last two) broadcast. Ab, Bb: the operands' batch parts, bshape
+ * (rb dimensions) the broadcast batch shape, then m and n where a and b have them (rank r). 1 when
+ * the inner dimensions differ, 2 when the batch ones do not broadcast. */
+typedef struct mm_geom {
+    vfy_tensor Ab, Bb;
+    int64_t m, k, n, nbatch, bshape[VFY_MAX_RANK + 2];
+    int rb, r;
+} mm_geom;
+
+static int mm_geom_get(const vfy_tensor *a, const vfy_tensor *b, mm_geom *gm)
 {
-    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t;
-    if (a->dtype != b->dtype || !dt_float(a->dtype) || a->rank < 1 || b->rank < 1)
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "needs two float tensors of rank >= 1");
-    /* numpy: a rank-1 a is [1,k] (the 1 dropped after), a rank-1 b is [k,1]. */
     vfy_tensor A = *a, B = *b;
     if (a->rank == 1) {
         A.rank = 2;
@@ -1260,28 +1266,47 @@ static vfy_status infer_matmul(ictx *c)
         B.shape[0] = b->shape[0];
         B.shape[1] = 1;
     }
-    int64_t m = A.shape[A.rank - 2], k = A.shape[A.rank - 1], n = B.shape[B.rank - 1];
-    if (B.shape[B.rank - 2] != k)
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "inner dimensions differ (%lld, %lld)",
-                     (long long)k, (long long)B.shape[B.rank - 2]);
-    vfy_tensor Ab = A, Bb = B; /* batch parts */
-    Ab.rank -= 2;
-    Bb.rank -= 2;
-    int64_t shape[VFY_MAX_RANK + 2];
-    int r;
-    if (bcast_shape(&Ab, &Bb, &r, shape))
-        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "batch dimensions do not broadcast");
-    int64_t nbatch = 1;
-    for (int d = 0; d < r; d++)
-        nbatch *= shape[d];
-    int rb = r;
+    gm->m = A.shape[A.rank - 2];
+    gm->k = A.shape[A.rank - 1];
+    gm->n = B.shape[B.rank - 1];
+    if (B.shape[B.rank - 2] != gm->k)
+        return 1;
+    gm->Ab = A;
+    gm->Bb = B;
+    gm->Ab.rank -= 2;
+    gm->Bb.rank -= 2;
+    if (bcast_shape(&gm->Ab, &gm->Bb, &gm->r, gm->bshape))
+        return 2;
+    gm->nbatch = 1;
+    for (int d = 0; d < gm->r; d++)
+        gm->nbatch *= gm->bshape[d];
+    gm->rb = gm->r;
     if (a->rank != 1)
-        shape[r++] = m;
+        gm->bshape[gm->r++] = gm->m;
     if (b->rank != 1)
-        shape[r++] = n;
+        gm->bshape[gm->r++] = gm->n;
+    return 0;
+}
+
+static vfy_status infer_matmul(ictx *c)
+{
+    const vfy_tensor *a = &c->in[0]->t, *b = &c->in[1]->t;
+    if (a->dtype != b->dtype || !dt_float(a->dtype) || a->rank < 1 || b->rank < 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "needs two float tensors of rank >= 1");
+    mm_geom gm;
+    int bad = mm_geom_get(a, b, &gm);
+    if (bad == 1)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "inner dimensions differ (%lld, %lld)",
+                     (long long)gm.k, (long long)(b->rank == 1 ? b->shape[0]
+                                                               : b->shape[b->rank - 2]));
+    if (bad == 2)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "batch dimensions do not broadcast");
+    int64_t m = gm.m, k = gm.k, n = gm.n, nbatch = gm.nbatch, *shape = gm.bshape;
+    int rb = gm.rb;
+    const vfy_tensor Ab = gm.Ab, Bb = gm.Bb;
     vfy_tensor *t = &c->o->t;
     t->dtype = a->dtype;
-    if (set_shape(t, r, shape))
+    if (set_shape(t, gm.r, shape))
         return bad_shape(c);
     if (!c->all_const)
         return VFY_OK;
@@ -4374,6 +4399,79 @@ static vfy_status lower_product(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
     return VFY_OK;
 }
 
+/* MatMul of two computed tensors, y[q, i, j] = sum_t a[q, i, t] b[q, t, j] (numpy's broadcast
+ * of the batch dimensions, mm_geom): a DENSE layer of copies placing each product's two factors
+ * side by side, a PRODUCT layer, then a DENSE layer summing each output's k products (fan-in k:
+ * a float execution's sum, in any order, with or without fma, which rounds no product: the
+ * product layer's allowance holds with no rounding too). The carried slots travel along. */
+static vfy_status lower_matmul2(lctx *lc, const vfy_node *n, int64_t kn, dag *d, emb *e)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *ta = &g->values[n->in[0]].t, *tb = &g->values[n->in[1]].t;
+    mm_geom gm;
+    int bad = mm_geom_get(ta, tb, &gm);
+    VFY_ASSERT(bad == 0); /* (checked by vfy_graph_infer) */
+    int64_t m = gm.m, k = gm.k, nn = gm.n, len = gm.nbatch * m * nn, P;
+    if (__builtin_mul_overflow(len, k, &P) || P > VFY_MAX_ELEMS / 4)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "%lld products of computed values are "
+                     "too many (unsupported)", (long long)len * k);
+    emb_from(d, kn, e);
+    int64_t cw = 0;
+    for (int i = 0; i < e->nc; i++)
+        cw += slot_width(&e->cs[i]);
+    lmat M;
+    vfy_status st = lmat_init(lc, n, &M, cw + 2 * P, e->width);
+    if (st)
+        return st;
+    carry_rows(e, &M, 0);
+    emb src = *e;
+    for (int f = 0; f < 2; f++) {
+        int s = slot_of(d, n->in[f]);
+        VFY_ASSERT(s >= 0);
+        emb_work_slot(&src, d, s);
+        for (int64_t q = 0; q < gm.nbatch; q++) {
+            int64_t ia = bcast_src(gm.bshape, gm.rb, &gm.Ab, q) * m * k;
+            int64_t ib = bcast_src(gm.bshape, gm.rb, &gm.Bb, q) * k * nn;
+            for (int64_t i = 0; i < m; i++)
+                for (int64_t j = 0; j < nn; j++)
+                    for (int64_t t = 0; t < k; t++) {
+                        int64_t row = cw + f * P + ((q * m + i) * nn + j) * k + t;
+                        work_coef(&src, &M, row, f ? ib + t * nn + j : ia + i * k + t, 1.0);
+                    }
+        }
+    }
+    if ((st = lmat_push(lc, n, &M, 0, 1)))
+        return st;
+    emb_pack(e, 2 * P, FORM_PLAIN);
+    int64_t *pairs = vfy_alloc_array((size_t)(2 * (cw + P)), sizeof *pairs);
+    if (!pairs)
+        return NOMEM(g, n, lc->err);
+    for (int64_t r = 0; r < cw; r++) {
+        pairs[2 * r] = r;
+        pairs[2 * r + 1] = -1;
+    }
+    for (int64_t x = 0; x < P; x++) {
+        pairs[2 * (cw + x)] = cw + x;
+        pairs[2 * (cw + x) + 1] = cw + P + x;
+    }
+    st = vfy_net_push_product(lc->net, e->width, cw + P, pairs, n->name, lc->err);
+    if (st && st != VFY_ERR_NOMEM)
+        return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "");
+    if (st)
+        return st;
+    emb_pack(e, P, FORM_PLAIN);
+    if ((st = lmat_init(lc, n, &M, cw + len, e->width)))
+        return st;
+    carry_rows(e, &M, 0);
+    for (int64_t o = 0; o < len; o++)
+        for (int64_t t = 0; t < k; t++)
+            work_coef(e, &M, cw + o, o * k + t, 1.0);
+    if ((st = lmat_push(lc, n, &M, 0, k)))
+        return st;
+    emb_pack(e, len, FORM_PLAIN);
+    return VFY_OK;
+}
+
 /* Node k with one computed input, on a vector that carries other values or holds the input in
  * another form: the node is lowered on its own input into T, then T's layers are embedded. */
 static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci, dag *d, emb *e)
@@ -4492,16 +4590,17 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
             dag_commit(&d, &e, o, d.last[o]);
             continue;
         }
-        if (n_comp == 2 && n->op == VFY_OP_MUL) {
-            if ((st = lower_product(&lc, n, k, &d, &e)))
+        if (n_comp == 2 && (n->op == VFY_OP_MUL || n->op == VFY_OP_MATMUL)) {
+            if ((st = n->op == VFY_OP_MUL ? lower_product(&lc, n, k, &d, &e)
+                                          : lower_matmul2(&lc, n, k, &d, &e)))
                 goto fail;
             dag_commit(&d, &e, o, d.last[o]);
             continue;
         }
         if (n_comp > 1) {
             st = nfail(g, n, err, VFY_ERR_UNSUPPORTED,
-                       "combines two computed tensors (unsupported: only Add, Sub, Mul and Concat "
-                       "may combine the network's values)");
+                       "combines two computed tensors (unsupported: only Add, Sub, Mul, MatMul and "
+                       "Concat may combine the network's values)");
             goto fail;
         }
         int64_t in = n->in[ci];
