@@ -3731,6 +3731,22 @@ static vfy_status lower_pwl(lctx *lc, const vfy_node *n, int64_t len)
     return lmat_push(lc, n, &M, 0, nr);
 }
 
+/* The output index of element i of x under a reduction of the axes red: its coordinates with
+ * the reduced ones dropped. */
+static int64_t reduced_index(const vfy_tensor *x, const char *red, int64_t i)
+{
+    int64_t o = 0, stride = 1;
+    for (int d = x->rank - 1; d >= 0; d--) {
+        int64_t cd = i % x->shape[d];
+        i /= x->shape[d];
+        if (!red[d]) {
+            o += cd * stride;
+            stride *= x->shape[d];
+        }
+    }
+    return o;
+}
+
 /* ReduceSum: y_o = sum of the x_i that reduce to o, coefficients 1; ReduceMean: 1/k each (k the
  * elements per output), rounded: relerr 2^-53 unless k is a power of two (as AveragePool). A float
  * execution sums k terms and divides once: k roundings, the fan-in. */
@@ -3756,16 +3772,7 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
     if ((st = lmat_init(lc, n, &M, n_out, n_in)))
         return st;
     for (int64_t i = 0; i < n_in; i++) {
-        /* the output index of input element i: its coordinates with the reduced ones dropped */
-        int64_t idx = i, o = 0, stride = 1;
-        for (int d = x->rank - 1; d >= 0; d--) {
-            int64_t cd = idx % x->shape[d];
-            idx /= x->shape[d];
-            if (!red[d]) {
-                o += cd * stride;
-                stride *= x->shape[d];
-            }
-        }
+        int64_t o = reduced_index(x, red, i);
         lmat_add(&M, o, i, v);
     }
     return lmat_push(lc, n, &M, relerr, k);
@@ -3811,16 +3818,7 @@ static vfy_status lower_reduce_max(lctx *lc, const vfy_node *n)
         return NOMEM(g, n, lc->err);
     }
     for (int64_t i = 0; i < n_in; i++) {
-        /* the output index of input element i: its coordinates with the reduced ones dropped */
-        int64_t idx = i, o = 0, stride = 1;
-        for (int d = x->rank - 1; d >= 0; d--) {
-            int64_t cd = idx % x->shape[d];
-            idx /= x->shape[d];
-            if (!red[d]) {
-                o += cd * stride;
-                stride *= x->shape[d];
-            }
-        }
+        int64_t o = reduced_index(x, red, i);
         VFY_ASSERT(cnt[o] < k);
         pool[o * k + cnt[o]++] = i;
     }
