@@ -2533,8 +2533,8 @@ static vfy_status add_fresh_value(vfy_graph *g, const char *base, const char *su
     }
 }
 
-/* Max and Min of two computed tensors of one shape and float type become, exactly in real
- * arithmetic,
+/* Max and Min of two computed tensors of one float type (broadcast either way: the Sub and the
+ * Add or Sub below broadcast alike) become, exactly in real arithmetic,
  *   Max(a, b) = b + relu(a - b),   Min(a, b) = a - relu(a - b)
  * as the nodes Sub(a, b) -> d, Relu(d) -> r, then node k itself Add(b, r) or Sub(a, r): a residual
  * graph, which the lowering carries (a value read on both sides of a ReLU, docs/soundness.md
@@ -2553,10 +2553,9 @@ static vfy_status expand_max_min(vfy_graph *g, int64_t k, int *done, vfy_error *
     const vfy_value *a = &g->values[ia], *b = &g->values[ib];
     if (!a->is_shaped || !b->is_shaped || a->is_const || b->is_const)
         return VFY_OK;
-    if (!dt_float(a->t.dtype) || a->t.dtype != b->t.dtype || a->t.rank != b->t.rank ||
-        memcmp(a->t.shape, b->t.shape, (size_t)a->t.rank * sizeof *a->t.shape))
+    if (!dt_float(a->t.dtype) || a->t.dtype != b->t.dtype)
         return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "of two computed tensors of different "
-                     "shapes or types (supported: one shape, one float type)");
+                     "types (supported: one float type)");
     int is_max = n->op == VFY_OP_MAX;
     char *base = vfy_strdup(g->values[n->out[0]].name);
     if (!base)

@@ -2497,6 +2497,15 @@ static void ref_max_min(const double *x, double *y)
     }
 }
 
+static void ref_max_min_bcast(const double *x, double *y)
+{
+    double s = x[0] + x[1] + x[2] + x[3];
+    for (int j = 0; j < 4; j++) {
+        y[j] = fmax(x[j], s);
+        y[4 + j] = fmin(s, x[j]);
+    }
+}
+
 START_TEST(test_max_min_computed)
 {
     mb b = {0};
@@ -2514,15 +2523,20 @@ START_TEST(test_max_min_computed)
     vfy_net *net = load_ok(&b);
     check_against(net, ref_max_min);
     vfy_net_free(net);
-    /* two computed tensors of different shapes: refused, not broadcast */
+    /* two computed tensors of different shapes, broadcast: max(x_j, sum(x)), min(sum(x), x_j) */
     mb e = {0};
     int64_t s1[2] = {4, 1};
     e.in[e.nin++] = vinfo("x", FLT, 2, xd);
-    e.out[e.nout++] = vinfo("y", FLT, 2, xd);
+    e.out[e.nout++] = vinfo("y", FLT, 2, yd);
     ADD_INIT(e, tensor_f("S", 2, s1, (const float[]){1.0f, 1.0f, 1.0f, 1.0f}, ENC_RAW));
     ADD_NODE(e, "MatMul", "sum", "x,S", "s", NULL); /* [1, 1] */
-    ADD_NODE(e, "Max", "mxb", "x,s", "y", NULL);
-    load_fails(&e, VFY_ERR_UNSUPPORTED, "node 'mxb' (Max)", "different shapes");
+    ADD_NODE(e, "Max", "mxb", "x,s", "p", NULL);
+    ADD_NODE(e, "Min", "mnb", "s,x", "q", NULL);
+    ADD_NODE(e, "Concat", "cat", "p,q", "y", attr_i("axis", 1), NULL);
+    net = load_ok(&e);
+    check_against(net, ref_max_min_bcast);
+    check_bounds_hold(net, ref_max_min_bcast, 0.3);
+    vfy_net_free(net);
 }
 END_TEST
 
