@@ -4345,62 +4345,81 @@ static vfy_status lower_combine(lctx *lc, const vfy_node *n, int64_t k, dag *d, 
     return VFY_OK;
 }
 
-/* Mul of two computed tensors (broadcast either way; Mul(x, x) a square): a DENSE layer of copies
- * placing the two factors' elements side by side (exact in every semantics), then a PRODUCT layer
- * multiplying them, the carried slots copied through both. */
-static vfy_status lower_product(lctx *lc, const vfy_node *n, int64_t k, dag *d, emb *e)
+/* P products of two computed values, the factors of product x being element src[x] of node n's
+ * input 0 and element src[P + x] of its input 1 (with same, both factors come from input 0's
+ * elements src[x]: a square): a DENSE layer of copies placing the factors side by side (exact in
+ * every semantics), then a PRODUCT layer multiplying them; the carried slots are copied through
+ * both. e is left on the P products. Takes ownership of nothing; src is the caller's. */
+static vfy_status emit_products(lctx *lc, const vfy_node *n, int64_t kn, dag *d, emb *e,
+                                int64_t P, const int64_t *src, int same)
 {
     const vfy_graph *g = lc->g;
-    const vfy_tensor *o = &g->values[n->out[0]].t;
-    int same = d->rep[n->in[0]] == d->rep[n->in[1]] &&
-               g->values[n->in[0]].t.numel == o->numel && g->values[n->in[1]].t.numel == o->numel;
-    int64_t len = o->numel, n_fac = same ? 1 : 2;
-    emb_from(d, k, e);
+    int64_t n_fac = same ? 1 : 2;
+    emb_from(d, kn, e);
     int64_t cw = 0;
     for (int i = 0; i < e->nc; i++)
         cw += slot_width(&e->cs[i]);
     lmat M;
-    vfy_status st = lmat_init(lc, n, &M, cw + n_fac * len, e->width);
+    vfy_status st = lmat_init(lc, n, &M, cw + n_fac * P, e->width);
     if (st)
         return st;
     carry_rows(e, &M, 0);
-    emb src = *e;
-    for (int64_t j = 0; j < n_fac; j++) {
-        const vfy_value *x = &g->values[n->in[j]];
-        int s = slot_of(d, n->in[j]);
+    emb fe = *e;
+    for (int64_t f = 0; f < n_fac; f++) {
+        int s = slot_of(d, n->in[f]);
         VFY_ASSERT(s >= 0);
-        emb_work_slot(&src, d, s);
-        for (int64_t i = 0; i < len; i++)
-            work_coef(&src, &M, cw + j * len + i, bcast_src(o->shape, o->rank, &x->t, i), 1.0);
+        emb_work_slot(&fe, d, s);
+        for (int64_t x = 0; x < P; x++)
+            work_coef(&fe, &M, cw + f * P + x, src[f * P + x], 1.0);
     }
     if ((st = lmat_push(lc, n, &M, 0, 1)))
         return st;
-    emb_pack(e, n_fac * len, FORM_PLAIN);
-    int64_t *pairs = vfy_alloc_array((size_t)(2 * (cw + len)), sizeof *pairs);
+    emb_pack(e, n_fac * P, FORM_PLAIN);
+    int64_t *pairs = vfy_alloc_array((size_t)(2 * (cw + P)), sizeof *pairs);
     if (!pairs)
         return NOMEM(g, n, lc->err);
     for (int64_t r = 0; r < cw; r++) {
         pairs[2 * r] = r; /* a carried element: its copy */
         pairs[2 * r + 1] = -1;
     }
-    for (int64_t i = 0; i < len; i++) {
-        pairs[2 * (cw + i)] = cw + i;
-        pairs[2 * (cw + i) + 1] = cw + (same ? 0 : len) + i;
+    for (int64_t x = 0; x < P; x++) {
+        pairs[2 * (cw + x)] = cw + x;
+        pairs[2 * (cw + x) + 1] = cw + (same ? 0 : P) + x;
     }
-    st = vfy_net_push_product(lc->net, e->width, cw + len, pairs, n->name, lc->err);
+    st = vfy_net_push_product(lc->net, e->width, cw + P, pairs, n->name, lc->err);
     if (st && st != VFY_ERR_NOMEM)
         return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "");
     if (st)
         return st;
-    emb_pack(e, len, FORM_PLAIN);
+    emb_pack(e, P, FORM_PLAIN);
     return VFY_OK;
 }
 
+/* Mul of two computed tensors (broadcast either way; Mul(x, x) a square): emit_products with
+ * each output element's two sources. */
+static vfy_status lower_product(lctx *lc, const vfy_node *n, int64_t k, dag *d, emb *e)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *o = &g->values[n->out[0]].t;
+    int same = d->rep[n->in[0]] == d->rep[n->in[1]] &&
+               g->values[n->in[0]].t.numel == o->numel && g->values[n->in[1]].t.numel == o->numel;
+    int64_t len = o->numel;
+    int64_t *src = vfy_alloc_array((size_t)(2 * len), sizeof *src);
+    if (!src)
+        return NOMEM(g, n, lc->err);
+    for (int f = 0; f < 2; f++)
+        for (int64_t i = 0; i < len; i++)
+            src[f * len + i] = bcast_src(o->shape, o->rank, &g->values[n->in[f]].t, i);
+    vfy_status st = emit_products(lc, n, k, d, e, len, src, same);
+    vfy_free(src);
+    return st;
+}
+
 /* MatMul of two computed tensors, y[q, i, j] = sum_t a[q, i, t] b[q, t, j] (numpy's broadcast
- * of the batch dimensions, mm_geom): a DENSE layer of copies placing each product's two factors
- * side by side, a PRODUCT layer, then a DENSE layer summing each output's k products (fan-in k:
- * a float execution's sum, in any order, with or without fma, which rounds no product: the
- * product layer's allowance holds with no rounding too). The carried slots travel along. */
+ * of the batch dimensions, mm_geom): emit_products for the k products of each output, then a
+ * DENSE layer summing them (fan-in k: a float execution's sum, in any order, with or without
+ * fma, which rounds no product: the product layer's allowance holds with no rounding too). The
+ * carried slots travel along. */
 static vfy_status lower_matmul2(lctx *lc, const vfy_node *n, int64_t kn, dag *d, emb *e)
 {
     const vfy_graph *g = lc->g;
@@ -4412,51 +4431,26 @@ static vfy_status lower_matmul2(lctx *lc, const vfy_node *n, int64_t kn, dag *d,
     if (__builtin_mul_overflow(len, k, &P) || P > VFY_MAX_ELEMS / 4)
         return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "%lld products of computed values are "
                      "too many (unsupported)", (long long)len * k);
-    emb_from(d, kn, e);
-    int64_t cw = 0;
-    for (int i = 0; i < e->nc; i++)
-        cw += slot_width(&e->cs[i]);
-    lmat M;
-    vfy_status st = lmat_init(lc, n, &M, cw + 2 * P, e->width);
-    if (st)
-        return st;
-    carry_rows(e, &M, 0);
-    emb src = *e;
-    for (int f = 0; f < 2; f++) {
-        int s = slot_of(d, n->in[f]);
-        VFY_ASSERT(s >= 0);
-        emb_work_slot(&src, d, s);
-        for (int64_t q = 0; q < gm.nbatch; q++) {
-            int64_t ia = bcast_src(gm.bshape, gm.rb, &gm.Ab, q) * m * k;
-            int64_t ib = bcast_src(gm.bshape, gm.rb, &gm.Bb, q) * k * nn;
-            for (int64_t i = 0; i < m; i++)
-                for (int64_t j = 0; j < nn; j++)
-                    for (int64_t t = 0; t < k; t++) {
-                        int64_t row = cw + f * P + ((q * m + i) * nn + j) * k + t;
-                        work_coef(&src, &M, row, f ? ib + t * nn + j : ia + i * k + t, 1.0);
-                    }
-        }
-    }
-    if ((st = lmat_push(lc, n, &M, 0, 1)))
-        return st;
-    emb_pack(e, 2 * P, FORM_PLAIN);
-    int64_t *pairs = vfy_alloc_array((size_t)(2 * (cw + P)), sizeof *pairs);
-    if (!pairs)
+    int64_t *src = vfy_alloc_array((size_t)(2 * P), sizeof *src);
+    if (!src)
         return NOMEM(g, n, lc->err);
-    for (int64_t r = 0; r < cw; r++) {
-        pairs[2 * r] = r;
-        pairs[2 * r + 1] = -1;
+    for (int64_t q = 0; q < gm.nbatch; q++) {
+        int64_t ia = bcast_src(gm.bshape, gm.rb, &gm.Ab, q) * m * k;
+        int64_t ib = bcast_src(gm.bshape, gm.rb, &gm.Bb, q) * k * nn;
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < nn; j++)
+                for (int64_t t = 0; t < k; t++) {
+                    int64_t x = ((q * m + i) * nn + j) * k + t;
+                    src[x] = ia + i * k + t;
+                    src[P + x] = ib + t * nn + j;
+                }
     }
-    for (int64_t x = 0; x < P; x++) {
-        pairs[2 * (cw + x)] = cw + x;
-        pairs[2 * (cw + x) + 1] = cw + P + x;
-    }
-    st = vfy_net_push_product(lc->net, e->width, cw + P, pairs, n->name, lc->err);
-    if (st && st != VFY_ERR_NOMEM)
-        return nfail(g, n, lc->err, st, "%s", lc->err ? lc->err->msg : "");
+    vfy_status st = emit_products(lc, n, kn, d, e, P, src, 0);
+    vfy_free(src);
     if (st)
         return st;
-    emb_pack(e, P, FORM_PLAIN);
+    int64_t cw = e->woff;
+    lmat M;
     if ((st = lmat_init(lc, n, &M, cw + len, e->width)))
         return st;
     carry_rows(e, &M, 0);
