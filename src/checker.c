@@ -567,7 +567,7 @@ static int prod_planes(double la, double ua, double lb, double ub, int square, d
         *sb = 0;
         *tl = -up(up(s * s) * 0.25);
         *tu = g1 > g2 ? g1 : g2;
-        return 1;
+        return isfinite(*tl) && isfinite(g1) && isfinite(g2);
     }
     *sa = 0.5 * lb + 0.5 * ub;
     *sb = 0.5 * la + 0.5 * ua;
@@ -579,10 +579,12 @@ static int prod_planes(double la, double ua, double lb, double ub, int square, d
             double a = av[i], b = bv[j];
             double fl = dn(dn(dn(a * b) - up(*sa * a)) - up(*sb * b));
             double fh = up(up(up(a * b) - dn(*sa * a)) - dn(*sb * b));
+            if (!isfinite(fl) || !isfinite(fh)) /* (an overflow: NaN or inf, never skipped) */
+                return 0;
             *tl = fl < *tl ? fl : *tl;
             *tu = fh > *tu ? fh : *tu;
         }
-    return isfinite(*tl) && isfinite(*tu);
+    return 1;
 }
 
 /* ---- back-substitution ----
@@ -1023,6 +1025,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 for (int s1 = 0; s1 < 2; s1++)
                     for (int s2 = 0; s2 < 2; s2++) {
                         double v = av[s1] * (p == q ? av[s1] : bv[s2]);
+                        if (!isfinite(v))
+                            return 0; /* (an overflow: confirms nothing) */
                         ylo = dn(v) < ylo ? dn(v) : ylo;
                         yhi = up(v) > yhi ? up(v) : yhi;
                     }
@@ -1035,6 +1039,11 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                     ylo = dn(ylo - e);
                     yhi = up(yhi + e);
                 }
+                /* as for affine layers: a bound that is not finite (an overflow, whose outward
+                 * step is NaN), or under the float32 claim out of its range, confirms nothing */
+                double lim = c->fsem ? FLOAT_EXEC_LIMIT : INFINITY;
+                if (!(ylo > -lim && yhi < lim))
+                    return 0;
                 if (p == q || (l[p] >= 0 && l[q] >= 0))
                     ylo = ylo > 0 ? ylo : 0;
                 lo[j] = ylo;

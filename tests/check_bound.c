@@ -1,6 +1,7 @@
 /* Check suite: la (BLAS wrapper, directed rounding) and bound (IBP, CROWN). Soundness tests assert
  * that sampled points lie inside the bounds, with no tolerance. */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2142,6 +2143,25 @@ START_TEST(test_product_relaxation)
     REQUIRE_MSG(lbi[0] <= -6 && lbi[1] <= -9, "IBP %.17g %.17g", lbi[0], lbi[1]);
     REQUIRE_MSG(lb[0] <= -1 && lb[0] > -1 - 1e-12, "CROWN %.17g", lb[0]);
     REQUIRE_MSG(lb[1] <= -3 && lb[1] > -3 - 1e-12, "CROWN %.17g", lb[1]);
+    /* (d) factors whose products overflow: x0 x1 on [1e200, 2e200] x [-1e200, 1e200] reaches
+     * -2e400, below every double, and x0^2 exceeds every double: a vertex's value is then NaN
+     * (inf - inf), which must make the planes claim nothing, not be skipped by fmin/fmax. The
+     * rows' coefficients are 1e-300, so that nothing else overflows: the true minima are
+     * -2e100 (1e-300 x0 x1) and -4e100 (-1e-300 x0^2) */
+    double lo_d[2] = {1e200, -1e200}, hi_d[2] = {2e200, 1e200};
+    double cyd[6] = {1e-300, 0, 0, 0, -1e-300, 0};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_d, hi_d, NULL, b), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo_d, hi_d, b, 2, cyd, NULL, lb, NULL,
+                                    NULL), VFY_OK);
+    REQUIRE_MSG(lb[0] <= -2e100 && lb[1] <= -4e100, "CROWN %.17g %.17g", lb[0], lb[1]);
+    /* (e) every vertex product overflows (x0 x1 >= 1e400 on [1e200, 2e200]^2): a directed
+     * rounding of +inf is NaN, and a lower bound of +inf would claim the value exceeds every
+     * real; the layer's bounds must claim nothing below (a finite or -inf lower bound) */
+    double lo_e[2] = {1e200, 1e200}, hi_e[2] = {2e200, 2e200};
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo_e, hi_e, NULL, b), VFY_OK);
+    for (int j = 0; j < 2; j++)
+        REQUIRE_MSG(b->lo[0][j] <= DBL_MAX && b->hi[0][j] == INFINITY, "output %d: [%.17g, "
+                    "%.17g]", j, b->lo[0][j], b->hi[0][j]);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
     for (int64_t k = 0; k < net.n_layers; k++)

@@ -977,15 +977,21 @@ static void mem_refuted(void *user, const vfy_refutation *r)
     mem_region(user, r->box, r->lo, r->hi, r->n_cases, r->cases);
 }
 
-static void mem_header(memcert *m, const vfy_net *net, const vfy_spec *sp)
+/* The header of a certificate of the claim sem ("float32" or "real"). */
+static void mem_header_sem(memcert *m, const vfy_net *net, const vfy_spec *sp, const char *sem)
 {
     m->f = open_memstream(&m->buf, &m->len);
     ck_assert_ptr_nonnull(m->f);
     m->n_in = net->n_in;
-    fprintf(m->f, "verify-certificate 1\nsemantics float32\nmodel 0000000000000000 0 mem\n"
-            "spec 0000000000000000 0 mem\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n",
+    fprintf(m->f, "verify-certificate 1\nsemantics %s\nmodel 0000000000000000 0 mem\n"
+            "spec 0000000000000000 0 mem\nn_in %lld\nn_out %lld\nboxes %lld\ncases %lld\n", sem,
             (long long)net->n_in, (long long)net->n_out, (long long)sp->n_boxes,
             (long long)sp->n_cases);
+}
+
+static void mem_header(memcert *m, const vfy_net *net, const vfy_spec *sp)
+{
+    mem_header_sem(m, net, sp, "float32");
 }
 
 static int check_mem(const vfy_net *net, const vfy_spec *sp, memcert *m, char *why)
@@ -1298,6 +1304,36 @@ START_TEST(test_product_allowance_decides)
 }
 END_TEST
 
+/* Products that overflow: y = x0 x1 on [1e200, 2e200]^2 is at least 1e400, beyond every double.
+ * A certificate claiming Y_0 <= 1e300 unsafe nowhere there is rejected under either claim: the
+ * checker's enclosure of the product is not finite (its outward step of +inf is NaN), so it
+ * cannot confirm the region. */
+START_TEST(test_product_overflow_rejected)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    int64_t *pairs = vfy_alloc_array(2, sizeof(int64_t));
+    pairs[0] = 0;
+    pairs[1] = 1;
+    ck_assert_int_eq(vfy_net_push_product(net, 2, 1, pairs, "x0 x1", NULL), VFY_OK);
+    vfy_spec *sp = act_spec(1e200, 2e200, 1e200, 2e200, "<=", 1e300);
+    char why[1024];
+    for (int real = 0; real < 2; real++) {
+        memcert mf = {0};
+        mem_header_sem(&mf, net, sp, real ? "real" : "float32");
+        double lo[2] = {1e200, 1e200}, hi[2] = {2e200, 2e200};
+        int64_t c0 = 0;
+        mem_region(&mf, 0, lo, hi, 1, &c0);
+        REQUIRE_MSG(!check_mem(net, sp, &mf, why), "%s: a region whose product overflows was "
+                    "confirmed", real ? "real" : "float32");
+    }
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The float32 execution's allowance of a long row decides, in the checker as in verify: the
  * adversarial row (testnet_adversarial_row: 300 inputs at x = 1, a float32 execution in index order
  * about 0.0019 below the real sum, half the allowance). Y_0 <= that float32 value is violated by
@@ -1420,6 +1456,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_checker_ulps);
     tcase_add_test(tc, test_exec_allowance_decides);
     tcase_add_test(tc, test_product_allowance_decides);
+    tcase_add_test(tc, test_product_overflow_rejected);
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
     tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
