@@ -68,6 +68,7 @@ struct vfy_bound_ctx {
     int64_t n_sact;  /* SIGMOID/TANH neurons in all */
     int64_t *moff;   /* per layer: offset of a MAXPOOL or PRODUCT layer's outputs among all such */
     int64_t n_mp;    /* MAXPOOL and PRODUCT outputs in all */
+    int64_t n_prod;  /* PRODUCT outputs in all */
     int act_search;  /* optimise and split them too (vfy_bound_ctx_set_act_search; default 1) */
     int n_threads;   /* threads of vfy_bound_tighten_alpha (vfy_bound_ctx_set_threads; default 1) */
     char **nonneg;   /* affine layers: per output, 1 when it is >= 0 in every semantics
@@ -155,6 +156,13 @@ typedef struct vfy_bound_scratch {
      * by the alpha passes for the relaxed network's forward (alpha_gradient) */
     int64_t cap_mtape;
     double *mtape;
+    /* alpha for PRODUCT (K x n_mp each, at the mtape's offsets; MAXPOOL's entries unused): each
+     * row's mix theta of McCormick's two planes (product_mixed_plane), its gradient and Adam's
+     * moments */
+    int64_t cap_palpha;
+    double *pal, *pal_g, *pal_m1, *pal_m2;
+    int use_palpha; /* backward uses pal (set only inside vfy_bound_rows_alpha), */
+    int64_t pal_K;  /* ... of that many rows in all (a layer's block at pal_K moff[k]) */
     /* the last gradient step of vfy_bound_rows_alpha: each row's value in the relaxed network at
      * its primal point (pval) and that pass's bound (plb); n_primal rows, 0: no step taken */
     double *pval, *plb;
@@ -306,6 +314,8 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
         ctx->moff[k] = ctx->n_mp;
         if (net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT)
             ctx->n_mp += net->layers[k].n_out;
+        if (net->layers[k].kind == VFY_LAYER_PRODUCT)
+            ctx->n_prod += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
@@ -522,6 +532,9 @@ void vfy_bounds_free(vfy_bounds *b)
         for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
             vfy_free(*sa[i]);
         vfy_free(s->mtape);
+        double **pa[] = {&s->pal, &s->pal_g, &s->pal_m1, &s->pal_m2};
+        for (size_t i = 0; i < sizeof pa / sizeof pa[0]; i++)
+            vfy_free(*pa[i]);
         vfy_free(s);
     }
     vfy_free(b);
@@ -1433,6 +1446,87 @@ static void product_planes(double la, double ua, double lb, double ub, int squar
     *tu = isnan(hi) ? INFINITY : hi;
 }
 
+/* alpha-CROWN's plane of a b for one row: a mix theta in [0, 1] of McCormick's two planes on the
+ * side the row needs (upper = 0: below a b, for a coefficient >= 0; else above),
+ *     below:  theta (lb a + la b - la lb) + (1 - theta) (ub a + ua b - ua ub),
+ *     above:  theta (ub a + la b - la ub) + (1 - theta) (lb a + ua b - ua lb),
+ * both valid (convex combinations of valid planes); theta = 1/2 gives product_planes' slopes.
+ * The slopes are taken as computed and the intercept certified for them as in product_planes
+ * (the extreme of the bilinear a b - sa a - sb b over the box's vertices, rounded outward), so
+ * any theta is sound. A square below: the tangent at d = la + theta (ua - la), slope 2 d (exact)
+ * and intercept -d^2 rounded down (a^2 - 2 d a >= -d^2 everywhere); above: the chord (theta
+ * unused). *va, *vb: where the intercept's extreme is attained (a vertex, or d), and *dsa, *dsb
+ * the slopes' derivatives in theta: the gradient of the row's term lam (sa a + sb b + t) at the
+ * point (a, b) is lam (dsa (a - va) + dsb (b - vb)) (envelope theorem; steering only). */
+static void product_mixed_plane(double la, double ua, double lb, double ub, int square, int upper,
+                                double theta, double *sa, double *sb, double *t, double *va,
+                                double *vb, double *dsa, double *dsb)
+{
+    *va = *vb = *dsa = *dsb = 0;
+    if (!(isfinite(la) && isfinite(ua) && isfinite(lb) && isfinite(ub))) {
+        *sa = *sb = 0;
+        *t = upper ? INFINITY : -INFINITY;
+        return;
+    }
+    theta = theta < 0 ? 0 : (theta > 1 ? 1 : theta);
+    if (square) {
+        double tl, tu;
+        product_planes(la, ua, lb, ub, 1, sa, sb, &tl, &tu);
+        if (upper) {
+            *t = tu;
+            return;
+        }
+        double d = fmin(fmax(la + theta * (ua - la), la), ua);
+        if (!isfinite(2 * d)) { /* (the chord's planes: no overflow in the slope) */
+            *t = tl;
+            return;
+        }
+        *sa = 2 * d;
+        *sb = 0;
+        *t = -vfy_mul_up(d, d);
+        *va = d;
+        *dsa = 2 * (ua - la);
+        return;
+    }
+    if (upper) {
+        *sa = lb + theta * (ub - lb);
+        *sb = ua + theta * (la - ua);
+        *dsa = ub - lb;
+    } else {
+        *sa = ub + theta * (lb - ub);
+        *sb = ua + theta * (la - ua);
+        *dsa = lb - ub;
+    }
+    *dsb = la - ua;
+    const double av[2] = {la, ua}, bv[2] = {lb, ub};
+    double ext = upper ? -INFINITY : INFINITY, best = upper ? -INFINITY : INFINITY;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+            double a = av[i], b = bv[j], e;
+            if (upper)
+                e = vfy_sub_up(vfy_sub_up(vfy_mul_up(a, b), vfy_mul_down(*sa, a)),
+                               vfy_mul_down(*sb, b));
+            else
+                e = vfy_sub_down(vfy_sub_down(vfy_mul_down(a, b), vfy_mul_up(*sa, a)),
+                                 vfy_mul_up(*sb, b));
+            ext = isnan(e) || isnan(ext) ? NAN : (upper ? fmax(ext, e) : fmin(ext, e));
+            double f = a * b - *sa * a - *sb * b; /* (which vertex: steering only) */
+            if (upper ? f > best : f < best) {
+                best = f;
+                *va = a;
+                *vb = b;
+            }
+        }
+    *t = isnan(ext) ? (upper ? INFINITY : -INFINITY) : ext;
+}
+
+void vfy_bound_product_plane(double la, double ua, double lb, double ub, int square, int upper,
+                             double theta, double *sa, double *sb, double *t)
+{
+    double va, vb, da, db;
+    product_mixed_plane(la, ua, lb, ub, square, upper, theta, sa, sb, t, &va, &vb, &da, &db);
+}
+
 /* The range of a b over the box, rounded outward (a square: of a^2 over [la, ua]); the whole line
  * when a bound is not finite. */
 static void product_interval(double la, double ua, double lb, double ub, int square, double *lo,
@@ -1495,6 +1589,8 @@ static void product_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
     }
     double g = vfy_la_gamma(n_out + 2);
     double tiny = vfy_mul_up((double)(2 * n_out + 2) * ETA64, vfy_add_up(hsum, 1.0));
+    /* each row's mix of McCormick's planes (alpha passes), else the mean planes */
+    const double *pal = s->use_palpha ? s->pal + s->pal_K * ctx->moff[k] : NULL;
     for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
         const double *row = lam + i * n_out;
         double *out = lam2 + i * n_in;
@@ -1509,11 +1605,17 @@ static void product_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
                 errmu += fabs(x) * s->H[p];
                 continue;
             }
-            double ma = x * s->m[j], mb = x * s->r[j];
+            double sa = s->m[j], sb = s->r[j], t = x >= 0 ? s->c[j] : s->R[j];
+            if (pal) {
+                double va, vb, da, db;
+                product_mixed_plane(l[p], u[p], l[q], u[q], p == q, x < 0, pal[i * n_out + j],
+                                    &sa, &sb, &t, &va, &vb, &da, &db);
+            }
+            double ma = x * sa, mb = x * sb;
             out[p] += ma;
             out[q] += mb;
             errmu += fabs(ma) * s->H[p] + fabs(mb) * s->H[q];
-            double pr = x * (x >= 0 ? s->c[j] : s->R[j]);
+            double pr = x * t;
             d += pr;
             abst += fabs(pr);
             exec += fabs(x) * s->G[j];
@@ -2345,6 +2447,19 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
             return 0;
         }
     }
+    if (ctx->n_prod > 0 && K > s->cap_palpha) {
+        double **pa[] = {&s->pal, &s->pal_g, &s->pal_m1, &s->pal_m2};
+        for (size_t i = 0; i < sizeof pa / sizeof pa[0]; i++) {
+            vfy_free(*pa[i]);
+            *pa[i] = vfy_alloc_array((size_t)(K * ctx->n_mp), sizeof(double));
+            if (!*pa[i]) {
+                s->cap_palpha = 0;
+                s->cap_alpha = 0;
+                return 0;
+            }
+        }
+        s->cap_palpha = K;
+    }
     return 1;
 }
 
@@ -2418,9 +2533,13 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
             }
         } else if (L->kind == VFY_LAYER_PRODUCT) {
             /* the primal point goes through the plane the row used (product_backward): tl's
-             * where its coefficient is >= 0, tu's elsewhere; through the product itself where
-             * the planes are not finite (steering only) */
+             * where its coefficient is >= 0, tu's elsewhere, or the row's mix of McCormick's
+             * planes (alpha passes), whose gradient in theta is taken here
+             * (product_mixed_plane); through the product itself where the planes are not
+             * finite (steering only) */
             const double *mt = s->mtape + K * ctx->moff[k];
+            const double *pal = s->use_palpha ? s->pal + K * ctx->moff[k] : NULL;
+            double *pg = s->use_palpha ? s->pal_g + K * ctx->moff[k] : NULL;
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
                 const double *l = layer_in_lo(G->b, k, G->in_lo);
@@ -2432,9 +2551,16 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         product_planes(l[p], u[p], l[q], u[q], p == q, &sa, &sb, &tl, &tu);
                     for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                         const double *vi = v + i * n_in;
-                        double t = mt[i * n_out + j] >= 0 ? tl : tu;
+                        double x = mt[i * n_out + j], t = x >= 0 ? tl : tu, a = sa, b = sb;
+                        if (pal && q >= 0) {
+                            double va, vb, da, db;
+                            product_mixed_plane(l[p], u[p], l[q], u[q], p == q, x < 0,
+                                                pal[i * n_out + j], &a, &b, &t, &va, &vb, &da,
+                                                &db);
+                            pg[i * n_out + j] = x * (da * (vi[p] - va) + db * (vi[q] - vb));
+                        }
                         v2[i * n_out + j] = q < 0 ? vi[p]
-                                          : isfinite(t) ? sa * vi[p] + sb * vi[q] + t
+                                          : isfinite(t) ? a * vi[p] + b * vi[q] + t
                                                         : vi[p] * vi[q];
                     }
                 }
@@ -2740,6 +2866,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     const vfy_net *net = ctx->net;
     int64_t L = net->n_layers, R = ctx->n_relu, nx = net->n_in, ny = net->n_out;
     int sact = ctx->n_sact > 0 && ctx->act_search;
+    int sprod = ctx->n_prod > 0 && ctx->act_search; /* PRODUCT planes optimised too */
     s->best_K = 0;
     s->n_jobs = 0;
     /* the jobs optimised here: rows to bound, valid layer bounds, something to optimise */
@@ -2747,7 +2874,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     for (int64_t j = 0; j < n_jobs; j++) {
         const vfy_alpha_job *J = &jobs[j];
         int64_t nsp = J->splits ? J->splits->n : 0;
-        if (J->K > 0 && iters > 0 && (R > 0 || sact) && !J->b->overflow) {
+        if (J->K > 0 && iters > 0 && (R > 0 || sact || sprod) && !J->b->overflow) {
             n++;
             K += J->K;
             NS += nsp;
@@ -2764,7 +2891,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         int64_t nsp = J->splits ? J->splits->n : 0;
         s->job_rows[j] = J->K;
         s->job_seg[j] = -1;
-        if (!(J->K > 0 && iters > 0 && (R > 0 || sact) && !J->b->overflow)) {
+        if (!(J->K > 0 && iters > 0 && (R > 0 || sact || sprod) && !J->b->overflow)) {
             vfy_status st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, J->in_lo, J->in_hi, J->b, J->K,
                                            J->cy, J->cx, J->lb, J->lam_in, J->c_in);
             if (st != VFY_OK)
@@ -2915,12 +3042,23 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     }
     memset(s->adam_m, 0, (size_t)(K * R) * sizeof(double));
     memset(s->adam_v, 0, (size_t)(K * R) * sizeof(double));
+    /* PRODUCT: every row starts from the mean planes (theta = 1/2: product_planes' slopes) */
+    if (sprod) {
+        size_t nb = (size_t)(K * ctx->n_mp);
+        for (size_t p = 0; p < nb; p++)
+            s->pal[p] = 0.5;
+        memset(s->pal_g, 0, nb * sizeof(double));
+        memset(s->pal_m1, 0, nb * sizeof(double));
+        memset(s->pal_m2, 0, nb * sizeof(double));
+    }
     double *lbc = s->best_lb;
     s->n_primal = 0;
     const double lr = 0.1, b1 = 0.9, b2 = 0.999;
     const double act_decay = pow(ACT_LR_FINAL, 1.0 / (iters > 1 ? iters - 1 : 1));
     double b1t = 1, b2t = 1, act_lr = ACT_LR;
     s->use_salpha = sact; /* (reset before the return below) */
+    s->use_palpha = sprod;
+    s->pal_K = K;
     for (int it = 0; it < iters; it++) {
         memcpy(s->lam, s->cyb, (size_t)(K * ny) * sizeof(double));
         rows_init(s, K);
@@ -2967,6 +3105,17 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             double v = s->beta_v[p] + step;
             s->beta_v[p] = v > 0 ? v : 0;
         }
+        /* projected Adam ascent on the PRODUCT mixes, each kept in [0, 1] (any mix is sound:
+         * product_mixed_plane certifies its intercept) */
+        for (int64_t p = 0; sprod && p < K * ctx->n_mp; p++) {
+            double g = s->pal_g[p], *m1 = &s->pal_m1[p], *m2 = &s->pal_m2[p];
+            if (g == 0 && *m1 == 0)
+                continue;
+            *m1 = b1 * *m1 + (1 - b1) * g;
+            *m2 = b2 * *m2 + (1 - b2) * g * g;
+            double v = s->pal[p] + lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
+            s->pal[p] = v < 0 ? 0 : (v > 1 ? 1 : v);
+        }
         /* projected Adam ascent on the SIGMOID/TANH slopes, each kept in [0, max f'] (any slope
          * is sound: its intercept is certified; the range only keeps the search sensible) */
         if (it > 0)
@@ -2994,6 +3143,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         }
     }
     s->use_salpha = 0;
+    s->use_palpha = 0;
     s->rc_on = 0;
     /* each job's results */
     for (int64_t j = 0; j < n_jobs; j++) {

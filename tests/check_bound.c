@@ -2260,6 +2260,151 @@ START_TEST(test_product_vertices)
 }
 END_TEST
 
+/* The gap a b - (sa a + sb b + t) at one point in __float128 (113 bits): a and b on the grid of
+ * 2^-12 in [-4, 4], so every product is exact and the sum off by at most about 2^-105, far below
+ * the outward rounding of a certified intercept (about 2^-52 of the terms), so the sign of a gap
+ * that matters is exact. */
+static __float128 plane_gap(double a, double b, double sa, double sb, double t)
+{
+    return (__float128)a * b - ((__float128)sa * a + (__float128)sb * b + (__float128)t);
+}
+
+/* vfy_bound_product_plane on random boxes (grid of 2^-12, some straddling 0, some flat), every
+ * side and mix theta (the ends 0 and 1 among them), exactly: below a b (or above) at the box's
+ * four vertices, so everywhere (a b minus a plane is bilinear); a square's tangent below a^2 at
+ * its point of contact and the ends. Each plane touches where its certificate says (within
+ * 2^-40 of 0 at some vertex or at the tangent point): an intercept lower than needed shows, as
+ * one raised by 1e-9 fails the first check. */
+START_TEST(test_product_mixed_plane)
+{
+    uint64_t st = 8100 + (uint64_t)_i;
+    for (int rep = 0; rep < 3000; rep++) {
+        double la = round((4 * testnet_uniform(&st) - 2) * 4096) / 4096;
+        double ua = la + round(testnet_uniform(&st) * 2 * 4096) / 4096;
+        double lb = round((4 * testnet_uniform(&st) - 2) * 4096) / 4096;
+        double ub = lb + round(testnet_uniform(&st) * 2 * 4096) / 4096;
+        int square = rep % 3 == 0, upper = (rep / 3) % 2;
+        double theta = rep % 7 == 0 ? 0.0 : (rep % 7 == 1 ? 1.0 : testnet_uniform(&st));
+        if (square) {
+            lb = la;
+            ub = ua;
+        }
+        double sa, sb, t;
+        vfy_bound_product_plane(la, ua, lb, ub, square, upper, theta, &sa, &sb, &t);
+        ck_assert(isfinite(sa) && isfinite(sb) && isfinite(t));
+        const double av[2] = {la, ua}, bv[2] = {lb, ub};
+        __float128 closest = 1e9;
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) {
+                double b = square ? av[i] : bv[j];
+                __float128 g = plane_gap(av[i], b, sa, sb, t), gs = upper ? -g : g;
+                REQUIRE_MSG(gs >= 0, "rep %d (square %d, upper %d, theta %.17g): box [%.17g, "
+                            "%.17g] x [%.17g, %.17g], plane %.17g a + %.17g b + %.17g is on the "
+                            "wrong side at (%.17g, %.17g)", rep, square, upper, theta, la, ua, lb,
+                            ub, sa, sb, t, av[i], b);
+                closest = gs < closest ? gs : closest;
+            }
+        if (square && !upper) {
+            double d = 0.5 * sa; /* the tangent point (its slope is 2 d, exact) */
+            ck_assert(d >= la && d <= ua);
+            __float128 g = plane_gap(d, d, sa, sb, t);
+            REQUIRE_MSG(g >= 0, "rep %d: the tangent at %.17g above a^2 (intercept %.17g)", rep,
+                        d, t);
+            closest = g < closest ? g : closest;
+        }
+        REQUIRE_MSG(closest <= 0x1p-40, "rep %d (square %d, upper %d, theta %.17g): the plane "
+                    "%.17g a + %.17g b + %.17g touches nowhere (closest %.3g)", rep, square, upper,
+                    theta, sa, sb, t, (double)closest);
+    }
+}
+END_TEST
+
+/* alpha-CROWN's mixes of McCormick's planes (product_mixed_plane): on the products a b, c^2 and
+ * b c and a copy of d, rows mixing products and inputs are bounded by alpha with the mixes
+ * optimised and without (vfy_bound_ctx_set_act_search 0: the mean planes). Every row's bound
+ * holds at the box's 16 vertices (where the planes touch: an intercept too high by one rounding
+ * shows) and at samples, exactly (float32 inputs: the products are exact in double), for the
+ * real and the float32-rounded products; the mixes' bound is never below the mean planes' and
+ * above it on some rows. */
+START_TEST(test_product_alpha_mix)
+{
+    vfy_net net = {0};
+    net.n_in = 4;
+    net.n_out = 4;
+    int64_t *pairs = vfy_alloc_array(8, sizeof(int64_t));
+    const int64_t pr[8] = {0, 1, 2, 2, 1, 2, 3, -1};
+    memcpy(pairs, pr, sizeof pr);
+    ck_assert_int_eq(vfy_net_push_product(&net, 4, 4, pairs, "product", NULL), VFY_OK);
+    vfy_bound_ctx *ctx, *mean;
+    ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &ctx, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &mean, NULL), VFY_OK);
+    vfy_bound_ctx_set_act_search(mean, 0);
+    vfy_bounds *b = vfy_bounds_create(ctx), *bm = vfy_bounds_create(mean);
+    uint64_t st = 7300 + (uint64_t)_i;
+    enum { K = 8 };
+    int better = 0;
+    for (int rd = 0; rd < 20; rd++) {
+        double lo[4], hi[4], cy[K * 4], cx[K * 4], lb[K], lbm[K];
+        /* (on the grid of 2^-12: every product, float32 rounding and row sum below is exact in
+         * long double) */
+        for (int j = 0; j < 4; j++) {
+            lo[j] = round((2 * testnet_uniform(&st) - 1) * 4096) / 4096;
+            hi[j] = lo[j] + (1 + round(testnet_uniform(&st) * 4096)) / 4096;
+        }
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(mean, VFY_BOUND_CROWN, lo, hi, NULL, bm), VFY_OK);
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < 4; j++) {
+                cy[i * 4 + j] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+                cx[i * 4 + j] = (double)(int)(testnet_uniform(&st) * 7) - 3;
+            }
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, 30, lb, NULL,
+                                              NULL), VFY_OK);
+        ck_assert_int_eq(vfy_bound_rows_alpha(mean, lo, hi, bm, K, cy, cx, NULL, 30, lbm, NULL,
+                                              NULL), VFY_OK);
+        for (int i = 0; i < K; i++) {
+            REQUIRE_MSG(lb[i] >= lbm[i], "round %d row %d: mixes %.17g below the mean planes' "
+                        "%.17g", rd, i, lb[i], lbm[i]);
+            better += lb[i] > lbm[i] + 1e-6;
+        }
+        for (int s = 0; s < 60; s++) {
+            double x[4];
+            float xf[4], yf[4];
+            for (int j = 0; j < 4; j++) {
+                double u = s < 16 ? (double)((s >> j) & 1) : testnet_uniform(&st);
+                x[j] = fmin(lo[j] + round(u * (hi[j] - lo[j]) * 4096) / 4096, hi[j]);
+                xf[j] = (float)x[j]; /* (exact) */
+            }
+            double y[4] = {x[0] * x[1], x[2] * x[2], x[1] * x[2], x[3]}; /* exact */
+            yf[0] = xf[0] * xf[1];
+            yf[1] = xf[2] * xf[2];
+            yf[2] = xf[1] * xf[2];
+            yf[3] = xf[3];
+            for (int i = 0; i < K; i++) {
+                /* the rows' values: integer multiples of products on the grid of 2^-48, at most
+                 * 2^7 in magnitude, summed in long double (64 bits: exact) */
+                long double row = 0, rowf = 0;
+                for (int j = 0; j < 4; j++) {
+                    row += (long double)cy[i * 4 + j] * y[j] + (long double)cx[i * 4 + j] * x[j];
+                    rowf += (long double)cy[i * 4 + j] * yf[j] + (long double)cx[i * 4 + j] * x[j];
+                }
+                REQUIRE_MSG(lb[i] <= row && lb[i] <= rowf,
+                            "round %d row %d at sample %d: value %.17Lg (float32 execution "
+                            "%.17Lg), bound %.17g", rd, i, s, row, rowf, lb[i]);
+            }
+        }
+    }
+    REQUIRE_MSG(better > 0, "the mixes never beat the mean planes");
+    vfy_bounds_free(b);
+    vfy_bounds_free(bm);
+    vfy_bound_ctx_free(ctx);
+    vfy_bound_ctx_free(mean);
+    for (int64_t k = 0; k < net.n_layers; k++)
+        vfy_free(net.layers[k].pool);
+    vfy_free(net.layers);
+}
+END_TEST
+
 /* Activation layers passing their first elements through (values carried past a Sigmoid or a
  * Tanh: SiLU-like gates x sigmoid(y) through a PRODUCT): IBP, CROWN, alpha-CROWN on the hidden
  * layers and the rows' alpha bounds (optimised Sigmoid/Tanh lines) contain every sampled
@@ -3232,6 +3377,8 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_product_sound, 0, 12);
     tcase_add_test(tc, test_product_relaxation);
     tcase_add_loop_test(tc, test_product_vertices, 0, 4);
+    tcase_add_loop_test(tc, test_product_alpha_mix, 0, 4);
+    tcase_add_loop_test(tc, test_product_mixed_plane, 0, 2);
     tcase_add_loop_test(tc, test_product_primal, 0, 6);
     tcase_add_loop_test(tc, test_pass_through_sound, 0, 10);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);

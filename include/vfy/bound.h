@@ -52,6 +52,13 @@ void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on);
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
 void vfy_bound_relu_upper(double l, double u, double *s, double *t);
 
+/* alpha-CROWN's plane of a product a b (a^2 when square) on [la, ua] x [lb, ub]: the mix theta
+ * in [0, 1] of McCormick's two planes below a b (upper 0) or above it (upper 1), the chord above
+ * a square, the tangent at la + theta (ua - la) below it:  sa a + sb b + t  <= a b  (>= when
+ * upper) for every real (a, b) in the box, for sa and sb as computed (t certified for them). */
+void vfy_bound_product_plane(double la, double ua, double lb, double ub, int square, int upper,
+                             double theta, double *sa, double *sb, double *t);
+
 /* Per-layer bounds; also per-thread scratch. Allocate one per worker. */
 typedef struct vfy_bounds {
     int64_t n_layers;
