@@ -79,7 +79,8 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
         case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_TANH:
+        case VFY_LAYER_SIGN: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -132,6 +133,7 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
             break;
         case VFY_LAYER_SIGMOID:
         case VFY_LAYER_TANH:
+        case VFY_LAYER_SIGN:
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
             break;
@@ -183,7 +185,8 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
         case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_TANH:
+        case VFY_LAYER_SIGN: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -228,6 +231,13 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         case VFY_LAYER_TANH: /* tanh' = 1 - t^2 */
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass ? cur[j] : cur[j] * (1.0 - acts[k][j] * acts[k][j]);
+            break;
+        case VFY_LAYER_SIGN:
+            /* sign' = 0 wherever it exists: the search steers by the straight-through estimate
+             * (hard tanh's derivative, 1 on [-1, 1], the binarized networks' training rule), and
+             * by 1/|z| outside it so that a far input still moves its neuron toward 0 */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = j < L->n_pass || fabs(in[j]) <= 1 ? cur[j] : cur[j] / fabs(in[j]);
             break;
         case VFY_LAYER_MAXPOOL: /* the gradient goes to each window's maximum */
             memset(nxt, 0, (size_t)L->n_in * sizeof(double));

@@ -22,7 +22,7 @@ void vfy_net_free(vfy_net *net)
 }
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
-                                          "product"};
+                                          "product", "sign"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -309,7 +309,7 @@ vfy_status vfy_net_validate(const vfy_net *net, vfy_error *err)
             continue;
         }
         if (L->n_pass < 0 || L->n_pass > L->n_in ||
-            (L->n_pass > 0 && L->kind != VFY_LAYER_SIGMOID && L->kind != VFY_LAYER_TANH))
+            (L->n_pass > 0 && !vfy_layer_passes(L->kind)))
             return vfy_fail(err, VFY_ERR_INVALID, "layer '%s' (%s): %lld elements passed through",
                             L->name, kind_names[L->kind], (long long)L->n_pass);
         if (vfy_layer_is_act(L->kind) && (L->n_in != L->n_out || L->w || L->b))
@@ -368,6 +368,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
             return e / (1.0f + e);
         }
     case VFY_LAYER_TANH: return tanhf(x);
+    case VFY_LAYER_SIGN: return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); /* (0, -0 and NaN as they are) */
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -385,6 +386,7 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
             return e / (1.0 + e);
         }
     case VFY_LAYER_TANH: return tanh(x);
+    case VFY_LAYER_SIGN: return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);
     default: VFY_ASSERT(0);
     }
     return 0;

@@ -3,7 +3,8 @@
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
- * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))) and TANH, and MAXPOOL (v'_j = max over the
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH and SIGN (v' = -1, 0 or 1 as v < 0,
+ * v = 0 or v > 0: a binarized network's step, exact in any float execution), and MAXPOOL (v'_j = max over the
  * window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for padding; every window holds
  * at least one input). A float execution computes MAXPOOL exactly (max rounds nothing). The ONNX loader
  * lowers a graph into this form without rounding the real-valued semantics: every float32 weight is
@@ -31,6 +32,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_TANH,
     VFY_LAYER_MAXPOOL,
     VFY_LAYER_PRODUCT,
+    VFY_LAYER_SIGN,
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -77,10 +79,18 @@ typedef struct vfy_net {
     vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
 } vfy_net;
 
-/* 1 for the elementwise activations (RELU, SIGMOID, TANH): no weights, n_in == n_out. */
+/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN): no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH;
+    return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH ||
+           kind == VFY_LAYER_SIGN;
+}
+
+/* 1 for the activations whose first n_pass elements may pass through unchanged (values carried
+ * past them: a ReLU carries its own way, as (relu(v), relu(-v))). */
+static inline int vfy_layer_passes(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN;
 }
 
 /* An activation's value as a floating-point execution computes it: vfy_act_f32 in float32 with libm's
