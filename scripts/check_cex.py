@@ -552,6 +552,7 @@ OPS = {
     "Relu": lambda i, a, f: np.maximum(i[0], i[0].dtype.type(0)),
     "LeakyRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * f(a.get("alpha", 0.01))),
     "Sigmoid": lambda i, a, f: _sigmoid(i[0]),
+    "Sign": lambda i, a, f: np.sign(i[0]),
     "Tanh": lambda i, a, f: np.tanh(i[0]),
     "Flatten": op_flatten,
     "Reshape": op_reshape,

@@ -105,6 +105,8 @@ def eval_layers(layers, x):
             x = [max(v) for v in g] + [min(v) for v in g]
         elif layer[0] == "silu":   # x sigmoid(x), elementwise
             x = [v / (1.0 + math.exp(-v)) for v in x]
+        elif layer[0] == "sign":   # -1, 0, 1 (a binarized network's step)
+            x = [(v > 0) - (v < 0) for v in x]
         elif layer[0] == "mul":   # u = A x + a, v = B x + b: [u * v, u * u]
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
@@ -379,6 +381,11 @@ def model_text(net, name, style, raw, in_dims=None):
                                        "concat_g%d" % j, [("axis", "INT", 1)]))
                 cur = "gcat%d" % j
                 continue
+            if layer[0] == "sign":
+                j = k[0] = k[0] + 1
+                nodes.append(node_text("Sign", [cur], ["sign%d" % j], "sign%d" % j))
+                cur = "sign%d" % j
+                continue
             if layer[0] == "silu":
                 # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
                 j = k[0] = k[0] + 1
@@ -580,6 +587,10 @@ def ibp_layers(layers, lo, hi):
         if layer == "relu":
             lo = [max(v, 0.0) for v in lo]
             hi = [max(v, 0.0) for v in hi]
+            continue
+        if layer[0] == "sign":   # nondecreasing: [sign(lo), sign(hi)]
+            lo = [(v > 0) - (v < 0) for v in lo]
+            hi = [(v > 0) - (v < 0) for v in hi]
             continue
         if layer[0] == "res":   # x + f(x) lies in [lo + lo_f, hi + hi_f]
             flo, fhi = ibp_layers(layer[1], lo, hi)
@@ -897,6 +908,26 @@ def build(root):
     rq.layers[1] = ("silu",)
     write_model(rq, "silu2", "gemm", raw=True)
     lipschitz_specs("silu2", rq, " (SiLU's slope lies in [-0.1, 1.1])")
+
+    # -- sign2: 2 -> 16 -> Sign (a binarized network's step) -> 8 -> relu -> 3 -----------------
+    # Sign is not Lipschitz: the unsat threshold comes from interval arithmetic on cells (Sign is
+    # nondecreasing: [sign(lo), sign(hi)]), the sat one from a grid point
+    rb = random_net(8642, [2, 16, 8, 3])
+    rb.layers[1] = ("sign",)
+    write_model(rb, "sign2", "gemm", raw=True)
+    bxs = ([-1.0, -1.0], [1.0, 1.0])
+    ms, xs = y_stats(rb, bxs[0], bxs[1], 201, [1, 0, 0])
+    t_sgn = floor_to(analyse_cells(rb, [bxs], [[([1, 0, 0], 0.0)]], 100) - MARGIN, 1e-3)
+    pm_s = analyse_cells(rb, [bxs], [[([1, 0, 0], t_sgn)]], 100)
+    assert pm_s >= MARGIN, pm_s
+    write_spec("sign2", "sign2_unsat", "", rb, [bxs], [[([1, 0, 0], t_sgn)]], "unsat",
+               "Interval arithmetic on a 100x100 partition of the box (Sign is nondecreasing: its\n"
+               "interval is [sign(lo), sign(hi)]): on every cell Y_0 > %s by at least %.4f\n"
+               "(sampled min of Y_0: %.6f)." % (num(t_sgn), pm_s, ms))
+    t_sgs = ceil_to(ms + 0.05, 1e-3)
+    write_spec("sign2", "sign2_sat", "", rb, [bxs], [[([1, 0, 0], t_sgs)]], "sat",
+               "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
+               % (fmt_x(xs), ms, num(t_sgs), t_sgs - ms))
 
     # -- redmax2: 2 -> 12 -> relu -> [max, min] of groups of 3 (4 + 4) -> 8 -> relu -> 3 ------
     rg = random_net(6421, [2, 12, 3])

@@ -228,7 +228,7 @@ static vfy_status nonneg_rows(vfy_bound_ctx *ctx)
             int pos;
             if (L->kind == VFY_LAYER_RELU) {
                 pos = 1;
-            } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
+            } else if (vfy_layer_passes(L->kind)) {
                 pos = j < L->n_pass && in[j]; /* (a value passed through) */
             } else if (L->kind == VFY_LAYER_MAXPOOL) {
                 pos = 1;
@@ -600,9 +600,10 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
                 goto fail;
             if (ctx->wf[k] && !(s->qf[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double))))
                 goto fail;
-        } else if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH) {
-            s->act[k] = vfy_alloc_array((size_t)((6 + ACT_PIECE_LEN(ACT_ALPHA_PIECES)) * L->n_out),
-                                        sizeof(double));
+        } else if (vfy_layer_passes(L->kind)) {
+            /* (SIGN: its lines only, no pieces) */
+            int64_t per = 6 + (L->kind == VFY_LAYER_SIGN ? 0 : ACT_PIECE_LEN(ACT_ALPHA_PIECES));
+            s->act[k] = vfy_alloc_array((size_t)(per * L->n_out), sizeof(double));
             if (!s->act[k])
                 goto fail;
             for (int64_t j = 0; j < 2 * L->n_out; j++)
@@ -869,6 +870,11 @@ static double act_range_lo(vfy_layer_kind kind) { return kind == VFY_LAYER_SIGMO
 /* [*lo, *hi] ∋ f(z) for the real f (see above); the whole range when z is NaN. */
 static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
+    if (kind == VFY_LAYER_SIGN) { /* exact */
+        *lo = isnan(z) ? -1.0 : vfy_act_f64(kind, z);
+        *hi = isnan(z) ? 1.0 : vfy_act_f64(kind, z);
+        return;
+    }
     double rlo = act_range_lo(kind);
     if (isnan(z)) {
         *lo = rlo;
@@ -1234,9 +1240,51 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
     return upper ? vfy_add_up(t, E) : vfy_sub_down(t, E);
 }
 
+/* ---- Sign ----
+ *
+ * sign(z) is -1, 0 or 1 (a binarized network's step); a float execution computes it exactly from
+ * its input, so no allowance. On [l, u] (sl z + tl <= sign(z) <= su z + tu for every real z there):
+ *   l > 0: 1;  u < 0: -1;  l = u = 0: 0 (constants; NaN or empty: the range [-1, 1]).
+ *   l = 0 < u (values 0, 1):   below a z, a <= 1/u (a z <= 1 on (0, u], 0 at 0);   above 1.
+ *   l < 0 = u (values -1, 0):  above b z, b <= 1/|l| (b z >= -1 on [l, 0));  below -1.
+ *   l < 0 < u: below a z - 1 with 0 <= a <= 2/u (a z - 1 <= 1 on (0, u], <= -1 for z <= 0),
+ *              above b z + 1 with 0 <= b <= 2/|l| (b z + 1 >= -1 on [l, 0), >= 1 for z >= 0).
+ * The slopes are the steepest allowed (their quotient rounded down, so the lines hold for them as
+ * computed) or 0, whichever leaves the smaller area between the line and sign over [l, u]: below,
+ * the area is 2 u + a (l^2 - u^2) / 2, least with a = 2/u when u > |l|; above, 2 |l| +
+ * b (u^2 - l^2) / 2, least with b = 2/|l| when |l| > u. The intercepts are exact. */
+static void sign_lines(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    *sl = *su = 0;
+    *tl = -1;
+    *tu = 1;
+    if (!(l <= u))
+        return;
+    if (l > 0 || u < 0) {
+        *tl = *tu = l > 0 ? 1.0 : -1.0;
+    } else if (l == 0 && u == 0) {
+        *tl = *tu = 0;
+    } else if (l == 0) {
+        *tl = 0;
+        *sl = isfinite(u) ? fmax(vfy_div_down(1.0, u), 0.0) : 0.0;
+    } else if (u == 0) {
+        *tu = 0;
+        *su = isfinite(l) ? fmax(vfy_div_down(1.0, -l), 0.0) : 0.0;
+    } else {
+        if (u > -l && isfinite(u))
+            *sl = fmax(vfy_div_down(2.0, u), 0.0); /* (an underflow: 0) */
+        if (-l > u && isfinite(l))
+            *su = fmax(vfy_div_down(2.0, -l), 0.0);
+    }
+}
+
 static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                       double *tu)
 {
+    if (kind == VFY_LAYER_SIGN) {
+        sign_lines(l, u, sl, tl, su, tu);
+        return;
+    }
     double flo, fhi, glo, ghi;
     act_enclose(kind, l, &flo, &fhi);
     act_enclose(kind, u, &glo, &ghi);
@@ -1266,7 +1314,7 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
+    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN);
     act_relax(kind, l, u, sl, tl, su, tu);
 }
 
@@ -1301,12 +1349,17 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
         if (j < L->n_pass) { /* passed through: the identity, no pieces (never relaxed) */
             sl[j] = su[j] = 1;
             tl[j] = tu[j] = 0;
-            act_piece_data(s, k, n, j)[0] = NAN;
+            if (L->kind != VFY_LAYER_SIGN)
+                act_piece_data(s, k, n, j)[0] = NAN;
             cl[j] = l[j];
             cu[j] = u[j];
             continue;
         }
         act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
+        cl[j] = l[j];
+        cu[j] = u[j];
+        if (L->kind == VFY_LAYER_SIGN)
+            continue; /* (its lines are fixed: no pieces) */
         /* the pieces for other slopes, only where act_relax made lines (P[0] = NaN: none) */
         double *P = act_piece_data(s, k, n, j);
         const int N = ACT_ALPHA_PIECES;
@@ -1314,8 +1367,6 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
             act_pieces(L->kind, l[j], u[j], N, P);
         else
             P[0] = NAN;
-        cl[j] = l[j];
-        cu[j] = u[j];
     }
 }
 
@@ -1800,7 +1851,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
              * the certificate is not finite, the default line */
             const double *salo = NULL, *saup = NULL;
             double *sza = NULL, *sla = NULL, *stl = NULL;
-            if (!relu && s->use_salpha) {
+            int sig = L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH;
+            if (sig && s->use_salpha) {
                 int64_t o = K * ctx->soff[k];
                 salo = s->sal_lo + o;
                 saup = s->sal_up + o;
@@ -1808,9 +1860,9 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 sla = s->sla + o;
                 stl = s->stl + o;
             }
-            if (!relu && (s->use_salpha || s->keep_stape))
+            if (sig && (s->use_salpha || s->keep_stape))
                 memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
-            double exec_err = !relu && ctx->float_semantics ? ACT_EXEC_ERR : 0.0;
+            double exec_err = sig && ctx->float_semantics ? ACT_EXEC_ERR : 0.0; /* (SIGN: exact) */
             double g = vfy_la_gamma(n_in);
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
@@ -2285,7 +2337,7 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
              * (act_enclose; NaN gives the whole range); a float execution's value is within
              * ACT_EXEC_ERR of f(z). */
-            double e = ctx->float_semantics ? ACT_EXEC_ERR : 0.0, t;
+            double e = ctx->float_semantics && L->kind != VFY_LAYER_SIGN ? ACT_EXEC_ERR : 0.0, t;
             for (int64_t j = 0; j < L->n_out; j++) {
                 if (j < L->n_pass) { /* passed through: exactly its input */
                     b->lo[k][j] = isnan(lo[j]) ? -INFINITY : lo[j];
@@ -2574,8 +2626,8 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
              * network's minimum, so its derivatives are taken at the relaxed network's point.
              * Through f itself instead, the error compounds over the layers: on the eran sigmoid
              * net's idx 3881 the root's worst margin stalled at -0.95 however long the ascent.
-             * Without optimised lines: through f (steering only). */
-            if (s->use_salpha) {
+             * Without optimised lines, and through a SIGN: through f (steering only). */
+            if (s->use_salpha && L->kind != VFY_LAYER_SIGN) {
                 int64_t o = K * ctx->soff[k];
                 const double *tp = s->stape + o, *za = s->sza + o, *sa = s->sla + o,
                              *st = s->stl + o;

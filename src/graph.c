@@ -69,6 +69,7 @@ static const struct op_info {
     {"ReduceMax", "axes keepdims noop_with_empty_axes", 1, 2},
     {"ReduceMin", "axes keepdims noop_with_empty_axes", 1, 2},
     {"GlobalMaxPool", "", 1, 1},
+    {"Sign", "", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -486,6 +487,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_RELU: r = x > 0 ? x : 0.0f; break;
         case VFY_OP_SIGMOID: r = vfy_act_f32(VFY_LAYER_SIGMOID, x); break;
         case VFY_OP_TANH: r = vfy_act_f32(VFY_LAYER_TANH, x); break;
+        case VFY_OP_SIGN: r = vfy_act_f32(VFY_LAYER_SIGN, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -500,6 +502,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_RELU: return a > 0 ? a : 0.0;
     case VFY_OP_SIGMOID: return vfy_act_f64(VFY_LAYER_SIGMOID, a);
     case VFY_OP_TANH: return vfy_act_f64(VFY_LAYER_TANH, a);
+    case VFY_OP_SIGN: return vfy_act_f64(VFY_LAYER_SIGN, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2360,6 +2363,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_POW: st = infer_elementwise(&c); break;
     case VFY_OP_SIGMOID:
     case VFY_OP_TANH:
+    case VFY_OP_SIGN: /* (ONNX also has an integer Sign: not in networks, refused) */
         /* ONNX defines them on floating types only (integer folding has no meaning for them) */
         st = dt_float(c.in[0]->t.dtype) ? infer_elementwise(&c)
            : nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has type %s, expected a float type",
@@ -3896,6 +3900,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_RELU: return push(lc, n, VFY_LAYER_RELU, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGMOID: return push(lc, n, VFY_LAYER_SIGMOID, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TRANSPOSE: return lower_transpose(lc, n);
     case VFY_OP_MATMUL: return lower_matmul(lc, n, ci);
     case VFY_OP_GEMM: return lower_gemm(lc, n, ci);
@@ -4195,7 +4200,7 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             if (!(st = push(lc, n, VFY_LAYER_RELU, e->width, e->width, NULL, NULL, 0, 1)))
                 emb_pack(e, e->wlen, FORM_NONNEG);
             break;
-        default: { /* SIGMOID, TANH: the carried slots first, passed through (n_pass), the work
+        default: { /* SIGMOID, TANH, SIGN: the carried slots first, passed through (n_pass), the work
                     * last (a copy puts them so first) */
             int64_t cw = 0;
             int packed = e->wform != FORM_SPLIT;

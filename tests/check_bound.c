@@ -2260,6 +2260,180 @@ START_TEST(test_product_vertices)
 }
 END_TEST
 
+static double sign_of(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
+
+/* SIGN's lines (vfy_bound_act_lines) on intervals of every kind (l = 0, u = 0, both, one-signed,
+ * straddling with either end larger, tiny, huge, infinite, NaN): below and above sign at the ends,
+ * at 0, next to 0 on both sides and at samples, evaluated exactly (__float128 holds a product of two
+ * doubles); the straddling lines touch where they should (at u below, at l above, when steep). */
+START_TEST(test_sign_lines)
+{
+    uint64_t st = 6600 + (uint64_t)_i;
+    const double fixed[][2] = {{0, 0},     {0, 1},       {-1, 0},  {-3, 5},   {-5, 3},
+                               {-2, 2},    {1, 4},       {-4, -1}, {-1e-300, 1e-300},
+                               {-1e300, 2e300}, {0, 1e-310}, {-INFINITY, 1}, {-1, INFINITY},
+                               {NAN, 1},   {0x1p-1074, 1}, {-7, 0x1p-1074}};
+    int nfixed = (int)(sizeof fixed / sizeof fixed[0]);
+    for (int rep = 0; rep < 3000; rep++) {
+        double l, u;
+        if (rep < nfixed) {
+            l = fixed[rep][0];
+            u = fixed[rep][1];
+        } else {
+            double e1 = ldexp(1.0, (int)(testnet_uniform(&st) * 40) - 20);
+            l = (2 * testnet_uniform(&st) - 1) * e1;
+            u = l + testnet_uniform(&st) * 2 * e1;
+            if (rep % 5 == 0)
+                l = 0;
+            if (rep % 7 == 0)
+                u = 0, l = fmin(l, 0);
+        }
+        double sl, tl, su, tu;
+        vfy_bound_act_lines(VFY_LAYER_SIGN, l, u, &sl, &tl, &su, &tu);
+        ck_assert(isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu));
+        if (!(l <= u))
+            continue;
+        double pts[24];
+        int np = 0;
+        pts[np++] = l;
+        pts[np++] = u;
+        if (l <= 0 && u >= 0) {
+            pts[np++] = 0;
+            if (u > 0)
+                pts[np++] = fmin(u, 0x1p-1074), pts[np++] = fmin(u, 0x1p-60);
+            if (l < 0)
+                pts[np++] = fmax(l, -0x1p-1074), pts[np++] = fmax(l, -0x1p-60);
+        }
+        for (int t = 0; t < 8 && isfinite(l) && isfinite(u); t++)
+            pts[np++] = fmin(fmax(l + testnet_uniform(&st) * (u - l), l), u);
+        for (int p = 0; p < np; p++) {
+            double z = pts[p];
+            if (!isfinite(z))
+                continue;
+            __float128 y = sign_of(z), lo = (__float128)sl * z + tl, hi = (__float128)su * z + tu;
+            REQUIRE_MSG(lo <= y && y <= hi, "[%.17g, %.17g]: at z = %.17g sign %g, lines %.17g z + "
+                        "%.17g and %.17g z + %.17g", l, u, z, (double)y, sl, tl, su, tu);
+        }
+        if (l < 0 && u > 0 && isfinite(l) && isfinite(u) && u > 1e-250 && -l > 1e-250) {
+            if (u > -l) /* steep below: 2/u rounded down, within an ulp of touching at u */
+                REQUIRE_MSG((double)((__float128)sl * u + tl) >= 1 - 0x1p-50,
+                            "[%.17g, %.17g]: the lower line %.17g z - 1 leaves u", l, u, sl);
+            if (-l > u)
+                REQUIRE_MSG((double)((__float128)su * l + tu) <= -1 + 0x1p-50,
+                            "[%.17g, %.17g]: the upper line %.17g z + 1 leaves l", l, u, su);
+        }
+    }
+}
+END_TEST
+
+/* A binarized network: integer weights on inputs on the grid of 1/8, so that SIGN's input is
+ * exactly 0 at some grid points (sign 0 there, +-1 next to it): x (3) -> DENSE -> SIGN -> DENSE
+ * -> RELU -> DENSE -> SIGN (values carried past it: n_pass) -> DENSE. IBP, CROWN and alpha-CROWN
+ * on the hidden layers, and the rows by CROWN and alpha, contain every grid point of the box, in
+ * double and float32 (no tolerance); the float semantics charge nothing for SIGN (its bounds on a
+ * box where the input is one-signed are exactly +-1). */
+START_TEST(test_sign_bounds_contain)
+{
+    uint64_t st = 4700 + (uint64_t)_i;
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 3;
+    net->n_out = 2;
+    const int64_t sizes[] = {3, 6, 5, 4, 2};
+    for (int l = 0; l < 4; l++) {
+        int64_t ni = sizes[l], no = sizes[l + 1];
+        double *w = vfy_alloc_array((size_t)(ni * no), sizeof(double));
+        double *b = vfy_alloc_array((size_t)no, sizeof(double));
+        ck_assert(w && b);
+        for (int64_t t = 0; t < ni * no; t++)
+            w[t] = l == 0 ? (double)((int)(testnet_uniform(&st) * 5) - 2)
+                          : (double)(float)(2 * testnet_uniform(&st) - 1);
+        for (int64_t t = 0; t < no; t++)
+            b[t] = l == 0 ? (double)((int)(testnet_uniform(&st) * 5) - 2) / 8
+                          : (double)(float)(testnet_uniform(&st) - 0.5);
+        ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, ni, no, w, b, 0, ni, "dense", NULL),
+                         VFY_OK);
+        if (l < 3) {
+            vfy_layer_kind k = l == 1 ? VFY_LAYER_RELU : VFY_LAYER_SIGN;
+            ck_assert_int_eq(vfy_net_push(net, k, no, no, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+            if (l == 2)
+                net->layers[net->n_layers - 1].n_pass = 2;
+        }
+    }
+    ck_assert_int_eq(vfy_net_validate(net, NULL), VFY_OK);
+    int zeros = 0; /* grid points where a SIGN's input is exactly 0 */
+    for (int fsem = 0; fsem < 2; fsem++) {
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+        vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+        vfy_bounds *ba = vfy_bounds_create(ctx);
+        double lo[3], hi[3], wlo[3], whi[3];
+        for (int j = 0; j < 3; j++) {
+            lo[j] = wlo[j] = (double)((int)(testnet_uniform(&st) * 9) - 6) / 8;
+            hi[j] = whi[j] = lo[j] + (double)(1 + (int)(testnet_uniform(&st) * 6)) / 8;
+        }
+        vfy_bound_widen_input(ctx, 3, wlo, whi);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
+        int64_t n_t = 0;
+        ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, ba, 20, NULL, &n_t), VFY_OK);
+        enum { K = 3 };
+        double cy[K * 2], lbc[K], lba[K];
+        for (int i = 0; i < K * 2; i++)
+            cy[i] = (double)((int)(testnet_uniform(&st) * 5) - 2);
+        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc,
+                                        NULL, NULL), VFY_OK);
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba, NULL,
+                                              NULL), VFY_OK);
+        double *acts[8], x[3], y[2], scr[256];
+        float xf[3], yf[2], sf[256];
+        for (int64_t k = 0; k < net->n_layers; k++)
+            acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+        for (int a = 0; a <= 8; a++)
+            for (int c = 0; c <= 8; c++)
+                for (int e = 0; e <= 8; e++) {
+                    const int g[3] = {a, c, e};
+                    for (int j = 0; j < 3; j++) {
+                        x[j] = fmin(lo[j] + g[j] * (hi[j] - lo[j]) / 8, hi[j]);
+                        xf[j] = (float)x[j];
+                    }
+                    vfy_eval_forward_all(net, x, acts, NULL);
+                    for (int64_t j = 0; j < 6; j++)
+                        zeros += acts[0][j] == 0;
+                    for (int64_t k = 0; k < net->n_layers; k++)
+                        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+                            double v = acts[k][j];
+                            const vfy_bounds *bs[3] = {bi, bc, ba};
+                            for (int q = 0; q < 3; q++)
+                                REQUIRE_MSG(bs[q]->lo[k][j] <= v && v <= bs[q]->hi[k][j],
+                                            "fsem %d bounds %d layer %lld neuron %lld: %.17g "
+                                            "not in [%.17g, %.17g]", fsem, q, (long long)k,
+                                            (long long)j, v, bs[q]->lo[k][j], bs[q]->hi[k][j]);
+                        }
+                    vfy_eval_f64(net, x, y, scr);
+                    vfy_eval_f32(net, xf, yf, sf);
+                    for (int i = 0; i < K; i++) {
+                        double v = cy[2 * i] * y[0] + cy[2 * i + 1] * y[1];
+                        double vf = cy[2 * i] * (double)yf[0] + cy[2 * i + 1] * (double)yf[1];
+                        REQUIRE_MSG(lbc[i] <= v && lba[i] <= v && lba[i] >= lbc[i] &&
+                                    (!fsem || (lbc[i] <= vf && lba[i] <= vf)),
+                                    "fsem %d row %d: value %.17g (float32 %.17g), CROWN %.17g, "
+                                    "alpha %.17g", fsem, i, v, vf, lbc[i], lba[i]);
+                    }
+                }
+        for (int64_t k = 0; k < net->n_layers; k++)
+            free(acts[k]);
+        vfy_bounds_free(bi);
+        vfy_bounds_free(bc);
+        vfy_bounds_free(ba);
+        vfy_bound_ctx_free(ctx);
+    }
+    REQUIRE_MSG(zeros > 0, "no grid point puts a SIGN's input at 0");
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The gap a b - (sa a + sb b + t) at one point in __float128 (113 bits): a and b on the grid of
  * 2^-12 in [-4, 4], so every product is exact and the sum off by at most about 2^-105, far below
  * the outward rounding of a certified intercept (about 2^-52 of the terms), so the sign of a gap
@@ -3379,6 +3553,8 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_product_vertices, 0, 4);
     tcase_add_loop_test(tc, test_product_alpha_mix, 0, 4);
     tcase_add_loop_test(tc, test_product_mixed_plane, 0, 2);
+    tcase_add_loop_test(tc, test_sign_lines, 0, 2);
+    tcase_add_loop_test(tc, test_sign_bounds_contain, 0, 6);
     tcase_add_loop_test(tc, test_product_primal, 0, 6);
     tcase_add_loop_test(tc, test_pass_through_sound, 0, 10);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);

@@ -339,6 +339,8 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : 1.0 / (1.0 + exp(-a[o]));
             } else if (L->kind == VFY_LAYER_TANH) {
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
+            } else if (L->kind == VFY_LAYER_SIGN) {
+                b[o] = o < L->n_pass ? a[o] : (a[o] > 0 ? 1.0 : (a[o] < 0 ? -1.0 : 0.0));
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else if (L->kind == VFY_LAYER_PRODUCT) {
@@ -2757,6 +2759,77 @@ START_TEST(test_carry_past_sigmoid)
 }
 END_TEST
 
+static double sgn(double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); }
+
+/* y = [sign(x W1) + x W1, sign(x W2 - c) * 2] with c = Sign(C) folded (a binarized layer's
+ * weights are often a Sign of constants) */
+static const float sign_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
+static void ref_sign(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * (double)mm_w1[i * 4 + j];
+            u += x[i] * (double)mm_w2[i * 4 + j];
+        }
+        y[j] = sgn(h) + h;
+        y[4 + j] = sgn(u - sgn(sign_c[j])) * 2;
+    }
+}
+
+/* Sign: a SIGN layer on a computed tensor (h read on both sides of it: carried, n_pass), folded
+ * on constants (Sign(0) = 0), against a reference and on points where its input is exactly 0;
+ * an integer Sign is refused by name. */
+START_TEST(test_sign_op)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4}, cd[1] = {4};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_INIT(b, tensor_f("C", 1, cd, sign_c, ENC_RAW));
+    const float two = 2.0f;
+    int64_t one[1] = {1};
+    ADD_INIT(b, tensor_f("T", 1, one, &two, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "Sign", "s1", "h", "sh", NULL);
+    ADD_NODE(b, "Add", "res", "sh,h", "p", NULL);
+    ADD_NODE(b, "Sign", "sc", "C", "c", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Sub", "sub", "u,c", "v", NULL);
+    ADD_NODE(b, "Sign", "s2", "v", "sv", NULL);
+    ADD_NODE(b, "Mul", "dbl", "sv,T", "q", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    int64_t n_sign = 0, n_pass = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_SIGN) {
+            n_sign++;
+            n_pass += net->layers[k].n_pass;
+        }
+    ck_assert(n_sign >= 1 && n_pass > 0);
+    check_against(net, ref_sign);
+    /* x = 0: h = 0 and u - c = -c, so the signs of 0 and of the folded constants show */
+    double x[4] = {0, 0, 0, 0}, y[8], r[8];
+    net_eval(net, x, y);
+    ref_sign(x, r);
+    for (int k = 0; k < 8; k++)
+        REQUIRE_MSG(y[k] == r[k], "output %d at 0: net %g, reference %g", k, y[k], r[k]);
+    vfy_net_free(net);
+    mb bi = {0};
+    int64_t id[1] = {4};
+    const int64_t iv[4] = {1, -2, 0, 3};
+    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
+    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
+    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
+    ADD_NODE(bi, "Sign", "si", "I", "ji", NULL);
+    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
+    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
+    load_fails(&bi, VFY_ERR_INVALID, "node 'si' (Sign)", "expected a float type");
+}
+END_TEST
+
 /* The largest x over the window's input positions (with dilation; padding never wins). */
 static void ref_maxpool(const double *x, double *y)
 {
@@ -3631,6 +3704,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_matmul_computed);
     tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_carry_past_sigmoid);
+    tcase_add_test(tc, test_sign_op);
     tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_reduce_max_min);

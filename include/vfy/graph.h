@@ -74,6 +74,7 @@ typedef enum vfy_op {
     VFY_OP_REDUCE_MAX,       /* on computed tensors: a MAXPOOL of each reduced group */
     VFY_OP_REDUCE_MIN,       /* likewise, between two negations */
     VFY_OP_GLOBAL_MAX_POOL,  /* a MAXPOOL over each channel */
+    VFY_OP_SIGN,             /* floating types: a SIGN layer (binarized networks) */
     VFY_OP_COUNT
 } vfy_op;
 

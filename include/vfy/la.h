@@ -178,5 +178,12 @@ static inline double vfy_mul_up(double a, double b)
     double p = a * b;
     return p == 0 && (a == 0 || b == 0) ? 0.0 : vfy_up(p);
 }
+/* A quotient (b nonzero) is correctly rounded too, within an ulp of the exact one, underflow
+ * included; a zero dividend gives exactly zero. */
+static inline double vfy_div_down(double a, double b)
+{
+    double q = a / b;
+    return q == 0 && a == 0 ? 0.0 : vfy_down(q);
+}
 
 #endif
