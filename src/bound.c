@@ -1251,7 +1251,7 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
  *              above b z + 1 with 0 <= b <= 2/|l| (b z + 1 >= -1 on [l, 0), >= 1 for z >= 0).
  * The slopes are the steepest allowed (their quotient rounded down, so the lines hold for them as
  * computed) or 0, whichever leaves the smaller area between the line and sign over [l, u]: below,
- * the area is 2 u + a (l^2 - u^2) / 2, least with a = 2/u when u > |l|; above, 2 |l| +
+ * the area is 2 u + a (l^2 - u^2) / 2, least with a = 2/u when u >= |l|; above, 2 |l| +
  * b (u^2 - l^2) / 2, least with b = 2/|l| when |l| > u. The intercepts are exact. */
 static void sign_lines(double l, double u, double *sl, double *tl, double *su, double *tu)
 {
@@ -1271,7 +1271,7 @@ static void sign_lines(double l, double u, double *sl, double *tl, double *su, d
         *tu = 0;
         *su = isfinite(l) ? fmax(vfy_div_down(1.0, -l), 0.0) : 0.0;
     } else {
-        if (u > -l && isfinite(u))
+        if (u >= -l && isfinite(u))
             *sl = fmax(vfy_div_down(2.0, u), 0.0); /* (an underflow: 0) */
         if (-l > u && isfinite(l))
             *su = fmax(vfy_div_down(2.0, -l), 0.0);
