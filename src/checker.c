@@ -14,7 +14,7 @@
  *                 (1, 2 for rounded multipliers), then summed in any order;
  *  real claim:    c1 = w_relerr, c2 = c3 = 0;
  * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
- * ReLU is exact; a product's float32 value is within 2^-24 |a b| + 2^-149 of the real one
+ * ReLU and Sign are exact; a product's float32 value is within 2^-24 |a b| + 2^-149 of the real one
  * (CK_PROD_EXEC below); Sigmoid and Tanh are enclosed from libm with widening, and under the
  * float32 claim
  * their executed value may differ from the real one by CK_ACT_EXEC (section "Sigmoid and Tanh"
@@ -56,7 +56,8 @@ typedef struct ck {
     int *ops;                 /* per layer: > 0 for a DENSE layer's rounded sum (X_j above) */
     double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
     double **wp, **wn;        /* DENSE layers: max(W, 0) and min(W, 0) (exact) */
-    double **ln;              /* SIGMOID/TANH layers: lines sl, tl, su, tu (4 n) for the current bounds */
+    double **ln;              /* SIGMOID/TANH/SIGN layers: lines sl, tl, su, tu (4 n) for the
+                               * current bounds */
     double *H, *sv, *tv;      /* width: |input| bound; ReLU upper lines s z + t */
     int64_t *idx;             /* width */
     int64_t cap;              /* rows the buffers below hold */
@@ -227,7 +228,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
             Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
             Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL &&
-            Lk->kind != VFY_LAYER_PRODUCT)
+            Lk->kind != VFY_LAYER_PRODUCT && Lk->kind != VFY_LAYER_SIGN)
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -238,7 +239,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         if (Lk->kind == VFY_LAYER_RELU || Lk->kind == VFY_LAYER_MAXPOOL ||
             Lk->kind == VFY_LAYER_PRODUCT)
             continue;
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
+            Lk->kind == VFY_LAYER_SIGN) {
             if (!(c->ln[k] = vfy_alloc_array((size_t)(4 * Lk->n_out), sizeof(double))))
                 return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
             continue;
@@ -513,11 +515,56 @@ static void act_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, do
     }
 }
 
+/* ---- Sign ----
+ * sign(z) = -1, 0, 1 for z < 0, z = 0, z > 0: nondecreasing, and exact in every float execution
+ * (no rounding), so no allowance is charged for it under either claim. Lines on [l, u], each valid
+ * for every real z there:
+ *   l > 0: y = 1;  u < 0: y = -1;  l = u = 0: y = 0 (slope 0, the constant on both sides);
+ *   l = 0 < u: a z <= y <= 1, 0 <= a <= 1/u (for z in (0, u], a z <= a u <= 1; at 0, 0 <= 0);
+ *   l < 0 = u: -1 <= y <= b z, 0 <= b <= 1/|l| (for z in [l, 0), b z >= b l >= -1; at 0, 0);
+ *   l < 0 < u: a z - 1 <= y <= b z + 1, a = 2/u if u >= -l else 0, b = 2/|l| if -l > u else 0:
+ *     a in [0, 2/u] gives a z - 1 <= 1 on (0, u] and <= -1 for z <= 0; b in [0, 2/|l|] gives
+ *     b z + 1 >= -1 on [l, 0) and >= 1 for z >= 0.
+ * SOUND: each slope is its quotient rounded down (dn), so at most the exact 1/u, 1/|l|, 2/u or
+ * 2/|l|, and clamped to [0, finite) (a slope 0 is always valid); intercepts are exact integers. */
+static double slope_dn(double q)
+{
+    double a = dn(q);
+    return a >= 0 && a < INFINITY ? a : 0;
+}
+
+static double sign_of(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
+
+static void sign_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    *sl = *su = 0;
+    *tl = -1;
+    *tu = 1;
+    if (l != l || u != u) /* (the range: the caller refuses NaN bounds anyway) */
+        return;
+    if (l > 0 || u < 0 || (l == 0 && u == 0)) {
+        *tl = *tu = sign_of(l > 0 ? l : u);
+    } else if (l == 0) {
+        *sl = slope_dn(1.0 / u);
+        *tl = 0;
+    } else if (u == 0) {
+        *su = slope_dn(1.0 / -l);
+        *tu = 0;
+    } else if (u >= -l) {
+        *sl = slope_dn(2.0 / u);
+    } else {
+        *su = slope_dn(2.0 / -l);
+    }
+}
+
 void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
-    act_lines_ck(kind, l, u, sl, tl, su, tu);
+    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN);
+    if (kind == VFY_LAYER_SIGN)
+        sign_lines_ck(l, u, sl, tl, su, tu);
+    else
+        act_lines_ck(kind, l, u, sl, tl, su, tu);
 }
 
 /* Row i's new coefficients (in bl/bh, n_in of them) and constants [bl, bh] are final: a row with a
@@ -604,14 +651,16 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
     for (int64_t k = k_top; k >= 0; k--) {
         const vfy_layer *Lk = &net->layers[k];
         int64_t n_in = Lk->n_in, n_out = Lk->n_out;
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
+            Lk->kind == VFY_LAYER_SIGN) {
             /* lam_j f(z_j) >= mu_j z_j + d_j on [l_j, u_j] with the lines sl z + tl <= f(z) <=
              * su z + tu (sl, su >= 0): writing lam = lam+ - lam-, lam+ f >= lam+ (sl z + tl) and
              * -lam- f >= -lam- (su z + tu), so mu = lam+ sl - lam- su, d = lam+ tl - lam- tu. Over
              * lam in [a, b]: mu in [a+ sl - a- su, b+ sl - b- su] (increasing in lam+, decreasing in
              * lam-), d between the corner values. Float32 claim: the executed f is within
-             * CK_ACT_EXEC of the real one, so max|lam| CK_ACT_EXEC is subtracted.
-             * SOUND: products and sums rounded outward; lines from act_lines_ck. */
+             * CK_ACT_EXEC of the real one, so max|lam| CK_ACT_EXEC is subtracted (not for SIGN,
+             * which every execution computes exactly).
+             * SOUND: products and sums rounded outward; lines from act_lines_ck, sign_lines_ck. */
             const double *ln = c->ln[k];
             const double *sl = ln, *tl = ln + n_in, *su = ln + 2 * n_in, *tu = ln + 3 * n_in;
             for (int64_t i = 0; i < K; i++) {
@@ -630,7 +679,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
                     bl = dn(bl + dn(dn(pmin) - up(qmax)));
                     bh = up(bh + up(up(pmax) - dn(qmin)));
-                    if (c->fsem && j >= Lk->n_pass) /* (an element passed through is exact) */
+                    /* (an element passed through is exact, and so is sign) */
+                    if (c->fsem && j >= Lk->n_pass && Lk->kind != VFY_LAYER_SIGN)
                         pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * CK_ACT_EXEC));
                 }
                 c->betal[i] = dn(bl - pen);
@@ -898,15 +948,23 @@ static void unit_rows(ck *c, int64_t n, int64_t nu)
 }
 
 /* Tighten the neurons of affine layer k (which feeds an activation: the unstable ones before a ReLU,
- * all before Sigmoid/Tanh) by back-substitution of +v_j and -v_j. SOUND: both enclosures hold, so
- * their intersection does. */
+ * those of a Sign whose value is not yet constant, all before Sigmoid/Tanh) by back-substitution of
+ * +v_j and -v_j. SOUND: both enclosures hold, so their intersection does. */
 static int refine(ck *c, int64_t k, const double *xl, const double *xh)
 {
     int64_t n = c->net->layers[k].n_out, nu = 0;
-    int relu = c->net->layers[k + 1].kind == VFY_LAYER_RELU;
-    for (int64_t j = 0; j < n; j++)
-        if (relu && !c->refine_all ? (c->lo[k][j] < 0 && c->hi[k][j] > 0) : c->lo[k][j] < c->hi[k][j])
+    const vfy_layer *A = &c->net->layers[k + 1];
+    int relu = A->kind == VFY_LAYER_RELU, sign = A->kind == VFY_LAYER_SIGN;
+    for (int64_t j = 0; j < n; j++) {
+        double l = c->lo[k][j], u = c->hi[k][j];
+        int want = l < u;
+        if (relu && !c->refine_all)
+            want = l < 0 && u > 0;
+        else if (sign && j >= A->n_pass) /* (sign is constant on l > 0 and on u < 0) */
+            want = l <= 0 && u >= 0 && l < u;
+        if (want)
             c->idx[nu++] = j;
+    }
     if (nu == 0)
         return 1;
     int64_t K = 2 * nu;
@@ -967,9 +1025,10 @@ static int constrain(ck *c, int64_t k)
 }
 
 /* Bounds of every layer over [xl, xh]: interval arithmetic, then (with deep) back-substitution
- * for the unstable neurons of each layer that feeds a ReLU; each layer constrained by the prior and
- * the splits (constrain). Returns 1, 0 when a bound is not finite or (float32 claim) leaves the
- * float32 range, 2 when the region's splits leave nothing (constrain), -1 when out of memory. */
+ * for the neurons of each layer that feeds an activation, a MAXPOOL or a PRODUCT (refine); each
+ * layer constrained by the prior and the splits (constrain). Returns 1, 0 when a bound is not
+ * finite or (float32 claim) leaves the float32 range, 2 when the region's splits leave nothing
+ * (constrain), -1 when out of memory. */
 static int layers(ck *c, const double *xl, const double *xh, int deep)
 {
     const vfy_net *net = c->net;
@@ -1053,7 +1112,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 return 2;
             continue;
         }
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH) {
+        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
+            Lk->kind == VFY_LAYER_SIGN) {
             /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
              * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
              * are final. */
@@ -1064,6 +1124,17 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                     hi[j] = u[j];
                     ln[j] = ln[2 * n_out + j] = 1;
                     ln[n_out + j] = ln[3 * n_out + j] = 0;
+                    continue;
+                }
+                if (Lk->kind == VFY_LAYER_SIGN) {
+                    /* SOUND: sign is nondecreasing and exact in every execution: y in
+                     * [sign(l), sign(u)], with no allowance; a NaN bound confirms nothing */
+                    if (isnan(l[j]) || isnan(u[j]))
+                        return 0;
+                    lo[j] = sign_of(l[j]);
+                    hi[j] = sign_of(u[j]);
+                    sign_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                                  &ln[3 * n_out + j]);
                     continue;
                 }
                 act_iv(Lk->kind, l[j], &lo[j], &t);
@@ -1128,6 +1199,7 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         if (deep && k > 0 && k + 1 < c->L &&
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
              net->layers[k + 1].kind == VFY_LAYER_TANH ||
+             net->layers[k + 1].kind == VFY_LAYER_SIGN ||
              net->layers[k + 1].kind == VFY_LAYER_MAXPOOL ||
              net->layers[k + 1].kind == VFY_LAYER_PRODUCT)) {
             if (!refine(c, k, xl, xh))

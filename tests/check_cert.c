@@ -13,7 +13,11 @@
  * rounds outside the box). A rounding-blind CROWN (plain double, no allowance, written below)
  * claims unsat on each: that is what a verifier ignoring rounding would answer. verify must not
  * answer unsat there, and the checker must reject a certificate claiming it; on the same networks
- * with a real margin verify answers unsat and its certificate is valid. */
+ * with a real margin verify answers unsat and its certificate is valid.
+ *
+ * Sign: the bound module has no SIGN relaxation yet, so the checker's SIGN support is tested on
+ * hand-written certificates (accepted where the relaxation proves them, rejected where a sample or
+ * a known point violates the claim) and on its lines directly. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -1220,6 +1224,350 @@ START_TEST(test_act_checker_lines)
 }
 END_TEST
 
+/* ---- Sign ----
+ * bound.c has no SIGN relaxation yet, so verify cannot produce these certificates: they are written
+ * by hand (one region, format 1) and the checker decides them alone. */
+
+/* Layers for hand-built nets (the net takes copies of w and b). */
+static void push_dense_copy(vfy_net *net, int64_t ni, int64_t no, const double *w, const double *b)
+{
+    double *a = vfy_alloc_array((size_t)(ni * no), sizeof(double));
+    double *c = vfy_alloc_array((size_t)no, sizeof(double));
+    ck_assert(a && c);
+    memcpy(a, w, (size_t)(ni * no) * sizeof(double));
+    memcpy(c, b, (size_t)no * sizeof(double));
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, ni, no, a, c, 0, ni, "dense", NULL),
+                     VFY_OK);
+}
+
+static void push_act_n(vfy_net *net, vfy_layer_kind kind, int64_t n, int64_t n_pass)
+{
+    ck_assert_int_eq(vfy_net_push(net, kind, n, n, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+    net->layers[net->n_layers - 1].n_pass = n_pass;
+}
+
+static vfy_net *empty_net2(void)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    return net;
+}
+
+/* The checker's verdict on one region [lo, hi] refuting case 0 of sp under the claim sem ("real"
+ * or "float32"), bisected at most depth levels (0: the relaxation on the whole region decides). */
+static int sign_region_valid(const vfy_net *net, const vfy_spec *sp, const char *sem,
+                             const double *lo, const double *hi, int depth, char *why)
+{
+    memcert m = {0};
+    mem_header_sem(&m, net, sp, sem);
+    int64_t c0 = 0;
+    mem_region(&m, 0, lo, hi, 1, &c0);
+    fprintf(m.f, "end %lld\n", (long long)m.n);
+    fclose(m.f);
+    vfy_check_opts o;
+    vfy_check_opts_default(&o);
+    o.max_depth = depth;
+    vfy_check_result res;
+    vfy_error err;
+    REQUIRE_MSG(vfy_check_certificate_net(net, sp, m.buf, m.len, "mem.cert", &o, &res, &err) ==
+                VFY_OK, "%s", err.msg);
+    snprintf(why, 1024, "%s", res.why);
+    free(m.buf);
+    return res.valid;
+}
+
+/* Whether y = sl z + tl <= sign(z) <= su z + tu holds at z, decided exactly: sl z = p + e (fma),
+ * and p + e <= d for a double d iff p < d, or p == d and e <= 0 (p is p + e rounded to nearest). */
+static int sign_line_holds(double z, double sl, double tl, double su, double tu)
+{
+    double f = z > 0 ? 1 : (z < 0 ? -1 : 0);
+    double p = sl * z, e = fma(sl, z, -p), d = f - tl;
+    double q = su * z, r = fma(su, z, -q), d2 = f - tu;
+    return (p < d || (p == d && e <= 0)) && (q > d2 || (q == d2 && r >= 0));
+}
+
+/* The checker's SIGN lines hold at every sampled point (the ends, 0, its neighbours, random
+ * points) of thousands of intervals of every kind (l = 0 < u, l < 0 = u, a point 0, one-sided,
+ * straddling with u = -l, u = -l +- an ulp, huge and subnormal ends), decided exactly; they are the
+ * lines of the relaxation (constants where sign is, slopes within 2^-50 of 1/u, 1/|l|, 2/u or
+ * 2/|l|); and the same check catches slopes rounded to nearest instead of down. */
+START_TEST(test_sign_checker_lines)
+{
+    uint64_t st = 77;
+    int rn_caught = 0;
+    for (int t = 0; t < 4000; t++) {
+        double a = testnet_uniform(&st), b = testnet_uniform(&st);
+        double s = ldexp(1.0 + a, (int)(120 * b) - 60), l, u;
+        switch (t % 8) {
+        case 0: l = 0; u = s; break;
+        case 1: l = -s; u = 0; break;
+        case 2: l = u = 0; break;
+        case 3: l = s; u = s * (1 + b); break;
+        case 4: l = -s * (1 + b); u = -s; break;
+        case 5: l = -s; u = t % 16 == 5 ? s : nextafter(s, t % 3 ? 0 : INFINITY); break;
+        case 6: l = -s * (0.01 + 4 * b); u = s; break;
+        default: l = t % 3 ? -0x1p-1074 * (1 + (int)(8 * a)) : -1e300 * (1 + a);
+                 u = t % 3 ? 0x1p-1074 * (1 + (int)(8 * b)) : 1e300 * (1 + b); break;
+        }
+        double sl, tl, su, tu;
+        vfy_check_act_lines(VFY_LAYER_SIGN, l, u, &sl, &tl, &su, &tu);
+        REQUIRE_MSG(sl >= 0 && su >= 0 && isfinite(sl) && isfinite(su), "slopes %g %g", sl, su);
+        double z[12] = {l, u, nextafter(l, INFINITY), nextafter(u, -INFINITY), 0, 0x1p-1074,
+                        -0x1p-1074};
+        for (int g = 7; g < 12; g++)
+            z[g] = l + (u - l) * testnet_uniform(&st);
+        for (int g = 0; g < 12; g++) {
+            if (!(z[g] >= l && z[g] <= u))
+                continue;
+            REQUIRE_MSG(sign_line_holds(z[g], sl, tl, su, tu), "sign on [%a, %a] at %a: lower "
+                        "%a z + %g, upper %a z + %g", l, u, z[g], sl, tl, su, tu);
+        }
+        /* which lines (every case of the relaxation, slopes rounded down by at most 2^-50) */
+        const double tight = 1 - 0x1p-50;
+        if (l > 0 || u < 0 || (l == 0 && u == 0)) {
+            double v = l > 0 ? 1 : (u < 0 ? -1 : 0);
+            REQUIRE(sl == 0 && su == 0 && tl == v && tu == v);
+        } else if (l == 0) {
+            REQUIRE(su == 0 && tl == 0 && tu == 1);
+            REQUIRE_MSG(isinf(1 / u) || sl >= tight / u, "l = 0 < u = %a: slope %a", u, sl);
+        } else if (u == 0) {
+            REQUIRE(sl == 0 && tl == -1 && tu == 0);
+            REQUIRE_MSG(isinf(1 / l) || su >= tight / -l, "l = %a < u = 0: slope %a", l, su);
+        } else {
+            REQUIRE(tl == -1 && tu == 1);
+            if (u >= -l)
+                REQUIRE_MSG(su == 0 && (isinf(2 / u) || sl >= tight * 2 / u), "[%a, %a]", l, u);
+            else
+                REQUIRE_MSG(sl == 0 && (isinf(2 / l) || su >= tight * 2 / -l), "[%a, %a]", l, u);
+        }
+        /* power: the nearest slope 2/u fails the check at z = u whenever it exceeds 2/u */
+        if (l < 0 && u > 0 && u >= -l && isfinite(2 / u) && !sign_line_holds(u, 2 / u, -1, 0, 1))
+            rn_caught++;
+    }
+    REQUIRE_MSG(rn_caught > 10, "slopes rounded to nearest failed the check %d times", rn_caught);
+}
+END_TEST
+
+/* Hand-built certificates the checker must accept, and their false twins it must reject.
+ * (a) y = sign(x0 + x1/4) + sign(-x0) (DENSE -> SIGN -> DENSE) is <= 0 on x0 in [-1, 1],
+ *     x1 in [-1, -1/2]: Y_0 >= 1/2 is refuted (by bisection), Y_0 >= 0 (attained at x0 = -1/2)
+ *     is not, under either claim.
+ * (b) y = sign(x0) - 2 x0 (x0 passed through the SIGN layer, n_pass = 1) on [-1, 1]: the lower line
+ *     sign(z) >= 2z/u - 1 gives y >= -1, tight (attained at x0 = 1), where intervals give -3; with
+ *     no bisection, Y_0 <= -1 - 2^-40 is refuted under the real claim and Y_0 <= -1 - 2^-20 under
+ *     the float32 one (the affine layers' allowance is below 2^-20, a Sigmoid's 2^-19 activation
+ *     allowance is not: the checker must charge none for SIGN). On [-1, 1/2] the upper line
+ *     sign(z) <= 2z/|l| + 1 gives y <= 1, attained at x0 = -1: Y_0 >= 1 + 2^-40 (2^-20) is
+ *     refuted the same way.
+ * (c) y = sign(relu(x0)) - relu(x0) (DENSE -> RELU -> SIGN, n_pass = 1) on [0, 1]: the ReLU makes
+ *     SIGN's input bound exactly 0 below, where sign(r) >= r/u gives y >= 0 (attained at 0 and 1);
+ *     Y_0 <= -2^-40 (-2^-20) is refuted without bisection. */
+START_TEST(test_sign_certified)
+{
+    char why[1024];
+    const char *sem[2] = {"real", "float32"};
+    /* (a) */
+    const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {0, 0}, w2[2] = {1, 1};
+    vfy_net *net = act_net(VFY_LAYER_SIGN, 2, w1, b1, w2, 0);
+    vfy_spec *good = act_spec(-1, 1, -1, -0.5, ">=", 0.5);
+    vfy_spec *bad = act_spec(-1, 1, -1, -0.5, ">=", 0);
+    double lo[2] = {-1, -1}, hi[2] = {1, -0.5};
+    for (int s = 0; s < 2; s++) {
+        REQUIRE_MSG(sign_region_valid(net, good, sem[s], lo, hi, 20, why), "%s: %s", sem[s], why);
+        REQUIRE_MSG(!sign_region_valid(net, bad, sem[s], lo, hi, 20, why), "%s: forged", sem[s]);
+    }
+    vfy_spec_free(good);
+    vfy_spec_free(bad);
+    vfy_net_free(net);
+    /* (b) */
+    net = empty_net2();
+    const double c1[4] = {1, 0, 1, 0}, z2[2] = {0, 0}, c2[2] = {-2, 1}, z1[1] = {0};
+    push_dense_copy(net, 2, 2, c1, z2);
+    push_act_n(net, VFY_LAYER_SIGN, 2, 1);
+    push_dense_copy(net, 2, 1, c2, z1);
+    for (int up_side = 0; up_side < 2; up_side++) {
+        double x0h = up_side ? 0.5 : 1, v = up_side ? 1 : -1, dir = up_side ? 1 : -1;
+        const char *cmp = up_side ? ">=" : "<=";
+        double blo[2] = {-1, 0}, bhi[2] = {x0h, 0};
+        for (int s = 0; s < 2; s++) {
+            double m = s ? 0x1p-20 : 0x1p-40;
+            vfy_spec *sp = act_spec(-1, x0h, 0, 0, cmp, v + dir * m);
+            REQUIRE_MSG(sign_region_valid(net, sp, sem[s], blo, bhi, 0, why), "(b) %s %s: %s",
+                        cmp, sem[s], why);
+            vfy_spec_free(sp);
+            sp = act_spec(-1, x0h, 0, 0, cmp, v);
+            REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], blo, bhi, 0, why), "(b) %s %s: "
+                        "forged", cmp, sem[s]);
+            vfy_spec_free(sp);
+        }
+    }
+    vfy_net_free(net);
+    /* (c) */
+    net = empty_net2();
+    const double c3[2] = {-1, 1};
+    push_dense_copy(net, 2, 2, c1, z2);
+    push_act_n(net, VFY_LAYER_RELU, 2, 0);
+    push_act_n(net, VFY_LAYER_SIGN, 2, 1);
+    push_dense_copy(net, 2, 1, c3, z1);
+    double clo[2] = {0, 0}, chi[2] = {1, 0};
+    for (int s = 0; s < 2; s++) {
+        vfy_spec *sp = act_spec(0, 1, 0, 0, "<=", s ? -0x1p-20 : -0x1p-40);
+        REQUIRE_MSG(sign_region_valid(net, sp, sem[s], clo, chi, 0, why), "(c) %s: %s", sem[s],
+                    why);
+        vfy_spec_free(sp);
+        sp = act_spec(0, 1, 0, 0, "<=", 0);
+        REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], clo, chi, 0, why), "(c) %s: forged",
+                    sem[s]);
+        vfy_spec_free(sp);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Forged certificates that only a SIGN relaxation tighter than sound would pass, rejected under
+ * both claims and with bisection: y = sign(x0) - 2 x0 on [-1, 1] is -1 + 2^-21 at x0 = -2^-22, so
+ * Y_0 <= -1 + 2^-20 holds there (a lower line without its intercept -1 would give y >= 0);
+ * y = sign(relu(x0)) is 0 for every x0 <= 0, so Y_0 <= 1/2 holds there (taking SIGN's input bound
+ * l = 0 as positive would give y = 1); y = sign(x0) on the point x0 = 0 is 0, so Y_0 <= 1/2 and
+ * Y_0 >= -1/2 both hold there (taking sign(0) as +1 or -1 would refute one). */
+START_TEST(test_sign_forged_rejected)
+{
+    char why[1024];
+    const char *sem[2] = {"real", "float32"};
+    const double c1[4] = {1, 0, 1, 0}, z2[2] = {0, 0}, c2[2] = {-2, 1}, z1[1] = {0};
+    const double e2[2] = {0, 1}, d1[2] = {1, 0}, b0[1] = {0}, w2[1] = {1};
+    for (int s = 0; s < 2; s++) {
+        vfy_net *net = empty_net2();
+        push_dense_copy(net, 2, 2, c1, z2);
+        push_act_n(net, VFY_LAYER_SIGN, 2, 1);
+        push_dense_copy(net, 2, 1, c2, z1);
+        double lo[2] = {-1, 0}, hi[2] = {1, 0};
+        vfy_spec *sp = act_spec(-1, 1, 0, 0, "<=", -1 + 0x1p-20);
+        REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], lo, hi, 20, why), "%s: intercept", sem[s]);
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        net = empty_net2();
+        push_dense_copy(net, 2, 2, c1, z2);
+        push_act_n(net, VFY_LAYER_RELU, 2, 0);
+        push_act_n(net, VFY_LAYER_SIGN, 2, 0);
+        push_dense_copy(net, 2, 1, e2, z1);
+        sp = act_spec(-1, 1, 0, 0, "<=", 0.5);
+        REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], lo, hi, 20, why), "%s: sign(0)", sem[s]);
+        vfy_spec_free(sp);
+        vfy_net_free(net);
+        net = act_net(VFY_LAYER_SIGN, 1, d1, b0, w2, 0);
+        double o[2] = {0, 0};
+        for (int side = 0; side < 2; side++) {
+            sp = act_spec(0, 0, 0, 0, side ? ">=" : "<=", side ? -0.5 : 0.5);
+            REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], o, o, 20, why), "%s: point 0, %s",
+                        sem[s], side ? ">=" : "<=");
+            vfy_spec_free(sp);
+        }
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* A random net on 2 inputs: DENSE 6 -> [RELU ->] SIGN (the first n_pass passed through) -> DENSE 6
+ * -> SIGN -> DENSE 1. dyadic: weights k/8 in [-3/2, 3/2], biases k/16 in [-1/2, 1/2], so that on
+ * inputs of the grid 2^-6 Z every sum is exact in float32 (under 20 significant bits): the
+ * real network, its double and its float32 executions agree, and SIGN's inputs are often exactly 0.
+ * Otherwise float32 weights in [-1.5, 1.5] and biases in [-0.5, 0.5]. */
+static vfy_net *sign_random_net(uint64_t seed, int relu, int64_t n_pass, int dyadic)
+{
+    uint64_t st = seed;
+    double w[36], b[6];
+    vfy_net *net = empty_net2();
+    const int64_t sizes[4] = {2, 6, 6, 1};
+    for (int l = 0; l < 3; l++) {
+        int64_t ni = sizes[l], no = sizes[l + 1];
+        for (int64_t q = 0; q < ni * no; q++) {
+            double r = testnet_uniform(&st);
+            w[q] = dyadic ? floor(25 * r - 12) / 8 : (double)(float)(3 * r - 1.5);
+        }
+        for (int64_t q = 0; q < no; q++) {
+            double r = testnet_uniform(&st);
+            b[q] = dyadic ? floor(17 * r - 8) / 16 : (double)(float)(r - 0.5);
+        }
+        push_dense_copy(net, ni, no, w, b);
+        if (l == 0 && relu)
+            push_act_n(net, VFY_LAYER_RELU, no, 0);
+        if (l < 2)
+            push_act_n(net, VFY_LAYER_SIGN, no, l == 0 ? n_pass : 0);
+    }
+    return net;
+}
+
+/* The checker's bounds contain sampled executions of random nets with SIGN layers, with no
+ * tolerance: on random boxes, a certificate claiming Y_0 <= min (Y_0 >= max) unreachable, min and
+ * max taken over the samples, is rejected under both claims, with bisection. Dyadic nets (exact
+ * in every semantics, SIGN's inputs often exactly 0) are sampled on the whole 2^-6 grid of the box;
+ * float32 nets at random float32 points, in double and in float32 (the float32 claim covers both;
+ * the real claim is checked on the dyadic nets only, whose executions are the real network). Not
+ * vacuous: on most boxes the checker refutes a threshold 1/4 beyond the sampled extreme. */
+START_TEST(test_sign_sound_sampled)
+{
+    char why[1024];
+    const char *sem[2] = {"real", "float32"};
+    int proved = 0, tried = 0;
+    for (int n = 0; n < 8; n++) {
+        int dyadic = n < 6;
+        int64_t n_pass = n % 3 == 2 ? 0 : 1 + n % 3;
+        vfy_net *net = sign_random_net(900 + (uint64_t)n, n % 2, n_pass, dyadic);
+        double *ws = vfy_alloc_array((size_t)vfy_eval_ws_len(net), sizeof(double));
+        float fs[64];
+        ck_assert_ptr_nonnull(ws);
+        uint64_t st = 300 + (uint64_t)n;
+        for (int bx = 0; bx < 4; bx++) {
+            /* a box of the grid, 2^-6 to 1/2 wide in each dimension */
+            double lo[2], hi[2];
+            for (int d = 0; d < 2; d++) {
+                int wk = 1 + (int)(32 * testnet_uniform(&st));
+                lo[d] = ldexp(floor(128 * testnet_uniform(&st)) - 64, -6);
+                hi[d] = lo[d] + ldexp(wk, -6);
+            }
+            double mn = INFINITY, mx = -INFINITY, x[2], y;
+            float xf[2], yf;
+            for (int s = 0; s < (dyadic ? 33 * 33 : 2000); s++) {
+                for (int d = 0; d < 2; d++) {
+                    double g = dyadic ? lo[d] + ldexp(s % 33 * (d == 0) + s / 33 * (d == 1), -6)
+                                      : lo[d] + (hi[d] - lo[d]) * testnet_uniform(&st);
+                    xf[d] = (float)(g < hi[d] ? g : hi[d]);
+                    if ((double)xf[d] < lo[d] || (double)xf[d] > hi[d])
+                        xf[d] = (float)lo[d];
+                    x[d] = xf[d];
+                }
+                vfy_eval_f64(net, x, &y, ws);
+                vfy_eval_f32(net, xf, &yf, fs);
+                REQUIRE_MSG(!dyadic || (double)yf == y, "dyadic net %d: executions differ", n);
+                mn = fmin(mn, fmin(y, (double)yf));
+                mx = fmax(mx, fmax(y, (double)yf));
+            }
+            for (int s = dyadic ? 0 : 1; s < 2; s++)
+                for (int side = 0; side < 2; side++) {
+                    const char *cmp = side ? ">=" : "<=";
+                    double t = side ? mx : mn, dir = side ? 1 : -1;
+                    vfy_spec *sp = act_spec(lo[0], hi[0], lo[1], hi[1], cmp, t);
+                    REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], lo, hi, 6, why), "net %d box "
+                                "[%g, %g] x [%g, %g], %s: Y_0 %s %.17g, reached by a sample, "
+                                "refuted", n, lo[0], hi[0], lo[1], hi[1], sem[s], cmp, t);
+                    vfy_spec_free(sp);
+                    sp = act_spec(lo[0], hi[0], lo[1], hi[1], cmp, t + dir * 0.25);
+                    proved += sign_region_valid(net, sp, sem[s], lo, hi, 6, why);
+                    tried++;
+                    vfy_spec_free(sp);
+                }
+        }
+        vfy_free(ws);
+        vfy_net_free(net);
+    }
+    REQUIRE_MSG(2 * proved > tried, "only %d of %d thresholds 1/4 beyond the samples refuted",
+                proved, tried);
+}
+END_TEST
+
 /* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh) in
  * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
  * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
@@ -1460,6 +1808,10 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_act_certified, 0, 6);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
     tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
+    tcase_add_test(tc, test_sign_checker_lines);
+    tcase_add_test(tc, test_sign_certified);
+    tcase_add_test(tc, test_sign_forged_rejected);
+    tcase_add_test(tc, test_sign_sound_sampled);
     suite_add_tcase(s, tc);
     TCase *ta = tcase_create("benchmarks");
     tcase_set_timeout(ta, 60);
