@@ -204,6 +204,7 @@ static const char *const unsat_instances[][2] = {
     {"models/mul2.onnx", "specs/mul2_tight_unsat.vnnlib"},
     {"models/silu2.onnx", "specs/silu2_unsat.vnnlib"},     /* x read on both sides of a Sigmoid */
     {"models/redmax2.onnx", "specs/redmax2_unsat.vnnlib"}, /* ReduceMax, ReduceMin */
+    {"models/sign2.onnx", "specs/sign2_unsat.vnnlib"},     /* a binarized step */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
