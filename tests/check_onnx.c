@@ -2761,8 +2761,8 @@ END_TEST
 
 static double sgn(double v) { return v > 0 ? 1.0 : (v < 0 ? -1.0 : 0.0); }
 
-/* y = [sign(x W1) + x W1, sign(x W2 - c) * 2] with c = Sign(C) folded (a binarized layer's
- * weights are often a Sign of constants) */
+/* y = [sign(x W1) + x W1, sign(x W2 - c) * 2, sign(sign(x W2) + 0.1)] with c = Sign(C) folded (a
+ * binarized layer's weights are often a Sign of constants) */
 static const float sign_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
 static void ref_sign(const double *x, double *y)
 {
@@ -2774,16 +2774,17 @@ static void ref_sign(const double *x, double *y)
         }
         y[j] = sgn(h) + h;
         y[4 + j] = sgn(u - sgn(sign_c[j])) * 2;
+        y[8 + j] = sgn(sgn(u) + 0.1f); /* (larq's ste_sign: sign(0) taken as 1) */
     }
 }
 
 /* Sign: a SIGN layer on a computed tensor (h read on both sides of it: carried, n_pass), folded
- * on constants (Sign(0) = 0), against a reference and on points where its input is exactly 0;
- * an integer Sign is refused by name. */
+ * on constants (Sign(0) = 0), larq's sign(sign(u) + 0.1), against a reference and on points where
+ * its input is exactly 0; an integer Sign is refused by name. */
 START_TEST(test_sign_op)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4}, cd[1] = {4};
+    int64_t xd[2] = {1, 4}, yd[2] = {1, 12}, wd[2] = {4, 4}, cd[1] = {4};
     b.in[b.nin++] = vinfo("x", FLT, 2, xd);
     b.out[b.nout++] = vinfo("y", FLT, 2, yd);
     ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
@@ -2800,7 +2801,12 @@ START_TEST(test_sign_op)
     ADD_NODE(b, "Sub", "sub", "u,c", "v", NULL);
     ADD_NODE(b, "Sign", "s2", "v", "sv", NULL);
     ADD_NODE(b, "Mul", "dbl", "sv,T", "q", NULL);
-    ADD_NODE(b, "Concat", "cat", "p,q", "y", attr_i("axis", 1), NULL);
+    const float tenth = 0.1f;
+    ADD_INIT(b, tensor_f("E", 1, one, &tenth, ENC_RAW));
+    ADD_NODE(b, "Sign", "s3", "u", "su", NULL);
+    ADD_NODE(b, "Add", "ste", "su,E", "sue", NULL);
+    ADD_NODE(b, "Sign", "s4", "sue", "w", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q,w", "y", attr_i("axis", 1), NULL);
     vfy_net *net = load_ok(&b);
     int64_t n_sign = 0, n_pass = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -2811,10 +2817,10 @@ START_TEST(test_sign_op)
     ck_assert(n_sign >= 1 && n_pass > 0);
     check_against(net, ref_sign);
     /* x = 0: h = 0 and u - c = -c, so the signs of 0 and of the folded constants show */
-    double x[4] = {0, 0, 0, 0}, y[8], r[8];
+    double x[4] = {0, 0, 0, 0}, y[12], r[12];
     net_eval(net, x, y);
     ref_sign(x, r);
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < 12; k++)
         REQUIRE_MSG(y[k] == r[k], "output %d at 0: net %g, reference %g", k, y[k], r[k]);
     vfy_net_free(net);
     mb bi = {0};
