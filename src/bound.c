@@ -2448,6 +2448,18 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
     return VFY_OK;
 }
 
+/* Each of the n buffers *bufs[i] freed and allocated anew with len doubles; 0 when out of memory
+ * (that one is then NULL, the later ones keep their old blocks: all freed with the scratch). */
+static int realloc_set(double **const *bufs, size_t n, size_t len)
+{
+    for (size_t i = 0; i < n; i++) {
+        vfy_free(*bufs[i]);
+        if (!(*bufs[i] = vfy_alloc_array(len, sizeof(double))))
+            return 0;
+    }
+    return 1;
+}
+
 static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K)
 {
     if (K <= s->cap_alpha)
@@ -2479,14 +2491,9 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     if (ctx->n_sact > 0 && K > s->cap_salpha) {
         double **sa[] = {&s->sal_lo, &s->sal_up, &s->sgrad_lo, &s->sgrad_up, &s->sm_lo, &s->sm_up,
                          &s->sv_lo, &s->sv_up, &s->stape, &s->sza, &s->sla, &s->stl};
-        for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++) {
-            vfy_free(*sa[i]);
-            *sa[i] = vfy_alloc_array((size_t)(K * ctx->n_sact), sizeof(double));
-            if (!*sa[i]) {
-                s->cap_salpha = 0;
-                s->cap_alpha = 0;
-                return 0;
-            }
+        if (!realloc_set(sa, sizeof sa / sizeof sa[0], (size_t)(K * ctx->n_sact))) {
+            s->cap_salpha = s->cap_alpha = 0;
+            return 0;
         }
         s->cap_salpha = K;
     }
@@ -2501,14 +2508,9 @@ static int alpha_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     }
     if (ctx->n_prod > 0 && K > s->cap_palpha) {
         double **pa[] = {&s->pal, &s->pal_g, &s->pal_m1, &s->pal_m2};
-        for (size_t i = 0; i < sizeof pa / sizeof pa[0]; i++) {
-            vfy_free(*pa[i]);
-            *pa[i] = vfy_alloc_array((size_t)(K * ctx->n_mp), sizeof(double));
-            if (!*pa[i]) {
-                s->cap_palpha = 0;
-                s->cap_alpha = 0;
-                return 0;
-            }
+        if (!realloc_set(pa, sizeof pa / sizeof pa[0], (size_t)(K * ctx->n_mp))) {
+            s->cap_palpha = s->cap_alpha = 0;
+            return 0;
         }
         s->cap_palpha = K;
     }

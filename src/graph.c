@@ -4200,8 +4200,8 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             if (!(st = push(lc, n, VFY_LAYER_RELU, e->width, e->width, NULL, NULL, 0, 1)))
                 emb_pack(e, e->wlen, FORM_NONNEG);
             break;
-        default: { /* SIGMOID, TANH, SIGN: the carried slots first, passed through (n_pass), the work
-                    * last (a copy puts them so first) */
+        default: { /* SIGMOID, TANH, SIGN: the carried slots first, passed through (n_pass), the
+                    * work last (a copy puts them so first) */
             int64_t cw = 0;
             int packed = e->wform != FORM_SPLIT;
             for (int i = 0; i < e->nc; i++) {

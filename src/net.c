@@ -368,7 +368,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
             return e / (1.0f + e);
         }
     case VFY_LAYER_TANH: return tanhf(x);
-    case VFY_LAYER_SIGN: return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); /* (0, -0 and NaN as they are) */
+    case VFY_LAYER_SIGN: return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); /* (0, -0, NaN: as they are) */
     default: VFY_ASSERT(0);
     }
     return 0;

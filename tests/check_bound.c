@@ -1972,6 +1972,14 @@ START_TEST(test_maxpool_alpha_gain)
 }
 END_TEST
 
+/* A stack-held net's layers (their pools; no weights) freed. */
+static void free_layers(vfy_net *net)
+{
+    for (int64_t k = 0; k < net->n_layers; k++)
+        vfy_free(net->layers[k].pool);
+    vfy_free(net->layers);
+}
+
 /* The MAXPOOL relaxation on a window of two inputs, x = (x0, x1) straight from the box:
  * (a) x0 in [2, 3] dominates x1 in [0, 1]: y = x0 exactly, so CROWN's bounds of y - x0 and x0 - y
  * are 0 up to rounding, where IBP's are -1; (b) x0 in [0, 2], x1 in [1, 3]: CROWN's lower line is
@@ -2008,9 +2016,7 @@ START_TEST(test_maxpool_relaxation)
     ck_assert(lb[1] <= -3 && lb[1] > -3 - 1e-12);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
-    for (int64_t k = 0; k < net.n_layers; k++)
-        vfy_free(net.layers[k].pool);
-    vfy_free(net.layers);
+    free_layers(&net);
 }
 END_TEST
 
@@ -2164,11 +2170,33 @@ START_TEST(test_product_relaxation)
                     "%.17g]", j, b->lo[0][j], b->hi[0][j]);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
-    for (int64_t k = 0; k < net.n_layers; k++)
-        vfy_free(net.layers[k].pool);
-    vfy_free(net.layers);
+    free_layers(&net);
 }
 END_TEST
+
+/* The net of one PRODUCT layer on 4 inputs: x0 x1, x2^2, x1 x2 and x3 copied. */
+static void product4_net(vfy_net *net)
+{
+    net->n_in = 4;
+    net->n_out = 4;
+    int64_t *pairs = vfy_alloc_array(8, sizeof(int64_t));
+    const int64_t pr[8] = {0, 1, 2, 2, 1, 2, 3, -1};
+    memcpy(pairs, pr, sizeof pr);
+    ck_assert_int_eq(vfy_net_push_product(net, 4, 4, pairs, "product", NULL), VFY_OK);
+}
+
+/* product4_net at x: in double (exact for float32 inputs) and as a float32 execution */
+static void product4_eval(const double *x, const float *xf, double *y, float *yf)
+{
+    y[0] = x[0] * x[1];
+    y[1] = x[2] * x[2];
+    y[2] = x[1] * x[2];
+    y[3] = x[3];
+    yf[0] = xf[0] * xf[1];
+    yf[1] = xf[2] * xf[2];
+    yf[2] = xf[1] * xf[2];
+    yf[3] = xf[3];
+}
 
 /* A PRODUCT layer on the inputs (x0 x1, x2^2, x1 x2, x3 copied), float32 box ends: at every
  * vertex of the box and at random points, each layer bound and each row's linear bound
@@ -2181,12 +2209,7 @@ END_TEST
 START_TEST(test_product_vertices)
 {
     vfy_net net = {0};
-    net.n_in = 4;
-    net.n_out = 4;
-    int64_t *pairs = vfy_alloc_array(8, sizeof(int64_t));
-    const int64_t pr[8] = {0, 1, 2, 2, 1, 2, 3, -1};
-    memcpy(pairs, pr, sizeof pr);
-    ck_assert_int_eq(vfy_net_push_product(&net, 4, 4, pairs, "product", NULL), VFY_OK);
+    product4_net(&net);
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &ctx, NULL), VFY_OK);
     vfy_bounds *b = vfy_bounds_create(ctx);
@@ -2223,11 +2246,8 @@ START_TEST(test_product_vertices)
                 xf[j] = fminf(fmaxf(xf[j], (float)lo[j]), (float)hi[j]);
                 x[j] = xf[j];
             }
-            double y[4] = {x[0] * x[1], x[2] * x[2], x[1] * x[2], x[3]}; /* exact */
-            yf[0] = xf[0] * xf[1];
-            yf[1] = xf[2] * xf[2];
-            yf[2] = xf[1] * xf[2];
-            yf[3] = xf[3];
+            double y[4];
+            product4_eval(x, xf, y, yf);
             for (int j = 0; j < 4; j++)
                 REQUIRE_MSG(b->lo[0][j] <= fmin(y[j], (double)yf[j]) &&
                             fmax(y[j], (double)yf[j]) <= b->hi[0][j],
@@ -2254,9 +2274,7 @@ START_TEST(test_product_vertices)
     ck_assert(crown_used > 0);
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
-    for (int64_t k = 0; k < net.n_layers; k++)
-        vfy_free(net.layers[k].pool);
-    vfy_free(net.layers);
+    free_layers(&net);
 }
 END_TEST
 
@@ -2264,8 +2282,9 @@ static double sign_of(double z) { return z > 0 ? 1.0 : (z < 0 ? -1.0 : 0.0); }
 
 /* SIGN's lines (vfy_bound_act_lines) on intervals of every kind (l = 0, u = 0, both, one-signed,
  * straddling with either end larger, tiny, huge, infinite, NaN): below and above sign at the ends,
- * at 0, next to 0 on both sides and at samples, evaluated exactly (__float128 holds a product of two
- * doubles); the straddling lines touch where they should (at u below, at l above, when steep). */
+ * at 0, next to 0 on both sides and at samples, evaluated exactly (__float128 holds a product of
+ * two doubles); the straddling lines touch where they should (at u below, at l above, when
+ * steep). */
 START_TEST(test_sign_lines)
 {
     uint64_t st = 6600 + (uint64_t)_i;
@@ -2503,12 +2522,7 @@ END_TEST
 START_TEST(test_product_alpha_mix)
 {
     vfy_net net = {0};
-    net.n_in = 4;
-    net.n_out = 4;
-    int64_t *pairs = vfy_alloc_array(8, sizeof(int64_t));
-    const int64_t pr[8] = {0, 1, 2, 2, 1, 2, 3, -1};
-    memcpy(pairs, pr, sizeof pr);
-    ck_assert_int_eq(vfy_net_push_product(&net, 4, 4, pairs, "product", NULL), VFY_OK);
+    product4_net(&net);
     vfy_bound_ctx *ctx, *mean;
     ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &ctx, NULL), VFY_OK);
     ck_assert_int_eq(vfy_bound_ctx_create(&net, 1, &mean, NULL), VFY_OK);
@@ -2549,11 +2563,8 @@ START_TEST(test_product_alpha_mix)
                 x[j] = fmin(lo[j] + round(u * (hi[j] - lo[j]) * 4096) / 4096, hi[j]);
                 xf[j] = (float)x[j]; /* (exact) */
             }
-            double y[4] = {x[0] * x[1], x[2] * x[2], x[1] * x[2], x[3]}; /* exact */
-            yf[0] = xf[0] * xf[1];
-            yf[1] = xf[2] * xf[2];
-            yf[2] = xf[1] * xf[2];
-            yf[3] = xf[3];
+            double y[4];
+            product4_eval(x, xf, y, yf);
             for (int i = 0; i < K; i++) {
                 /* the rows' values: integer multiples of products on the grid of 2^-48, at most
                  * 2^7 in magnitude, summed in long double (64 bits: exact) */
@@ -2573,9 +2584,7 @@ START_TEST(test_product_alpha_mix)
     vfy_bounds_free(bm);
     vfy_bound_ctx_free(ctx);
     vfy_bound_ctx_free(mean);
-    for (int64_t k = 0; k < net.n_layers; k++)
-        vfy_free(net.layers[k].pool);
-    vfy_free(net.layers);
+    free_layers(&net);
 }
 END_TEST
 

@@ -4,12 +4,13 @@
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
  * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH and SIGN (v' = -1, 0 or 1 as v < 0,
- * v = 0 or v > 0: a binarized network's step, exact in any float execution), and MAXPOOL (v'_j = max over the
- * window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for padding; every window holds
- * at least one input). A float execution computes MAXPOOL exactly (max rounds nothing). The ONNX loader
- * lowers a graph into this form without rounding the real-valued semantics: every float32 weight is
- * held exactly in a double, and where the lowering had to round a coefficient (e.g. Div by a constant
- * c stored as the multiplier 1/c) the layer says by how much in w_relerr, so that bounds stay sound.
+ * v = 0 or v > 0: a binarized network's step, exact in any float execution), and MAXPOOL
+ * (v'_j = max over the window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for
+ * padding; every window holds at least one input). A float execution computes MAXPOOL exactly (max
+ * rounds nothing). The ONNX loader lowers a graph into this form without rounding the real-valued
+ * semantics: every float32 weight is held exactly in a double, and where the lowering had to round
+ * a coefficient (e.g. Div by a constant c stored as the multiplier 1/c) the layer says by how much
+ * in w_relerr, so that bounds stay sound.
  *
  * fan_in is the number of products a floating-point execution of the layer sums per output (the
  * ONNX node's reduction length); the rounding allowance for the network's own float execution is
