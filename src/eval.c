@@ -80,7 +80,9 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
             break;
         case VFY_LAYER_SIGMOID:
         case VFY_LAYER_TANH:
-        case VFY_LAYER_SIGN: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_SIGN:
+        case VFY_LAYER_EXP:
+        case VFY_LAYER_RECIP: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -134,6 +136,8 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
         case VFY_LAYER_SIGMOID:
         case VFY_LAYER_TANH:
         case VFY_LAYER_SIGN:
+        case VFY_LAYER_EXP:
+        case VFY_LAYER_RECIP:
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
             break;
@@ -186,7 +190,9 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
             break;
         case VFY_LAYER_SIGMOID:
         case VFY_LAYER_TANH:
-        case VFY_LAYER_SIGN: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_SIGN:
+        case VFY_LAYER_EXP:
+        case VFY_LAYER_RECIP: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -238,6 +244,14 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
              * by 1/|z| outside it so that a far input still moves its neuron toward 0 */
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass || fabs(in[j]) <= 1 ? cur[j] : cur[j] / fabs(in[j]);
+            break;
+        case VFY_LAYER_EXP: /* exp' = exp, the layer's output */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = j < L->n_pass ? cur[j] : cur[j] * acts[k][j];
+            break;
+        case VFY_LAYER_RECIP: /* (1/v)' = -(1/v)^2 */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = j < L->n_pass ? cur[j] : -cur[j] * acts[k][j] * acts[k][j];
             break;
         case VFY_LAYER_MAXPOOL: /* the gradient goes to each window's maximum */
             memset(nxt, 0, (size_t)L->n_in * sizeof(double));

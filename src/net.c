@@ -22,7 +22,7 @@ void vfy_net_free(vfy_net *net)
 }
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
-                                          "product", "sign"};
+                                          "product", "sign", "exp", "recip"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -369,6 +369,8 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
         }
     case VFY_LAYER_TANH: return tanhf(x);
     case VFY_LAYER_SIGN: return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); /* (0, -0, NaN: as they are) */
+    case VFY_LAYER_EXP: return expf(x);
+    case VFY_LAYER_RECIP: return 1.0f / x;
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -387,6 +389,8 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
         }
     case VFY_LAYER_TANH: return tanh(x);
     case VFY_LAYER_SIGN: return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);
+    case VFY_LAYER_EXP: return exp(x);
+    case VFY_LAYER_RECIP: return 1.0 / x;
     default: VFY_ASSERT(0);
     }
     return 0;

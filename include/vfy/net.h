@@ -34,6 +34,9 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_MAXPOOL,
     VFY_LAYER_PRODUCT,
     VFY_LAYER_SIGN,
+    VFY_LAYER_EXP,   /* v' = exp(v): only inside a lowered Softmax (see RECIP) */
+    VFY_LAYER_RECIP, /* v' = 1 / v on v >= 1: a lowered Softmax's last step; fan_in holds the
+                      * Softmax's length n (its float execution's allowance depends on it) */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -80,18 +83,20 @@ typedef struct vfy_net {
     vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
 } vfy_net;
 
-/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN): no weights, n_in == n_out. */
+/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN, EXP, RECIP): no weights,
+ * n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
     return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH ||
-           kind == VFY_LAYER_SIGN;
+           kind == VFY_LAYER_SIGN || kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP;
 }
 
 /* 1 for the activations whose first n_pass elements may pass through unchanged (values carried
  * past them: a ReLU carries its own way, as (relu(v), relu(-v))). */
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN;
+    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
+           kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP;
 }
 
 /* An activation's value as a floating-point execution computes it: vfy_act_f32 in float32 with libm's
