@@ -107,6 +107,14 @@ def eval_layers(layers, x):
             x = [v / (1.0 + math.exp(-v)) for v in x]
         elif layer[0] == "sign":   # -1, 0, 1 (a binarized network's step)
             x = [(v > 0) - (v < 0) for v in x]
+        elif layer[0] == "softmax":   # a Softmax over each group of m consecutive values
+            m = layer[1]
+            out = []
+            for g in range(0, len(x), m):
+                top = max(x[g:g + m])
+                e = [math.exp(v - top) for v in x[g:g + m]]
+                out += [v / sum(e) for v in e]
+            x = out
         elif layer[0] == "mul":   # u = A x + a, v = B x + b: [u * v, u * u]
             u = eval_layers([("dense", layer[1], layer[2])], x)
             v = eval_layers([("dense", layer[3], layer[4])], x)
@@ -138,6 +146,8 @@ def lipschitz_layers(layers, lo=None, hi=None):
             pass
         elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
             L *= 1.1
+        elif layer[0] == "softmax":   # its Jacobian diag(s) - s s^T has row sums 2 s_i (1 - s_i)
+            L *= 0.5
         elif layer[0] == "res":
             L *= 1.0 + lipschitz_layers(layer[1], lo, hi)
         elif layer[0] == "maxmin":   # max and min are 1-Lipschitz in inf of their two operands
@@ -381,6 +391,24 @@ def model_text(net, name, style, raw, in_dims=None):
                                        "concat_g%d" % j, [("axis", "INT", 1)]))
                 cur = "gcat%d" % j
                 continue
+            if layer[0] == "softmax":
+                # Reshape to (1, groups, m), Softmax along the last axis, Reshape back
+                j = k[0] = k[0] + 1
+                m = layer[1]
+                n_prev = layer[2]
+                shapes = (("smshape%d" % j, (1, n_prev // m, m)), ("smback%d" % j, (1, n_prev)))
+                for nm, dims in shapes:
+                    inits.append("  initializer {\n    name: \"%s\"\n    dims: %d\n"
+                                 "    data_type: 7\n" % (nm, len(dims))
+                                 + "".join("    int64_data: %d\n" % d for d in dims) + "  }\n")
+                nodes.append(node_text("Reshape", [cur, "smshape%d" % j], ["smin%d" % j],
+                                       "smreshape%d" % j))
+                nodes.append(node_text("Softmax", ["smin%d" % j], ["smout%d" % j], "softmax%d" % j,
+                                       [("axis", "INT", -1)]))
+                nodes.append(node_text("Reshape", ["smout%d" % j, "smback%d" % j], ["sm%d" % j],
+                                       "smflat%d" % j))
+                cur = "sm%d" % j
+                continue
             if layer[0] == "sign":
                 j = k[0] = k[0] + 1
                 nodes.append(node_text("Sign", [cur], ["sign%d" % j], "sign%d" % j))
@@ -587,6 +615,16 @@ def ibp_layers(layers, lo, hi):
         if layer == "relu":
             lo = [max(v, 0.0) for v in lo]
             hi = [max(v, 0.0) for v in hi]
+            continue
+        if layer[0] == "softmax":   # s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)), monotone in each
+            m = layer[1]
+            nlo, nhi = [], []
+            for g in range(0, len(lo), m):
+                for i in range(g, g + m):
+                    others = [j for j in range(g, g + m) if j != i]
+                    nlo.append(1.0 / (1.0 + sum(math.exp(hi[j] - lo[i]) for j in others)))
+                    nhi.append(1.0 / (1.0 + sum(math.exp(lo[j] - hi[i]) for j in others)))
+            lo, hi = nlo, nhi
             continue
         if layer[0] == "sign":   # nondecreasing: [sign(lo), sign(hi)]
             lo = [(v > 0) - (v < 0) for v in lo]
@@ -929,6 +967,13 @@ def build(root):
                "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
                % (fmt_x(xs), ms, num(t_sgs), t_sgs - ms))
 
+    # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
+    rx = random_net(9753, [2, 8, 8, 3])
+    rx.layers = rx.layers[:1] + [("softmax", 4, 8)] + rx.layers[2:]
+    write_model(rx, "smx2", "gemm", raw=True)
+    lipschitz_specs("smx2", rx, " (a Softmax's Jacobian diag(s) - s s^T has\nrows of l1 norm "
+                    "2 s_i (1 - s_i) <= 1/2)")
+
     # -- redmax2: 2 -> 12 -> relu -> [max, min] of groups of 3 (4 + 4) -> 8 -> relu -> 3 ------
     rg = random_net(6421, [2, 12, 3])
     rg.layers = rg.layers[:2] + [("redmax", 3, 12)] + random_net(6422, [8, 8, 3]).layers
@@ -1048,10 +1093,11 @@ def write_bad_inputs(root):
             + value_info_text("input", "X", [1, 2])
             + value_info_text("output", "Y", [1, 1]) + "}\n")
     encode_model(text, os.path.join(bad, "unsupported_op.onnx"))
-    # the same with a Softmax in the middle (verify takes a Softmax only as the last operation)
-    middle = text.replace('"Sin"', '"Softmax"').replace('"sin_1"', '"softmax_1"')
-    encode_model(middle.replace('"unsupported"', '"softmax_middle"'),
-                 os.path.join(bad, "softmax_middle.onnx"))
+    # the same with a LogSoftmax in the middle (verify takes one only as the last operation; a
+    # Softmax there is lowered)
+    middle = text.replace('"Sin"', '"LogSoftmax"').replace('"sin_1"', '"logsoftmax_1"')
+    encode_model(middle.replace('"unsupported"', '"logsoftmax_middle"'),
+                 os.path.join(bad, "logsoftmax_middle.onnx"))
     # for models/soft2.onnx (2 in, 3 out, ending in a Softmax): a threshold on one probability,
     # which the Softmax's input alone cannot answer
     decl3 = decl + "(declare-const Y_1 Real)\n(declare-const Y_2 Real)\n"

@@ -123,7 +123,7 @@ bad_case "VNNLIB empty"                 "$GOOD_MODEL" "$B/empty.vnnlib"
 bad_case "VNNLIB 3 X for a 2-input net" "$GOOD_MODEL" "$B/three_inputs.vnnlib"
 bad_case "VNNLIB 2 Y for a 1-output net" "$GOOD_MODEL" "$B/two_outputs.vnnlib"
 bad_case "VNNLIB input left unbounded"  "$GOOD_MODEL" "$B/unbounded.vnnlib"
-bad_case "ONNX with a Softmax mid-graph" "$B/softmax_middle.onnx" "$GOOD_SPEC"
+bad_case "ONNX with a LogSoftmax mid-graph" "$B/logsoftmax_middle.onnx" "$GOOD_SPEC"
 bad_case "threshold on a Softmax output" models/soft2.onnx "$B/softmax_threshold.vnnlib"
 
 # --- usage errors: exit 4, one line naming the conflict ------------------------------------------

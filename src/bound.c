@@ -202,6 +202,13 @@ struct vfy_bound_slopes {
     unsigned char *rec; /* per row: slopes recorded */
 };
 
+/* 1 for the activations whose lines alpha-CROWN optimises on pieces (Sigmoid, Tanh); Sign, Exp
+ * and the reciprocal keep their fixed lines. */
+static int act_has_pieces(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH;
+}
+
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
  * whose coefficients and bias are >= 0 and whose nonzero coefficients all multiply values known to
  * be >= 0 (outputs of a RELU, of a MAXPOOL over such values, of such rows, squares and products of
@@ -601,8 +608,8 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
             if (ctx->wf[k] && !(s->qf[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double))))
                 goto fail;
         } else if (vfy_layer_passes(L->kind)) {
-            /* (SIGN: its lines only, no pieces) */
-            int64_t per = 6 + (L->kind == VFY_LAYER_SIGN ? 0 : ACT_PIECE_LEN(ACT_ALPHA_PIECES));
+            /* (SIGN, EXP, RECIP: their lines only, no pieces) */
+            int64_t per = 6 + (act_has_pieces(L->kind) ? ACT_PIECE_LEN(ACT_ALPHA_PIECES) : 0);
             s->act[k] = vfy_alloc_array((size_t)(per * L->n_out), sizeof(double));
             if (!s->act[k])
                 goto fail;
@@ -867,9 +874,113 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
 
 static double act_range_lo(vfy_layer_kind kind) { return kind == VFY_LAYER_SIGMOID ? 0.0 : -1.0; }
 
+/* ---- Exp and the reciprocal (a lowered Softmax) ----
+ *
+ * A Softmax inside the graph is lowered as s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)): DENSE
+ * differences, EXP, DENSE sums (bias 1), RECIP (graph.c). Both functions are convex (1/v on
+ * v > 0), so on [l, u] the chord lies above them and every tangent below them.
+ * Enclosures: exp by libm (as for Sigmoid: within 2^-46 |v| + 2^-1060, clamped at 0), 1/v by the
+ * correctly rounded division, each rounded outward; 1/v only for v > 0.
+ * Lines, for any computed slope s:
+ *   above: g = f - s z is convex, largest at an end: tu = max(f(l) - s l, f(u) - s u), from the
+ *          upper enclosures, rounded up (s the chord's slope as computed);
+ *   below: tangent at d (the midpoint for exp, sqrt(l u) for 1/v): for every z in [l, u]
+ *          f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
+ *               >= s z + Flo(d) - s d - err W,
+ *          s = f'(d) as computed, err >= |f'(d) - s| from the enclosure of f'(d) (exp' = exp;
+ *          (1/v)' = -(1/v)^2), W >= |z - d|; all rounded down.
+ * Where a value is not finite, the constants f(l) and f(u) (ends of the monotone range).
+ * A float execution's Softmax is not this chain: the runtime's own kernel is assumed within
+ * 2^-19 + n 2^-23 of the real Softmax (n its length, in RECIP's fan_in; docs/soundness.md), charged
+ * at RECIP; EXP charges nothing (its real value is what the chain needs). */
+static void conv_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    if (isnan(z)) {
+        *lo = kind == VFY_LAYER_EXP ? 0.0 : -INFINITY;
+        *hi = INFINITY;
+        return;
+    }
+    if (kind == VFY_LAYER_RECIP) {
+        if (!(z > 0)) { /* (1/v is used on v >= 1 only: no claim elsewhere) */
+            *lo = -INFINITY;
+            *hi = INFINITY;
+            return;
+        }
+        *lo = vfy_div_down(1.0, z);
+        *hi = vfy_div_up(1.0, z);
+        return;
+    }
+    double v = exp(z);
+    double d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+    *lo = fmax(vfy_sub_down(v, d), 0.0);
+    *hi = vfy_add_up(v, d);
+}
+
+/* f's derivative at d enclosed from [flo, fhi] ∋ f(d): exp' = exp; (1/v)' = -(1/v)^2. */
+static void conv_deriv(vfy_layer_kind kind, double flo, double fhi, double *dlo, double *dhi)
+{
+    if (kind == VFY_LAYER_EXP) {
+        *dlo = flo;
+        *dhi = fhi;
+    } else {
+        *dlo = -vfy_mul_up(fhi, fhi);
+        *dhi = -vfy_mul_down(flo, flo);
+    }
+}
+
+/* The lines of EXP or RECIP on [l, u] (see above). */
+static void conv_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                       double *tu)
+{
+    int exp_k = kind == VFY_LAYER_EXP;
+    double fl_lo, fl_hi, fu_lo, fu_hi;
+    conv_enclose(kind, l, &fl_lo, &fl_hi);
+    conv_enclose(kind, u, &fu_lo, &fu_hi);
+    *sl = *su = 0;
+    *tl = exp_k ? fl_lo : fu_lo; /* (the range's ends: exp increasing, 1/v decreasing) */
+    *tu = exp_k ? fu_hi : fl_hi;
+    if (!(l < u) || !(u - l < INFINITY) || !(u - l > ACT_MIN_WIDTH) || (!exp_k && !(l > 0)))
+        return;
+    double s = exp_k ? (exp(u) - exp(l)) / (u - l) : -1.0 / (l * u);
+    double t = fmax(vfy_sub_up(fl_hi, vfy_mul_down(s, l)), vfy_sub_up(fu_hi, vfy_mul_down(s, u)));
+    if (isfinite(s) && isfinite(t)) {
+        *su = s;
+        *tu = t;
+    }
+    double d = exp_k ? 0.5 * l + 0.5 * u : sqrt(l) * sqrt(u), dlo, dhi, flo, fhi;
+    d = fmin(fmax(d, l), u);
+    conv_enclose(kind, d, &flo, &fhi);
+    conv_deriv(kind, flo, fhi, &dlo, &dhi);
+    s = exp_k ? exp(d) : -1.0 / (d * d);
+    double w = fmax(vfy_sub_up(d, l), vfy_sub_up(u, d));
+    double err = fmax(fmax(vfy_sub_up(dhi, s), vfy_sub_up(s, dlo)), 0.0);
+    t = vfy_sub_down(vfy_sub_down(flo, vfy_mul_up(s, d)), vfy_mul_up(err, w));
+    if (isfinite(s) && isfinite(t)) {
+        *sl = s;
+        *tl = t;
+    }
+}
+
+/* How far a float execution's activation output may be from the real function's (absolute):
+ * Sigmoid and Tanh ACT_EXEC_ERR (below); at a RECIP the runtime's Softmax of length n against the
+ * real one, 2^-19 + n 2^-23 (an assumption on its kernel, docs/soundness.md); Sign and EXP
+ * nothing (exact; inside a Softmax); ReLU exact. */
+static double act_exec_err(const vfy_layer *L)
+{
+    if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH)
+        return ACT_EXEC_ERR;
+    if (L->kind == VFY_LAYER_RECIP)
+        return vfy_add_up(0x1p-19, (double)L->fan_in * 0x1p-23);
+    return 0.0;
+}
+
 /* [*lo, *hi] ∋ f(z) for the real f (see above); the whole range when z is NaN. */
 static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
+    if (kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP) {
+        conv_enclose(kind, z, lo, hi);
+        return;
+    }
     if (kind == VFY_LAYER_SIGN) { /* exact */
         *lo = isnan(z) ? -1.0 : vfy_act_f64(kind, z);
         *hi = isnan(z) ? 1.0 : vfy_act_f64(kind, z);
@@ -1285,6 +1396,10 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
         sign_lines(l, u, sl, tl, su, tu);
         return;
     }
+    if (kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP) {
+        conv_lines(kind, l, u, sl, tl, su, tu);
+        return;
+    }
     double flo, fhi, glo, ghi;
     act_enclose(kind, l, &flo, &fhi);
     act_enclose(kind, u, &glo, &ghi);
@@ -1314,7 +1429,7 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN);
+    VFY_ASSERT(vfy_layer_passes(kind));
     act_relax(kind, l, u, sl, tl, su, tu);
 }
 
@@ -1349,7 +1464,7 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
         if (j < L->n_pass) { /* passed through: the identity, no pieces (never relaxed) */
             sl[j] = su[j] = 1;
             tl[j] = tu[j] = 0;
-            if (L->kind != VFY_LAYER_SIGN)
+            if (act_has_pieces(L->kind))
                 act_piece_data(s, k, n, j)[0] = NAN;
             cl[j] = l[j];
             cu[j] = u[j];
@@ -1358,7 +1473,7 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
         act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
         cl[j] = l[j];
         cu[j] = u[j];
-        if (L->kind == VFY_LAYER_SIGN)
+        if (!act_has_pieces(L->kind))
             continue; /* (its lines are fixed: no pieces) */
         /* the pieces for other slopes, only where act_relax made lines (P[0] = NaN: none) */
         double *P = act_piece_data(s, k, n, j);
@@ -1862,7 +1977,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             }
             if (sig && (s->use_salpha || s->keep_stape))
                 memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
-            double exec_err = sig && ctx->float_semantics ? ACT_EXEC_ERR : 0.0; /* (SIGN: exact) */
+            double exec_err = ctx->float_semantics ? act_exec_err(L) : 0.0;
             double g = vfy_la_gamma(n_in);
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
@@ -2337,15 +2452,21 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
              * (act_enclose; NaN gives the whole range); a float execution's value is within
              * ACT_EXEC_ERR of f(z). */
-            double e = ctx->float_semantics && L->kind != VFY_LAYER_SIGN ? ACT_EXEC_ERR : 0.0, t;
+            double e = ctx->float_semantics ? act_exec_err(L) : 0.0, t;
+            int dec = L->kind == VFY_LAYER_RECIP; /* (decreasing: the ends swap) */
             for (int64_t j = 0; j < L->n_out; j++) {
                 if (j < L->n_pass) { /* passed through: exactly its input */
                     b->lo[k][j] = isnan(lo[j]) ? -INFINITY : lo[j];
                     b->hi[k][j] = isnan(hi[j]) ? INFINITY : hi[j];
                     continue;
                 }
-                act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
-                act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);
+                /* EXP and RECIP where their lines are not finite (an input unbounded, near
+                 * exp's overflow, or not >= 1 for 1/v): no proof is claimed, in any semantics */
+                if ((L->kind == VFY_LAYER_EXP && !(hi[j] <= 700 && lo[j] > -INFINITY)) ||
+                    (dec && !(lo[j] >= 1 && hi[j] < INFINITY)))
+                    b->overflow = 1;
+                act_enclose(L->kind, dec ? hi[j] : lo[j], &b->lo[k][j], &t);
+                act_enclose(L->kind, dec ? lo[j] : hi[j], &t, &b->hi[k][j]);
                 if (e > 0) {
                     b->lo[k][j] = vfy_sub_down(b->lo[k][j], e);
                     b->hi[k][j] = vfy_add_up(b->hi[k][j], e);

@@ -16,9 +16,9 @@
  * gamma32(n) = n 2^-24 / (1 - n 2^-24) (Higham, Thm 3.1, any summation order, with or without fma).
  * ReLU and Sign are exact; a product's float32 value is within 2^-24 |a b| + 2^-149 of the real one
  * (CK_PROD_EXEC below); Sigmoid and Tanh are enclosed from libm with widening, and under the
- * float32 claim
- * their executed value may differ from the real one by CK_ACT_EXEC (section "Sigmoid and Tanh"
- * below). A float32 execution may overflow where the real network does not, so under the
+ * float32 claim their executed value may differ from the real one by CK_ACT_EXEC (section
+ * "Sigmoid and Tanh" below); a lowered Softmax's (EXP, RECIP) by recip_exec_up (section "Exp and
+ * Recip"). A float32 execution may overflow where the real network does not, so under the
  * float32 claim no bound may leave (-1e38, 1e38). */
 #include "vfy/checker.h"
 #include "vfy/net.h"
@@ -56,8 +56,8 @@ typedef struct ck {
     int *ops;                 /* per layer: > 0 for a DENSE layer's rounded sum (X_j above) */
     double **lo, **hi, **E;   /* per layer: bounds of its output, perturbation bound (affine) */
     double **wp, **wn;        /* DENSE layers: max(W, 0) and min(W, 0) (exact) */
-    double **ln;              /* SIGMOID/TANH/SIGN layers: lines sl, tl, su, tu (4 n) for the
-                               * current bounds */
+    double **ln;              /* SIGMOID/TANH/SIGN/EXP/RECIP layers: lines sl, tl, su, tu (4 n)
+                               * for the current bounds */
     double *H, *sv, *tv;      /* width: |input| bound; ReLU upper lines s z + t */
     int64_t *idx;             /* width */
     int64_t cap;              /* rows the buffers below hold */
@@ -190,6 +190,13 @@ static double gamma32_up(int64_t n)
     return up(up(nu) / dn(1.0 - nu));
 }
 
+/* The activations bounded by lines sl z + tl <= f(z) <= su z + tu (c->ln). */
+static int lined_act(vfy_layer_kind k)
+{
+    return k == VFY_LAYER_SIGMOID || k == VFY_LAYER_TANH || k == VFY_LAYER_SIGN ||
+           k == VFY_LAYER_EXP || k == VFY_LAYER_RECIP;
+}
+
 static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int fsem, vfy_error *err)
 {
     c->net = net;
@@ -228,7 +235,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
             Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
             Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL &&
-            Lk->kind != VFY_LAYER_PRODUCT && Lk->kind != VFY_LAYER_SIGN)
+            Lk->kind != VFY_LAYER_PRODUCT && Lk->kind != VFY_LAYER_SIGN &&
+            Lk->kind != VFY_LAYER_EXP && Lk->kind != VFY_LAYER_RECIP)
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -239,8 +247,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         if (Lk->kind == VFY_LAYER_RELU || Lk->kind == VFY_LAYER_MAXPOOL ||
             Lk->kind == VFY_LAYER_PRODUCT)
             continue;
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
-            Lk->kind == VFY_LAYER_SIGN) {
+        if (lined_act(Lk->kind)) {
             if (!(c->ln[k] = vfy_alloc_array((size_t)(4 * Lk->n_out), sizeof(double))))
                 return vfy_fail(err, VFY_ERR_NOMEM, "out of memory in the checker");
             continue;
@@ -557,12 +564,108 @@ static void sign_lines_ck(double l, double u, double *sl, double *tl, double *su
     }
 }
 
+/* ---- Exp and Recip ----
+ * A lowered Softmax: s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)) (DENSE -> EXP -> DENSE -> RECIP).
+ * Enclosures: libm's exp v within 2^-46 v + 2^-1060 of e^z (glibc documents 1 ulp; cf. Sigmoid's
+ * 2^-48), the lower end clamped at 0, an overflow (v = inf) or NaN giving [0, inf]; 1/z (z > 0) in
+ * [dn(1/z), up(1/z)] (IEEE division is correctly rounded). RECIP claims nothing unless l > 0.
+ * Both are convex (1/z on z > 0), so f(z) - s z is largest at an end of [l, u] for any s:
+ *   upper: f(z) <= s z + max(f(l) - s l, f(u) - s u), s the chord's slope as computed;
+ *   lower: tangent at d, with [Flo, Fhi] ∋ f(d), [fpl, fph] ∋ f'(d), W >= max(d - l, u - d):
+ *     f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
+ *          >= s z + Flo - s d - err W,  err = max(fph - s, s - fpl);
+ *   exp: d the midpoint, s = exp(d), f' = f; 1/z: d = sqrt(l) sqrt(u), s = -1/(d d),
+ *   f'(d) = -1/d^2 in [-up(1/d)^2, -dn(1/d)^2] (W covers |z - d| for any d).
+ * SOUND: every step rounded outward; a degenerate or non-finite case takes slope 0 and the
+ * interval's end. Float32 claim: EXP has no allowance (it exists only inside a lowered Softmax,
+ * which a runtime computes its own way); RECIP's value, the Softmax's, is assumed within
+ * 2^-19 + n 2^-23 of the real one (n = fan_in, the Softmax's length). */
+static void exp_iv(double z, double *lo, double *hi)
+{
+    double v = exp(z);
+    *lo = 0;
+    *hi = INFINITY;
+    if (z != z || !(v < INFINITY))
+        return;
+    double d = up(up(v * 0x1p-46) + 0x1p-1060), l = dn(v - d);
+    *lo = l > 0 ? l : 0;
+    *hi = up(v + d);
+}
+
+static double recip_exec_up(int64_t n) { return up(0x1p-19 + up((double)n * 0x1p-23)); }
+
+static void exp_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    double l0, l1, u0, u1, f0, f1;
+    exp_iv(l, &l0, &l1);
+    exp_iv(u, &u0, &u1);
+    *sl = *su = 0;
+    *tl = l0;
+    *tu = u1;
+    if (!(l < u) || !(u - l < INFINITY))
+        return;
+    double s = (exp(u) - exp(l)) / (u - l);
+    double t1 = up(l1 - dn(s * l)), t2 = up(u1 - dn(s * u)), t = t1 > t2 ? t1 : t2;
+    if (s >= 0 && s < INFINITY && isfinite(t1) && isfinite(t2)) {
+        *su = s;
+        *tu = t;
+    }
+    double d = 0.5 * l + 0.5 * u, w1 = up(d - l), w2 = up(u - d), W = w1 > w2 ? w1 : w2;
+    s = exp(d);
+    exp_iv(d, &f0, &f1);
+    double e1 = up(f1 - s), e2 = up(s - f0), err = e1 > e2 ? e1 : e2;
+    t = dn(dn(f0 - up(s * d)) - up(err * W));
+    if (s >= 0 && s < INFINITY && isfinite(t)) {
+        *sl = s;
+        *tl = t;
+    }
+}
+
+/* (l <= 0 or NaN: no lines, intercepts -inf and +inf; the caller confirms nothing then) */
+static void recip_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    *sl = *su = 0;
+    *tl = -INFINITY;
+    *tu = INFINITY;
+    if (!(l > 0) || !(u >= l))
+        return;
+    double rl = up(1.0 / l), ru = dn(1.0 / u);
+    *tl = ru > 0 ? ru : 0;
+    *tu = rl;
+    if (!(l < u) || !(u < INFINITY))
+        return;
+    double s = -1.0 / (l * u);
+    double t1 = up(rl - dn(s * l)), t2 = up(up(1.0 / u) - dn(s * u)), t = t1 > t2 ? t1 : t2;
+    if (isfinite(s) && isfinite(t1) && isfinite(t2)) {
+        *su = s;
+        *tu = t;
+    }
+    double d = sqrt(l) * sqrt(u), w1 = up(d - l), w2 = up(u - d), W = w1 > w2 ? w1 : w2;
+    if (!(d > 0 && d < INFINITY))
+        return;
+    double r0 = dn(1.0 / d), r1 = up(1.0 / d);
+    r0 = r0 > 0 ? r0 : 0;
+    double fpl = -up(r1 * r1), fph = -dn(r0 * r0);
+    s = -1.0 / (d * d);
+    double e1 = up(fph - s), e2 = up(s - fpl), err = e1 > e2 ? e1 : e2;
+    t = dn(dn(r0 - up(s * d)) - up(err * W));
+    if (isfinite(s) && isfinite(t)) {
+        *sl = s;
+        *tl = t;
+    }
+}
+
 void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN);
+    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
+               kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP);
     if (kind == VFY_LAYER_SIGN)
         sign_lines_ck(l, u, sl, tl, su, tu);
+    else if (kind == VFY_LAYER_EXP)
+        exp_lines_ck(l, u, sl, tl, su, tu);
+    else if (kind == VFY_LAYER_RECIP)
+        recip_lines_ck(l, u, sl, tl, su, tu);
     else
         act_lines_ck(kind, l, u, sl, tl, su, tu);
 }
@@ -651,18 +754,22 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
     for (int64_t k = k_top; k >= 0; k--) {
         const vfy_layer *Lk = &net->layers[k];
         int64_t n_in = Lk->n_in, n_out = Lk->n_out;
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
-            Lk->kind == VFY_LAYER_SIGN) {
+        if (lined_act(Lk->kind)) {
             /* lam_j f(z_j) >= mu_j z_j + d_j on [l_j, u_j] with the lines sl z + tl <= f(z) <=
-             * su z + tu (sl, su >= 0): writing lam = lam+ - lam-, lam+ f >= lam+ (sl z + tl) and
+             * su z + tu: writing lam = lam+ - lam-, lam+ f >= lam+ (sl z + tl) and
              * -lam- f >= -lam- (su z + tu), so mu = lam+ sl - lam- su, d = lam+ tl - lam- tu. Over
-             * lam in [a, b]: mu in [a+ sl - a- su, b+ sl - b- su] (increasing in lam+, decreasing in
-             * lam-), d between the corner values. Float32 claim: the executed f is within
-             * CK_ACT_EXEC of the real one, so max|lam| CK_ACT_EXEC is subtracted (not for SIGN,
-             * which every execution computes exactly).
-             * SOUND: products and sums rounded outward; lines from act_lines_ck, sign_lines_ck. */
+             * lam in [a, b]: with sl, su >= 0, mu in [a+ sl - a- su, b+ sl - b- su] (increasing
+             * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
+             * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
+             * claim: the executed f is within CK_ACT_EXEC of the real one (RECIP: recip_exec_up),
+             * so max|lam| times that is subtracted (not for SIGN, which every execution computes
+             * exactly, nor EXP, charged at the Softmax's RECIP).
+             * SOUND: products and sums rounded outward; a, b finite (a row that met a non-finite
+             * coefficient is dead already), so is every line. */
             const double *ln = c->ln[k];
             const double *sl = ln, *tl = ln + n_in, *su = ln + 2 * n_in, *tu = ln + 3 * n_in;
+            double ex = Lk->kind == VFY_LAYER_RECIP ? recip_exec_up(Lk->fan_in) : CK_ACT_EXEC;
+            int exact = Lk->kind == VFY_LAYER_SIGN || Lk->kind == VFY_LAYER_EXP;
             for (int64_t i = 0; i < K; i++) {
                 double *ra = c->al + i * W, *rh = c->ah + i * W;
                 double bl = c->betal[i], bh = c->betah[i], pen = 0;
@@ -674,14 +781,21 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     double na = a < 0 ? -a : 0, nb = b < 0 ? -b : 0;
                     ra[j] = dn(dn(pa * sl[j]) - up(na * su[j]));
                     rh[j] = up(up(pb * sl[j]) - dn(nb * su[j]));
+                    if (!(sl[j] >= 0 && su[j] >= 0)) {
+                        double m1 = up(up(pa * sl[j]) - dn(na * su[j]));
+                        double m2 = dn(dn(pb * sl[j]) - up(nb * su[j]));
+                        double ml = ra[j] < m2 ? ra[j] : m2, mh = rh[j] > m1 ? rh[j] : m1;
+                        ra[j] = a < 0 && b > 0 && ml > 0 ? 0 : ml;
+                        rh[j] = a < 0 && b > 0 && mh < 0 ? 0 : mh;
+                    }
                     double p1 = pa * tl[j], p2 = pb * tl[j], q1 = na * tu[j], q2 = nb * tu[j];
                     double pmin = p1 < p2 ? p1 : p2, pmax = p1 < p2 ? p2 : p1;
                     double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
                     bl = dn(bl + dn(dn(pmin) - up(qmax)));
                     bh = up(bh + up(up(pmax) - dn(qmin)));
-                    /* (an element passed through is exact, and so is sign) */
-                    if (c->fsem && j >= Lk->n_pass && Lk->kind != VFY_LAYER_SIGN)
-                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * CK_ACT_EXEC));
+                    /* (an element passed through is exact, and so are sign and exp) */
+                    if (c->fsem && j >= Lk->n_pass && !exact)
+                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * ex));
                 }
                 c->betal[i] = dn(bl - pen);
                 c->betah[i] = bh;
@@ -948,8 +1062,8 @@ static void unit_rows(ck *c, int64_t n, int64_t nu)
 }
 
 /* Tighten the neurons of affine layer k (which feeds an activation: the unstable ones before a ReLU,
- * those of a Sign whose value is not yet constant, all before Sigmoid/Tanh) by back-substitution of
- * +v_j and -v_j. SOUND: both enclosures hold, so their intersection does. */
+ * those of a Sign whose value is not yet constant, all before Sigmoid/Tanh/Exp/Recip) by
+ * back-substitution of +v_j and -v_j. SOUND: both enclosures hold, so their intersection does. */
 static int refine(ck *c, int64_t k, const double *xl, const double *xh)
 {
     int64_t n = c->net->layers[k].n_out, nu = 0;
@@ -1112,8 +1226,7 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                 return 2;
             continue;
         }
-        if (Lk->kind == VFY_LAYER_SIGMOID || Lk->kind == VFY_LAYER_TANH ||
-            Lk->kind == VFY_LAYER_SIGN) {
+        if (lined_act(Lk->kind)) {
             /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
              * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
              * are final. */
@@ -1135,6 +1248,36 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                     hi[j] = sign_of(u[j]);
                     sign_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
                                   &ln[3 * n_out + j]);
+                    continue;
+                }
+                if (Lk->kind == VFY_LAYER_EXP) {
+                    /* SOUND: exp increasing: y in [Elo(l), Ehi(u)], no allowance; a NaN input or
+                     * an infinite (float32: beyond FLOAT_EXEC_LIMIT) output confirms nothing */
+                    if (isnan(l[j]) || isnan(u[j]))
+                        return 0;
+                    exp_iv(l[j], &lo[j], &t);
+                    exp_iv(u[j], &t, &hi[j]);
+                    if (!(hi[j] < (c->fsem ? FLOAT_EXEC_LIMIT : INFINITY)))
+                        return 0;
+                    exp_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                                 &ln[3 * n_out + j]);
+                    continue;
+                }
+                if (Lk->kind == VFY_LAYER_RECIP) {
+                    /* SOUND: 1/z decreasing on z > 0: y in [dn(1/u), up(1/l)], widened by
+                     * recip_exec_up under the float32 claim; l <= 0 (or NaN) confirms nothing */
+                    if (!(l[j] > 0) || !(u[j] >= l[j]))
+                        return 0;
+                    double r = dn(1.0 / u[j]);
+                    lo[j] = r > 0 ? r : 0;
+                    hi[j] = up(1.0 / l[j]);
+                    if (c->fsem) {
+                        double e = recip_exec_up(Lk->fan_in);
+                        lo[j] = dn(lo[j] - e);
+                        hi[j] = up(hi[j] + e);
+                    }
+                    recip_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                                   &ln[3 * n_out + j]);
                     continue;
                 }
                 act_iv(Lk->kind, l[j], &lo[j], &t);
@@ -1200,6 +1343,8 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
              net->layers[k + 1].kind == VFY_LAYER_TANH ||
              net->layers[k + 1].kind == VFY_LAYER_SIGN ||
+             net->layers[k + 1].kind == VFY_LAYER_EXP ||
+             net->layers[k + 1].kind == VFY_LAYER_RECIP ||
              net->layers[k + 1].kind == VFY_LAYER_MAXPOOL ||
              net->layers[k + 1].kind == VFY_LAYER_PRODUCT)) {
             if (!refine(c, k, xl, xh))

@@ -3781,6 +3781,63 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
     return lmat_push(lc, n, &M, relerr, k);
 }
 
+/* Softmax inside the graph (the output's is taken out by vfy_graph_lower), along the last axis:
+ *     s_i = exp(x_i) / sum_j exp(x_j) = 1 / (1 + sum_{j != i} exp(x_j - x_i))
+ * (exact for reals): a DENSE layer of the n (n - 1) differences of each group (coefficients +-1),
+ * EXP, a DENSE layer of the sums plus 1, RECIP (fan_in n: its float allowance is the runtime
+ * Softmax's, bound.c). The sum is >= 1, so 1/v is taken where it is convex and finite. Only the
+ * last axis (explicit, or the default of a rank-2 input), where every opset reads the axis the
+ * same way: before opset 13 the groups were the dimensions from the axis on. */
+static vfy_status lower_softmax(lctx *lc, const vfy_node *n)
+{
+    const vfy_graph *g = lc->g;
+    const vfy_tensor *x = &g->values[n->in[0]].t;
+    const vfy_attr *a = attr_get(n, "axis");
+    int64_t axis = a ? norm_axis(a->i, x->rank > 0 ? x->rank : 1) : (x->rank == 2 ? 1 : -1);
+    if (x->rank < 1 || axis != x->rank - 1)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "inside the graph is supported along the "
+                     "last axis only (an explicit axis, or the default on a rank-2 input)");
+    int64_t len = x->numel, m = x->shape[x->rank - 1], groups = m > 0 ? len / m : 0, nd;
+    if (m < 1 || __builtin_mul_overflow(groups, m * (m - 1), &nd) || nd > VFY_MAX_ELEMS / 2)
+        return nfail(g, n, lc->err, VFY_ERR_UNSUPPORTED, "of %lld groups of %lld is too large "
+                     "(unsupported)", (long long)groups, (long long)m);
+    if (m == 1) { /* s = 1: a DENSE layer of no coefficients and bias 1 */
+        lmat M;
+        vfy_status st = lmat_init(lc, n, &M, len, len);
+        if (st)
+            return st;
+        for (int64_t i = 0; i < len; i++)
+            M.b[i] = 1;
+        return lmat_push(lc, n, &M, 0, 1);
+    }
+    lmat D, S;
+    vfy_status st = lmat_init(lc, n, &D, nd, len);
+    if (st)
+        return st;
+    lmat_reserve(&D, 2 * nd);
+    for (int64_t q = 0, r = 0; q < groups; q++)
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < m; j++) {
+                if (j == i)
+                    continue;
+                lmat_add(&D, r, q * m + j, 1.0);
+                lmat_add(&D, r++, q * m + i, -1.0);
+            }
+    if ((st = lmat_push(lc, n, &D, 0, 2)) ||
+        (st = push(lc, n, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, 1)) ||
+        (st = lmat_init(lc, n, &S, len, nd)))
+        return st;
+    lmat_reserve(&S, nd);
+    for (int64_t i = 0; i < len; i++) {
+        for (int64_t t = 0; t < m - 1; t++)
+            lmat_add(&S, i, i * (m - 1) + t, 1.0);
+        S.b[i] = 1;
+    }
+    if ((st = lmat_push(lc, n, &S, 0, m)))
+        return st;
+    return push(lc, n, VFY_LAYER_RECIP, len, len, NULL, NULL, 0, m);
+}
+
 /* A SCALE layer of -1 on len values (exact in every semantics). */
 static vfy_status push_negation(lctx *lc, const vfy_node *n, int64_t len)
 {
@@ -3933,7 +3990,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_REDUCE_MAX:
     case VFY_OP_REDUCE_MIN: return lower_reduce_max(lc, n);
     case VFY_OP_GLOBAL_MAX_POOL: return lower_maxpool(lc, n);
-    case VFY_OP_SOFTMAX:
+    case VFY_OP_SOFTMAX: return lower_softmax(lc, n);
     case VFY_OP_LOG_SOFTMAX: /* (the output's is taken out of the graph by vfy_graph_lower) */
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "is supported only as the network's "
                      "last operation, over all of its output");
@@ -4527,14 +4584,15 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     if (ov->producer >= 0 && (g->nodes[ov->producer].op == VFY_OP_SOFTMAX ||
                               g->nodes[ov->producer].op == VFY_OP_LOG_SOFTMAX)) {
         const vfy_node *sn = &g->nodes[ov->producer];
-        if (!softmax_whole(sn, &g->values[sn->in[0]].t)) {
+        if (softmax_whole(sn, &g->values[sn->in[0]].t)) {
+            out_node = ov->producer;
+            gout = sn->in[0];
+            net->out_op = sn->op == VFY_OP_SOFTMAX ? VFY_OUT_SOFTMAX : VFY_OUT_LOG_SOFTMAX;
+        } else if (sn->op == VFY_OP_LOG_SOFTMAX) {
             st = nfail(g, sn, err, VFY_ERR_UNSUPPORTED, "supported only over all of the output: "
                        "every dimension but the axis of size 1, and an explicit axis for rank 1");
             goto fail;
-        }
-        out_node = ov->producer;
-        gout = sn->in[0];
-        net->out_op = sn->op == VFY_OP_SOFTMAX ? VFY_OUT_SOFTMAX : VFY_OUT_LOG_SOFTMAX;
+        } /* (a Softmax over part of it is lowered as inside the graph: lower_softmax) */
     }
     net->n_in = iv->t.numel;
     net->n_out = ov->t.numel;

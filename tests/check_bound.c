@@ -2453,6 +2453,226 @@ START_TEST(test_sign_bounds_contain)
 }
 END_TEST
 
+/* EXP's and RECIP's lines (vfy_bound_act_lines) on intervals of every width (exp on [-60, 80],
+ * 1/v on [1, 1e6]): below and above the function at the ends, the midpoint, the tangent points
+ * and samples, against expl and 1.0L / z (their own error, below 2^-60 relative, is the only
+ * margin); the lines are finite and touch (the chord at the ends, the tangent near its point). */
+START_TEST(test_exp_recip_lines)
+{
+    uint64_t st = 9200 + (uint64_t)_i;
+    for (int rep = 0; rep < 4000; rep++) {
+        int recip = rep % 2;
+        vfy_layer_kind kind = recip ? VFY_LAYER_RECIP : VFY_LAYER_EXP;
+        double l, u, w = ldexp(1.0, (int)(testnet_uniform(&st) * 24) - 16);
+        if (recip) {
+            double e = ldexp(1.0, (int)(testnet_uniform(&st) * 20));
+            l = 1 + (rep % 6 == 1 ? 0 : testnet_uniform(&st) * e);
+            u = l + w * l;
+        } else {
+            l = -60 + testnet_uniform(&st) * 130;
+            u = fmin(l + w * 10, 80);
+        }
+        double sl, tl, su, tu;
+        vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        ck_assert(isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu));
+        double pts[16] = {l, u, 0.5 * l + 0.5 * u, recip ? sqrt(l) * sqrt(u) : 0.5 * l + 0.5 * u};
+        int np = 4;
+        for (int t = 0; t < 12; t++)
+            pts[np++] = fmin(fmax(l + testnet_uniform(&st) * (u - l), l), u);
+        long double gap_lo = INFINITY, gap_hi = INFINITY;
+        for (int p = 0; p < np; p++) {
+            long double z = pts[p], f = recip ? 1.0L / z : expl(z), ref = fabsl(f) * 0x1p-60L;
+            long double lo = (long double)sl * z + tl, hi = (long double)su * z + tu;
+            REQUIRE_MSG(lo <= f + ref && f - ref <= hi, "%s on [%.17g, %.17g] at %.17g: %.17Lg not "
+                        "in [%.17Lg, %.17Lg]", recip ? "1/v" : "exp", l, u, (double)z, f, lo, hi);
+            gap_lo = fminl(gap_lo, (f - lo) / f);
+            gap_hi = fminl(gap_hi, (hi - f) / f);
+        }
+        if (u - l > 0x1p-10 * fabs(l) + 0x1p-10)
+            REQUIRE_MSG(gap_lo <= 0x1p-30L && gap_hi <= 0x1p-30L, "%s on [%.17g, %.17g]: the lines "
+                        "touch nowhere (relative gaps %.3Lg, %.3Lg)", recip ? "1/v" : "exp", l, u,
+                        gap_lo, gap_hi);
+    }
+}
+END_TEST
+
+/* Push a Softmax over groups of m of the current n values as bound.c's callers see it after
+ * graph.c's lowering: DENSE differences, EXP, DENSE sums (+1), RECIP. */
+static void push_softmax(vfy_net *net, int64_t n, int64_t m)
+{
+    int64_t nd = n * (m - 1);
+    double *w = calloc((size_t)(nd * n), sizeof *w), *b = calloc((size_t)nd, sizeof *b);
+    ck_assert(w && b);
+    for (int64_t i = 0, r = 0; i < n; i++)
+        for (int64_t j = i / m * m; j < i / m * m + m; j++)
+            if (j != i) {
+                w[r * n + j] = 1;
+                w[r * n + i] = -1;
+                r++;
+            }
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, n, nd, w, b, 0, 2, "diff", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, 1, "exp", NULL),
+                     VFY_OK);
+    w = calloc((size_t)(nd * n), sizeof *w);
+    b = calloc((size_t)n, sizeof *b);
+    ck_assert(w && b);
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t t = 0; t < m - 1; t++)
+            w[i * nd + i * (m - 1) + t] = 1;
+        b[i] = 1;
+    }
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, nd, n, w, b, 0, m, "sum", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_RECIP, n, n, NULL, NULL, 0, m, "recip", NULL),
+                     VFY_OK);
+}
+
+/* A Softmax inside the net (attention-like weights): x (3) -> DENSE (6) -> Softmax over two
+ * groups of 3 -> DENSE -> RELU -> DENSE (2). IBP, CROWN and alpha-CROWN on the hidden layers and
+ * the rows contain every sampled execution of the real network (the Softmax computed directly,
+ * max-subtracted, in long double); under the float claim the bounds of the Softmax's outputs
+ * contain a float32 runtime's Softmax too, and the rows its float32 output. */
+START_TEST(test_softmax_bounds_contain)
+{
+    uint64_t st = 5300 + (uint64_t)_i;
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 3;
+    net->n_out = 2;
+    double scale = _i % 2 ? 3.0 : 1.0; /* (saturated Softmax groups at 3) */
+    const int64_t sizes[][2] = {{3, 6}, {6, 5}, {5, 2}};
+    double *W[3], *B[3];
+    for (int l = 0; l < 3; l++) {
+        int64_t ni = sizes[l][0], no = sizes[l][1];
+        W[l] = vfy_alloc_array((size_t)(ni * no), sizeof(double));
+        B[l] = vfy_alloc_array((size_t)no, sizeof(double));
+        ck_assert(W[l] && B[l]);
+        for (int64_t t = 0; t < ni * no; t++)
+            W[l][t] = (double)(float)(scale * (2 * testnet_uniform(&st) - 1));
+        for (int64_t t = 0; t < no; t++)
+            B[l][t] = (double)(float)(testnet_uniform(&st) - 0.5);
+    }
+    double *Wc[3], *Bc[3]; /* (the net owns its layers' arrays: keep copies for the reference) */
+    for (int l = 0; l < 3; l++) {
+        Wc[l] = malloc((size_t)(sizes[l][0] * sizes[l][1]) * sizeof(double));
+        Bc[l] = malloc((size_t)sizes[l][1] * sizeof(double));
+        memcpy(Wc[l], W[l], (size_t)(sizes[l][0] * sizes[l][1]) * sizeof(double));
+        memcpy(Bc[l], B[l], (size_t)sizes[l][1] * sizeof(double));
+    }
+    ck_assert(!vfy_net_push(net, VFY_LAYER_DENSE, 3, 6, W[0], B[0], 0, 3, "d0", NULL));
+    push_softmax(net, 6, 3);
+    ck_assert(!vfy_net_push(net, VFY_LAYER_DENSE, 6, 5, W[1], B[1], 0, 6, "d1", NULL));
+    ck_assert(!vfy_net_push(net, VFY_LAYER_RELU, 5, 5, NULL, NULL, 0, 0, "r", NULL));
+    ck_assert(!vfy_net_push(net, VFY_LAYER_DENSE, 5, 2, W[2], B[2], 0, 5, "d2", NULL));
+    ck_assert_int_eq(vfy_net_validate(net, NULL), VFY_OK);
+    int64_t ksm = 4; /* the RECIP layer: the Softmax's outputs */
+    ck_assert(net->layers[ksm].kind == VFY_LAYER_RECIP);
+    for (int fsem = 0; fsem < 2; fsem++) {
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+        vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+        vfy_bounds *ba = vfy_bounds_create(ctx);
+        double lo[3], hi[3], wlo[3], whi[3];
+        for (int j = 0; j < 3; j++) {
+            double c = 2 * testnet_uniform(&st) - 1, r = 0.05 + 0.4 * testnet_uniform(&st);
+            lo[j] = wlo[j] = c - r;
+            hi[j] = whi[j] = c + r;
+        }
+        vfy_bound_widen_input(ctx, 3, wlo, whi);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
+        ck_assert(!bi->overflow && !bc->overflow);
+        int64_t n_t = 0;
+        ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, ba, 20, NULL, &n_t), VFY_OK);
+        enum { K = 3 };
+        double cy[K * 2], lbc[K], lba[K];
+        for (int i = 0; i < K * 2; i++)
+            cy[i] = (double)((int)(testnet_uniform(&st) * 5) - 2);
+        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc,
+                                        NULL, NULL), VFY_OK);
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba, NULL,
+                                              NULL), VFY_OK);
+        for (int i = 0; i < K; i++)
+            ck_assert(isfinite(lbc[i]) && lba[i] >= lbc[i]);
+        const vfy_bounds *bs[3] = {bi, bc, ba};
+        for (int smp = 0; smp < 600; smp++) {
+            long double x[3], h[6], s[6], g[5], y[2];
+            float xf[3], hf[6], sf[6], gf[5], yf[2];
+            for (int j = 0; j < 3; j++) {
+                double u = smp < 8 ? (double)((smp >> j) & 1) : testnet_uniform(&st);
+                xf[j] = (float)fmin(fmax(lo[j] + u * (hi[j] - lo[j]), lo[j]), hi[j]);
+                if ((double)xf[j] < lo[j] || (double)xf[j] > hi[j])
+                    xf[j] = (float)(0.5 * lo[j] + 0.5 * hi[j]);
+                x[j] = xf[j];
+            }
+            for (int o = 0; o < 6; o++) {
+                h[o] = Bc[0][o];
+                hf[o] = (float)Bc[0][o];
+                for (int i = 0; i < 3; i++) {
+                    h[o] += (long double)Wc[0][o * 3 + i] * x[i];
+                    hf[o] += (float)Wc[0][o * 3 + i] * xf[i];
+                }
+            }
+            for (int q = 0; q < 2; q++) { /* the Softmax directly, as a runtime computes it */
+                long double top = fmaxl(fmaxl(h[3 * q], h[3 * q + 1]), h[3 * q + 2]), sum = 0;
+                float topf = fmaxf(fmaxf(hf[3 * q], hf[3 * q + 1]), hf[3 * q + 2]), sumf = 0;
+                for (int t = 0; t < 3; t++) {
+                    sum += expl(h[3 * q + t] - top);
+                    sumf += expf(hf[3 * q + t] - topf);
+                }
+                for (int t = 0; t < 3; t++) {
+                    s[3 * q + t] = expl(h[3 * q + t] - top) / sum;
+                    sf[3 * q + t] = expf(hf[3 * q + t] - topf) / sumf;
+                }
+            }
+            for (int o = 0; o < 5; o++) {
+                g[o] = Bc[1][o];
+                gf[o] = (float)Bc[1][o];
+                for (int i = 0; i < 6; i++) {
+                    g[o] += (long double)Wc[1][o * 6 + i] * s[i];
+                    gf[o] += (float)Wc[1][o * 6 + i] * sf[i];
+                }
+                g[o] = g[o] > 0 ? g[o] : 0;
+                gf[o] = gf[o] > 0 ? gf[o] : 0;
+            }
+            for (int o = 0; o < 2; o++) {
+                y[o] = Bc[2][o];
+                yf[o] = (float)Bc[2][o];
+                for (int i = 0; i < 5; i++) {
+                    y[o] += (long double)Wc[2][o * 5 + i] * g[i];
+                    yf[o] += (float)Wc[2][o * 5 + i] * gf[i];
+                }
+            }
+            for (int q = 0; q < 3; q++)
+                for (int j = 0; j < 6; j++) {
+                    long double lo_ = bs[q]->lo[ksm][j], hi_ = bs[q]->hi[ksm][j];
+                    REQUIRE_MSG(lo_ <= s[j] && s[j] <= hi_ && (!fsem || (lo_ <= sf[j] &&
+                                sf[j] <= hi_)), "fsem %d bounds %d softmax %d: %.17Lg (float32 "
+                                "%.9g) not in [%.17Lg, %.17Lg]", fsem, q, j, s[j], (double)sf[j],
+                                lo_, hi_);
+                }
+            for (int i = 0; i < K; i++) {
+                long double v = cy[2 * i] * y[0] + cy[2 * i + 1] * y[1];
+                long double vf = cy[2 * i] * (long double)yf[0] +
+                                 cy[2 * i + 1] * (long double)yf[1];
+                REQUIRE_MSG(lbc[i] <= v && lba[i] <= v && (!fsem || (lbc[i] <= vf && lba[i] <= vf)),
+                            "fsem %d row %d: value %.17Lg (float32 %.17Lg), CROWN %.17g, alpha "
+                            "%.17g", fsem, i, v, vf, lbc[i], lba[i]);
+            }
+        }
+        vfy_bounds_free(bi);
+        vfy_bounds_free(bc);
+        vfy_bounds_free(ba);
+        vfy_bound_ctx_free(ctx);
+    }
+    for (int l = 0; l < 3; l++) {
+        free(Wc[l]);
+        free(Bc[l]);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The gap a b - (sa a + sb b + t) at one point in __float128 (113 bits): a and b on the grid of
  * 2^-12 in [-4, 4], so every product is exact and the sum off by at most about 2^-105, far below
  * the outward rounding of a certified intercept (about 2^-52 of the terms), so the sign of a gap
@@ -3564,6 +3784,8 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_product_mixed_plane, 0, 2);
     tcase_add_loop_test(tc, test_sign_lines, 0, 2);
     tcase_add_loop_test(tc, test_sign_bounds_contain, 0, 6);
+    tcase_add_loop_test(tc, test_exp_recip_lines, 0, 2);
+    tcase_add_loop_test(tc, test_softmax_bounds_contain, 0, 6);
     tcase_add_loop_test(tc, test_product_primal, 0, 6);
     tcase_add_loop_test(tc, test_pass_through_sound, 0, 10);
     tcase_add_loop_test(tc, test_sparse_matches_dense, 0, 6);

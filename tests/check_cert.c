@@ -205,6 +205,7 @@ static const char *const unsat_instances[][2] = {
     {"models/silu2.onnx", "specs/silu2_unsat.vnnlib"},     /* x read on both sides of a Sigmoid */
     {"models/redmax2.onnx", "specs/redmax2_unsat.vnnlib"}, /* ReduceMax, ReduceMin */
     {"models/sign2.onnx", "specs/sign2_unsat.vnnlib"},     /* a binarized step */
+    {"models/smx2.onnx", "specs/smx2_unsat.vnnlib"},       /* a Softmax inside the graph */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -1569,6 +1570,212 @@ START_TEST(test_sign_sound_sampled)
 }
 END_TEST
 
+/* ---- Exp and Recip (a lowered Softmax) ----
+ * bound.c has no EXP or RECIP relaxation yet: the checker's support is tested on its lines and on
+ * hand-written certificates (one region, format 1), as for SIGN. */
+
+/* Whether sl z + tl <= f <= su z + tu at z, f a long double reference within 2^-60 |f| of the real
+ * value (the only tolerance): sl z = p + e exactly (fma), the gaps taken in long double. */
+static int line_holds_ld(double z, long double f, double sl, double tl, double su, double tu)
+{
+    long double m = fabsl(f) * 0x1p-60L;
+    double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
+    long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
+    return lo_gap >= -m && up_gap >= -m;
+}
+
+/* The gap f - (s z + t) (sign: +1 lower line, -1 upper), in long double. */
+static long double line_gap_ld(double z, long double f, double s, double t, int sign)
+{
+    long double g = f - ((long double)s * z + t);
+    return sign > 0 ? g : -g;
+}
+
+/* The checker's EXP and RECIP lines hold at the ends, the midpoint, their neighbours and random
+ * points of 4,000 intervals each: EXP narrow, wide, negative, large (up to 80), straddling, and
+ * points; RECIP narrow, [1, 1e6], log-uniform in [1, 1e6], Softmax-like [1, 3] and below 1, and
+ * points. Slopes have the function's sign and are the relaxation's on a proper interval (EXP's
+ * lower slope > 0, RECIP's both < 0); not vacuous: on intervals of width >= 2^-10 the upper line
+ * meets f at an end and the lower line at its tangent point within 2^-36 of the terms' magnitudes.
+ * RECIP without l > 0 has no lines (intercepts -inf, +inf). */
+START_TEST(test_softmax_checker_lines)
+{
+    uint64_t st = 41;
+    for (int t = 0; t < 8000; t++) {
+        int ex = t % 2 == 0, cs = (t / 2) % 6;
+        double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
+        double nw = ldexp(b, -(int)(5 + 45 * testnet_uniform(&st))); /* a narrow width */
+        if (ex) {
+            switch (cs) {
+            case 0: l = 160 * a - 80; u = l + nw; break;
+            case 1: l = -80 * a; u = 80 * b; break;
+            case 2: l = -80 + 70 * a; u = l + (-l) * b; break;
+            case 3: l = 40 + 40 * a; u = l + (80 - l) * b; break;
+            case 4: l = u = 160 * a - 80; break;
+            default: l = 20 * a - 10; u = l + 20 * b; break;
+            }
+        } else {
+            switch (cs) {
+            case 0: l = pow(10, 6 * a); u = l * (1 + nw); break;
+            case 1: l = 1 + (t % 4 ? a : 0); u = 1e6 * (t % 4 ? 1 - b / 2 : 1); break;
+            case 2: l = pow(10, 6 * fmin(a, b)); u = pow(10, 6 * fmax(a, b)); break;
+            case 3: l = u = pow(10, 6 * a); break;
+            case 4: l = 1 + a; u = l + 2 * b; break;
+            default: l = 1e-3 + a; u = l * (1 + 10 * b); break;
+            }
+        }
+        vfy_layer_kind kind = ex ? VFY_LAYER_EXP : VFY_LAYER_RECIP;
+        const char *name = ex ? "exp" : "recip";
+        double sl, tl, su, tu;
+        vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        REQUIRE_MSG(isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu), "%s on [%a, %a]",
+                    name, l, u);
+        if (ex)
+            REQUIRE_MSG(sl >= 0 && su >= 0 && (l == u || sl > 0), "exp on [%a, %a]: slopes %a %a",
+                        l, u, sl, su);
+        else
+            REQUIRE_MSG(sl <= 0 && su <= 0 && (l == u || (sl < 0 && su < 0)), "recip on [%a, %a]: "
+                        "slopes %a %a", l, u, sl, su);
+        double z[26] = {l, u, 0.5 * l + 0.5 * u, nextafter(l, INFINITY), nextafter(u, -INFINITY),
+                        sqrt(l) * sqrt(u)};
+        for (int g = 6; g < 26; g++)
+            z[g] = l + (u - l) * testnet_uniform(&st);
+        for (int g = 0; g < 26; g++) {
+            if (!(z[g] >= l && z[g] <= u)) /* (and NaN: sqrt of a negative end) */
+                continue;
+            long double f = ex ? expl((long double)z[g]) : 1.0L / (long double)z[g];
+            REQUIRE_MSG(line_holds_ld(z[g], f, sl, tl, su, tu), "%s on [%.17g, %.17g] at %.17g: "
+                        "lower %.17g z + %.17g, upper %.17g z + %.17g", name, l, u, z[g], sl, tl,
+                        su, tu);
+        }
+        if (!(u - l >= 0x1p-10))
+            continue;
+        /* not vacuous: the upper line meets f at an end, the lower at the tangent point */
+        long double fl = ex ? expl((long double)l) : 1.0L / l;
+        long double fu = ex ? expl((long double)u) : 1.0L / u;
+        long double gu = fminl(line_gap_ld(l, fl, su, tu, -1), line_gap_ld(u, fu, su, tu, -1));
+        long double scale = fmaxl(fl, fu) + fabs(su) * (fabs(l) + fabs(u)) + fabs(tu);
+        REQUIRE_MSG(gu <= scale * 0x1p-36L, "%s on [%.17g, %.17g]: upper line %.3Lg off", name, l,
+                    u, gu);
+        double d = ex ? 0.5 * l + 0.5 * u : sqrt(l) * sqrt(u);
+        long double fd = ex ? expl((long double)d) : 1.0L / d;
+        long double gl = line_gap_ld(d, fd, sl, tl, 1);
+        scale = fd + fabs(sl) * (fabs(d) + (u - l)) + fabs(tl);
+        REQUIRE_MSG(gl <= scale * 0x1p-36L, "%s on [%.17g, %.17g]: lower line %.3Lg off at %.17g",
+                    name, l, u, gl, d);
+    }
+    const double bad[4][2] = {{0, 1}, {-1, 2}, {-3, -1}, {NAN, 1}};
+    for (int t = 0; t < 4; t++) {
+        double sl, tl, su, tu;
+        vfy_check_act_lines(VFY_LAYER_RECIP, bad[t][0], bad[t][1], &sl, &tl, &su, &tu);
+        REQUIRE_MSG(tl == -INFINITY && tu == INFINITY, "recip on [%g, %g]: lines", bad[t][0],
+                    bad[t][1]);
+    }
+}
+END_TEST
+
+/* x -> DENSE 2 -> 2 (x0 passed on; x1 - x0) -> EXP -> DENSE 2 -> 2 (x0; 1 + e) -> RECIP (fan_in 2),
+ * the first element passed through both activations when pass, so that the RECIP's second output
+ * is the Softmax s_0 of the logits (x0, x1) = sigmoid(x0 - x1); with pass, a last DENSE gives
+ * y = s_0 - x0/4, else y = s_0 (n_out 1: the net ends at a 1-element RECIP). */
+static vfy_net *softmax_net(int pass)
+{
+    vfy_net *net = empty_net2();
+    const double w1[4] = {1, 0, -1, 1}, z2[2] = {0, 0}, w2[4] = {1, 0, 0, 1}, b2[2] = {0, 1};
+    const double v1[2] = {-1, 1}, v0[1] = {0}, one[1] = {1}, b1[1] = {1}, w3[2] = {-0.25, 1};
+    if (pass) {
+        push_dense_copy(net, 2, 2, w1, z2);
+        push_act_n(net, VFY_LAYER_EXP, 2, 1);
+        push_dense_copy(net, 2, 2, w2, b2);
+        push_act_n(net, VFY_LAYER_RECIP, 2, 1);
+        push_dense_copy(net, 2, 1, w3, v0);
+    } else {
+        push_dense_copy(net, 2, 1, v1, v0);
+        push_act_n(net, VFY_LAYER_EXP, 1, 0);
+        push_dense_copy(net, 1, 1, one, b1);
+        push_act_n(net, VFY_LAYER_RECIP, 1, 0);
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_RECIP)
+            net->layers[k].fan_in = 2;
+    return net;
+}
+
+/* Hand-built certificates for a lowered Softmax of two logits on x0 in [0, 1], x1 = 0:
+ * (a) y = sigmoid(x0) (softmax_net(0)): min 1/2 at x0 = 0, max sigmoid(1) at x0 = 1;
+ * (b) y = sigmoid(x0) - x0/4 (softmax_net(1)), decreasing: max 1/2 at 0, min sigmoid(1) - 1/4 at 1,
+ *     which intervals alone cannot reach (they give [1/4, 0.74]): the lines decide, with bisection.
+ * Each bound with a margin m (2^-30 real; 2^-17 float32, above RECIP's allowance 2^-19 + 2 2^-23)
+ * is refuted under its claim; its attained twin (the bound itself, 2^-45 inside) is rejected under
+ * both; the lower bound with a margin 2^-21 is refuted under the real claim, not under float32. */
+START_TEST(test_softmax_certified)
+{
+    char why[1024];
+    const char *sem[2] = {"real", "float32"};
+    double lo[2] = {0, 0}, hi[2] = {1, 0}, s1 = 1.0 / (1.0 + exp(-1.0));
+    for (int pass = 0; pass < 2; pass++) {
+        vfy_net *net = softmax_net(pass);
+        double ymin = pass ? s1 - 0.25 : 0.5, ymax = pass ? 0.5 : s1;
+        for (int s = 0; s < 2; s++)
+            for (int side = 0; side < 2; side++) {
+                double m = s ? 0x1p-17 : 0x1p-30, v = side ? ymax : ymin, dir = side ? 1 : -1;
+                const char *cmp = side ? ">=" : "<=";
+                vfy_spec *sp = act_spec(0, 1, 0, 0, cmp, v + dir * m);
+                REQUIRE_MSG(sign_region_valid(net, sp, sem[s], lo, hi, 20, why), "(%c) %s %s: %s",
+                            "ab"[pass], cmp, sem[s], why);
+                vfy_spec_free(sp);
+                sp = act_spec(0, 1, 0, 0, cmp, v - dir * 0x1p-45);
+                REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], lo, hi, 20, why), "(%c) %s %s: "
+                            "attained twin accepted", "ab"[pass], cmp, sem[s]);
+                vfy_spec_free(sp);
+            }
+        /* the allowance decides: a margin 2^-21 (below 2^-19 + 2 2^-23) is refuted under the real
+         * claim only */
+        for (int s = 0; s < 2; s++) {
+            vfy_spec *sp = act_spec(0, 1, 0, 0, "<=", ymin - 0x1p-21);
+            REQUIRE_MSG(sign_region_valid(net, sp, sem[s], lo, hi, 20, why) == !s, "(%c) %s: "
+                        "margin 2^-21", "ab"[pass], sem[s]);
+            vfy_spec_free(sp);
+        }
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
+/* RECIP claims nothing unless its input is > 0: y = 1/x0 on x0 in [0, 1] (the bound l = 0 stays
+ * in one piece of every bisection), on [-1, 1] and on [-2, -1] (where 1/x0 < 0 would be true), and
+ * y = 1/exp(x0) on [-800, -700] (exp's lower bound underflows to 0; the real y exceeds 1e304):
+ * every claim is rejected under both claims, even those the real function satisfies. */
+START_TEST(test_recip_nonpositive_rejected)
+{
+    char why[1024];
+    const char *sem[2] = {"real", "float32"};
+    const double w[2] = {1, 0}, b[1] = {0};
+    struct {
+        double l, h;
+        int ex;
+        const char *cmp;
+        double t;
+    } cs[] = {{0, 1, 0, "<=", 0.5}, {-1, 1, 0, "<=", -1e300}, {-1, 1, 0, ">=", 1e300},
+              {-2, -1, 0, ">=", 0}, {-800, -700, 1, "<=", 1}};
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+        for (int s = 0; s < 2; s++) {
+            vfy_net *net = empty_net2();
+            push_dense_copy(net, 2, 1, w, b);
+            if (cs[i].ex)
+                push_act_n(net, VFY_LAYER_EXP, 1, 0);
+            push_act_n(net, VFY_LAYER_RECIP, 1, 0);
+            net->layers[net->n_layers - 1].fan_in = 1;
+            double lo[2] = {cs[i].l, 0}, hi[2] = {cs[i].h, 0};
+            vfy_spec *sp = act_spec(cs[i].l, cs[i].h, 0, 0, cs[i].cmp, cs[i].t);
+            REQUIRE_MSG(!sign_region_valid(net, sp, sem[s], lo, hi, 20, why), "case %zu %s: "
+                        "confirmed", i, sem[s]);
+            vfy_spec_free(sp);
+            vfy_net_free(net);
+        }
+}
+END_TEST
+
 /* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh) in
  * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
  * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
@@ -1813,6 +2020,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_sign_certified);
     tcase_add_test(tc, test_sign_forged_rejected);
     tcase_add_test(tc, test_sign_sound_sampled);
+    tcase_add_test(tc, test_softmax_checker_lines);
+    tcase_add_test(tc, test_softmax_certified);
+    tcase_add_test(tc, test_recip_nonpositive_rejected);
     suite_add_tcase(s, tc);
     TCase *ta = tcase_create("benchmarks");
     tcase_set_timeout(ta, 60);

@@ -341,6 +341,10 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
             } else if (L->kind == VFY_LAYER_SIGN) {
                 b[o] = o < L->n_pass ? a[o] : (a[o] > 0 ? 1.0 : (a[o] < 0 ? -1.0 : 0.0));
+            } else if (L->kind == VFY_LAYER_EXP) {
+                b[o] = o < L->n_pass ? a[o] : exp(a[o]);
+            } else if (L->kind == VFY_LAYER_RECIP) {
+                b[o] = o < L->n_pass ? a[o] : 1.0 / a[o];
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else if (L->kind == VFY_LAYER_PRODUCT) {
@@ -966,8 +970,9 @@ START_TEST(test_sigmoid_tanh)
 END_TEST
 
 /* Softmax and LogSoftmax as the output: the layers compute the logits (x [1,3] @ W32 + B2), the
- * net records the op, and vfy_eval_out_* gives the model's outputs; elsewhere, or over part of the
- * output, they are refused by name. */
+ * net records the op, and vfy_eval_out_* gives the model's outputs. A LogSoftmax elsewhere, or
+ * over part of the output, is refused by name; a Softmax there is lowered into the layers
+ * (lower_softmax) along the last axis, refused along another. */
 START_TEST(test_softmax_output)
 {
     int64_t xd[2] = {1, 3}, wd[2] = {3, 2}, bd[1] = {2}, yd[2] = {1, 2};
@@ -1007,23 +1012,51 @@ START_TEST(test_softmax_output)
         if (!lg)
             ck_assert(fabs(y[0] + y[1] - 1) <= 1e-15);
         vfy_net_free(net);
-        /* before another op: refused by name */
+        /* before another op: a LogSoftmax refused by name, a Softmax lowered (relu(s) = s) */
         b.out[0] = vinfo("r", FLT, 2, yd);
         ADD_NODE(b, "Relu", "relu", "y", "r", NULL);
-        load_fails(&b, VFY_ERR_UNSUPPORTED, lg ? "node 'sm' (LogSoftmax)" : "node 'sm' (Softmax)",
-                   "last operation");
+        if (lg) {
+            load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sm' (LogSoftmax)", "last operation");
+            continue;
+        }
+        net = load_ok(&b);
+        ck_assert_int_eq(net->out_op, VFY_OUT_IDENTITY);
+        double r[2];
+        net_eval(net, x, r);
+        for (int j = 0; j < 2; j++)
+            REQUIRE_MSG(fabs(r[j] - exp(z[j] - lse)) <= 1e-14, "lowered Softmax %.17g want %.17g",
+                        r[j], exp(z[j] - lse));
+        vfy_net_free(net);
     }
-    /* over each row of a [2, 2] output only, and on a rank-1 output without an axis (whose meaning
-     * changed with opset 13) */
+    /* over each row of a [2, 2] output: lowered, each row a Softmax; on a rank-1 output without
+     * an axis (whose meaning changed with opset 13) and along the first axis: refused */
     int64_t x2[2] = {2, 3}, y2[2] = {2, 2}, x1[1] = {3}, y1[1] = {2};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         mb b = {0};
-        b.in[b.nin++] = vinfo("x", FLT, k ? 1 : 2, k ? x1 : x2);
-        b.out[b.nout++] = vinfo("y", FLT, k ? 1 : 2, k ? y1 : y2);
+        b.in[b.nin++] = vinfo("x", FLT, k == 1 ? 1 : 2, k == 1 ? x1 : x2);
+        b.out[b.nout++] = vinfo("y", FLT, k == 1 ? 1 : 2, k == 1 ? y1 : y2);
         ADD_INIT(b, tensor_f("W", 2, wd, W32, ENC_RAW));
         ADD_NODE(b, "MatMul", "mm", "x,W", "z", NULL);
-        ADD_NODE(b, "Softmax", "sm", "z", "y", NULL);
-        load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sm' (Softmax)", "over all of the output");
+        ADD_NODE(b, "Softmax", "sm", "z", "y", k == 2 ? attr_i("axis", 0) : NULL, NULL);
+        if (k) {
+            load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sm' (Softmax)", "last axis");
+            continue;
+        }
+        vfy_net *net = load_ok(&b);
+        double x[6] = {0.3, -1.2, 0.7, 1.1, 0.2, -0.4}, y[4];
+        net_eval(net, x, y);
+        for (int row = 0; row < 2; row++) {
+            double z[2] = {0, 0};
+            for (int j = 0; j < 2; j++)
+                for (int i = 0; i < 3; i++)
+                    z[j] += x[row * 3 + i] * (double)W32[i * 2 + j];
+            for (int j = 0; j < 2; j++) {
+                double want = 1.0 / (1.0 + exp(z[1 - j] - z[j]));
+                REQUIRE_MSG(fabs(y[row * 2 + j] - want) <= 1e-14, "row %d: %.17g want %.17g", row,
+                            y[row * 2 + j], want);
+            }
+        }
+        vfy_net_free(net);
     }
 }
 END_TEST

@@ -242,12 +242,12 @@ vfy_status vfy_bound_split_lb_params(const vfy_bound_ctx *ctx, const double *in_
                                      const int64_t *idx, const vfy_bounds *params,
                                      const int64_t *prow, double *lb_neg, double *lb_pos);
 
-/* The relaxation of a SIGMOID, TANH or SIGN neuron whose pre-activation lies in [l, u]: for every
- * real z in [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's tangent/chord
- * lines with intercepts certified in directed arithmetic; constants f(l), f(u) when [l, u] is tiny,
- * infinite or NaN; SIGN's lines: sign_lines in bound.c). A float execution's value of a Sigmoid or
- * Tanh can differ from the real one by the allowance of docs/soundness.md, which the callers
- * charge separately (a Sign's is exact). Exposed for tests. */
+/* The relaxation of a SIGMOID, TANH, SIGN, EXP or RECIP neuron whose input lies in [l, u]: for
+ * every real z in [l, u],  sl z + tl <= f(z) <= su z + tu  for the real function f (CROWN's
+ * tangent/chord lines with intercepts certified in directed arithmetic; constants f(l), f(u) when
+ * [l, u] is tiny, infinite or NaN; SIGN's, EXP's and RECIP's: sign_lines, conv_lines in bound.c).
+ * A float execution's value can differ from the real one by the allowance of docs/soundness.md,
+ * which the callers charge separately (a Sign's and EXP's: none). Exposed for tests. */
 void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu);
 /* The intercept alpha-CROWN certifies for a line of any finite slope a over a SIGMOID or TANH neuron

@@ -59,8 +59,9 @@ vfy_status vfy_check_certificate_net(const vfy_net *net, const vfy_spec *spec, c
                                      const vfy_check_opts *opts, vfy_check_result *res,
                                      vfy_error *err);
 
-/* The checker's own relaxation of a SIGMOID, TANH or SIGN neuron with pre-activation in [l, u]
- * (sl z + tl <= f(z) <= su z + tu for the real f and every z in [l, u]). Exposed for tests. */
+/* The checker's own relaxation of a SIGMOID, TANH, SIGN, EXP or RECIP neuron with pre-activation
+ * in [l, u] (sl z + tl <= f(z) <= su z + tu for the real f and every z in [l, u]; RECIP: tl = -inf,
+ * tu = +inf unless l > 0). Exposed for tests. */
 void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu);
 

@@ -185,5 +185,10 @@ static inline double vfy_div_down(double a, double b)
     double q = a / b;
     return q == 0 && a == 0 ? 0.0 : vfy_down(q);
 }
+static inline double vfy_div_up(double a, double b)
+{
+    double q = a / b;
+    return q == 0 && a == 0 ? 0.0 : vfy_up(q);
+}
 
 #endif
