@@ -2744,6 +2744,67 @@ START_TEST(test_matmul_computed)
 }
 END_TEST
 
+/* One attention head on 2 tokens of 4 features (x as [2, 4]): Q = x W1, K = x W2, V = relu(x W1),
+ * A = Softmax(Q K^T / 2) along the keys, y = A V + x (a residual). */
+static void ref_attention(const double *x, double *y)
+{
+    double q[2][4], k[2][4], v[2][4];
+    for (int t = 0; t < 2; t++)
+        for (int j = 0; j < 4; j++) {
+            q[t][j] = k[t][j] = 0;
+            for (int i = 0; i < 4; i++) {
+                q[t][j] += x[t * 4 + i] * (double)mm_w1[i * 4 + j];
+                k[t][j] += x[t * 4 + i] * (double)mm_w2[i * 4 + j];
+            }
+            v[t][j] = q[t][j] > 0 ? q[t][j] : 0;
+        }
+    for (int t = 0; t < 2; t++) {
+        double s[2];
+        for (int u = 0; u < 2; u++) {
+            s[u] = 0;
+            for (int j = 0; j < 4; j++)
+                s[u] += q[t][j] * k[u][j];
+            s[u] *= 0.5;
+        }
+        double a0 = 1.0 / (1.0 + exp(s[1] - s[0])), a1 = 1.0 / (1.0 + exp(s[0] - s[1]));
+        for (int j = 0; j < 4; j++)
+            y[t * 4 + j] = a0 * v[0][j] + a1 * v[1][j] + x[t * 4 + j];
+    }
+}
+
+/* An attention block (products of computed tensors, a Softmax inside the graph, a residual):
+ * against a reference, and CROWN and alpha-CROWN bounds hold at samples. */
+START_TEST(test_attention_block)
+{
+    mb b = {0};
+    int64_t xd[2] = {2, 4}, wd[2] = {4, 4}, one[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    ADD_INIT(b, tensor_f("half", 1, one, (const float[]){0.5f}, ENC_RAW));
+    ADD_NODE(b, "MatMul", "q", "x,W1", "Q", NULL);
+    ADD_NODE(b, "MatMul", "k", "x,W2", "K", NULL);
+    ADD_NODE(b, "Relu", "v", "Q", "V", NULL);
+    ADD_NODE(b, "Transpose", "kt", "K", "KT", NULL);
+    ADD_NODE(b, "MatMul", "qk", "Q,KT", "S0", NULL);
+    ADD_NODE(b, "Mul", "scale", "S0,half", "S", NULL);
+    ADD_NODE(b, "Softmax", "sm", "S", "A", attr_i("axis", -1), NULL);
+    ADD_NODE(b, "MatMul", "av", "A,V", "O", NULL);
+    ADD_NODE(b, "Add", "res", "O,x", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    int64_t n_exp = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        n_exp += net->layers[k].kind == VFY_LAYER_EXP;
+    ck_assert_int_eq(n_exp, 1);
+    ck_assert_int_eq(net->out_op, VFY_OUT_IDENTITY);
+    check_against(net, ref_attention);
+    check_bounds_hold(net, ref_attention, 0.05);
+    check_bounds_hold(net, ref_attention, 0.3);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* [x0 sigmoid(x0) .. (SiLU), tanh(h) + r, r] with h = x W1, r = relu(x W2) - x: values carried
  * past a Sigmoid and a Tanh (x of either sign, then r carried past the Tanh after a ReLU made it
  * a pair). */
@@ -3744,6 +3805,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_sign_op);
+    tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_reduce_max_min);
