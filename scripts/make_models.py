@@ -239,6 +239,12 @@ def tf_float(v):
     return repr(float(v))
 
 
+def shape_text(name, dims):
+    """An int64 initializer holding a shape (Reshape's second input), in protobuf text format."""
+    head = "  initializer {\n    dims: %d\n    data_type: 7\n    name: \"%s\"\n" % (len(dims), name)
+    return head + "".join("    int64_data: %d\n" % d for d in dims) + "  }\n"
+
+
 def tensor_text(name, dims, values, raw):
     s = "  initializer {\n"
     for d in dims:
@@ -377,10 +383,7 @@ def model_text(net, name, style, raw, in_dims=None):
                 j = k[0] = k[0] + 1
                 kk = layer[1]
                 n_prev = layer[2]
-                inits.append("  initializer {\n    dims: 3\n    data_type: 7\n"
-                             "    name: \"gshape%d\"\n" % j
-                             + "".join("    int64_data: %d\n" % d for d in (1, n_prev // kk, kk))
-                             + "  }\n")
+                inits.append(shape_text("gshape%d" % j, (1, n_prev // kk, kk)))
                 nodes.append(node_text("Reshape", [cur, "gshape%d" % j], ["groups%d" % j],
                                        "greshape%d" % j))
                 nodes.append(node_text("ReduceMax", ["groups%d" % j], ["gmax%d" % j], "rmax%d" % j,
@@ -396,11 +399,8 @@ def model_text(net, name, style, raw, in_dims=None):
                 j = k[0] = k[0] + 1
                 m = layer[1]
                 n_prev = layer[2]
-                shapes = (("smshape%d" % j, (1, n_prev // m, m)), ("smback%d" % j, (1, n_prev)))
-                for nm, dims in shapes:
-                    inits.append("  initializer {\n    name: \"%s\"\n    dims: %d\n"
-                                 "    data_type: 7\n" % (nm, len(dims))
-                                 + "".join("    int64_data: %d\n" % d for d in dims) + "  }\n")
+                inits.append(shape_text("smshape%d" % j, (1, n_prev // m, m)))
+                inits.append(shape_text("smback%d" % j, (1, n_prev)))
                 nodes.append(node_text("Reshape", [cur, "smshape%d" % j], ["smin%d" % j],
                                        "smreshape%d" % j))
                 nodes.append(node_text("Softmax", ["smin%d" % j], ["smout%d" % j], "softmax%d" % j,

@@ -1746,17 +1746,19 @@ static void product_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
         s->H[i] = fmax(fabs(l[i]), fabs(u[i]));
         hsum = vfy_add_up(hsum, s->H[i]);
     }
+    /* each row's mix of McCormick's planes (alpha passes), else the mean planes, made here */
+    const double *pal = s->use_palpha ? s->pal + s->pal_K * ctx->moff[k] : NULL;
     for (int64_t j = 0; j < n_out; j++) {
         int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
         if (q < 0)
             continue;
-        product_planes(l[p], u[p], l[q], u[q], p == q, &s->m[j], &s->r[j], &s->c[j], &s->R[j]);
+        if (!pal)
+            product_planes(l[p], u[p], l[q], u[q], p == q, &s->m[j], &s->r[j], &s->c[j],
+                           &s->R[j]);
         s->G[j] = ctx->float_semantics ? product_exec_err(s->H[p], s->H[q]) : 0.0;
     }
     double g = vfy_la_gamma(n_out + 2);
     double tiny = vfy_mul_up((double)(2 * n_out + 2) * ETA64, vfy_add_up(hsum, 1.0));
-    /* each row's mix of McCormick's planes (alpha passes), else the mean planes */
-    const double *pal = s->use_palpha ? s->pal + s->pal_K * ctx->moff[k] : NULL;
     for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
         const double *row = lam + i * n_out;
         double *out = lam2 + i * n_in;
@@ -1771,11 +1773,14 @@ static void product_backward(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, con
                 errmu += fabs(x) * s->H[p];
                 continue;
             }
-            double sa = s->m[j], sb = s->r[j], t = x >= 0 ? s->c[j] : s->R[j];
+            double sa, sb, t, va, vb, da, db;
             if (pal) {
-                double va, vb, da, db;
                 product_mixed_plane(l[p], u[p], l[q], u[q], p == q, x < 0, pal[i * n_out + j],
                                     &sa, &sb, &t, &va, &vb, &da, &db);
+            } else {
+                sa = s->m[j];
+                sb = s->r[j];
+                t = x >= 0 ? s->c[j] : s->R[j];
             }
             double ma = x * sa, mb = x * sb;
             out[p] += ma;
@@ -2722,7 +2727,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 for (int64_t j = 0; j < n_out; j++) {
                     int64_t p = L->pool[2 * j], q = L->pool[2 * j + 1];
                     double sa = 0, sb = 0, tl = 0, tu = 0;
-                    if (q >= 0)
+                    if (q >= 0 && !pal)
                         product_planes(l[p], u[p], l[q], u[q], p == q, &sa, &sb, &tl, &tu);
                     for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                         const double *vi = v + i * n_in;

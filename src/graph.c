@@ -3750,6 +3750,21 @@ static int64_t reduced_index(const vfy_tensor *x, const char *red, int64_t i)
     return o;
 }
 
+/* A Reduce node's reduced axes (red) and sizes: n_in inputs, n_out outputs, k = n_in / n_out
+ * inputs reducing to each output (reduced_index gives which). */
+static vfy_status reduce_groups(lctx *lc, const vfy_node *n, char *red, int64_t *n_in,
+                                int64_t *n_out, int64_t *k)
+{
+    const vfy_tensor *x = &lc->g->values[n->in[0]].t;
+    int64_t shape[VFY_MAX_RANK];
+    int rank;
+    vfy_status st = reduce_axes(lc->g, n, x, red, &rank, shape, lc->err);
+    *n_in = x->numel;
+    *n_out = lc->g->values[n->out[0]].t.numel;
+    *k = *n_out > 0 ? *n_in / *n_out : 0;
+    return st;
+}
+
 /* ReduceSum: y_o = sum of the x_i that reduce to o, coefficients 1; ReduceMean: 1/k each (k the
  * elements per output), rounded: relerr 2^-53 unless k is a power of two (as AveragePool). A float
  * execution sums k terms and divides once: k roundings, the fan-in. */
@@ -3758,12 +3773,10 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
     const vfy_graph *g = lc->g;
     const vfy_tensor *x = &g->values[n->in[0]].t;
     char red[VFY_MAX_RANK];
-    int64_t shape[VFY_MAX_RANK];
-    int rank;
-    vfy_status st = reduce_axes(g, n, x, red, &rank, shape, lc->err);
+    int64_t n_in, n_out, k;
+    vfy_status st = reduce_groups(lc, n, red, &n_in, &n_out, &k);
     if (st)
         return st;
-    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = n_in / n_out;
     double v = 1.0, relerr = 0;
     if (n->op == VFY_OP_REDUCE_MEAN) {
         v = 1.0 / (double)k;
@@ -3861,12 +3874,10 @@ static vfy_status lower_reduce_max(lctx *lc, const vfy_node *n)
     const vfy_graph *g = lc->g;
     const vfy_tensor *x = &g->values[n->in[0]].t;
     char red[VFY_MAX_RANK];
-    int64_t shape[VFY_MAX_RANK];
-    int rank;
-    vfy_status st = reduce_axes(g, n, x, red, &rank, shape, lc->err);
+    int64_t n_in, n_out, k;
+    vfy_status st = reduce_groups(lc, n, red, &n_in, &n_out, &k);
     if (st)
         return st;
-    int64_t n_in = x->numel, n_out = g->values[n->out[0]].t.numel, k = n_in / n_out;
     int is_min = n->op == VFY_OP_REDUCE_MIN;
     if (is_min && (st = push_negation(lc, n, n_in)))
         return st;

@@ -1843,6 +1843,18 @@ START_TEST(test_split_children)
 }
 END_TEST
 
+/* Over [wlo, whi]: IBP's layer bounds into bi, CROWN's into bc, CROWN's then alpha-CROWN's on the
+ * hidden layers into bt. */
+static void layer_bounds3(vfy_bound_ctx *ctx, const double *wlo, const double *whi, vfy_bounds *bi,
+                          vfy_bounds *bc, vfy_bounds *bt)
+{
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+}
+
 /* MAXPOOL layers (windows overlapping, with padding, on post- and pre-activations): IBP, CROWN,
  * alpha-CROWN on the hidden layers and the rows' alpha/beta bounds all hold at every sampled
  * execution (no tolerance), beta with a split on a ReLU whose pre-activation is a MAXPOOL output. */
@@ -1856,11 +1868,7 @@ START_TEST(test_maxpool_sound)
     double lo[4], hi[4], wlo[4], whi[4];
     random_box(&st, 4, 0.1, 0.5, ctx, lo, hi, wlo, whi);
     vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx), *bt = vfy_bounds_create(ctx);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
-    int64_t n_t = 0;
-    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    layer_bounds3(ctx, wlo, whi, bi, bc, bt);
     check_contains(net, bi, lo, hi, 11 + (uint64_t)_i, 400);
     check_contains(net, bc, lo, hi, 11 + (uint64_t)_i, 400);
     check_contains(net, bt, lo, hi, 11 + (uint64_t)_i, 400);
@@ -2038,11 +2046,7 @@ START_TEST(test_product_sound)
     random_box(&st, 6, 0.1, 0.5, ctx, lo, hi, wlo, whi);
     vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
     vfy_bounds *bt = vfy_bounds_create(ctx);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
-    int64_t n_t = 0;
-    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
+    layer_bounds3(ctx, wlo, whi, bi, bc, bt);
     check_contains(net, bi, lo, hi, 21 + (uint64_t)_i, 400);
     check_contains(net, bc, lo, hi, 21 + (uint64_t)_i, 400);
     check_contains(net, bt, lo, hi, 21 + (uint64_t)_i, 400);
@@ -2345,6 +2349,23 @@ START_TEST(test_sign_lines)
 }
 END_TEST
 
+/* Over [wlo, whi] (widened for float inputs first): IBP into bi, CROWN into bc, CROWN then
+ * alpha-CROWN on the hidden layers into ba; then K rows cy of small integers over the ny outputs,
+ * bounded by CROWN on bc (lbc) and by alpha-CROWN on ba (lba). */
+static void three_bounds(vfy_bound_ctx *ctx, int64_t nx, double *wlo, double *whi, vfy_bounds *bi,
+                         vfy_bounds *bc, vfy_bounds *ba, uint64_t *st, int K, int64_t ny,
+                         double *cy, double *lbc, double *lba)
+{
+    vfy_bound_widen_input(ctx, nx, wlo, whi);
+    layer_bounds3(ctx, wlo, whi, bi, bc, ba);
+    for (int64_t i = 0; i < K * ny; i++)
+        cy[i] = (double)((int)(testnet_uniform(st) * 5) - 2);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL,
+                                    NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba, NULL,
+                                          NULL), VFY_OK);
+}
+
 /* A binarized network: integer weights on inputs on the grid of 1/8, so that SIGN's input is
  * exactly 0 at some grid points (sign 0 there, +-1 next to it): x (3) -> DENSE -> SIGN -> DENSE
  * -> RELU -> DENSE -> SIGN (values carried past it: n_pass) -> DENSE. IBP, CROWN and alpha-CROWN
@@ -2391,20 +2412,9 @@ START_TEST(test_sign_bounds_contain)
             lo[j] = wlo[j] = (double)((int)(testnet_uniform(&st) * 9) - 6) / 8;
             hi[j] = whi[j] = lo[j] + (double)(1 + (int)(testnet_uniform(&st) * 6)) / 8;
         }
-        vfy_bound_widen_input(ctx, 3, wlo, whi);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
-        int64_t n_t = 0;
-        ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, ba, 20, NULL, &n_t), VFY_OK);
         enum { K = 3 };
         double cy[K * 2], lbc[K], lba[K];
-        for (int i = 0; i < K * 2; i++)
-            cy[i] = (double)((int)(testnet_uniform(&st) * 5) - 2);
-        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc,
-                                        NULL, NULL), VFY_OK);
-        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba, NULL,
-                                              NULL), VFY_OK);
+        three_bounds(ctx, 3, wlo, whi, bi, bc, ba, &st, K, 2, cy, lbc, lba);
         double *acts[8], x[3], y[2], scr[256];
         float xf[3], yf[2], sf[256];
         for (int64_t k = 0; k < net->n_layers; k++)
@@ -2577,21 +2587,10 @@ START_TEST(test_softmax_bounds_contain)
             lo[j] = wlo[j] = c - r;
             hi[j] = whi[j] = c + r;
         }
-        vfy_bound_widen_input(ctx, 3, wlo, whi);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
-        ck_assert(!bi->overflow && !bc->overflow);
-        int64_t n_t = 0;
-        ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, ba, 20, NULL, &n_t), VFY_OK);
         enum { K = 3 };
         double cy[K * 2], lbc[K], lba[K];
-        for (int i = 0; i < K * 2; i++)
-            cy[i] = (double)((int)(testnet_uniform(&st) * 5) - 2);
-        ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc,
-                                        NULL, NULL), VFY_OK);
-        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba, NULL,
-                                              NULL), VFY_OK);
+        three_bounds(ctx, 3, wlo, whi, bi, bc, ba, &st, K, 2, cy, lbc, lba);
+        ck_assert(!bi->overflow && !bc->overflow);
         for (int i = 0; i < K; i++)
             ck_assert(isfinite(lbc[i]) && lba[i] >= lbc[i]);
         const vfy_bounds *bs[3] = {bi, bc, ba};
@@ -2825,13 +2824,9 @@ START_TEST(test_pass_through_sound)
     random_box(&st, 5, 0.1, 0.6, ctx, lo, hi, wlo, whi);
     vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
     vfy_bounds *bt = vfy_bounds_create(ctx);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bt), VFY_OK);
+    layer_bounds3(ctx, wlo, whi, bi, bc, bt);
     for (int64_t j = 0; j < 4; j++)
         ck_assert(bc->lo[1][j] == bc->lo[0][j] && bc->hi[1][j] == bc->hi[0][j]);
-    int64_t n_t = 0;
-    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bt, 20, NULL, &n_t), VFY_OK);
     check_contains(net, bi, lo, hi, 31 + (uint64_t)_i, 400);
     check_contains(net, bc, lo, hi, 31 + (uint64_t)_i, 400);
     check_contains(net, bt, lo, hi, 31 + (uint64_t)_i, 400);

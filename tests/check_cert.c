@@ -1815,12 +1815,8 @@ START_TEST(test_act_allowance_decides)
 }
 END_TEST
 
-/* A product's float32 rounding decides, in the checker as in verify: y = x0 x1 at the point
- * x0 = x1 = 1 + 2^-23 is 1 + 2^-22 + 2^-46 for the real network and 1 + 2^-22 for a float32
- * execution (rounded down). Y_0 <= 1 + 2^-22 is violated by the execution only: verify must not
- * answer unsat and the checker rejects a certificate claiming the box; for the real semantics
- * it is a proof; with the threshold 1e-6 lower, the proof and its certificate hold. */
-START_TEST(test_product_allowance_decides)
+/* y = x0 x1: a net of one PRODUCT layer on 2 inputs (the caller frees it). */
+static vfy_net *product_net(void)
 {
     vfy_net *net = calloc(1, sizeof *net);
     ck_assert_ptr_nonnull(net);
@@ -1830,6 +1826,17 @@ START_TEST(test_product_allowance_decides)
     pairs[0] = 0;
     pairs[1] = 1;
     ck_assert_int_eq(vfy_net_push_product(net, 2, 1, pairs, "x0 x1", NULL), VFY_OK);
+    return net;
+}
+
+/* A product's float32 rounding decides, in the checker as in verify: y = x0 x1 at the point
+ * x0 = x1 = 1 + 2^-23 is 1 + 2^-22 + 2^-46 for the real network and 1 + 2^-22 for a float32
+ * execution (rounded down). Y_0 <= 1 + 2^-22 is violated by the execution only: verify must not
+ * answer unsat and the checker rejects a certificate claiming the box; for the real semantics
+ * it is a proof; with the threshold 1e-6 lower, the proof and its certificate hold. */
+START_TEST(test_product_allowance_decides)
+{
+    vfy_net *net = product_net();
     double c = 1 + 0x1p-23, t = 1 + 0x1p-22;
     volatile float cf = (float)c, yf = cf * cf;
     ck_assert((double)yf == t && c * c > t); /* the float32 product rounds down onto t */
@@ -1866,14 +1873,7 @@ END_TEST
  * cannot confirm the region. */
 START_TEST(test_product_overflow_rejected)
 {
-    vfy_net *net = calloc(1, sizeof *net);
-    ck_assert_ptr_nonnull(net);
-    net->n_in = 2;
-    net->n_out = 1;
-    int64_t *pairs = vfy_alloc_array(2, sizeof(int64_t));
-    pairs[0] = 0;
-    pairs[1] = 1;
-    ck_assert_int_eq(vfy_net_push_product(net, 2, 1, pairs, "x0 x1", NULL), VFY_OK);
+    vfy_net *net = product_net();
     vfy_spec *sp = act_spec(1e200, 2e200, 1e200, 2e200, "<=", 1e300);
     char why[1024];
     for (int real = 0; real < 2; real++) {

@@ -2518,14 +2518,32 @@ static const float mm_w1[16] = {0.5f, -1.0f, 0.25f, 2.0f, -0.75f, 0.5f, 1.5f, -0
 static const float mm_w2[16] = {-0.5f, 1.0f, 0.75f, -0.25f, 1.25f, -0.5f, 0.5f, 1.0f,
                                 0.5f, 0.25f, -1.0f, 0.75f, -1.5f, 0.5f, 0.25f, 0.5f};
 
+/* A model on x [rows, 4] with the constants W1 = mm_w1 and W2 = mm_w2 (4 x 4) and an output y of
+ * the given shape; the test adds its nodes. */
+static void mm_model(mb *b, int64_t rows, int yrank, const int64_t *ydims)
+{
+    int64_t xd[2] = {rows, 4}, wd[2] = {4, 4};
+    b->in[b->nin++] = vinfo("x", FLT, 2, xd);
+    b->out[b->nout++] = vinfo("y", FLT, yrank, ydims);
+    ADD_INIT(*b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
+    ADD_INIT(*b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+}
+
+/* Column j of x W1 and of x W2 for one row x of 4 features, summed in order in double. */
+static void mm_hu(const double *x, int j, double *h, double *u)
+{
+    *h = *u = 0;
+    for (int i = 0; i < 4; i++) {
+        *h += x[i] * (double)mm_w1[i * 4 + j];
+        *u += x[i] * (double)mm_w2[i * 4 + j];
+    }
+}
+
 static void ref_max_min(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
-        double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += x[i] * (double)mm_w1[i * 4 + j];
-            u += x[i] * (double)mm_w2[i * 4 + j];
-        }
+        double h, u;
+        mm_hu(x, j, &h, &u);
         double g = u > 0 ? u : 0;
         y[j] = h > g ? h : g;
         y[4 + j] = h < g ? h : g;
@@ -2544,11 +2562,8 @@ static void ref_max_min_bcast(const double *x, double *y)
 START_TEST(test_max_min_computed)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 8};
+    mm_model(&b, 1, 2, yd);
     ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
     ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
     ADD_NODE(b, "Relu", "r", "u", "g", NULL);
@@ -2561,8 +2576,7 @@ START_TEST(test_max_min_computed)
     /* two computed tensors of different shapes, broadcast: max(x_j, sum(x)), min(sum(x), x_j) */
     mb e = {0};
     int64_t s1[2] = {4, 1};
-    e.in[e.nin++] = vinfo("x", FLT, 2, xd);
-    e.out[e.nout++] = vinfo("y", FLT, 2, yd);
+    mm_model(&e, 1, 2, yd); /* (W1, W2 unused here) */
     ADD_INIT(e, tensor_f("S", 2, s1, (const float[]){1.0f, 1.0f, 1.0f, 1.0f}, ENC_RAW));
     ADD_NODE(e, "MatMul", "sum", "x,S", "s", NULL); /* [1, 1] */
     ADD_NODE(e, "Max", "mxb", "x,s", "p", NULL);
@@ -2580,11 +2594,8 @@ END_TEST
 static void ref_max_min_many(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
-        double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += x[i] * (double)mm_w1[i * 4 + j];
-            u += x[i] * (double)mm_w2[i * 4 + j];
-        }
+        double h, u;
+        mm_hu(x, j, &h, &u);
         double g = u > 0 ? u : 0;
         y[j] = fmax(fmax(h, g), fmax(x[j], 0.25));
         y[4 + j] = fmin(fmin(g, -0.5), fmin(h, x[j]));
@@ -2594,11 +2605,8 @@ static void ref_max_min_many(const double *x, double *y)
 START_TEST(test_max_min_many)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 8}, wd[2] = {4, 4}, one[1] = {1};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 8}, one[1] = {1};
+    mm_model(&b, 1, 2, yd);
     ADD_INIT(b, tensor_f("q", 1, one, (const float[]){0.25f}, ENC_RAW));
     ADD_INIT(b, tensor_f("mh", 1, one, (const float[]){-0.5f}, ENC_RAW));
     ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
@@ -2621,11 +2629,8 @@ static void ref_mul(const double *x, double *y)
 {
     double sum = x[0] + x[1] + x[2] + x[3];
     for (int j = 0; j < 4; j++) {
-        double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += x[i] * (double)mm_w1[i * 4 + j];
-            u += x[i] * (double)mm_w2[i * 4 + j];
-        }
+        double h, u;
+        mm_hu(x, j, &h, &u);
         double g = u > 0 ? u : 0;
         y[j] = h * g;
         y[4 + j] = g * g;
@@ -2640,11 +2645,8 @@ static void ref_mul(const double *x, double *y)
 START_TEST(test_mul_computed)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 16}, wd[2] = {4, 4}, s1[2] = {4, 1};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 16}, s1[2] = {4, 1};
+    mm_model(&b, 1, 2, yd);
     ADD_INIT(b, tensor_f("S", 2, s1, (const float[]){1.0f, 1.0f, 1.0f, 1.0f}, ENC_RAW));
     ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
     ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
@@ -2712,11 +2714,8 @@ static void ref_matmul2(const double *x, double *y)
 START_TEST(test_matmul_computed)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 7}, wd[2] = {4, 4}, two[1] = {2}, three[1] = {3};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 7}, two[1] = {2}, three[1] = {3};
+    mm_model(&b, 1, 2, yd);
     ADD_INIT(b, tensor_i64("s22", 1, two, (const int64_t[]){2, 2}, 0));
     ADD_INIT(b, tensor_i64("s212", 1, three, (const int64_t[]){2, 1, 2}, 0));
     ADD_INIT(b, tensor_i64("s221", 1, three, (const int64_t[]){2, 2, 1}, 0));
@@ -2751,11 +2750,7 @@ static void ref_attention(const double *x, double *y)
     double q[2][4], k[2][4], v[2][4];
     for (int t = 0; t < 2; t++)
         for (int j = 0; j < 4; j++) {
-            q[t][j] = k[t][j] = 0;
-            for (int i = 0; i < 4; i++) {
-                q[t][j] += x[t * 4 + i] * (double)mm_w1[i * 4 + j];
-                k[t][j] += x[t * 4 + i] * (double)mm_w2[i * 4 + j];
-            }
+            mm_hu(x + t * 4, j, &q[t][j], &k[t][j]);
             v[t][j] = q[t][j] > 0 ? q[t][j] : 0;
         }
     for (int t = 0; t < 2; t++) {
@@ -2777,11 +2772,8 @@ static void ref_attention(const double *x, double *y)
 START_TEST(test_attention_block)
 {
     mb b = {0};
-    int64_t xd[2] = {2, 4}, wd[2] = {4, 4}, one[1] = {1};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {2, 4}, one[1] = {1};
+    mm_model(&b, 2, 2, yd);
     ADD_INIT(b, tensor_f("half", 1, one, (const float[]){0.5f}, ENC_RAW));
     ADD_NODE(b, "MatMul", "q", "x,W1", "Q", NULL);
     ADD_NODE(b, "MatMul", "k", "x,W2", "K", NULL);
@@ -2811,11 +2803,8 @@ END_TEST
 static void ref_silu(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
-        double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += x[i] * (double)mm_w1[i * 4 + j];
-            u += x[i] * (double)mm_w2[i * 4 + j];
-        }
+        double h, u;
+        mm_hu(x, j, &h, &u);
         double r = (u > 0 ? u : 0) - x[j];
         y[j] = x[j] / (1.0 + exp(-x[j]));
         y[4 + j] = tanh(h) + r;
@@ -2828,11 +2817,8 @@ static void ref_silu(const double *x, double *y)
 START_TEST(test_carry_past_sigmoid)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 12}, wd[2] = {4, 4};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 12};
+    mm_model(&b, 1, 2, yd);
     ADD_NODE(b, "Sigmoid", "sg", "x", "s", NULL);
     ADD_NODE(b, "Mul", "silu", "x,s", "p", NULL);
     ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
@@ -2861,11 +2847,8 @@ static const float sign_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
 static void ref_sign(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
-        double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += x[i] * (double)mm_w1[i * 4 + j];
-            u += x[i] * (double)mm_w2[i * 4 + j];
-        }
+        double h, u;
+        mm_hu(x, j, &h, &u);
         y[j] = sgn(h) + h;
         y[4 + j] = sgn(u - sgn(sign_c[j])) * 2;
         y[8 + j] = sgn(sgn(u) + 0.1f); /* (larq's ste_sign: sign(0) taken as 1) */
@@ -2878,11 +2861,8 @@ static void ref_sign(const double *x, double *y)
 START_TEST(test_sign_op)
 {
     mb b = {0};
-    int64_t xd[2] = {1, 4}, yd[2] = {1, 12}, wd[2] = {4, 4}, cd[1] = {4};
-    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
-    b.out[b.nout++] = vinfo("y", FLT, 2, yd);
-    ADD_INIT(b, tensor_f("W1", 2, wd, mm_w1, ENC_RAW));
-    ADD_INIT(b, tensor_f("W2", 2, wd, mm_w2, ENC_RAW));
+    int64_t yd[2] = {1, 12}, cd[1] = {4};
+    mm_model(&b, 1, 2, yd);
     ADD_INIT(b, tensor_f("C", 1, cd, sign_c, ENC_RAW));
     const float two = 2.0f;
     int64_t one[1] = {1};
