@@ -469,8 +469,19 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
                 g2[p] += g[j] * fmax(fabs(lo[q]), fabs(hi[q]));
                 g2[q] += g[j] * fmax(fabs(lo[p]), fabs(hi[p]));
             }
+        } else if (vfy_layer_is_convex(L->kind)) {
+            /* |f'| on [l, u] is largest at an end (f' is monotone there: f convex or concave);
+             * a score, not a bound: plain double, 1 where not finite */
+            const double *lo = k > 0 ? w->b->lo[k - 1] : d->lo;
+            const double *hi = k > 0 ? w->b->hi[k - 1] : d->hi;
+            for (int64_t j = 0; j < L->n_out; j++) {
+                double sa = vfy_act_slope_f64(L->kind, lo[j], vfy_act_f64(L->kind, lo[j]));
+                double sb = vfy_act_slope_f64(L->kind, hi[j], vfy_act_f64(L->kind, hi[j]));
+                double m = fmax(fabs(sa), fabs(sb));
+                g2[j] = j < L->n_pass ? g[j] : g[j] * (isfinite(m) ? m : 1.0);
+            }
         } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 (1: an element passed through);
-                  * SIGN, EXP, RECIP: 1 (a step has no slope bound; a score, not a bound) */
+                  * SIGN: 1 (a step has no slope bound; a score, not a bound) */
             double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = j < L->n_pass ? g[j] : g[j] * m;
@@ -2179,14 +2190,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     vfy_bound_ctx_set_threads(ctx, s.n_workers);
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
-    /* nor does the LP relax Sigmoid/Tanh/Sign/Exp/MaxPool/products (lp.c refuses them): no LP
-     * stage, no second phase */
+    /* nor does the LP relax Sigmoid/Tanh/Sign/MaxPool/products and the convex kinds (lp.c
+     * refuses them): no LP stage, no second phase */
     int64_t unrelaxed = -1;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
             net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT ||
-            net->layers[k].kind == VFY_LAYER_SIGN || net->layers[k].kind == VFY_LAYER_EXP ||
-            net->layers[k].kind == VFY_LAYER_RECIP)
+            net->layers[k].kind == VFY_LAYER_SIGN || vfy_layer_is_convex(net->layers[k].kind))
             unrelaxed = unrelaxed < 0 ? k : unrelaxed;
     if (unrelaxed >= 0 && s.lp_stage_on) {
         s.lp_stage_on = 0;

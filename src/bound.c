@@ -33,6 +33,7 @@
  * fewer than ACT_PIECES, as each row and step certifies its own line. */
 #define ACT_ALPHA_PIECES 16
 #define ACT_PIECE_LEN(n) (6 * (n) + 5) /* doubles of a neuron's pieces (act_pieces) */
+#define ACT_CACHE 7 /* doubles per neuron of an activation layer's cached lines (act_lines) */
 /* The step size of the SIGMOID/TANH slopes' ascent (ACT_LR of the range [0, max f'] per step, as
  * Adam scales it) decays geometrically to ACT_LR_FINAL of its first value over a call's
  * iterations. At a constant step the slopes of the hidden bounds oscillate: on the eran sigmoid
@@ -120,8 +121,9 @@ typedef struct vfy_bound_scratch {
     int64_t f32_from;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
-    double **act;      /* per SIGMOID/TANH layer: 6 n: cached lines (act_lines) for the bounds l, u:
-                        * l, u, sl, tl, su, tu; then ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
+    double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
+                        * for the bounds l, u: l, u, sl, tl, su, tu, and (convex kinds) m >= |f|
+                        * over [l, u]; then (SIGMOID/TANH) ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
                         * neuron's pieces (act_pieces) for certifying other slopes (act_cert) */
     double *hsum;      /* per layer: sum of H over the layer's input */
     /* alpha optimisation of output rows: K x n_relu each, and K x width primal vectors */
@@ -608,8 +610,9 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
             if (ctx->wf[k] && !(s->qf[k] = vfy_alloc_array((size_t)L->n_out, sizeof(double))))
                 goto fail;
         } else if (vfy_layer_passes(L->kind)) {
-            /* (SIGN, EXP, RECIP: their lines only, no pieces) */
-            int64_t per = 6 + (act_has_pieces(L->kind) ? ACT_PIECE_LEN(ACT_ALPHA_PIECES) : 0);
+            /* (SIGN and the convex kinds: their lines only, no pieces) */
+            int64_t per = ACT_CACHE +
+                          (act_has_pieces(L->kind) ? ACT_PIECE_LEN(ACT_ALPHA_PIECES) : 0);
             s->act[k] = vfy_alloc_array((size_t)(per * L->n_out), sizeof(double));
             if (!s->act[k])
                 goto fail;
@@ -874,102 +877,309 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
 
 static double act_range_lo(vfy_layer_kind kind) { return kind == VFY_LAYER_SIGMOID ? 0.0 : -1.0; }
 
-/* ---- Exp and the reciprocal (a lowered Softmax) ----
+/* ---- Convex and concave functions: Exp, the reciprocal, Sqrt, Log, Softplus ----
  *
+ * Each is monotone, and convex or concave on each piece of its domain:
+ *   exp       increasing, convex               every real
+ *   1/v       decreasing, convex on v > 0,     v != 0
+ *             concave on v < 0
+ *   sqrt      increasing, concave              v >= 0
+ *   log       increasing, concave              v > 0
+ *   softplus  increasing, convex               every real; log(1 + e^v) = max(v, 0) + log1p(e^-|v|)
  * A Softmax inside the graph is lowered as s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)): DENSE
- * differences, EXP, DENSE sums (bias 1), RECIP (graph.c). Both functions are convex (1/v on
- * v > 0), so on [l, u] the chord lies above them and every tangent below them.
- * Enclosures: exp by libm (as for Sigmoid: within 2^-46 |v| + 2^-1060, clamped at 0), 1/v by the
- * correctly rounded division, each rounded outward; 1/v only for v > 0.
- * Lines, for any computed slope s:
- *   above: g = f - s z is convex, largest at an end: tu = max(f(l) - s l, f(u) - s u), from the
- *          upper enclosures, rounded up (s the chord's slope as computed);
- *   below: tangent at d (the midpoint for exp, sqrt(l u) for 1/v): for every z in [l, u]
- *          f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
- *               >= s z + Flo(d) - s d - err W,
- *          s = f'(d) as computed, err >= |f'(d) - s| from the enclosure of f'(d) (exp' = exp;
- *          (1/v)' = -(1/v)^2), W >= |z - d|; all rounded down.
- * Where a value is not finite, the constants f(l) and f(u) (ends of the monotone range).
- * A float execution's Softmax is not this chain: the runtime's own kernel is assumed within
- * 2^-19 + n 2^-23 of the real Softmax (n its length, in RECIP's fan_in; docs/soundness.md), charged
- * at RECIP; EXP charges nothing (its real value is what the chain needs). */
-static void conv_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
+ * differences, EXP, DENSE sums (bias 1), RECIP (graph.c); those two layers carry the Softmax's
+ * length in fan_in (vfy_layer_in_softmax).
+ * Enclosures of the real f at a double z (conv_enclose), each rounded outward: exp and log by libm,
+ * within 2^-46 |v| + 2^-1060 of libm's value v (as for Sigmoid, ACT_LIBM_REL; glibc documents 1
+ * ulp), exp's clamped at 0; 1/v and sqrt by the correctly rounded IEEE division and square root,
+ * one ulp outward; softplus from e = exp(-|z|) in (0, 1] enclosed as above, log1p (increasing, the
+ * same libm assumption) at the ends of e's enclosure, plus max(z, 0) (exact), at least max(z, 0).
+ * Outside the domain the whole real line (no claim).
+ * The range over [l, u] inside one piece of the domain (conv_range): the enclosures at the ends
+ * (monotone); across or touching a pole or outside the domain, the whole real line.
+ * Lines on [l, u] (l < u finite, inside one piece), for any computed slope s:
+ *   the chord's side (above a convex f, below a concave one): g = f - s z is convex (concave), so
+ *     its largest (least) value on [l, u] is at an end:
+ *       convex:  f(z) <= s z + max(Fhi(l) - s l, Fhi(u) - s u),
+ *       concave: f(z) >= s z + min(Flo(l) - s l, Flo(u) - s u),
+ *     rounded outward, s the chord's slope as computed;
+ *   the tangent's side, at d in [l, u]: with s = f'(d) as computed, err >= |f'(d) - s| from an
+ *     enclosure of f'(d), and W >= |z - d| on [l, u], for every z there
+ *       convex:  f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
+ *                     >= s z + Flo(d) - s d - err W,
+ *       concave: f(z) <= s z + Fhi(d) - s d + err W,
+ *     rounded outward; d the midpoint (the least area between tangent and f), for 1/v the
+ *     geometric mean +-sqrt(l u) (as the Softmax's lines always had); f'(d) enclosed from the
+ *     enclosure of f(d) or from d: exp' = exp, (1/v)' = -(1/v)^2, sqrt' = 1/(2 sqrt),
+ *     log' = 1/v, softplus' = sigmoid = e/(1 + e), e = e^d (d < 0), = 1/(1 + e^-d) (d >= 0).
+ * Where a value is not finite, the constants of the range (its ends).
+ * Float executions (ctx->float_semantics): inside a lowered Softmax the runtime's own kernel is
+ * assumed within 2^-19 + n 2^-23 of the real Softmax (n its length, in RECIP's fan_in;
+ * docs/soundness.md), charged at RECIP; EXP charges nothing there. A standalone layer's executed
+ * value is assumed within rel |f| + abs of the real f at its (float) input (conv_exec): a float32
+ * division and sqrtf are correctly rounded (2^-24 relative, + 2^-149 for a subnormal quotient);
+ * expf and logf within 2^-21 relative (a few ulp) + 2^-146; a runtime's Softplus, often computed
+ * as log(1 + exp(x)) (absolute error about 2^-24 where exp(x) is below float32's precision of 1),
+ * within 2^-21 |f| + 2^-21. It is charged per neuron from a bound of |f| over the input's
+ * interval (the larger enclosure end, f being monotone). */
+static int conv_domain(vfy_layer_kind kind, double l, double u)
 {
-    if (isnan(z)) {
-        *lo = kind == VFY_LAYER_EXP ? 0.0 : -INFINITY;
+    switch (kind) {
+    case VFY_LAYER_RECIP: return l > 0 || u < 0;
+    case VFY_LAYER_SQRT: return l >= 0;
+    case VFY_LAYER_LOG: return l > 0;
+    default: return 1; /* (exp, softplus) */
+    }
+}
+
+/* exp(z) enclosed from libm's value (a NaN or an overflow: [0, inf]). */
+static void exp_enclose(double z, double *lo, double *hi)
+{
+    double v = exp(z);
+    if (isnan(v)) {
+        *lo = 0;
         *hi = INFINITY;
         return;
     }
-    if (kind == VFY_LAYER_RECIP) {
-        if (!(z > 0)) { /* (1/v is used on v >= 1 only: no claim elsewhere) */
-            *lo = -INFINITY;
-            *hi = INFINITY;
-            return;
-        }
-        *lo = vfy_div_down(1.0, z);
-        *hi = vfy_div_up(1.0, z);
-        return;
-    }
-    double v = exp(z);
-    double d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+    /* SOUND: |v - e^z| <= 2^-46 |v| + 2^-1060 under the libm assumption */
+    double d = vfy_add_up(vfy_mul_up(v, ACT_LIBM_REL), 0x1p-1060);
     *lo = fmax(vfy_sub_down(v, d), 0.0);
     *hi = vfy_add_up(v, d);
 }
 
-/* f's derivative at d enclosed from [flo, fhi] ∋ f(d): exp' = exp; (1/v)' = -(1/v)^2. */
-static void conv_deriv(vfy_layer_kind kind, double flo, double fhi, double *dlo, double *dhi)
+static void conv_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
-    if (kind == VFY_LAYER_EXP) {
-        *dlo = flo;
-        *dhi = fhi;
-    } else {
-        *dlo = -vfy_mul_up(fhi, fhi);
-        *dhi = -vfy_mul_down(flo, flo);
+    *lo = kind == VFY_LAYER_EXP || kind == VFY_LAYER_SOFTPLUS ? 0.0 : -INFINITY;
+    *hi = INFINITY;
+    if (isnan(z))
+        return;
+    switch (kind) {
+    case VFY_LAYER_EXP: exp_enclose(z, lo, hi); return;
+    case VFY_LAYER_RECIP:
+        if (z != 0) { /* SOUND: the correctly rounded quotient, one ulp outward */
+            *lo = vfy_div_down(1.0, z);
+            *hi = vfy_div_up(1.0, z);
+        }
+        return;
+    case VFY_LAYER_SQRT:
+        if (z >= 0) { /* SOUND: the correctly rounded root, one ulp outward */
+            *lo = vfy_sqrt_down(z);
+            *hi = vfy_sqrt_up(z);
+        }
+        return;
+    case VFY_LAYER_LOG:
+        if (z == INFINITY) {
+            *lo = 709; /* (log(DBL_MAX) > 709) */
+        } else if (z > 0) { /* SOUND: the libm assumption, as for exp */
+            double v = log(z), d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+            *lo = vfy_sub_down(v, d);
+            *hi = vfy_add_up(v, d);
+        }
+        return;
+    default: { /* SOFTPLUS */
+        double m = fmax(z, 0.0), elo, ehi;
+        if (m == INFINITY) {
+            *lo = INFINITY;
+            return;
+        }
+        /* SOUND: e = e^-|z| in [elo, ehi] within (0, 1]; log1p is increasing, and its libm values
+         * at the ends, widened by the libm assumption, enclose log1p(e); adding m is exact up to
+         * the outward rounding; softplus(z) > m */
+        exp_enclose(-fabs(z), &elo, &ehi);
+        ehi = fmin(ehi, 1.0);
+        double p = log1p(elo), q = log1p(ehi);
+        double plo = fmax(vfy_sub_down(p, vfy_add_up(vfy_mul_up(p, ACT_LIBM_REL), 0x1p-1060)), 0);
+        double qhi = vfy_add_up(q, vfy_add_up(vfy_mul_up(q, ACT_LIBM_REL), 0x1p-1060));
+        *lo = fmax(vfy_add_down(m, plo), m);
+        *hi = vfy_add_up(m, qhi);
+        return;
+    }
     }
 }
 
-/* The lines of EXP or RECIP on [l, u] (see above). */
+/* [*lo, *hi] ⊇ f([l, u]) (l <= u): the enclosures at the ends of a piece of the domain (f is
+ * monotone there), else the whole real line. */
+static void conv_range(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
+{
+    double t;
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    if (!(l <= u) || !conv_domain(kind, l, u))
+        return;
+    int dec = kind == VFY_LAYER_RECIP;
+    conv_enclose(kind, dec ? u : l, lo, &t);
+    conv_enclose(kind, dec ? l : u, &t, hi);
+}
+
+/* [*dlo, *dhi] ∋ f'(d), [flo, fhi] ∋ f(d), d inside the domain. SOUND: exp' = exp; 1/v keeps the
+ * sign of d, so (1/v)^2 lies between the squares of the enclosure's ends; sqrt' = 1/(2 sqrt(d)) =
+ * 0.5 / f(d); log' = 1/d; softplus' = sigmoid(d) = e/(1 + e) (e = e^d), increasing in e, or
+ * 1/(1 + e) (e = e^-d), decreasing in e; every operation rounded outward. */
+static void conv_deriv(vfy_layer_kind kind, double d, double flo, double fhi, double *dlo,
+                       double *dhi)
+{
+    switch (kind) {
+    case VFY_LAYER_EXP:
+        *dlo = flo;
+        *dhi = fhi;
+        return;
+    case VFY_LAYER_RECIP: {
+        double a = fmin(fabs(flo), fabs(fhi)), b = fmax(fabs(flo), fabs(fhi));
+        *dlo = -vfy_mul_up(b, b);
+        *dhi = -vfy_mul_down(a, a);
+        return;
+    }
+    case VFY_LAYER_SQRT:
+        *dlo = vfy_div_down(0.5, fhi);
+        *dhi = flo > 0 ? vfy_div_up(0.5, flo) : INFINITY;
+        return;
+    case VFY_LAYER_LOG:
+        *dlo = vfy_div_down(1.0, d);
+        *dhi = vfy_div_up(1.0, d);
+        return;
+    default: { /* SOFTPLUS */
+        double elo, ehi;
+        exp_enclose(d < 0 ? d : -d, &elo, &ehi);
+        if (d < 0) {
+            *dlo = vfy_div_down(elo, vfy_add_up(1.0, elo));
+            *dhi = vfy_div_up(ehi, vfy_add_down(1.0, ehi));
+        } else {
+            *dlo = vfy_div_down(1.0, vfy_add_up(1.0, ehi));
+            *dhi = vfy_div_up(1.0, vfy_add_down(1.0, elo));
+        }
+        return;
+    }
+    }
+}
+
+/* The chord's slope on [l, u], the tangent point d and f'(d), in plain double: choices only (the
+ * intercepts are certified for whatever comes out). */
+static double conv_chord(vfy_layer_kind kind, double l, double u)
+{
+    switch (kind) {
+    case VFY_LAYER_EXP: return (exp(u) - exp(l)) / (u - l);
+    case VFY_LAYER_RECIP: return -1.0 / l / u;
+    case VFY_LAYER_SQRT: return 1.0 / (sqrt(l) + sqrt(u));
+    case VFY_LAYER_LOG: return log1p((u - l) / l) / (u - l);
+    default: return (vfy_act_f64(kind, u) - vfy_act_f64(kind, l)) / (u - l);
+    }
+}
+
+static double conv_point(vfy_layer_kind kind, double l, double u)
+{
+    double d = kind != VFY_LAYER_RECIP ? 0.5 * l + 0.5 * u
+             : l > 0 ? sqrt(l) * sqrt(u) : -(sqrt(-l) * sqrt(-u));
+    return fmin(fmax(d, l), u);
+}
+
+static double conv_slope(vfy_layer_kind kind, double d)
+{
+    switch (kind) {
+    case VFY_LAYER_EXP: return exp(d);
+    case VFY_LAYER_RECIP: return -(1.0 / d) * (1.0 / d);
+    case VFY_LAYER_SQRT: return 0.5 / sqrt(d);
+    case VFY_LAYER_LOG: return 1.0 / d;
+    default: return vfy_act_f64(VFY_LAYER_SIGMOID, d);
+    }
+}
+
+/* The lines of a vfy_layer_is_convex kind on [l, u] (see above): the chord on one side, the
+ * tangent on the other; the range's constants where a line cannot be made; outside the domain
+ * (or across a pole) no lines at all (intercepts -inf and +inf). */
 static void conv_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                        double *tu)
 {
-    int exp_k = kind == VFY_LAYER_EXP;
-    double fl_lo, fl_hi, fu_lo, fu_hi;
-    conv_enclose(kind, l, &fl_lo, &fl_hi);
-    conv_enclose(kind, u, &fu_lo, &fu_hi);
     *sl = *su = 0;
-    *tl = exp_k ? fl_lo : fu_lo; /* (the range's ends: exp increasing, 1/v decreasing) */
-    *tu = exp_k ? fu_hi : fl_hi;
-    if (!(l < u) || !(u - l < INFINITY) || !(u - l > ACT_MIN_WIDTH) || (!exp_k && !(l > 0)))
+    conv_range(kind, l, u, tl, tu);
+    if (!(l < u) || !(u - l < INFINITY) || !conv_domain(kind, l, u))
         return;
-    double s = exp_k ? (exp(u) - exp(l)) / (u - l) : -1.0 / (l * u);
-    double t = fmax(vfy_sub_up(fl_hi, vfy_mul_down(s, l)), vfy_sub_up(fu_hi, vfy_mul_down(s, u)));
-    if (isfinite(s) && isfinite(t)) {
-        *su = s;
-        *tu = t;
+    int cvx = kind == VFY_LAYER_EXP || kind == VFY_LAYER_SOFTPLUS ||
+              (kind == VFY_LAYER_RECIP && l > 0);
+    double l0, l1, u0, u1, t;
+    conv_enclose(kind, l, &l0, &l1);
+    conv_enclose(kind, u, &u0, &u1);
+    double s = conv_chord(kind, l, u);
+    if (cvx) { /* SOUND: f - s z convex, largest at an end; the upper enclosures, rounded up */
+        t = fmax(vfy_sub_up(l1, vfy_mul_down(s, l)), vfy_sub_up(u1, vfy_mul_down(s, u)));
+        if (isfinite(s) && isfinite(t)) {
+            *su = s;
+            *tu = t;
+        }
+    } else { /* SOUND: f - s z concave, least at an end; the lower enclosures, rounded down */
+        t = fmin(vfy_sub_down(l0, vfy_mul_up(s, l)), vfy_sub_down(u0, vfy_mul_up(s, u)));
+        if (isfinite(s) && isfinite(t)) {
+            *sl = s;
+            *tl = t;
+        }
     }
-    double d = exp_k ? 0.5 * l + 0.5 * u : sqrt(l) * sqrt(u), dlo, dhi, flo, fhi;
-    d = fmin(fmax(d, l), u);
+    double d = conv_point(kind, l, u), flo, fhi, dlo, dhi;
     conv_enclose(kind, d, &flo, &fhi);
-    conv_deriv(kind, flo, fhi, &dlo, &dhi);
-    s = exp_k ? exp(d) : -1.0 / (d * d);
+    conv_deriv(kind, d, flo, fhi, &dlo, &dhi);
+    s = conv_slope(kind, d);
     double w = fmax(vfy_sub_up(d, l), vfy_sub_up(u, d));
     double err = fmax(fmax(vfy_sub_up(dhi, s), vfy_sub_up(s, dlo)), 0.0);
-    t = vfy_sub_down(vfy_sub_down(flo, vfy_mul_up(s, d)), vfy_mul_up(err, w));
-    if (isfinite(s) && isfinite(t)) {
-        *sl = s;
-        *tl = t;
+    if (cvx) { /* SOUND: f(z) >= s z + Flo(d) - s d - err W (see above), rounded down */
+        t = vfy_sub_down(vfy_sub_down(flo, vfy_mul_up(s, d)), vfy_mul_up(err, w));
+        if (isfinite(s) && isfinite(t)) {
+            *sl = s;
+            *tl = t;
+        }
+    } else { /* SOUND: f(z) <= s z + Fhi(d) - s d + err W, rounded up */
+        t = vfy_add_up(vfy_sub_up(fhi, vfy_mul_down(s, d)), vfy_mul_up(err, w));
+        if (isfinite(s) && isfinite(t)) {
+            *su = s;
+            *tu = t;
+        }
     }
 }
 
-/* How far a float execution's activation output may be from the real function's (absolute):
- * Sigmoid and Tanh ACT_EXEC_ERR (below); at a RECIP the runtime's Softmax of length n against the
- * real one, 2^-19 + n 2^-23 (an assumption on its kernel, docs/soundness.md); Sign and EXP
- * nothing (exact; inside a Softmax); ReLU exact. */
+/* Whether a proof may be claimed with layer L's input in [l, u]: exp's input bounded and at most
+ * 700 (as the Softmax's always was); a Softmax's reciprocal on [1, inf), any other on a bounded
+ * interval on one side of 0; sqrt's and log's inputs bounded and >= 0, > 0; softplus's not NaN.
+ * Otherwise the domain claims nothing (b->overflow), in every semantics. */
+static int conv_claims(const vfy_layer *L, double l, double u)
+{
+    switch (L->kind) {
+    case VFY_LAYER_EXP: return u <= 700 && l > -INFINITY;
+    case VFY_LAYER_RECIP:
+        if (vfy_layer_in_softmax(L))
+            return l >= 1 && u < INFINITY;
+        return (l > 0 || u < 0) && l > -INFINITY && u < INFINITY;
+    case VFY_LAYER_SQRT: return l >= 0 && u < INFINITY;
+    case VFY_LAYER_LOG: return l > 0 && u < INFINITY;
+    default: return l <= u; /* (SOFTPLUS; false for NaN) */
+    }
+}
+
+/* A standalone layer's float execution (not a Softmax's): within rel |f| + abs of the real f. */
+static void conv_exec(vfy_layer_kind kind, double *rel, double *ab)
+{
+    switch (kind) {
+    case VFY_LAYER_RECIP: *rel = 0x1p-24, *ab = 0x1p-149; return;
+    case VFY_LAYER_SQRT: *rel = 0x1p-24, *ab = 0; return;
+    case VFY_LAYER_SOFTPLUS: *rel = 0x1p-21, *ab = 0x1p-21; return;
+    default: *rel = 0x1p-21, *ab = 0x1p-146; return; /* (EXP, LOG) */
+    }
+}
+
+/* The allowance of a standalone layer's float execution at an output bounded by m in magnitude. */
+static double conv_exec_err(vfy_layer_kind kind, double m)
+{
+    double rel, ab;
+    conv_exec(kind, &rel, &ab);
+    return vfy_add_up(vfy_mul_up(m, rel), ab);
+}
+
+/* How far a float execution's activation output may be from the real function's (absolute), where
+ * it is the same for every neuron: Sigmoid and Tanh ACT_EXEC_ERR (below); at a Softmax's RECIP the
+ * runtime's Softmax of length n against the real one, 2^-19 + n 2^-23 (an assumption on its
+ * kernel, docs/soundness.md); Sign and a Softmax's EXP nothing (exact; inside a Softmax); ReLU
+ * exact. A standalone convex kind's allowance is per neuron (conv_exec_err). */
 static double act_exec_err(const vfy_layer *L)
 {
     if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH)
         return ACT_EXEC_ERR;
-    if (L->kind == VFY_LAYER_RECIP)
+    if (L->kind == VFY_LAYER_RECIP && vfy_layer_in_softmax(L))
         return vfy_add_up(0x1p-19, (double)L->fan_in * 0x1p-23);
     return 0.0;
 }
@@ -977,7 +1187,7 @@ static double act_exec_err(const vfy_layer *L)
 /* [*lo, *hi] ∋ f(z) for the real f (see above); the whole range when z is NaN. */
 static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
-    if (kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP) {
+    if (vfy_layer_is_convex(kind)) {
         conv_enclose(kind, z, lo, hi);
         return;
     }
@@ -1396,7 +1606,7 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
         sign_lines(l, u, sl, tl, su, tu);
         return;
     }
-    if (kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP) {
+    if (vfy_layer_is_convex(kind)) {
         conv_lines(kind, l, u, sl, tl, su, tu);
         return;
     }
@@ -1446,7 +1656,7 @@ double vfy_bound_act_line(vfy_layer_kind kind, double l, double u, double a, int
  * ACT_ALPHA_PIECES + 1 entries each. */
 static double *act_piece_data(vfy_bound_scratch *s, int64_t k, int64_t n, int64_t j)
 {
-    return s->act[k] + 6 * n + j * ACT_PIECE_LEN(ACT_ALPHA_PIECES);
+    return s->act[k] + ACT_CACHE * n + j * ACT_PIECE_LEN(ACT_ALPHA_PIECES);
 }
 
 /* Make the cached lines of activation layer k (SIGMOID or TANH) those of its input bounds [l, u]:
@@ -1458,9 +1668,11 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
     int64_t n = L->n_in;
     double *c = s->act[k];
     double *cl = c, *cu = c + n, *sl = c + 2 * n, *tl = c + 3 * n, *su = c + 4 * n, *tu = c + 5 * n;
+    double *mag = c + 6 * n;
     for (int64_t j = 0; j < n; j++) {
         if (cl[j] == l[j] && cu[j] == u[j])
             continue;
+        mag[j] = 0;
         if (j < L->n_pass) { /* passed through: the identity, no pieces (never relaxed) */
             sl[j] = su[j] = 1;
             tl[j] = tu[j] = 0;
@@ -1471,6 +1683,11 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
             continue;
         }
         act_relax(L->kind, l[j], u[j], &sl[j], &tl[j], &su[j], &tu[j]);
+        if (vfy_layer_is_convex(L->kind)) { /* |f| <= mag on [l, u] (f monotone there) */
+            double a, b;
+            conv_range(L->kind, l[j], u[j], &a, &b);
+            mag[j] = fmax(fabs(a), fabs(b));
+        }
         cl[j] = l[j];
         cu[j] = u[j];
         if (!act_has_pieces(L->kind))
@@ -1983,6 +2200,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             if (sig && (s->use_salpha || s->keep_stape))
                 memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double exec_err = ctx->float_semantics ? act_exec_err(L) : 0.0;
+            int cvx = vfy_layer_is_convex(L->kind);
+            int per_neuron = cvx && !vfy_layer_in_softmax(L) && ctx->float_semantics;
             double g = vfy_la_gamma(n_in);
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
@@ -1992,7 +2211,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                  * inactive (stable active: untouched) */
                 int64_t nu, nz;
                 const int64_t *unst, *inact;
-                const double *H, *sl, *tl = NULL, *su, *tu;
+                const double *H, *sl, *tl = NULL, *su, *tu, *mag = NULL;
                 double tiny;
                 if (relu && s->rc_on) {
                     int64_t o = sg * ctx->n_relu + ctx->roff[k], nr = n_seg * ctx->n_relu;
@@ -2025,10 +2244,11 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     tl = c + 3 * n_in;
                     su = c + 4 * n_in;
                     tu = c + 5 * n_in;
+                    mag = c + 6 * n_in;
                 }
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                     double *row = lam + i * n_in;
-                    double d = 0, abst = 0, errmu = 0, absx = 0;
+                    double d = 0, abst = 0, errmu = 0, absx = 0, exs = 0;
                     /* look-ahead rows: on their child the neuron is decided, relu(z) = 0
                      * (inactive) or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and
                      * takes the lines of its child's interval, [l, 0] or [0, u] (act_relax: sound
@@ -2044,6 +2264,13 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                             continue;
                         }
                         double x = row[j], mu;
+                        if (cvx && x == 0)
+                            continue; /* (exactly nothing: its lines may be infinite) */
+                        /* SOUND: a standalone convex kind's float value is within
+                         * conv_exec_err(|f|) of f(z): |lam| times it, summed rounding up */
+                        if (per_neuron)
+                            exs = vfy_add_up(exs, vfy_mul_up(fabs(x),
+                                                             conv_exec_err(L->kind, mag[j])));
                         double a_s = x >= 0 ? sl[j] : su[j];
                         double t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
                         if (j == ovj) {
@@ -2088,6 +2315,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     double e = vfy_add_up(vfy_mul_up(g, errmu), vfy_mul_up(g, abst));
                     if (exec_err > 0) /* SOUND: |lam|·ACT_EXEC_ERR, the sum rounded (gamma) and up */
                         e = vfy_add_up(e, vfy_mul_up(vfy_mul_up(absx, 1.0 + g), exec_err));
+                    e = vfy_add_up(e, exs);
                     s->beta[i] += d;
                     e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
                     s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
@@ -2455,28 +2683,47 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
         }
         if (vfy_layer_is_act(L->kind)) {
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
-             * (act_enclose; NaN gives the whole range); a float execution's value is within
-             * ACT_EXEC_ERR of f(z). */
+             * (act_enclose; NaN gives the whole range); a convex kind's range on a piece of its
+             * domain likewise (conv_range; decreasing 1/v: the ends swap). A float execution's
+             * value is within ACT_EXEC_ERR of f(z) (SIGMOID, TANH; a Softmax's RECIP its own
+             * allowance), a standalone convex kind's within conv_exec_err of its magnitude. */
             double e = ctx->float_semantics ? act_exec_err(L) : 0.0, t;
-            int dec = L->kind == VFY_LAYER_RECIP; /* (decreasing: the ends swap) */
+            int cv = vfy_layer_is_convex(L->kind);
+            int alone = cv && !vfy_layer_in_softmax(L);
             for (int64_t j = 0; j < L->n_out; j++) {
                 if (j < L->n_pass) { /* passed through: exactly its input */
                     b->lo[k][j] = isnan(lo[j]) ? -INFINITY : lo[j];
                     b->hi[k][j] = isnan(hi[j]) ? INFINITY : hi[j];
                     continue;
                 }
-                /* EXP and RECIP where their lines are not finite (an input unbounded, near
-                 * exp's overflow, or not >= 1 for 1/v): no proof is claimed, in any semantics */
-                if ((L->kind == VFY_LAYER_EXP && !(hi[j] <= 700 && lo[j] > -INFINITY)) ||
-                    (dec && !(lo[j] >= 1 && hi[j] < INFINITY)))
-                    b->overflow = 1;
-                act_enclose(L->kind, dec ? hi[j] : lo[j], &b->lo[k][j], &t);
-                act_enclose(L->kind, dec ? lo[j] : hi[j], &t, &b->hi[k][j]);
+                if (!cv) {
+                    act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
+                    act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);
+                } else {
+                    /* where a convex kind's lines cannot be made (an input unbounded, near exp's
+                     * overflow, touching or across a pole, outside the domain): no proof is
+                     * claimed, in any semantics */
+                    if (!conv_claims(L, lo[j], hi[j]))
+                        b->overflow = 1;
+                    conv_range(L->kind, lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
+                    if (alone && ctx->float_semantics) {
+                        double m = fmax(fabs(b->lo[k][j]), fabs(b->hi[k][j]));
+                        double ex = conv_exec_err(L->kind, m);
+                        b->lo[k][j] = vfy_sub_down(b->lo[k][j], ex);
+                        b->hi[k][j] = vfy_add_up(b->hi[k][j], ex);
+                    }
+                }
                 if (e > 0) {
                     b->lo[k][j] = vfy_sub_down(b->lo[k][j], e);
                     b->hi[k][j] = vfy_add_up(b->hi[k][j], e);
                 }
+                if (isnan(b->lo[k][j]))
+                    b->lo[k][j] = -INFINITY;
+                if (isnan(b->hi[k][j]))
+                    b->hi[k][j] = INFINITY;
             }
+            if (alone) /* (a Softmax's chain is not what a runtime executes: no range check) */
+                check_overflow(ctx, b, k);
             continue;
         }
         /* the layer's rounding coefficients (s->q[k], used by every later backward pass) are
@@ -2754,8 +3001,10 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
              * network's minimum, so its derivatives are taken at the relaxed network's point.
              * Through f itself instead, the error compounds over the layers: on the eran sigmoid
              * net's idx 3881 the root's worst margin stalled at -0.95 however long the ascent.
-             * Without optimised lines, and through a SIGN: through f (steering only). */
-            if (s->use_salpha && L->kind != VFY_LAYER_SIGN) {
+             * Without optimised lines, and through SIGN and the convex kinds: through f
+             * (steering only). */
+            if (s->use_salpha &&
+                (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH)) {
                 int64_t o = K * ctx->soff[k];
                 const double *tp = s->stape + o, *za = s->sza + o, *sa = s->sla + o,
                              *st = s->stl + o;

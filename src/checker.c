@@ -194,7 +194,7 @@ static double gamma32_up(int64_t n)
 static int lined_act(vfy_layer_kind k)
 {
     return k == VFY_LAYER_SIGMOID || k == VFY_LAYER_TANH || k == VFY_LAYER_SIGN ||
-           k == VFY_LAYER_EXP || k == VFY_LAYER_RECIP;
+           vfy_layer_is_convex(k);
 }
 
 static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int fsem, vfy_error *err)
@@ -235,8 +235,7 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
             Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
             Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL &&
-            Lk->kind != VFY_LAYER_PRODUCT && Lk->kind != VFY_LAYER_SIGN &&
-            Lk->kind != VFY_LAYER_EXP && Lk->kind != VFY_LAYER_RECIP)
+            Lk->kind != VFY_LAYER_PRODUCT && !lined_act(Lk->kind))
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
         c->lo[k] = vfy_alloc_array((size_t)Lk->n_out, sizeof(double));
@@ -564,22 +563,32 @@ static void sign_lines_ck(double l, double u, double *sl, double *tl, double *su
     }
 }
 
-/* ---- Exp and Recip ----
- * A lowered Softmax: s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)) (DENSE -> EXP -> DENSE -> RECIP).
- * Enclosures: libm's exp v within 2^-46 v + 2^-1060 of e^z (glibc documents 1 ulp; cf. Sigmoid's
- * 2^-48), the lower end clamped at 0, an overflow (v = inf) or NaN giving [0, inf]; 1/z (z > 0) in
- * [dn(1/z), up(1/z)] (IEEE division is correctly rounded). RECIP claims nothing unless l > 0.
- * Both are convex (1/z on z > 0), so f(z) - s z is largest at an end of [l, u] for any s:
- *   upper: f(z) <= s z + max(f(l) - s l, f(u) - s u), s the chord's slope as computed;
- *   lower: tangent at d, with [Flo, Fhi] ∋ f(d), [fpl, fph] ∋ f'(d), W >= max(d - l, u - d):
- *     f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
- *          >= s z + Flo - s d - err W,  err = max(fph - s, s - fpl);
- *   exp: d the midpoint, s = exp(d), f' = f; 1/z: d = sqrt(l) sqrt(u), s = -1/(d d),
- *   f'(d) = -1/d^2 in [-up(1/d)^2, -dn(1/d)^2] (W covers |z - d| for any d).
+/* ---- Exp, Recip, Sqrt, Log, Softplus ----
+ * Monotone functions, convex or concave on each piece of their domain: exp (increasing, convex),
+ * 1/z (decreasing; convex for z > 0, concave for z < 0), sqrt (increasing, concave, z >= 0), log
+ * (increasing, concave, z > 0), softplus = log(1 + e^z) = max(z, 0) + log1p(e^-|z|) (increasing,
+ * convex). A lowered Softmax is s_i = 1 / (1 + sum_{j != i} exp(x_j - x_i)) (DENSE -> EXP ->
+ * DENSE -> RECIP, both with the Softmax's length in fan_in: vfy_layer_in_softmax).
+ * Enclosures: libm's exp and log within 2^-46 |v| + 2^-1060 of the real value (v libm's; glibc
+ * documents 1 ulp; cf. Sigmoid's 2^-48), exp's lower end clamped at 0, an overflow or NaN giving
+ * [0, inf]; log1p the same (softplus: log1p at both ends of e^-|z|'s enclosure, increasing, plus
+ * max(z, 0)); 1/z and sqrt(z) one ulp outward (IEEE division and square root are correctly
+ * rounded). Outside the domain: (-inf, inf), and the bounds confirm nothing.
+ * Lines on [l, u] inside one piece, for any computed slope s:
+ *   chord side (above a convex f, below a concave one): f - s z is convex (concave), so extreme
+ *     at an end: f(z) <= s z + max(f(l) - s l, f(u) - s u) (convex; >= and min: concave);
+ *   tangent side at d, with [fpl, fph] ∋ f'(d), W >= max(d - l, u - d), err = max(fph - s,
+ *     s - fpl): convex f(z) >= f(d) + f'(d)(z - d) = s z + (f(d) - s d) + (f'(d) - s)(z - d)
+ *     >= s z + Flo(d) - s d - err W; concave f(z) <= s z + Fhi(d) - s d + err W;
+ *   d the midpoint (1/z: +-sqrt(l) sqrt(u)); f'(d): exp' = exp, (1/z)' = -(1/z)^2 (between the
+ *   squares of 1/d's enclosure, one-signed), sqrt' = 0.5 / sqrt, log' = 1/d, softplus' =
+ *   sigmoid = e/(1 + e) with e = e^d (d < 0), 1/(1 + e) with e = e^-d (d >= 0).
  * SOUND: every step rounded outward; a degenerate or non-finite case takes slope 0 and the
- * interval's end. Float32 claim: EXP has no allowance (it exists only inside a lowered Softmax,
- * which a runtime computes its own way); RECIP's value, the Softmax's, is assumed within
- * 2^-19 + n 2^-23 of the real one (n = fan_in, the Softmax's length). */
+ * range's ends. Float32 claim: a Softmax's EXP has no allowance (the runtime computes the Softmax
+ * its own way); its RECIP's value, the Softmax's, is assumed within 2^-19 + n 2^-23 of the real one
+ * (n = fan_in); a standalone layer's within rel |f| + abs of the real f (cv_exec_up: 1/z 2^-24,
+ * 2^-149 and sqrt 2^-24, 0, both correctly rounded; exp and log 2^-21, 2^-146; softplus 2^-21,
+ * 2^-21), |f| bounded by the larger end of its range. */
 static void exp_iv(double z, double *lo, double *hi)
 {
     double v = exp(z);
@@ -594,78 +603,213 @@ static void exp_iv(double z, double *lo, double *hi)
 
 static double recip_exec_up(int64_t n) { return up(0x1p-19 + up((double)n * 0x1p-23)); }
 
-static void exp_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+/* The domain's piece holds [l, u] (l <= u, neither NaN). */
+static int cv_domain(vfy_layer_kind kind, double l, double u)
 {
-    double l0, l1, u0, u1, f0, f1;
-    exp_iv(l, &l0, &l1);
-    exp_iv(u, &u0, &u1);
-    *sl = *su = 0;
-    *tl = l0;
-    *tu = u1;
-    if (!(l < u) || !(u - l < INFINITY))
+    if (!(l <= u))
+        return 0;
+    if (kind == VFY_LAYER_RECIP)
+        return l > 0 || u < 0;
+    if (kind == VFY_LAYER_SQRT)
+        return l >= 0;
+    if (kind == VFY_LAYER_LOG)
+        return l > 0;
+    return 1;
+}
+
+/* [*lo, *hi] ∋ f(z) (z inside the domain; else the whole line). */
+static void cv_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    if (z != z)
         return;
-    double s = (exp(u) - exp(l)) / (u - l);
-    double t1 = up(l1 - dn(s * l)), t2 = up(u1 - dn(s * u)), t = t1 > t2 ? t1 : t2;
-    if (s >= 0 && s < INFINITY && isfinite(t1) && isfinite(t2)) {
-        *su = s;
-        *tu = t;
-    }
-    double d = 0.5 * l + 0.5 * u, w1 = up(d - l), w2 = up(u - d), W = w1 > w2 ? w1 : w2;
-    s = exp(d);
-    exp_iv(d, &f0, &f1);
-    double e1 = up(f1 - s), e2 = up(s - f0), err = e1 > e2 ? e1 : e2;
-    t = dn(dn(f0 - up(s * d)) - up(err * W));
-    if (s >= 0 && s < INFINITY && isfinite(t)) {
-        *sl = s;
-        *tl = t;
+    if (kind == VFY_LAYER_EXP) {
+        exp_iv(z, lo, hi);
+    } else if (kind == VFY_LAYER_RECIP) {
+        if (z != 0) {
+            *lo = dn(1.0 / z);
+            *hi = up(1.0 / z);
+        }
+    } else if (kind == VFY_LAYER_SQRT) {
+        if (z >= 0) {
+            double r = sqrt(z), a = dn(r);
+            *lo = a > 0 ? a : 0;
+            *hi = r == INFINITY ? r : up(r);
+        }
+    } else if (kind == VFY_LAYER_LOG) {
+        if (z == INFINITY) {
+            *lo = 709;
+        } else if (z > 0) {
+            double v = log(z), d = up(up(fabs(v) * 0x1p-46) + 0x1p-1060);
+            *lo = dn(v - d);
+            *hi = up(v + d);
+        }
+    } else { /* SOFTPLUS: m + log1p(e), e = e^-|z| in (0, 1], m = max(z, 0) */
+        double m = z > 0 ? z : 0, e0, e1;
+        if (m == INFINITY) {
+            *lo = INFINITY;
+            return;
+        }
+        exp_iv(-fabs(z), &e0, &e1);
+        e1 = e1 < 1 ? e1 : 1;
+        double p = log1p(e0), q = log1p(e1);
+        double a = dn(p - up(up(p * 0x1p-46) + 0x1p-1060));
+        double b = up(q + up(up(q * 0x1p-46) + 0x1p-1060));
+        a = dn(m + (a > 0 ? a : 0));
+        *lo = a > m ? a : m;
+        *hi = up(m + b);
     }
 }
 
-/* (l <= 0 or NaN: no lines, intercepts -inf and +inf; the caller confirms nothing then) */
-static void recip_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+/* [*lo, *hi] ⊇ f([l, u]): the ends' enclosures on a piece of the domain, else the whole line. */
+static void cv_range(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
+{
+    double t;
+    *lo = -INFINITY;
+    *hi = INFINITY;
+    if (!cv_domain(kind, l, u))
+        return;
+    cv_iv(kind, kind == VFY_LAYER_RECIP ? u : l, lo, &t);
+    cv_iv(kind, kind == VFY_LAYER_RECIP ? l : u, &t, hi);
+}
+
+/* [*a, *b] ∋ f'(d) from [f0, f1] ∋ f(d) (see above), rounded outward. */
+static void cv_div(vfy_layer_kind kind, double d, double f0, double f1, double *a, double *b)
+{
+    if (kind == VFY_LAYER_EXP) {
+        *a = f0;
+        *b = f1;
+    } else if (kind == VFY_LAYER_RECIP) {
+        double m = fabs(f0) < fabs(f1) ? fabs(f0) : fabs(f1);
+        double n = fabs(f0) < fabs(f1) ? fabs(f1) : fabs(f0);
+        *a = -up(n * n);
+        *b = -dn(m * m);
+    } else if (kind == VFY_LAYER_SQRT) {
+        *a = dn(0.5 / f1);
+        *b = f0 > 0 ? up(0.5 / f0) : INFINITY;
+    } else if (kind == VFY_LAYER_LOG) {
+        *a = dn(1.0 / d);
+        *b = up(1.0 / d);
+    } else {
+        double e0, e1;
+        exp_iv(d < 0 ? d : -d, &e0, &e1);
+        if (d < 0) {
+            *a = dn(e0 / up(1.0 + e1));
+            *b = up(e1 / dn(1.0 + e1));
+        } else {
+            *a = dn(1.0 / up(1.0 + e1));
+            *b = up(1.0 / dn(1.0 + e0));
+        }
+    }
+}
+
+/* plain double, a choice: the function and its derivative */
+static double cv_pt(vfy_layer_kind kind, double z)
+{
+    if (kind == VFY_LAYER_EXP)
+        return exp(z);
+    if (kind == VFY_LAYER_RECIP)
+        return 1.0 / z;
+    if (kind == VFY_LAYER_SQRT)
+        return sqrt(z);
+    if (kind == VFY_LAYER_LOG)
+        return log(z);
+    return (z > 0 ? z : 0) + log1p(exp(-fabs(z)));
+}
+static double cv_dpt(vfy_layer_kind kind, double z)
+{
+    if (kind == VFY_LAYER_EXP)
+        return exp(z);
+    if (kind == VFY_LAYER_RECIP)
+        return -1.0 / (z * z);
+    if (kind == VFY_LAYER_SQRT)
+        return 0.5 / sqrt(z);
+    if (kind == VFY_LAYER_LOG)
+        return 1.0 / z;
+    return z >= 0 ? 1.0 / (1.0 + exp(-z)) : exp(z) / (1.0 + exp(z));
+}
+
+/* Lines sl z + tl <= f(z) <= su z + tu on [l, u] (see above); outside the domain none (intercepts
+ * -inf and +inf). */
+static void cv_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, double *tl,
+                        double *su, double *tu)
 {
     *sl = *su = 0;
-    *tl = -INFINITY;
-    *tu = INFINITY;
-    if (!(l > 0) || !(u >= l))
+    cv_range(kind, l, u, tl, tu);
+    if (!cv_domain(kind, l, u) || !(l < u) || !(u - l < INFINITY))
         return;
-    double rl = up(1.0 / l), ru = dn(1.0 / u);
-    *tl = ru > 0 ? ru : 0;
-    *tu = rl;
-    if (!(l < u) || !(u < INFINITY))
-        return;
-    double s = -1.0 / (l * u);
-    double t1 = up(rl - dn(s * l)), t2 = up(up(1.0 / u) - dn(s * u)), t = t1 > t2 ? t1 : t2;
-    if (isfinite(s) && isfinite(t1) && isfinite(t2)) {
-        *su = s;
-        *tu = t;
+    int cvx = kind == VFY_LAYER_EXP || kind == VFY_LAYER_SOFTPLUS ||
+              (kind == VFY_LAYER_RECIP && l > 0);
+    double l0, l1, u0, u1, t1, t2, t;
+    cv_iv(kind, l, &l0, &l1);
+    cv_iv(kind, u, &u0, &u1);
+    double s = (cv_pt(kind, u) - cv_pt(kind, l)) / (u - l);
+    if (cvx) {
+        t1 = up(l1 - dn(s * l));
+        t2 = up(u1 - dn(s * u));
+        t = t1 > t2 ? t1 : t2;
+        if (isfinite(s) && isfinite(t1) && isfinite(t2)) {
+            *su = s;
+            *tu = t;
+        }
+    } else {
+        t1 = dn(l0 - up(s * l));
+        t2 = dn(u0 - up(s * u));
+        t = t1 < t2 ? t1 : t2;
+        if (isfinite(s) && isfinite(t1) && isfinite(t2)) {
+            *sl = s;
+            *tl = t;
+        }
     }
-    double d = sqrt(l) * sqrt(u), w1 = up(d - l), w2 = up(u - d), W = w1 > w2 ? w1 : w2;
-    if (!(d > 0 && d < INFINITY))
-        return;
-    double r0 = dn(1.0 / d), r1 = up(1.0 / d);
-    r0 = r0 > 0 ? r0 : 0;
-    double fpl = -up(r1 * r1), fph = -dn(r0 * r0);
-    s = -1.0 / (d * d);
+    double d = kind != VFY_LAYER_RECIP ? 0.5 * l + 0.5 * u
+             : l > 0 ? sqrt(l) * sqrt(u) : -(sqrt(-l) * sqrt(-u));
+    d = d < l ? l : (d > u ? u : d);
+    double w1 = up(d - l), w2 = up(u - d), W = w1 > w2 ? w1 : w2, f0, f1, fpl, fph;
+    cv_iv(kind, d, &f0, &f1);
+    cv_div(kind, d, f0, f1, &fpl, &fph);
+    s = cv_dpt(kind, d);
     double e1 = up(fph - s), e2 = up(s - fpl), err = e1 > e2 ? e1 : e2;
-    t = dn(dn(r0 - up(s * d)) - up(err * W));
-    if (isfinite(s) && isfinite(t)) {
-        *sl = s;
-        *tl = t;
+    err = err > 0 ? err : 0;
+    if (cvx) {
+        t = dn(dn(f0 - up(s * d)) - up(err * W));
+        if (isfinite(s) && isfinite(t)) {
+            *sl = s;
+            *tl = t;
+        }
+    } else {
+        t = up(up(f1 - dn(s * d)) + up(err * W));
+        if (isfinite(s) && isfinite(t)) {
+            *su = s;
+            *tu = t;
+        }
     }
+}
+
+/* Whether bounds on [l, u] may confirm anything: inside one piece of the domain, not NaN. */
+static int cv_claims(vfy_layer_kind kind, double l, double u) { return cv_domain(kind, l, u); }
+
+/* A standalone layer's float execution allowance at |f| <= m, rounded up. */
+static double cv_exec_up(vfy_layer_kind kind, double m)
+{
+    double rel = 0x1p-21, ab = 0x1p-146;
+    if (kind == VFY_LAYER_RECIP || kind == VFY_LAYER_SQRT) {
+        rel = 0x1p-24;
+        ab = kind == VFY_LAYER_RECIP ? 0x1p-149 : 0;
+    } else if (kind == VFY_LAYER_SOFTPLUS) {
+        ab = 0x1p-21;
+    }
+    return up(up(m * rel) + ab);
 }
 
 void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
                          double *tu)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
-               kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP);
+    VFY_ASSERT(lined_act(kind));
     if (kind == VFY_LAYER_SIGN)
         sign_lines_ck(l, u, sl, tl, su, tu);
-    else if (kind == VFY_LAYER_EXP)
-        exp_lines_ck(l, u, sl, tl, su, tu);
-    else if (kind == VFY_LAYER_RECIP)
-        recip_lines_ck(l, u, sl, tl, su, tu);
+    else if (vfy_layer_is_convex(kind))
+        cv_lines_ck(kind, l, u, sl, tl, su, tu);
     else
         act_lines_ck(kind, l, u, sl, tl, su, tu);
 }
@@ -761,15 +905,15 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * lam in [a, b]: with sl, su >= 0, mu in [a+ sl - a- su, b+ sl - b- su] (increasing
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
-             * claim: the executed f is within CK_ACT_EXEC of the real one (RECIP: recip_exec_up),
-             * so max|lam| times that is subtracted (not for SIGN, which every execution computes
-             * exactly, nor EXP, charged at the Softmax's RECIP).
+             * claim: the executed f is within E_j of the real one (set with the layer's bounds:
+             * CK_ACT_EXEC for Sigmoid and Tanh, recip_exec_up at a Softmax's RECIP, cv_exec_up
+             * for a standalone convex kind; 0 for SIGN, which every execution computes exactly,
+             * a Softmax's EXP, charged at its RECIP, and elements passed through), so max|lam|
+             * E_j is subtracted.
              * SOUND: products and sums rounded outward; a, b finite (a row that met a non-finite
              * coefficient is dead already), so is every line. */
-            const double *ln = c->ln[k];
+            const double *ln = c->ln[k], *ex = c->E[k];
             const double *sl = ln, *tl = ln + n_in, *su = ln + 2 * n_in, *tu = ln + 3 * n_in;
-            double ex = Lk->kind == VFY_LAYER_RECIP ? recip_exec_up(Lk->fan_in) : CK_ACT_EXEC;
-            int exact = Lk->kind == VFY_LAYER_SIGN || Lk->kind == VFY_LAYER_EXP;
             for (int64_t i = 0; i < K; i++) {
                 double *ra = c->al + i * W, *rh = c->ah + i * W;
                 double bl = c->betal[i], bh = c->betah[i], pen = 0;
@@ -793,9 +937,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
                     double qmin = q1 < q2 ? q1 : q2, qmax = q1 < q2 ? q2 : q1;
                     bl = dn(bl + dn(dn(pmin) - up(qmax)));
                     bh = up(bh + up(up(pmax) - dn(qmin)));
-                    /* (an element passed through is exact, and so are sign and exp) */
-                    if (c->fsem && j >= Lk->n_pass && !exact)
-                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * ex));
+                    if (c->fsem && ex[j] > 0)
+                        pen = up(pen + up((fabs(a) > fabs(b) ? fabs(a) : fabs(b)) * ex[j]));
                 }
                 c->betal[i] = dn(bl - pen);
                 c->betah[i] = bh;
@@ -1228,10 +1371,11 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         }
         if (lined_act(Lk->kind)) {
             /* SOUND: f increasing: f(z) in [f(l), f(u)], enclosed outward; the float32 claim adds
-             * CK_ACT_EXEC. The lines for back-substitution are made here, once the input bounds
-             * are final. */
-            double *ln = c->ln[k], t;
+             * the execution's allowance E_j (kept for back-substitution). The lines for
+             * back-substitution are made here, once the input bounds are final. */
+            double *ln = c->ln[k], *E = c->E[k], t;
             for (int64_t j = 0; j < n_out; j++) {
+                E[j] = 0;
                 if (j < Lk->n_pass) { /* passed through: the identity, exactly */
                     lo[j] = l[j];
                     hi[j] = u[j];
@@ -1250,36 +1394,33 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                                   &ln[3 * n_out + j]);
                     continue;
                 }
-                if (Lk->kind == VFY_LAYER_EXP) {
-                    /* SOUND: exp increasing: y in [Elo(l), Ehi(u)], no allowance; a NaN input or
-                     * an infinite (float32: beyond FLOAT_EXEC_LIMIT) output confirms nothing */
-                    if (isnan(l[j]) || isnan(u[j]))
+                if (vfy_layer_is_convex(Lk->kind)) {
+                    /* SOUND: f monotone on a piece of its domain: y between the enclosures at the
+                     * ends (cv_range), widened under the float32 claim by the execution's
+                     * allowance; across a pole, outside the domain or NaN, or a bound that is not
+                     * finite (float32: beyond FLOAT_EXEC_LIMIT) confirms nothing */
+                    if (!cv_claims(Lk->kind, l[j], u[j]))
                         return 0;
-                    exp_iv(l[j], &lo[j], &t);
-                    exp_iv(u[j], &t, &hi[j]);
-                    if (!(hi[j] < (c->fsem ? FLOAT_EXEC_LIMIT : INFINITY)))
-                        return 0;
-                    exp_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
-                                 &ln[3 * n_out + j]);
-                    continue;
-                }
-                if (Lk->kind == VFY_LAYER_RECIP) {
-                    /* SOUND: 1/z decreasing on z > 0: y in [dn(1/u), up(1/l)], widened by
-                     * recip_exec_up under the float32 claim; l <= 0 (or NaN) confirms nothing */
-                    if (!(l[j] > 0) || !(u[j] >= l[j]))
-                        return 0;
-                    double r = dn(1.0 / u[j]);
-                    lo[j] = r > 0 ? r : 0;
-                    hi[j] = up(1.0 / l[j]);
-                    if (c->fsem) {
-                        double e = recip_exec_up(Lk->fan_in);
-                        lo[j] = dn(lo[j] - e);
-                        hi[j] = up(hi[j] + e);
+                    cv_range(Lk->kind, l[j], u[j], &lo[j], &hi[j]);
+                    if (c->fsem && vfy_layer_in_softmax(Lk)) {
+                        E[j] = Lk->kind == VFY_LAYER_RECIP ? recip_exec_up(Lk->fan_in) : 0;
+                    } else if (c->fsem) {
+                        double m = fabs(lo[j]) > fabs(hi[j]) ? fabs(lo[j]) : fabs(hi[j]);
+                        E[j] = cv_exec_up(Lk->kind, m);
                     }
-                    recip_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
-                                   &ln[3 * n_out + j]);
+                    if (E[j] > 0) {
+                        lo[j] = dn(lo[j] - E[j]);
+                        hi[j] = up(hi[j] + E[j]);
+                    }
+                    double lim = c->fsem ? FLOAT_EXEC_LIMIT : INFINITY;
+                    if (!(lo[j] > -lim && hi[j] < lim))
+                        return 0;
+                    cv_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                                &ln[3 * n_out + j]);
                     continue;
                 }
+                if (c->fsem)
+                    E[j] = CK_ACT_EXEC;
                 act_iv(Lk->kind, l[j], &lo[j], &t);
                 act_iv(Lk->kind, u[j], &t, &hi[j]);
                 if (c->fsem) {
@@ -1342,9 +1483,7 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         if (deep && k > 0 && k + 1 < c->L &&
             (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
              net->layers[k + 1].kind == VFY_LAYER_TANH ||
-             net->layers[k + 1].kind == VFY_LAYER_SIGN ||
-             net->layers[k + 1].kind == VFY_LAYER_EXP ||
-             net->layers[k + 1].kind == VFY_LAYER_RECIP ||
+             lined_act(net->layers[k + 1].kind) ||
              net->layers[k + 1].kind == VFY_LAYER_MAXPOOL ||
              net->layers[k + 1].kind == VFY_LAYER_PRODUCT)) {
             if (!refine(c, k, xl, xh))

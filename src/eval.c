@@ -82,7 +82,10 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
         case VFY_LAYER_TANH:
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
-        case VFY_LAYER_RECIP: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_RECIP:
+        case VFY_LAYER_SQRT:
+        case VFY_LAYER_LOG:
+        case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -138,6 +141,9 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
         case VFY_LAYER_RECIP:
+        case VFY_LAYER_SQRT:
+        case VFY_LAYER_LOG:
+        case VFY_LAYER_SOFTPLUS:
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
             break;
@@ -192,7 +198,10 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
         case VFY_LAYER_TANH:
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
-        case VFY_LAYER_RECIP: /* (the first n_pass elements pass through) */
+        case VFY_LAYER_RECIP:
+        case VFY_LAYER_SQRT:
+        case VFY_LAYER_LOG:
+        case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
             break;
@@ -245,13 +254,16 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass || fabs(in[j]) <= 1 ? cur[j] : cur[j] / fabs(in[j]);
             break;
-        case VFY_LAYER_EXP: /* exp' = exp, the layer's output */
+        case VFY_LAYER_EXP:
+        case VFY_LAYER_RECIP:
+        case VFY_LAYER_SQRT:
+        case VFY_LAYER_LOG:
+        case VFY_LAYER_SOFTPLUS:
+            /* exp' = exp, (1/v)' = -(1/v)^2, sqrt' = 1/(2 sqrt), log' = 1/v, softplus' =
+             * sigmoid; clamped at a domain's edge (vfy_act_slope_f64: steering only) */
             for (int64_t j = 0; j < L->n_out; j++)
-                nxt[j] = j < L->n_pass ? cur[j] : cur[j] * acts[k][j];
-            break;
-        case VFY_LAYER_RECIP: /* (1/v)' = -(1/v)^2 */
-            for (int64_t j = 0; j < L->n_out; j++)
-                nxt[j] = j < L->n_pass ? cur[j] : -cur[j] * acts[k][j] * acts[k][j];
+                nxt[j] = j < L->n_pass ? cur[j]
+                                       : cur[j] * vfy_act_slope_f64(L->kind, in[j], acts[k][j]);
             break;
         case VFY_LAYER_MAXPOOL: /* the gradient goes to each window's maximum */
             memset(nxt, 0, (size_t)L->n_in * sizeof(double));

@@ -3797,8 +3797,9 @@ static vfy_status lower_reduce(lctx *lc, const vfy_node *n)
 /* Softmax inside the graph (the output's is taken out by vfy_graph_lower), along the last axis:
  *     s_i = exp(x_i) / sum_j exp(x_j) = 1 / (1 + sum_{j != i} exp(x_j - x_i))
  * (exact for reals): a DENSE layer of the n (n - 1) differences of each group (coefficients +-1),
- * EXP, a DENSE layer of the sums plus 1, RECIP (fan_in n: its float allowance is the runtime
- * Softmax's, bound.c). The sum is >= 1, so 1/v is taken where it is convex and finite. Only the
+ * EXP, a DENSE layer of the sums plus 1, RECIP (both with fan_in n, vfy_layer_in_softmax: their
+ * float allowance is the runtime Softmax's, bound.c). The sum is >= 1, so 1/v is taken where it is
+ * convex and finite. Only the
  * last axis (explicit, or the default of a rank-2 input), where every opset reads the axis the
  * same way: before opset 13 the groups were the dimensions from the axis on. */
 static vfy_status lower_softmax(lctx *lc, const vfy_node *n)
@@ -3837,7 +3838,7 @@ static vfy_status lower_softmax(lctx *lc, const vfy_node *n)
                 lmat_add(&D, r++, q * m + i, -1.0);
             }
     if ((st = lmat_push(lc, n, &D, 0, 2)) ||
-        (st = push(lc, n, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, 1)) ||
+        (st = push(lc, n, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, m)) ||
         (st = lmat_init(lc, n, &S, len, nd)))
         return st;
     lmat_reserve(&S, nd);
@@ -4268,8 +4269,9 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             if (!(st = push(lc, n, VFY_LAYER_RELU, e->width, e->width, NULL, NULL, 0, 1)))
                 emb_pack(e, e->wlen, FORM_NONNEG);
             break;
-        default: { /* SIGMOID, TANH, SIGN: the carried slots first, passed through (n_pass), the
-                    * work last (a copy puts them so first) */
+        default: { /* SIGMOID, TANH, SIGN, the convex kinds: the carried slots first, passed
+                    * through (n_pass), the work last (a copy puts them so first); fan_in kept (a
+                    * Softmax's EXP and RECIP hold its length there, net.h) */
             int64_t cw = 0;
             int packed = e->wform != FORM_SPLIT;
             for (int i = 0; i < e->nc; i++) {
@@ -4279,7 +4281,7 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             packed = packed && e->woff == cw && e->width == cw + e->wlen;
             if (!packed && (st = emit_copy(lc, n, e, 0)))
                 break;
-            if (!(st = push(lc, n, L->kind, e->width, e->width, NULL, NULL, 0, 1))) {
+            if (!(st = push(lc, n, L->kind, e->width, e->width, NULL, NULL, 0, L->fan_in))) {
                 lc->net->layers[lc->net->n_layers - 1].n_pass = e->woff;
                 emb_pack(e, e->wlen, FORM_PLAIN);
             }

@@ -285,7 +285,8 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
     return p;
 }
 
-/* 1 when layers [0, n_layers) hold a SIGMOID, TANH, SIGN, EXP, RECIP, MAXPOOL or PRODUCT layer:
+/* 1 when layers [0, n_layers) hold a SIGMOID, TANH, SIGN, MAXPOOL, PRODUCT or convex layer (EXP,
+ * RECIP, SQRT, LOG, SOFTPLUS):
  * this LP has no relaxation for them (yet), so the builders refuse such a network
  * (VFY_ERR_UNSUPPORTED) and the search goes without LP. */
 static int has_unrelaxed(const vfy_net *net, int64_t n_layers)
@@ -293,8 +294,7 @@ static int has_unrelaxed(const vfy_net *net, int64_t n_layers)
     for (int64_t k = 0; k < n_layers; k++)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
             net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT ||
-            net->layers[k].kind == VFY_LAYER_SIGN || net->layers[k].kind == VFY_LAYER_EXP ||
-            net->layers[k].kind == VFY_LAYER_RECIP)
+            net->layers[k].kind == VFY_LAYER_SIGN || vfy_layer_is_convex(net->layers[k].kind))
             return 1;
     return 0;
 }

@@ -22,7 +22,8 @@ void vfy_net_free(vfy_net *net)
 }
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
-                                          "product", "sign", "exp", "recip"};
+                                          "product", "sign", "exp", "recip", "sqrt", "log",
+                                          "softplus"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -371,6 +372,10 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
     case VFY_LAYER_SIGN: return x > 0 ? 1.0f : (x < 0 ? -1.0f : x); /* (0, -0, NaN: as they are) */
     case VFY_LAYER_EXP: return expf(x);
     case VFY_LAYER_RECIP: return 1.0f / x;
+    case VFY_LAYER_SQRT: return sqrtf(x);
+    case VFY_LAYER_LOG: return logf(x);
+    case VFY_LAYER_SOFTPLUS: /* max(x, 0) + log1p(exp(-|x|)): never overflows */
+        return x != x ? x : fmaxf(x, 0.0f) + log1pf(expf(-fabsf(x)));
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -391,9 +396,33 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_SIGN: return x > 0 ? 1.0 : (x < 0 ? -1.0 : x);
     case VFY_LAYER_EXP: return exp(x);
     case VFY_LAYER_RECIP: return 1.0 / x;
+    case VFY_LAYER_SQRT: return sqrt(x);
+    case VFY_LAYER_LOG: return log(x);
+    case VFY_LAYER_SOFTPLUS: return x != x ? x : fmax(x, 0.0) + log1p(exp(-fabs(x)));
     default: VFY_ASSERT(0);
     }
     return 0;
+}
+
+double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
+{
+    const double edge = 0x1p-40; /* (the point "just inside" a domain that ends at 0) */
+    double s;
+    switch (kind) {
+    case VFY_LAYER_RELU: s = x > 0 ? 1.0 : 0.0; break;
+    case VFY_LAYER_SIGMOID: s = y * (1.0 - y); break;
+    case VFY_LAYER_TANH: s = 1.0 - y * y; break;
+    case VFY_LAYER_SIGN: s = fabs(x) <= 1 ? 1.0 : 1.0 / fabs(x); break;
+    case VFY_LAYER_EXP: s = y; break;
+    case VFY_LAYER_RECIP: s = x == 0 ? -1.0 / (edge * edge) : -y * y; break;
+    case VFY_LAYER_SQRT: s = 0.5 / sqrt(x > edge ? x : edge); break;
+    case VFY_LAYER_LOG: s = 1.0 / (x > edge ? x : edge); break;
+    case VFY_LAYER_SOFTPLUS: s = vfy_act_f64(VFY_LAYER_SIGMOID, x); break;
+    default: VFY_ASSERT(0); return 0;
+    }
+    if (s != s)
+        return 0;
+    return s > 1e12 ? 1e12 : (s < -1e12 ? -1e12 : s);
 }
 
 vfy_status vfy_net_check_rows(const vfy_net *net, const vfy_spec *spec,

@@ -2521,7 +2521,7 @@ static void push_softmax(vfy_net *net, int64_t n, int64_t m)
                 r++;
             }
     ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, n, nd, w, b, 0, 2, "diff", NULL), VFY_OK);
-    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, 1, "exp", NULL),
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_EXP, nd, nd, NULL, NULL, 0, m, "exp", NULL),
                      VFY_OK);
     w = calloc((size_t)(nd * n), sizeof *w);
     b = calloc((size_t)n, sizeof *b);

@@ -190,5 +190,16 @@ static inline double vfy_div_up(double a, double b)
     double q = a / b;
     return q == 0 && a == 0 ? 0.0 : vfy_up(q);
 }
+/* IEEE sqrt is correctly rounded too (a >= 0; NaN otherwise); sqrt(0) = 0 exactly. */
+static inline double vfy_sqrt_down(double a)
+{
+    double q = sqrt(a);
+    return q == 0 ? 0.0 : vfy_down(q);
+}
+static inline double vfy_sqrt_up(double a)
+{
+    double q = sqrt(a);
+    return q == 0 ? 0.0 : vfy_up(q);
+}
 
 #endif

@@ -34,9 +34,12 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_MAXPOOL,
     VFY_LAYER_PRODUCT,
     VFY_LAYER_SIGN,
-    VFY_LAYER_EXP,   /* v' = exp(v): only inside a lowered Softmax (see RECIP) */
-    VFY_LAYER_RECIP, /* v' = 1 / v on v >= 1: a lowered Softmax's last step; fan_in holds the
-                      * Softmax's length n (its float execution's allowance depends on it) */
+    VFY_LAYER_EXP,      /* v' = exp(v): an ONNX Exp, or a step of a lowered Softmax (RECIP) */
+    VFY_LAYER_RECIP,    /* v' = 1 / v (v != 0): an ONNX Reciprocal or divisor; or a lowered
+                         * Softmax's last step, on v >= 1 (vfy_layer_in_softmax) */
+    VFY_LAYER_SQRT,     /* v' = sqrt(v) on v >= 0 */
+    VFY_LAYER_LOG,      /* v' = log(v) on v > 0 */
+    VFY_LAYER_SOFTPLUS, /* v' = log(1 + exp(v)) */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -83,12 +86,21 @@ typedef struct vfy_net {
     vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
 } vfy_net;
 
-/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN, EXP, RECIP): no weights,
- * n_in == n_out. */
+/* 1 for the elementwise functions that are monotone and, on each piece of their domain, convex or
+ * concave (EXP, RECIP, SQRT, LOG, SOFTPLUS): relaxed by a chord and a tangent (bound.c, checker.c),
+ * never branched on, no alpha, no LP relaxation. */
+static inline int vfy_layer_is_convex(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP || kind == VFY_LAYER_SQRT ||
+           kind == VFY_LAYER_LOG || kind == VFY_LAYER_SOFTPLUS;
+}
+
+/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN and the vfy_layer_is_convex ones):
+ * no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
     return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH ||
-           kind == VFY_LAYER_SIGN || kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP;
+           kind == VFY_LAYER_SIGN || vfy_layer_is_convex(kind);
 }
 
 /* 1 for the activations whose first n_pass elements may pass through unchanged (values carried
@@ -96,7 +108,16 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
     return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
-           kind == VFY_LAYER_EXP || kind == VFY_LAYER_RECIP;
+           vfy_layer_is_convex(kind);
+}
+
+/* 1 for an EXP or RECIP layer of a lowered Softmax (graph.c): those carry the Softmax's length n
+ * >= 2 in fan_in, and a float execution's allowance for them is the runtime Softmax's (charged at
+ * RECIP, none at EXP; docs/soundness.md section 4). A standalone Exp, Reciprocal or divisor has
+ * fan_in 1, and its float execution's allowance is relative to its output. */
+static inline int vfy_layer_in_softmax(const vfy_layer *L)
+{
+    return (L->kind == VFY_LAYER_EXP || L->kind == VFY_LAYER_RECIP) && L->fan_in >= 2;
 }
 
 /* An activation's value as a floating-point execution computes it: vfy_act_f32 in float32 with libm's
@@ -105,6 +126,12 @@ static inline int vfy_layer_passes(vfy_layer_kind kind)
  * device: the bound module encloses the real functions itself. kind must satisfy vfy_layer_is_act. */
 float vfy_act_f32(vfy_layer_kind kind, float x);
 double vfy_act_f64(vfy_layer_kind kind, double x);
+
+/* The derivative of an activation at x, y = vfy_act_f64(kind, x) its value, for the search's
+ * gradient and branching scores only (steering, never a bound): SIGN's straight-through estimate;
+ * outside a function's domain (1/v at 0, sqrt and log at v <= 0) the slope at a point just inside
+ * it; clamped to [-1e12, 1e12], NaN to 0. */
+double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y);
 
 /* Row j of a DENSE layer: *n coefficients val[t] at columns idx[t] (a sparse layer's nonzeros in
  * increasing column order), or with *idx NULL the whole dense row (column t is val[t]). */
