@@ -70,6 +70,12 @@ static const struct op_info {
     {"ReduceMin", "axes keepdims noop_with_empty_axes", 1, 2},
     {"GlobalMaxPool", "", 1, 1},
     {"Sign", "", 1, 1},
+    {"Exp", "", 1, 1},
+    {"Log", "", 1, 1},
+    {"Sqrt", "", 1, 1},
+    {"Reciprocal", "", 1, 1},
+    {"Softplus", "", 1, 1},
+    {"LayerNormalization", "axis epsilon stash_type", 2, 3},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -488,6 +494,11 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_SIGMOID: r = vfy_act_f32(VFY_LAYER_SIGMOID, x); break;
         case VFY_OP_TANH: r = vfy_act_f32(VFY_LAYER_TANH, x); break;
         case VFY_OP_SIGN: r = vfy_act_f32(VFY_LAYER_SIGN, x); break;
+        case VFY_OP_EXP: r = vfy_act_f32(VFY_LAYER_EXP, x); break;
+        case VFY_OP_LOG: r = vfy_act_f32(VFY_LAYER_LOG, x); break;
+        case VFY_OP_SQRT: r = vfy_act_f32(VFY_LAYER_SQRT, x); break;
+        case VFY_OP_RECIPROCAL: r = vfy_act_f32(VFY_LAYER_RECIP, x); break;
+        case VFY_OP_SOFTPLUS: r = vfy_act_f32(VFY_LAYER_SOFTPLUS, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -503,6 +514,11 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_SIGMOID: return vfy_act_f64(VFY_LAYER_SIGMOID, a);
     case VFY_OP_TANH: return vfy_act_f64(VFY_LAYER_TANH, a);
     case VFY_OP_SIGN: return vfy_act_f64(VFY_LAYER_SIGN, a);
+    case VFY_OP_EXP: return vfy_act_f64(VFY_LAYER_EXP, a);
+    case VFY_OP_LOG: return vfy_act_f64(VFY_LAYER_LOG, a);
+    case VFY_OP_SQRT: return vfy_act_f64(VFY_LAYER_SQRT, a);
+    case VFY_OP_RECIPROCAL: return vfy_act_f64(VFY_LAYER_RECIP, a);
+    case VFY_OP_SOFTPLUS: return vfy_act_f64(VFY_LAYER_SOFTPLUS, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2363,8 +2379,15 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_POW: st = infer_elementwise(&c); break;
     case VFY_OP_SIGMOID:
     case VFY_OP_TANH:
+    case VFY_OP_EXP:
+    case VFY_OP_LOG:
+    case VFY_OP_SQRT:
+    case VFY_OP_RECIPROCAL:
+    case VFY_OP_SOFTPLUS:
     case VFY_OP_SIGN: /* (ONNX also has an integer Sign: not in networks, refused) */
-        /* ONNX defines them on floating types only (integer folding has no meaning for them) */
+        /* ONNX defines them on floating types only (integer folding has no meaning for them);
+         * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
+         * kernel may differ from by a few ulp: the model is verified for the folded constant */
         st = dt_float(c.in[0]->t.dtype) ? infer_elementwise(&c)
            : nfail(g, n, err, VFY_ERR_INVALID, "input '%s' has type %s, expected a float type",
                    c.in[0]->name, vfy_dtype_name(c.in[0]->t.dtype));
@@ -2393,6 +2416,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_SOFTMAX:
     case VFY_OP_LOG_SOFTMAX: st = infer_softmax(&c); break;
     case VFY_OP_SPLIT: /* (expand_split made it a Slice) */
+    case VFY_OP_LAYER_NORM: /* (expand_layernorm rewrote it) */
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2686,6 +2710,168 @@ static vfy_status expand_pow(vfy_graph *g, int64_t k, vfy_error *err)
     return VFY_OK;
 }
 
+/* A new node of op on inputs a and b (b < 0: one input), with node k's name and op type (messages
+ * name the file's node), writing a new value named after node k's output plus suffix, inferred at
+ * once; *out its value and *nd its index. */
+static vfy_status add_op_node(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b,
+                              const char *suffix, int64_t *out, int64_t *nd, vfy_error *err)
+{
+    char *base = vfy_strdup(g->values[g->nodes[k].out[0]].name);
+    if (!base)
+        return NOMEM(g, &g->nodes[k], err);
+    vfy_status st = add_fresh_value(g, base, suffix, out, err);
+    vfy_free(base);
+    if (st || (st = vfy_graph_add_node(g, g->nodes[k].name, g->nodes[k].op_type, b < 0 ? 1 : 2,
+                                       1, op == VFY_OP_REDUCE_MEAN ? 1 : 0, nd, err)))
+        return st;
+    vfy_node *n = &g->nodes[*nd];
+    n->op = op;
+    n->in[0] = a;
+    if (b >= 0)
+        n->in[1] = b;
+    n->out[0] = *out;
+    g->values[*out].producer = *nd;
+    if (op == VFY_OP_REDUCE_MEAN) { /* over the last axis, kept (keepdims defaults to 1) */
+        vfy_attr *at = &n->attr[0];
+        n->n_attr = 1; /* (counted at once, so that vfy_graph_free releases it) */
+        at->name = vfy_strdup("axes");
+        at->ints = vfy_alloc_array(1, sizeof *at->ints);
+        if (!at->name || !at->ints)
+            return NOMEM(g, n, err);
+        at->kind = VFY_ATTR_INTS;
+        at->n = 1;
+        at->ints[0] = -1;
+    }
+    return infer_node(g, *nd, err);
+}
+
+/* Div by a computed tensor y (a float type; the dividend computed or constant, broadcast either
+ * way) becomes, exactly in real arithmetic, Div(x, y) = Mul(x, Reciprocal(y)): the node
+ * Reciprocal(y) -> r (a RECIP layer: no claim where y may be 0), then node k itself Mul(x, r) (a
+ * product of two computed tensors, or a Mul by a constant). A float runtime's x / y is one
+ * rounding (x/y)(1 + d), |d| <= 2^-24: the value of these layers' execution with the reciprocal
+ * rounded that way and the product exact, inside their allowances. *done = 1 when the graph
+ * changed (the caller sorts it again). */
+static vfy_status expand_div(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if (n->op != VFY_OP_DIV || n->n_in != 2 || n->in[0] < 0 || n->in[1] < 0 || n->n_out < 1 ||
+        n->out[0] < 0)
+        return VFY_OK;
+    const vfy_value *x = &g->values[n->in[0]], *y = &g->values[n->in[1]];
+    if (!x->is_shaped || !y->is_shaped || y->is_const || !dt_float(y->t.dtype) ||
+        x->t.dtype != y->t.dtype)
+        return VFY_OK; /* (infer_node reports what is wrong) */
+    int64_t r, nd;
+    vfy_status st = add_op_node(g, k, VFY_OP_RECIPROCAL, n->in[1], -1, ":reciprocal", &r, &nd,
+                                err);
+    if (st)
+        return st;
+    n = &g->nodes[k];
+    n->op = VFY_OP_MUL;
+    n->in[1] = r;
+    *done = 1;
+    return VFY_OK;
+}
+
+/* LayerNormalization (opset 17) becomes its ONNX function body, the chain PyTorch exports for
+ * earlier opsets, exactly in real arithmetic:
+ *     m = ReduceMean(X), d = X - m, v = ReduceMean(d d), s = Sqrt(v + epsilon),
+ *     Y = d Reciprocal(s) Scale (+ B)
+ * (the reductions over the last axis, kept). Only the last axis (axis = -1 or rank - 1): another
+ * normalises over several trailing axes, refused naming the node; stash_type only 1 (float32),
+ * and the optional outputs Mean and InvStdDev must be unused. A float claim then covers a runtime
+ * that executes this chain (docs/soundness.md section 4): one that computes the variance its own
+ * way (a fused kernel's E[x^2] - E[x]^2) is not covered. Node k becomes the last Add (Mul without
+ * B); *done = 1. */
+static vfy_status expand_layernorm(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if (n->op != VFY_OP_LAYER_NORM)
+        return VFY_OK;
+    vfy_status st = check_attrs(g, n, err);
+    if (st)
+        return st;
+    if (n->n_in < 2 || n->in[0] < 0 || n->in[1] < 0 || n->n_out < 1 || n->out[0] < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "needs inputs X and Scale and an output Y");
+    for (int64_t q = 1; q < n->n_out; q++) {
+        int64_t o = n->out[q];
+        int used = o >= 0 && o == g->output;
+        for (int64_t a = 0; o >= 0 && a < g->n_nodes && !used; a++)
+            for (int64_t b = 0; b < g->nodes[a].n_in && !used; b++)
+                used = g->nodes[a].in[b] == o;
+        if (used)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "output '%s' (Mean or InvStdDev) is "
+                         "used (unsupported)", g->values[o].name);
+    }
+    const vfy_value *x = &g->values[n->in[0]];
+    if (!x->is_shaped || x->is_const || !dt_float(x->t.dtype) || x->t.rank < 1)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "of a constant, non-float or scalar input "
+                     "(unsupported)");
+    int64_t axis, stash, rank = x->t.rank;
+    double eps;
+    if ((st = attr_int(g, n, "axis", -1, &axis, err)) ||
+        (st = attr_int(g, n, "stash_type", 1, &stash, err)) ||
+        (st = attr_float(g, n, "epsilon", (double)1e-5f, &eps, err)))
+        return st;
+    if (norm_axis(axis, rank) != rank - 1)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "normalises from axis %lld of a rank-%lld "
+                     "input (supported: the last axis only)", (long long)axis, (long long)rank);
+    if (stash != 1)
+        return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "stash_type %lld (supported: 1, float32)",
+                     (long long)stash);
+    if (!isfinite(eps))
+        return nfail(g, n, err, VFY_ERR_INVALID, "epsilon is not finite");
+    int64_t in_x = n->in[0], in_s = n->in[1], in_b = n->n_in > 2 ? n->in[2] : -1;
+    vfy_dtype dt = x->t.dtype;
+    /* epsilon: a scalar constant of X's type (the float32 attribute, held exactly) */
+    char *base = vfy_strdup(g->values[n->out[0]].name);
+    int64_t ve;
+    if (!base)
+        return NOMEM(g, n, err);
+    st = add_fresh_value(g, base, ":epsilon", &ve, err);
+    vfy_free(base);
+    if (st)
+        return st;
+    vfy_value *ev = &g->values[ve];
+    ev->t.dtype = dt;
+    if (set_shape(&ev->t, 0, NULL) || tensor_alloc(&ev->t))
+        return NOMEM(g, &g->nodes[k], err);
+    ev->t.f[0] = eps;
+    ev->is_const = ev->is_shaped = 1;
+    ev->producer = -1;
+    int64_t m, d, q, v, va, sd, inv, nrm, nd;
+    if ((st = add_op_node(g, k, VFY_OP_REDUCE_MEAN, in_x, -1, ":mean", &m, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_SUB, in_x, m, ":centred", &d, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_MUL, d, d, ":square", &q, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_REDUCE_MEAN, q, -1, ":variance", &v, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_ADD, v, ve, ":variance_eps", &va, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_SQRT, va, -1, ":std", &sd, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_RECIPROCAL, sd, -1, ":inv_std", &inv, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_MUL, d, inv, ":normalised", &nrm, &nd, err)))
+        return st;
+    if (in_b >= 0) {
+        int64_t sc;
+        if ((st = add_op_node(g, k, VFY_OP_MUL, nrm, in_s, ":scaled", &sc, &nd, err)))
+            return st;
+        in_s = sc;
+        nrm = in_b; /* node k: Add(scaled, B) */
+    }
+    n = &g->nodes[k];
+    for (int64_t a = 0; a < n->n_attr; a++)
+        attr_clear(&n->attr[a]);
+    n->n_attr = 0;
+    n->op = in_b >= 0 ? VFY_OP_ADD : VFY_OP_MUL;
+    n->in[0] = in_b >= 0 ? in_s : nrm;
+    n->in[1] = in_b >= 0 ? nrm : in_s;
+    n->n_in = 2;
+    n->n_out = 1;
+    *done = 1;
+    return VFY_OK;
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -2702,6 +2888,10 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
             st = expand_split(g, k, err);
         } else if (g->nodes[k].op == VFY_OP_POW) {
             st = expand_pow(g, k, err);
+        } else if (g->nodes[k].op == VFY_OP_DIV) {
+            st = expand_div(g, k, &done, err);
+        } else if (g->nodes[k].op == VFY_OP_LAYER_NORM) {
+            st = expand_layernorm(g, k, &done, err);
         } else {
             int many = 0;
             st = expand_max_min_many(g, k, &many, err);
@@ -3970,6 +4160,12 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_SIGMOID: return push(lc, n, VFY_LAYER_SIGMOID, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
+    /* (fan_in 1: standalone, not a Softmax's, vfy_layer_in_softmax) */
+    case VFY_OP_EXP: return push(lc, n, VFY_LAYER_EXP, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_LOG: return push(lc, n, VFY_LAYER_LOG, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SQRT: return push(lc, n, VFY_LAYER_SQRT, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_RECIPROCAL: return push(lc, n, VFY_LAYER_RECIP, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SOFTPLUS: return push(lc, n, VFY_LAYER_SOFTPLUS, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TRANSPOSE: return lower_transpose(lc, n);
     case VFY_OP_MATMUL: return lower_matmul(lc, n, ci);
     case VFY_OP_GEMM: return lower_gemm(lc, n, ci);

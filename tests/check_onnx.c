@@ -19,6 +19,7 @@
 #include "vfy/graph.h"
 #include "vfy/onnx.h"
 #include "vfy/spec.h"
+#include "vfy/verify.h"
 
 /* ---- a tiny arena for the test's own protobuf structs (freed by the fixture) ---- */
 
@@ -345,6 +346,12 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : exp(a[o]);
             } else if (L->kind == VFY_LAYER_RECIP) {
                 b[o] = o < L->n_pass ? a[o] : 1.0 / a[o];
+            } else if (L->kind == VFY_LAYER_SQRT) {
+                b[o] = o < L->n_pass ? a[o] : sqrt(a[o]);
+            } else if (L->kind == VFY_LAYER_LOG) {
+                b[o] = o < L->n_pass ? a[o] : log(a[o]);
+            } else if (L->kind == VFY_LAYER_SOFTPLUS) {
+                b[o] = o < L->n_pass ? a[o] : log1p(exp(a[o]));
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else if (L->kind == VFY_LAYER_PRODUCT) {
@@ -1355,13 +1362,13 @@ END_TEST
 START_TEST(test_residual_errors)
 {
     int64_t xd[2] = {1, 3};
-    /* the quotient of two computed tensors */
+    /* a power of two computed tensors (their quotient is supported: test_div_computed) */
     mb b = {0};
     b.in[b.nin++] = vinfo("x", FLT, 2, xd);
     b.out[b.nout++] = vinfo("y", FLT, 2, xd);
     ADD_NODE(b, "Relu", "r", "x", "h", NULL);
-    ADD_NODE(b, "Div", "dv", "x,h", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'dv' (Div)", "two computed tensors");
+    ADD_NODE(b, "Pow", "pw", "x,h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'pw' (Pow)", "computed exponent");
 }
 END_TEST
 
@@ -2797,6 +2804,226 @@ START_TEST(test_attention_block)
 }
 END_TEST
 
+/* [exp(h), log(g), sqrt(g), 1/g, softplus(h), 1/(-g)] with h = x W1, g = relu(x W2) + 0.5 > 0:
+ * h and g each read by several of the ops (carried past them) */
+static void ref_convex(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        double g = (u > 0 ? u : 0) + 0.5;
+        y[j] = exp(h);
+        y[4 + j] = log(g);
+        y[8 + j] = sqrt(g);
+        y[12 + j] = 1.0 / g;
+        y[16 + j] = log1p(exp(h));
+        y[20 + j] = 1.0 / -g;
+    }
+}
+
+/* Exp, Log, Sqrt, Reciprocal and Softplus load as layers of their own kind (standalone: fan_in 1,
+ * not a Softmax's), evaluate as the reference, and CROWN and alpha-CROWN bounds (float claim)
+ * hold at samples. */
+START_TEST(test_convex_ops)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 24}, one[1] = {1};
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("half", 1, one, (const float[]){0.5f}, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "ur", NULL);
+    ADD_NODE(b, "Add", "pos", "ur,half", "g", NULL);
+    ADD_NODE(b, "Exp", "ex", "h", "e", NULL);
+    ADD_NODE(b, "Log", "lg", "g", "l", NULL);
+    ADD_NODE(b, "Sqrt", "sq", "g", "s", NULL);
+    ADD_NODE(b, "Reciprocal", "rc", "g", "i", NULL);
+    ADD_NODE(b, "Softplus", "sp", "h", "p", NULL);
+    ADD_NODE(b, "Neg", "ng", "g", "n", NULL);
+    ADD_NODE(b, "Reciprocal", "rn", "n", "q", NULL);
+    ADD_NODE(b, "Concat", "cat", "e,l,s,i,p,q", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    int seen[VFY_LAYER_KIND_COUNT] = {0};
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        seen[L->kind]++;
+        if (vfy_layer_is_convex(L->kind))
+            ck_assert(!vfy_layer_in_softmax(L));
+    }
+    ck_assert(seen[VFY_LAYER_EXP] == 1 && seen[VFY_LAYER_LOG] == 1 && seen[VFY_LAYER_SQRT] == 1 &&
+              seen[VFY_LAYER_RECIP] == 2 && seen[VFY_LAYER_SOFTPLUS] == 1);
+    check_against(net, ref_convex);
+    check_bounds_hold(net, ref_convex, 0.05);
+    check_bounds_hold(net, ref_convex, 0.3);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* [x / g, 2 / g, h / sum(g), x / (-g)] with h = x W1, g = relu(x W2) + 0.5: Div by a computed
+ * tensor (broadcast, a constant dividend, a negative divisor) */
+static void ref_div(const double *x, double *y)
+{
+    double g[4], h[4], sg = 0;
+    for (int j = 0; j < 4; j++) {
+        double u;
+        mm_hu(x, j, &h[j], &u);
+        g[j] = (u > 0 ? u : 0) + 0.5;
+        sg += g[j];
+    }
+    for (int j = 0; j < 4; j++) {
+        y[j] = x[j] / g[j];
+        y[4 + j] = 2.0 / g[j];
+        y[8 + j] = h[j] / sg;
+        y[12 + j] = x[j] / -g[j];
+    }
+}
+
+/* Div by a computed tensor becomes Mul by its Reciprocal (a RECIP layer, then a product or a
+ * SCALE): evaluates as the reference, bounds hold at samples. */
+START_TEST(test_div_computed)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 16}, one[1] = {1};
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("half", 1, one, (const float[]){0.5f}, ENC_RAW));
+    ADD_INIT(b, tensor_f("two", 1, one, (const float[]){2.0f}, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "ur", NULL);
+    ADD_NODE(b, "Add", "pos", "ur,half", "g", NULL);
+    ADD_NODE(b, "Div", "d1", "x,g", "a", NULL);
+    ADD_NODE(b, "Div", "d2", "two,g", "c", NULL);
+    ADD_NODE(b, "ReduceSum", "rs", "g", "sg", attr_ints("axes", 1, (const int64_t[]){1}), NULL);
+    ADD_NODE(b, "Div", "d3", "h,sg", "e", NULL);
+    ADD_NODE(b, "Neg", "ng", "g", "n", NULL);
+    ADD_NODE(b, "Div", "d4", "x,n", "f", NULL);
+    ADD_NODE(b, "Concat", "cat", "a,c,e,f", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_div);
+    check_bounds_hold(net, ref_div, 0.05);
+    check_bounds_hold(net, ref_div, 0.3);
+    vfy_net_free(net);
+}
+END_TEST
+
+static const float ln_gamma[4] = {1.5f, -0.5f, 0.75f, 2.0f}, ln_beta[4] = {0.25f, 0.0f, -1.0f, 0.5f};
+
+/* LayerNorm over the last axis of h = x W1 (rows of 4): (h - mean) / sqrt(var + 1e-5f) gamma +
+ * beta, in double */
+static void ref_layernorm(const double *x, double *y)
+{
+    for (int t = 0; t < 2; t++) {
+        double h[4], m = 0, v = 0;
+        for (int j = 0; j < 4; j++) {
+            double u;
+            mm_hu(x + 4 * t, j, &h[j], &u);
+            m += h[j] / 4;
+        }
+        for (int j = 0; j < 4; j++)
+            v += (h[j] - m) * (h[j] - m) / 4;
+        double sd = sqrt(v + (double)1e-5f);
+        for (int j = 0; j < 4; j++)
+            y[4 * t + j] = (h[j] - m) / sd * ln_gamma[j] + ln_beta[j];
+    }
+}
+
+/* A LayerNorm as PyTorch exports it before opset 17 (ReduceMean, Sub, Pow 2, ReduceMean, Add eps,
+ * Sqrt, Div, Mul, Add) and as the opset-17 LayerNormalization op: both evaluate as the reference,
+ * bounds hold at samples; the op on a non-last axis, with another stash_type, or with its Mean
+ * output used is refused with one line naming the node. */
+START_TEST(test_layernorm)
+{
+    int64_t yd[2] = {2, 4}, one[1] = {1}, four[1] = {4};
+    for (int op = 0; op < 2; op++) {
+        mb b = {0};
+        mm_model(&b, 2, 2, yd);
+        ADD_INIT(b, tensor_f("gamma", 1, four, ln_gamma, ENC_RAW));
+        ADD_INIT(b, tensor_f("beta", 1, four, ln_beta, ENC_RAW));
+        ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+        if (op) {
+            ADD_NODE(b, "LayerNormalization", "ln", "h,gamma,beta", "y", attr_i("axis", -1),
+                     attr_f("epsilon", 1e-5f), NULL);
+        } else {
+            ADD_INIT(b, tensor_f("eps", 1, one, (const float[]){1e-5f}, ENC_RAW));
+            ADD_INIT(b, tensor_f("two", 1, one, (const float[]){2.0f}, ENC_RAW));
+            const int64_t last[1] = {-1};
+            ADD_NODE(b, "ReduceMean", "mean", "h", "m", attr_ints("axes", 1, last), NULL);
+            ADD_NODE(b, "Sub", "sub", "h,m", "d", NULL);
+            ADD_NODE(b, "Pow", "pow", "d,two", "p", NULL);
+            ADD_NODE(b, "ReduceMean", "var", "p", "v", attr_ints("axes", 1, last), NULL);
+            ADD_NODE(b, "Add", "addeps", "v,eps", "ve", NULL);
+            ADD_NODE(b, "Sqrt", "sqrt", "ve", "s", NULL);
+            ADD_NODE(b, "Div", "div", "d,s", "n", NULL);
+            ADD_NODE(b, "Mul", "scale", "n,gamma", "ns", NULL);
+            ADD_NODE(b, "Add", "shift", "ns,beta", "y", NULL);
+        }
+        vfy_net *net = load_ok(&b);
+        check_against(net, ref_layernorm);
+        check_bounds_hold(net, ref_layernorm, 0.02);
+        check_bounds_hold(net, ref_layernorm, 0.2);
+        vfy_net_free(net);
+    }
+    for (int bad = 0; bad < 3; bad++) {
+        mb b = {0};
+        mm_model(&b, 2, 2, yd);
+        ADD_INIT(b, tensor_f("gamma", 1, four, ln_gamma, ENC_RAW));
+        ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+        if (bad == 0) {
+            ADD_NODE(b, "LayerNormalization", "ln0", "h,gamma", "y", attr_i("axis", 0), NULL);
+            load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'ln0' (LayerNormalization)", "last axis");
+        } else if (bad == 1) {
+            ADD_NODE(b, "LayerNormalization", "ln1", "h,gamma", "y", attr_i("stash_type", 11),
+                     NULL);
+            load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'ln1' (LayerNormalization)", "stash_type");
+        } else {
+            ADD_NODE(b, "LayerNormalization", "ln2", "h,gamma", "z,mn", NULL);
+            ADD_NODE(b, "Add", "use", "z,mn", "y", NULL);
+            load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'ln2' (LayerNormalization)", "'mn'");
+        }
+    }
+}
+END_TEST
+
+/* y = 1 / x0 (Div of a constant by the input) on x0 in [0, 1]: the real y is >= 1 wherever it is
+ * defined, so Y_0 <= 0.5 holds nowhere, but the divisor reaches 0: verify must not answer unsat
+ * (no claim across a pole), and finds no counterexample either: unknown (or timeout). On [0.5, 1]
+ * the same spec is proved. */
+START_TEST(test_div_by_zero_unknown)
+{
+    mb b = {0};
+    int64_t xd[2] = {1, 1}, one[1] = {1};
+    b.in[b.nin++] = vinfo("x", FLT, 2, xd);
+    b.out[b.nout++] = vinfo("y", FLT, 2, xd);
+    ADD_INIT(b, tensor_f("c1", 1, one, (const float[]){1.0f}, ENC_RAW));
+    ADD_NODE(b, "Div", "inv", "c1,x", "y", NULL);
+    vfy_net *net = load_ok(&b);
+    for (int c = 0; c < 2; c++) {
+        char text[512];
+        snprintf(text, sizeof text, "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n"
+                 "(assert (>= X_0 %s))\n(assert (<= X_0 1.0))\n(assert (<= Y_0 0.5))\n",
+                 c ? "0.5" : "0.0");
+        vfy_spec *spec = NULL;
+        vfy_error err;
+        ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.timeout_s = 2;
+        o.threads = 1;
+        vfy_verify_result res;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        if (c == 0)
+            REQUIRE_MSG(res.verdict == VFY_UNKNOWN || res.verdict == VFY_TIMEOUT,
+                        "divisor reaching 0: verdict %d", (int)res.verdict);
+        else
+            REQUIRE_MSG(res.verdict == VFY_UNSAT, "divisor in [0.5, 1]: verdict %d",
+                        (int)res.verdict);
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 /* [x0 sigmoid(x0) .. (SiLU), tanh(h) + r, r] with h = x W1, r = relu(x W2) - x: values carried
  * past a Sigmoid and a Tanh (x of either sign, then r carried past the Tanh after a ReLU made it
  * a pair). */
@@ -3786,6 +4013,10 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_sign_op);
     tcase_add_test(tc, test_attention_block);
+    tcase_add_test(tc, test_convex_ops);
+    tcase_add_test(tc, test_div_computed);
+    tcase_add_test(tc, test_layernorm);
+    tcase_add_test(tc, test_div_by_zero_unknown);
     tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_reduce_max_min);

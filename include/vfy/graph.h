@@ -75,6 +75,12 @@ typedef enum vfy_op {
     VFY_OP_REDUCE_MIN,       /* likewise, between two negations */
     VFY_OP_GLOBAL_MAX_POOL,  /* a MAXPOOL over each channel */
     VFY_OP_SIGN,             /* floating types: a SIGN layer (binarized networks) */
+    VFY_OP_EXP,              /* floating types: an EXP layer */
+    VFY_OP_LOG,              /* a LOG layer */
+    VFY_OP_SQRT,             /* a SQRT layer */
+    VFY_OP_RECIPROCAL,       /* a RECIP layer (Div by a computed tensor becomes one, graph.c) */
+    VFY_OP_SOFTPLUS,         /* a SOFTPLUS layer */
+    VFY_OP_LAYER_NORM,       /* rewritten into its ONNX function body by vfy_graph_infer */
     VFY_OP_COUNT
 } vfy_op;
 
