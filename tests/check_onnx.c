@@ -2984,6 +2984,201 @@ START_TEST(test_layernorm)
 }
 END_TEST
 
+/* ---- every convex op in one network, bounds against exact and float32 references ----
+ * x [1, 4]; h = x W1, u = x W2, g = relu(u) + 0.5;
+ * y = [softplus(h), sqrt(g), log(g), exp(h / 2), 1/g, h / g, layernorm(h) gamma + beta] (28).
+ * cv_ref_ld: the real network in long double (libm's long double functions, 2^-62); cv_ref_f32: a
+ * float32 runtime executing the ONNX ops one by one (each MatMul a float sum in order, Div one
+ * rounded quotient, Softplus naively log(1 + exp(x)) when naive, else max(x, 0) +
+ * log1p(exp(-|x|))). */
+static void cv_ref_ld(const double *x, long double *y)
+{
+    long double h[4], g[4], m = 0, v = 0;
+    for (int j = 0; j < 4; j++) {
+        long double a = 0, b = 0;
+        for (int i = 0; i < 4; i++) {
+            a += (long double)x[i] * mm_w1[i * 4 + j];
+            b += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        h[j] = a;
+        g[j] = (b > 0 ? b : 0) + 0.5L;
+        m += a / 4;
+    }
+    for (int j = 0; j < 4; j++)
+        v += (h[j] - m) * (h[j] - m) / 4;
+    long double sd = sqrtl(v + (long double)1e-5f);
+    for (int j = 0; j < 4; j++) {
+        y[j] = (h[j] > 0 ? h[j] : 0) + log1pl(expl(-fabsl(h[j])));
+        y[4 + j] = sqrtl(g[j]);
+        y[8 + j] = logl(g[j]);
+        y[12 + j] = expl(h[j] * 0.5L);
+        y[16 + j] = 1.0L / g[j];
+        y[20 + j] = h[j] / g[j];
+        y[24 + j] = (h[j] - m) / sd * ln_gamma[j] + ln_beta[j];
+    }
+}
+
+static void cv_ref_f32(const float *x, float *y, int naive)
+{
+    float h[4], g[4], d[4], m = 0, v = 0;
+    for (int j = 0; j < 4; j++) {
+        float a = 0, b = 0;
+        for (int i = 0; i < 4; i++) {
+            a += x[i] * mm_w1[i * 4 + j];
+            b += x[i] * mm_w2[i * 4 + j];
+        }
+        h[j] = a;
+        g[j] = (b > 0 ? b : 0) + 0.5f;
+        m += a;
+    }
+    m /= 4;
+    for (int j = 0; j < 4; j++) {
+        d[j] = h[j] - m;
+        v += d[j] * d[j];
+    }
+    float sd = sqrtf(v / 4 + 1e-5f);
+    for (int j = 0; j < 4; j++) {
+        y[j] = naive ? logf(1.0f + expf(h[j])) : fmaxf(h[j], 0) + log1pf(expf(-fabsf(h[j])));
+        y[4 + j] = sqrtf(g[j]);
+        y[8 + j] = logf(g[j]);
+        y[12 + j] = expf(h[j] * 0.5f);
+        y[16 + j] = 1.0f / g[j];
+        y[20 + j] = h[j] / g[j];
+        y[24 + j] = d[j] / sd * ln_gamma[j] + ln_beta[j];
+    }
+}
+
+static void cv_model(mb *b, int layer_norm_op)
+{
+    int64_t yd[2] = {1, 28}, one[1] = {1}, four[1] = {4};
+    const int64_t last[1] = {-1};
+    mm_model(b, 1, 2, yd);
+    ADD_INIT(*b, tensor_f("half", 1, one, (const float[]){0.5f}, ENC_RAW));
+    ADD_INIT(*b, tensor_f("gamma", 1, four, ln_gamma, ENC_RAW));
+    ADD_INIT(*b, tensor_f("beta", 1, four, ln_beta, ENC_RAW));
+    ADD_NODE(*b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(*b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(*b, "Relu", "r", "u", "ur", NULL);
+    ADD_NODE(*b, "Add", "pos", "ur,half", "g", NULL);
+    ADD_NODE(*b, "Softplus", "sp", "h", "a", NULL);
+    ADD_NODE(*b, "Sqrt", "sq", "g", "s", NULL);
+    ADD_NODE(*b, "Log", "lg", "g", "l", NULL);
+    ADD_NODE(*b, "Mul", "hh", "h,half", "h2", NULL);
+    ADD_NODE(*b, "Exp", "ex", "h2", "e", NULL);
+    ADD_NODE(*b, "Reciprocal", "rc", "g", "i", NULL);
+    ADD_NODE(*b, "Div", "dv", "h,g", "q", NULL);
+    if (layer_norm_op) {
+        ADD_NODE(*b, "LayerNormalization", "ln", "h,gamma,beta", "n", attr_f("epsilon", 1e-5f),
+                 NULL);
+    } else {
+        ADD_INIT(*b, tensor_f("eps", 1, one, (const float[]){1e-5f}, ENC_RAW));
+        ADD_NODE(*b, "ReduceMean", "mean", "h", "m", attr_ints("axes", 1, last), NULL);
+        ADD_NODE(*b, "Sub", "sub", "h,m", "d", NULL);
+        ADD_NODE(*b, "Mul", "sqr", "d,d", "p", NULL);
+        ADD_NODE(*b, "ReduceMean", "var", "p", "v", attr_ints("axes", 1, last), NULL);
+        ADD_NODE(*b, "Add", "addeps", "v,eps", "ve", NULL);
+        ADD_NODE(*b, "Sqrt", "std", "ve", "sd", NULL);
+        ADD_NODE(*b, "Div", "div", "d,sd", "nn", NULL);
+        ADD_NODE(*b, "Mul", "scale", "nn,gamma", "ns", NULL);
+        ADD_NODE(*b, "Add", "shift", "ns,beta", "n", NULL);
+    }
+    ADD_NODE(*b, "Concat", "cat", "a,s,l,e,i,q,n", "y", attr_i("axis", 1), NULL);
+}
+
+/* The network above (LayerNorm decomposed, or as the op): under the real claim and the float
+ * claim, IBP, CROWN and alpha-CROWN (hidden layers) bounds of every output contain the real
+ * network's value at 600 sampled inputs of each box (its corners first), and under the float
+ * claim both float32 runtimes' values; K random integer rows bounded by CROWN and by alpha-CROWN
+ * lie below the rows' values likewise. No tolerance. Boxes of radius 0.02 and 0.25. */
+START_TEST(test_convex_net_sound)
+{
+    mb b = {0};
+    cv_model(&b, _i % 2);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_in, 4);
+    ck_assert_int_eq(net->n_out, 28);
+    enum { K = 6, NY = 28 };
+    for (int fsem = 0; fsem < 2; fsem++)
+        for (int rad = 0; rad < 2; rad++) {
+            vfy_bound_ctx *ctx;
+            ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+            vfy_bounds *bs[3] = {vfy_bounds_create(ctx), vfy_bounds_create(ctx),
+                                 vfy_bounds_create(ctx)};
+            vfy_bounds *ba = vfy_bounds_create(ctx);
+            ck_assert(bs[0] && bs[1] && bs[2] && ba);
+            double lo[4], hi[4], wlo[4], whi[4], r = rad ? 0.25 : 0.02;
+            for (int j = 0; j < 4; j++) {
+                double c = 0.5 * urand();
+                lo[j] = wlo[j] = c - r;
+                hi[j] = whi[j] = c + r;
+            }
+            vfy_bound_widen_input(ctx, 4, wlo, whi);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bs[0]), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[1]), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[2]), VFY_OK);
+            int64_t n_t = 0;
+            ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bs[2], 20, NULL, &n_t), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
+            for (int q = 0; q < 3; q++)
+                ck_assert(!bs[q]->overflow);
+            double cy[K * NY], lbc[K], lba[K];
+            for (int i = 0; i < K * NY; i++)
+                cy[i] = (double)((int)((urand() + 2) * 1.25) - 2); /* (in -2..2) */
+            ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bs[1], K, cy, NULL,
+                                            lbc, NULL, NULL), VFY_OK);
+            ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, ba, K, cy, NULL, NULL, 20, lba,
+                                                  NULL, NULL), VFY_OK);
+            for (int i = 0; i < K; i++)
+                REQUIRE_MSG(isfinite(lbc[i]) && lba[i] >= lbc[i], "row %d: CROWN %g, alpha %g", i,
+                            lbc[i], lba[i]);
+            int64_t L = net->n_layers - 1;
+            for (int smp = 0; smp < 600; smp++) {
+                double x[4];
+                float xf[4];
+                long double y[NY];
+                float yf[2][NY];
+                for (int j = 0; j < 4; j++) {
+                    double t = smp < 16 ? (double)((smp >> j) & 1) : 0.25 * (urand() + 2);
+                    xf[j] = (float)(lo[j] + t * (hi[j] - lo[j]));
+                    if ((double)xf[j] < lo[j] || (double)xf[j] > hi[j])
+                        xf[j] = (float)(0.5 * lo[j] + 0.5 * hi[j]);
+                    x[j] = xf[j];
+                }
+                cv_ref_ld(x, y);
+                cv_ref_f32(xf, yf[0], 0);
+                cv_ref_f32(xf, yf[1], 1);
+                for (int q = 0; q < 3; q++)
+                    for (int j = 0; j < NY; j++) {
+                        long double l = bs[q]->lo[L][j], h = bs[q]->hi[L][j];
+                        REQUIRE_MSG(l <= y[j] && y[j] <= h && (!fsem || (l <= yf[0][j] &&
+                                    yf[0][j] <= h && l <= yf[1][j] && yf[1][j] <= h)),
+                                    "fsem %d r %g bounds %d output %d: %.20Lg (float32 %.9g, "
+                                    "%.9g) not in [%.17Lg, %.17Lg]", fsem, r, q, j, y[j],
+                                    (double)yf[0][j], (double)yf[1][j], l, h);
+                    }
+                for (int i = 0; i < K; i++) {
+                    long double v = 0, vf = 0, vn = 0;
+                    for (int j = 0; j < NY; j++) {
+                        v += cy[i * NY + j] * y[j];
+                        vf += cy[i * NY + j] * (long double)yf[0][j];
+                        vn += cy[i * NY + j] * (long double)yf[1][j];
+                    }
+                    REQUIRE_MSG(lbc[i] <= v && lba[i] <= v &&
+                                (!fsem || (lbc[i] <= vf && lba[i] <= vf && lbc[i] <= vn &&
+                                           lba[i] <= vn)),
+                                "fsem %d r %g row %d: %.17Lg (float32 %.17Lg, %.17Lg), CROWN "
+                                "%.17g, alpha %.17g", fsem, r, i, v, vf, vn, lbc[i], lba[i]);
+                }
+            }
+            for (int q = 0; q < 3; q++)
+                vfy_bounds_free(bs[q]);
+            vfy_bounds_free(ba);
+            vfy_bound_ctx_free(ctx);
+        }
+    vfy_net_free(net);
+}
+END_TEST
+
 /* y = 1 / x0 (Div of a constant by the input) on x0 in [0, 1]: the real y is >= 1 wherever it is
  * defined, so Y_0 <= 0.5 holds nowhere, but the divisor reaches 0: verify must not answer unsat
  * (no claim across a pole), and finds no counterexample either: unknown (or timeout). On [0.5, 1]
@@ -4017,6 +4212,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_div_computed);
     tcase_add_test(tc, test_layernorm);
     tcase_add_test(tc, test_div_by_zero_unknown);
+    tcase_add_loop_test(tc, test_convex_net_sound, 0, 4);
     tcase_add_test(tc, test_relu_twice_carried);
     tcase_add_test(tc, test_reduce);
     tcase_add_test(tc, test_reduce_max_min);
