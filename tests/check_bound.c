@@ -2507,86 +2507,7 @@ START_TEST(test_exp_recip_lines)
 END_TEST
 
 /* ---- the convex kinds: Exp, the reciprocal, Sqrt, Log, Softplus ----
- * The real f at a double z, in long double from libm (glibc's long double functions are within a
- * few ulp, 2^-62; sqrtl and the division correctly rounded), enclosed in [f - |f| 2^-60,
- * f + |f| 2^-60]; a line's value s z + t is taken in __float128, where s z is exact (106 bits) and
- * the sum rounded once, within 2^-113 of its own magnitude. A lower line holds at z when its value
- * plus that rounding is at most the enclosure's low end (and an upper line symmetrically): no
- * tolerance in the permissive direction. */
-static long double cvx_ref(vfy_layer_kind kind, double z)
-{
-    long double x = z;
-    switch (kind) {
-    case VFY_LAYER_EXP: return expl(x);
-    case VFY_LAYER_RECIP: return 1.0L / x;
-    case VFY_LAYER_SQRT: return sqrtl(x);
-    case VFY_LAYER_LOG: return logl(x);
-    default: return (x > 0 ? x : 0) + log1pl(expl(-fabsl(x)));
-    }
-}
-
-static __float128 q_abs(__float128 v) { return v < 0 ? -v : v; }
-
-/* 1 when sl z + tl <= f(z) <= su z + tu holds at z (see above). Softplus: f = m + L, m = max(z,
- * 0) exact, L = log1p(e^-|z|) > 0 within 2^-60 L + 2^-16000 (its underflow in long double), the
- * sum rounded once in __float128; a constant line at most m lies below f (f > m). */
-static int cvx_holds(vfy_layer_kind kind, double z, double sl, double tl, double su, double tu)
-{
-    __float128 f = (__float128)cvx_ref(kind, z), e = q_abs(f) * 0x1p-60Q;
-    if (kind == VFY_LAYER_SOFTPLUS) {
-        double m = z > 0 ? z : 0;
-        long double L = log1pl(expl(-fabsl((long double)z)));
-        f = (__float128)m + (__float128)L;
-        e = (__float128)L * 0x1p-60Q + 0x1p-16000Q + q_abs(f) * 0x1p-112Q;
-        if (sl == 0 && tl <= m)
-            tl = -INFINITY; /* (holds exactly) */
-    }
-    __float128 lo = (__float128)sl * z + tl, hi = (__float128)su * z + tu;
-    if (tl == -INFINITY || tu == INFINITY) /* (no line on that side: it holds trivially) */
-        return (tl == -INFINITY || lo + q_abs(lo) * 0x1p-112Q <= f - e) &&
-               (tu == INFINITY || f + e <= hi - q_abs(hi) * 0x1p-112Q);
-    lo += q_abs(lo) * 0x1p-112Q;
-    hi -= q_abs(hi) * 0x1p-112Q;
-    return lo <= f - e && f + e <= hi;
-}
-
-/* A random interval of class cls in the domain of kind (RECIP's side by the caller's sign). */
-static void cvx_interval(vfy_layer_kind kind, uint64_t *st, int cls, double *l, double *u)
-{
-    double a = testnet_uniform(st), b = testnet_uniform(st);
-    double w = ldexp(1.0, -(int)(2 + 50 * testnet_uniform(st))); /* a relative width */
-    int pos = kind == VFY_LAYER_RECIP || kind == VFY_LAYER_SQRT || kind == VFY_LAYER_LOG;
-    if (pos) { /* in (0, inf): log-uniform ends, near the pole, huge, narrow, points */
-        double c = pow(10, 600 * a - 300);
-        switch (cls) {
-        case 0: *l = c; *u = c * (1 + w); break;
-        case 1: *l = fmin(c, pow(10, 600 * b - 300)); *u = fmax(c, pow(10, 600 * b - 300)); break;
-        case 2: *l = kind == VFY_LAYER_SQRT && a < 0.5 ? 0.0 : ldexp(1.0, -1074 + (int)(60 * a));
-                *u = pow(10, 4 * b - 2); break;
-        case 3: *l = 1e-3 + a; *u = *l * (1 + 10 * b); break;
-        case 4: *l = *u = c; break;
-        case 5: *l = c; *u = nextafter(c, INFINITY); break;
-        default: *l = 0.5 + a; *u = *l + 4 * b; break;
-        }
-        if (kind == VFY_LAYER_SQRT && cls == 6 && a < 0.3)
-            *l = 0.0;
-    } else { /* every real: exp up to 700, softplus anywhere */
-        double top = kind == VFY_LAYER_EXP ? 700 : 1e6, c = (2 * a - 1) * top;
-        switch (cls) {
-        case 0: *l = c; *u = fmin(c + w * fmax(fabs(c), 1), top); break;
-        case 1: *l = fmin(c, (2 * b - 1) * top); *u = fmax(c, (2 * b - 1) * top); break;
-        case 2: *l = -60 * a; *u = 80 * b; break;
-        case 3: *l = 20 * a - 10; *u = *l + 20 * b; break;
-        case 4: *l = *u = c; break;
-        case 5: *l = c; *u = nextafter(c, INFINITY); break;
-        default: *l = (2 * a - 1) * 40; *u = *l + 1e-6 * b; break;
-        }
-        if (kind == VFY_LAYER_SOFTPLUS && cls == 1 && a < 0.2) { /* beyond exp's range */
-            *l = -1e300 * b;
-            *u = 1e300 * a;
-        }
-    }
-}
+ * (testnet_cvx_holds: a line against an enclosure of the real f, no tolerance) */
 
 /* The lines of every convex kind (vfy_bound_act_lines) on 30,000 random intervals: narrow, wide,
  * huge, near a pole (1/v and log just above 0, sqrt from 0), points and pairs of adjacent doubles,
@@ -2605,7 +2526,7 @@ START_TEST(test_convex_lines)
         int ki = rep % 5, cls = (rep / 5) % 7, neg = ki == 1 && (rep / 35) % 2;
         vfy_layer_kind kind = kinds[ki];
         double l, u, sl, tl, su, tu;
-        cvx_interval(kind, &st, cls, &l, &u);
+        testnet_cvx_interval(kind, &st, cls, &l, &u);
         if (neg) { /* 1/v on v < 0 (concave) */
             double t = -u;
             u = -l;
@@ -2613,7 +2534,7 @@ START_TEST(test_convex_lines)
         }
         vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
         /* (finite wherever f is: 1/v of a subnormal, exp near 710 exceed the doubles) */
-        int fin = fabsl(cvx_ref(kind, l)) < 0x1p1020L && fabsl(cvx_ref(kind, u)) < 0x1p1020L;
+        int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L && fabsl(testnet_cvx_ref(kind, u)) < 0x1p1020L;
         REQUIRE_MSG((!fin || (isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu))) &&
                     (kind == VFY_LAYER_RECIP || (sl >= 0 && su >= 0)),
                     "%s on [%a, %a]: lines %a z + %a, %a z + %a", names[ki], l, u, sl, tl, su, tu);
@@ -2633,13 +2554,13 @@ START_TEST(test_convex_lines)
         for (int g = 0; g < nz; g++) {
             if (!(z[g] >= l && z[g] <= u))
                 continue;
-            REQUIRE_MSG(cvx_holds(kind, z[g], sl, tl, su, tu), "%s on [%.17g, %.17g] at %.17g: "
+            REQUIRE_MSG(testnet_cvx_holds(kind, z[g], sl, tl, su, tu), "%s on [%.17g, %.17g] at %.17g: "
                         "lower %.17g z + %.17g, upper %.17g z + %.17g, f = %.20Lg", names[ki], l, u,
-                        z[g], sl, tl, su, tu, cvx_ref(kind, z[g]));
+                        z[g], sl, tl, su, tu, testnet_cvx_ref(kind, z[g]));
         }
         /* not vacuous: where the interval is neither tiny nor huge, the chord meets f at an end
          * and the tangent near its point, within 2^-30 of f's magnitude there */
-        double fm = fmax(fabs((double)cvx_ref(kind, l)), fabs((double)cvx_ref(kind, u)));
+        double fm = fmax(fabs((double)testnet_cvx_ref(kind, l)), fabs((double)testnet_cvx_ref(kind, u)));
         if (!(u - l > 1e-3 * fmax(fabs(l), 1e-3) && fabs(l) < 1e3 && fabs(u) < 1e3 &&
               fm < 1e12 && (kind != VFY_LAYER_EXP || u < 40)))
             continue;
@@ -2647,7 +2568,7 @@ START_TEST(test_convex_lines)
         for (int g = 0; g < 6; g++) {
             if (!(z[g] >= l && z[g] <= u))
                 continue;
-            long double f = cvx_ref(kind, z[g]);
+            long double f = testnet_cvx_ref(kind, z[g]);
             best_lo = fminl(best_lo, f - ((long double)sl * z[g] + tl));
             best_hi = fminl(best_hi, (long double)su * z[g] + tu - f);
         }

@@ -1777,6 +1777,147 @@ START_TEST(test_recip_nonpositive_rejected)
 }
 END_TEST
 
+/* ---- Exp, Recip, Sqrt, Log, Softplus (standalone layers) ---- */
+
+static const vfy_layer_kind cvx_kinds[5] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_LAYER_SQRT,
+                                            VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
+static const char *const cvx_names[5] = {"exp", "recip", "sqrt", "log", "softplus"};
+
+/* The checker's lines of every convex kind hold at the ends, their neighbours, the midpoint, the
+ * tangent points and random points of 20,000 random intervals (testnet_cvx_interval: narrow, wide,
+ * huge, near a pole, points; 1/z on either side of 0), against an enclosure of the real f with no
+ * tolerance (testnet_cvx_holds); they are finite wherever f is, and outside the domain or across
+ * a pole there are none. */
+START_TEST(test_convex_checker_lines)
+{
+    uint64_t st = 4411;
+    for (int rep = 0; rep < 20000; rep++) {
+        int ki = rep % 5, cls = (rep / 5) % 7, neg = ki == 1 && (rep / 35) % 2;
+        vfy_layer_kind kind = cvx_kinds[ki];
+        double l, u, sl, tl, su, tu;
+        testnet_cvx_interval(kind, &st, cls, &l, &u);
+        if (neg) {
+            double t = -u;
+            u = -l;
+            l = t;
+        }
+        vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+        int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L &&
+                  fabsl(testnet_cvx_ref(kind, u)) < 0x1p1020L;
+        REQUIRE_MSG(!fin || (isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu)),
+                    "%s on [%a, %a]: lines %a z + %a, %a z + %a", cvx_names[ki], l, u, sl, tl, su,
+                    tu);
+        double z[48] = {l, u, nextafter(l, INFINITY), nextafter(u, -INFINITY), 0.5 * l + 0.5 * u,
+                        l > 0 ? sqrt(l) * sqrt(u) : (u < 0 ? -(sqrt(-l) * sqrt(-u)) : 0)};
+        for (int g = 6; g < 48; g++)
+            z[g] = l + testnet_uniform(&st) * (u - l);
+        for (int g = 0; g < 48; g++)
+            if (z[g] >= l && z[g] <= u)
+                REQUIRE_MSG(testnet_cvx_holds(kind, z[g], sl, tl, su, tu), "%s on [%.17g, %.17g] "
+                            "at %.17g: lower %.17g z + %.17g, upper %.17g z + %.17g", cvx_names[ki],
+                            l, u, z[g], sl, tl, su, tu);
+    }
+    const struct {
+        vfy_layer_kind k;
+        double l, u;
+    } bad[] = {{VFY_LAYER_RECIP, -1, 1}, {VFY_LAYER_RECIP, 0, 1}, {VFY_LAYER_SQRT, -1e-300, 1},
+               {VFY_LAYER_LOG, 0, 1}, {VFY_LAYER_LOG, -1, 2}, {VFY_LAYER_SQRT, NAN, 1}};
+    for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+        double sl, tl, su, tu;
+        vfy_check_act_lines(bad[t].k, bad[t].l, bad[t].u, &sl, &tl, &su, &tu);
+        REQUIRE_MSG(tl == -INFINITY && tu == INFINITY, "case %zu: lines", t);
+    }
+}
+END_TEST
+
+/* y = f(x0 + x1/4 + c) + f(-x0 + c) on x0 in [-1, 1], x1 in [-1, 0], for each convex kind (1/z
+ * with c = 2 and c = -2, sqrt and log with c = 2): verify proves a threshold 0.05 below the grid
+ * minimum with input splitting and its certificate is valid in the checker; a forged certificate
+ * for a threshold just above the grid minimum (a real counterexample exists) is rejected. */
+START_TEST(test_convex_certified)
+{
+    static const vfy_layer_kind kinds[6] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_LAYER_RECIP,
+                                            VFY_LAYER_SQRT, VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
+    static const double cs[6] = {0, 2, -2, 2, 2, 0};
+    char why[1024];
+    int valid;
+    const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {cs[_i], cs[_i]}, w2[2] = {1, 1};
+    vfy_net *net = act_net(kinds[_i], 2, w1, b1, w2, 0);
+    ck_assert(!vfy_layer_in_softmax(&net->layers[1]));
+    double mn = grid_min(net, -1, 200, -1, 100, 100.0);
+    vfy_spec *sp = act_spec(-1, 1, -1, 0, "<=", mn - 0.05);
+    ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
+    REQUIRE_MSG(valid, "case %d: %s", _i, why);
+    vfy_spec_free(sp);
+    sp = act_spec(-1, 1, -1, 0, "<=", mn + 1e-4);
+    memcert mf = {0};
+    mem_header(&mf, net, sp);
+    double lo[2] = {-1.001, -1.001}, hi[2] = {1.001, 0.001};
+    int64_t c0 = 0;
+    mem_region(&mf, 0, lo, hi, 1, &c0);
+    REQUIRE_MSG(!check_mem(net, sp, &mf, why), "case %d: forged certificate accepted", _i);
+    vfy_spec_free(sp);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* At a point x0 = c (x1 = 0) the net is y = f(c), f a standalone convex kind; the real value is
+ * known in long double (c a float32, so that the point box covers its float32 rounding). With m
+ * the margin, the unsafe set Y <= f(c) - m is empty, Y <= f(c) + m is not. The checker accepts
+ * the empty one under the real claim for m = |f| 2^-40 + 2^-60 (its
+ * enclosures are that tight), and rejects the other under both claims (a claim 1e-9 too high is
+ * caught); under the float32 claim it rejects the empty one for m = |f| 2^-26 (below a float
+ * execution's allowance, relative to |f|: at sqrt(2^40) = 2^20 that is 2^-6) and accepts it for
+ * m = |f| 2^-18 + 2^-18. verify agrees: unsat exactly where the checker accepts. */
+START_TEST(test_convex_allowance_decides)
+{
+    static const struct {
+        vfy_layer_kind k;
+        double c;
+    } pts[] = {{VFY_LAYER_EXP, 3}, {VFY_LAYER_EXP, -20}, {VFY_LAYER_RECIP, 3},
+               {VFY_LAYER_RECIP, -7}, {VFY_LAYER_SQRT, 2}, {VFY_LAYER_SQRT, 0x1p40},
+               {VFY_LAYER_LOG, 5}, {VFY_LAYER_LOG, 0x1p-10}, {VFY_LAYER_SOFTPLUS, 0.5},
+               {VFY_LAYER_SOFTPLUS, -30}, {VFY_LAYER_SOFTPLUS, 40}};
+    const char *sem[2] = {"real", "float32"};
+    char why[1024];
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+        const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
+        vfy_net *net = act_net(pts[p].k, 1, w1, b1, w2, 0);
+        double c = pts[p].c, lo[2] = {c, 0}, hi[2] = {c, 0};
+        long double f = testnet_cvx_ref(pts[p].k, c), af = fabsl(f);
+        /* (m, side, claim, expected): side -1 the empty set f - m, +1 the forged f + m */
+        const struct {
+            long double m;
+            int side, s, valid;
+        } cs[] = {{af * 0x1p-40L + 0x1p-60L, -1, 0, 1}, {af * 0x1p-40L + 0x1p-60L, 1, 0, 0},
+                  {af * 0x1p-40L + 0x1p-60L, 1, 1, 0}, {af * 0x1p-26L, -1, 1, 0},
+                  {af * 0x1p-18L + 0x1p-18L, -1, 1, 1}};
+        for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
+            long double v = f + cs[t].side * cs[t].m;
+            double thr = (double)v; /* rounded away from f: the set stays empty (or not) */
+            if (cs[t].side < 0 && (long double)thr > v)
+                thr = nextafter(thr, -INFINITY);
+            if (cs[t].side > 0 && (long double)thr < v)
+                thr = nextafter(thr, INFINITY);
+            vfy_spec *sp = act_spec(c, c, 0, 0, "<=", thr);
+            int got = sign_region_valid(net, sp, sem[cs[t].s], lo, hi, 0, why);
+            REQUIRE_MSG(got == cs[t].valid, "%s at %g, margin %Lg side %d %s: checker %d (%s)",
+                        cvx_names[pts[p].k == VFY_LAYER_EXP ? 0 : pts[p].k == VFY_LAYER_RECIP ? 1
+                                   : pts[p].k == VFY_LAYER_SQRT ? 2 : pts[p].k == VFY_LAYER_LOG ? 3
+                                   : 4], c, cs[t].m, cs[t].side, sem[cs[t].s], got, why);
+            if (cs[t].s == 1 && cs[t].side < 0) { /* verify under the float claim agrees */
+                int valid;
+                vfy_verdict vd = act_certify(net, sp, 5, &valid, why);
+                REQUIRE_MSG((vd == VFY_UNSAT) == cs[t].valid, "verify at %g margin %Lg: %s", c,
+                            cs[t].m, vfy_verdict_name(vd));
+            }
+            vfy_spec_free(sp);
+        }
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
 /* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh) in
  * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
  * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
@@ -2024,6 +2165,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_softmax_checker_lines);
     tcase_add_test(tc, test_softmax_certified);
     tcase_add_test(tc, test_recip_nonpositive_rejected);
+    tcase_add_test(tc, test_convex_checker_lines);
+    tcase_add_loop_test(tc, test_convex_certified, 0, 6);
+    tcase_add_test(tc, test_convex_allowance_decides);
     suite_add_tcase(s, tc);
     TCase *ta = tcase_create("benchmarks");
     tcase_set_timeout(ta, 60);

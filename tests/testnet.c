@@ -251,3 +251,85 @@ vfy_net *testnet_adversarial_net(float *y)
     int64_t sizes[2] = {TESTNET_ADV_TERMS, 1};
     return testnet_dense(1, sizes, wl, bl);
 }
+
+/* The real f at a double z, in long double from libm (glibc's long double functions are within a
+ * few ulp, 2^-62; sqrtl and the division correctly rounded), enclosed in [f - |f| 2^-60,
+ * f + |f| 2^-60]; a line's value s z + t is taken in __float128, where s z is exact (106 bits) and
+ * the sum rounded once, within 2^-113 of its own magnitude. A lower line holds at z when its value
+ * plus that rounding is at most the enclosure's low end (and an upper line symmetrically): no
+ * tolerance in the permissive direction. */
+long double testnet_cvx_ref(vfy_layer_kind kind, double z)
+{
+    long double x = z;
+    switch (kind) {
+    case VFY_LAYER_EXP: return expl(x);
+    case VFY_LAYER_RECIP: return 1.0L / x;
+    case VFY_LAYER_SQRT: return sqrtl(x);
+    case VFY_LAYER_LOG: return logl(x);
+    default: return (x > 0 ? x : 0) + log1pl(expl(-fabsl(x)));
+    }
+}
+
+static __float128 q_abs(__float128 v) { return v < 0 ? -v : v; }
+
+/* 1 when sl z + tl <= f(z) <= su z + tu holds at z (see above). Softplus: f = m + L, m = max(z,
+ * 0) exact, L = log1p(e^-|z|) > 0 within 2^-60 L + 2^-16000 (its underflow in long double), the
+ * sum rounded once in __float128; a constant line at most m lies below f (f > m). */
+int testnet_cvx_holds(vfy_layer_kind kind, double z, double sl, double tl, double su, double tu)
+{
+    __float128 f = (__float128)testnet_cvx_ref(kind, z), e = q_abs(f) * 0x1p-60Q;
+    if (kind == VFY_LAYER_SOFTPLUS) {
+        double m = z > 0 ? z : 0;
+        long double L = log1pl(expl(-fabsl((long double)z)));
+        f = (__float128)m + (__float128)L;
+        e = (__float128)L * 0x1p-60Q + 0x1p-16000Q + q_abs(f) * 0x1p-112Q;
+        if (sl == 0 && tl <= m)
+            tl = -INFINITY; /* (holds exactly) */
+    }
+    __float128 lo = (__float128)sl * z + tl, hi = (__float128)su * z + tu;
+    if (tl == -INFINITY || tu == INFINITY) /* (no line on that side: it holds trivially) */
+        return (tl == -INFINITY || lo + q_abs(lo) * 0x1p-112Q <= f - e) &&
+               (tu == INFINITY || f + e <= hi - q_abs(hi) * 0x1p-112Q);
+    lo += q_abs(lo) * 0x1p-112Q;
+    hi -= q_abs(hi) * 0x1p-112Q;
+    return lo <= f - e && f + e <= hi;
+}
+
+
+/* A random interval of class cls in the domain of kind (RECIP's side by the caller's sign). */
+void testnet_cvx_interval(vfy_layer_kind kind, uint64_t *st, int cls, double *l, double *u)
+{
+    double a = testnet_uniform(st), b = testnet_uniform(st);
+    double w = ldexp(1.0, -(int)(2 + 50 * testnet_uniform(st))); /* a relative width */
+    int pos = kind == VFY_LAYER_RECIP || kind == VFY_LAYER_SQRT || kind == VFY_LAYER_LOG;
+    if (pos) { /* in (0, inf): log-uniform ends, near the pole, huge, narrow, points */
+        double c = pow(10, 600 * a - 300);
+        switch (cls) {
+        case 0: *l = c; *u = c * (1 + w); break;
+        case 1: *l = fmin(c, pow(10, 600 * b - 300)); *u = fmax(c, pow(10, 600 * b - 300)); break;
+        case 2: *l = kind == VFY_LAYER_SQRT && a < 0.5 ? 0.0 : ldexp(1.0, -1074 + (int)(60 * a));
+                *u = pow(10, 4 * b - 2); break;
+        case 3: *l = 1e-3 + a; *u = *l * (1 + 10 * b); break;
+        case 4: *l = *u = c; break;
+        case 5: *l = c; *u = nextafter(c, INFINITY); break;
+        default: *l = 0.5 + a; *u = *l + 4 * b; break;
+        }
+        if (kind == VFY_LAYER_SQRT && cls == 6 && a < 0.3)
+            *l = 0.0;
+    } else { /* every real: exp up to 700, softplus anywhere */
+        double top = kind == VFY_LAYER_EXP ? 700 : 1e6, c = (2 * a - 1) * top;
+        switch (cls) {
+        case 0: *l = c; *u = fmin(c + w * fmax(fabs(c), 1), top); break;
+        case 1: *l = fmin(c, (2 * b - 1) * top); *u = fmax(c, (2 * b - 1) * top); break;
+        case 2: *l = -60 * a; *u = 80 * b; break;
+        case 3: *l = 20 * a - 10; *u = *l + 20 * b; break;
+        case 4: *l = *u = c; break;
+        case 5: *l = c; *u = nextafter(c, INFINITY); break;
+        default: *l = (2 * a - 1) * 40; *u = *l + 1e-6 * b; break;
+        }
+        if (kind == VFY_LAYER_SOFTPLUS && cls == 1 && a < 0.2) { /* beyond exp's range */
+            *l = -1e300 * b;
+            *u = 1e300 * a;
+        }
+    }
+}

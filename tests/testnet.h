@@ -46,4 +46,13 @@ typedef struct testnet_shape {
 } testnet_shape;
 extern const testnet_shape testnet_shapes[4];
 
+/* The convex kinds (EXP, RECIP, SQRT, LOG, SOFTPLUS): the real f at z in long double, and 1 when
+ * sl z + tl <= f(z) <= su z + tu provably holds at z (an enclosure of f, the lines' values in
+ * __float128; testnet.c); an infinite intercept is no line (it holds). */
+long double testnet_cvx_ref(vfy_layer_kind kind, double z);
+int testnet_cvx_holds(vfy_layer_kind kind, double z, double sl, double tl, double su, double tu);
+/* A random interval of class cls (0..6: narrow, wide, near a pole or from 0, moderate, a point,
+ * two adjacent doubles, tiny) in kind's domain ((0, inf) for RECIP, SQRT, LOG). */
+void testnet_cvx_interval(vfy_layer_kind kind, uint64_t *st, int cls, double *l, double *u);
+
 #endif
