@@ -541,8 +541,37 @@ def _sigmoid(x):
     return out
 
 
+def _softplus(x):
+    # max(x, 0) + log1p(exp(-|x|)): never overflows, in the input's type
+    return (np.maximum(x, x.dtype.type(0)) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype)
+
+
+def op_layernorm(ins, a, ftype):
+    """LayerNormalization (opset 17) as its ONNX function body (stash_type 1: in the input's float
+    type here), normalising from `axis` to the last dimension."""
+    x, scale = ins[0], ins[1]
+    bias = ins[2] if len(ins) > 2 and ins[2] is not None else None
+    if a.get("stash_type", 1) != 1:
+        raise CheckError("LayerNormalization: stash_type %s is not supported" % a["stash_type"])
+    ax = a.get("axis", -1) % x.ndim
+    axes = tuple(range(ax, x.ndim))
+    eps = x.dtype.type(a.get("epsilon", 1e-5))
+    d = x - np.mean(x, axis=axes, keepdims=True).astype(x.dtype)
+    var = np.mean(d * d, axis=axes, keepdims=True).astype(x.dtype)
+    y = d * (x.dtype.type(1) / np.sqrt(var + eps)) * scale
+    if bias is not None:
+        y = y + bias
+    return y.astype(x.dtype)
+
+
 OPS = {
     "Gemm": op_gemm,
+    "Exp": lambda i, a, f: np.exp(i[0]),
+    "Log": lambda i, a, f: np.log(i[0]),
+    "Sqrt": lambda i, a, f: np.sqrt(i[0]),
+    "Reciprocal": lambda i, a, f: (i[0].dtype.type(1) / i[0]).astype(i[0].dtype),
+    "Softplus": lambda i, a, f: _softplus(i[0]),
+    "LayerNormalization": op_layernorm,
     "MatMul": lambda i, a, f: np.matmul(i[0], i[1]),
     "Add": lambda i, a, f: np.add(i[0], i[1]),
     "Sub": lambda i, a, f: np.subtract(i[0], i[1]),

@@ -30,6 +30,9 @@ How each verdict is known (never by running verify):
   (input [1,1,1,5], Sub/Div normalisation, Flatten, MatMul+Add, 5 outputs) whose spec's input
   region is the disjunction of two boxes (4^5 cells per box); its sat spec has box 1 proven safe
   that way and a sampled witness in box 2.
+* lnsp2: the grid argument of rand2_*, with the LayerNorm's Lipschitz constant bounded on the box
+  from the least variance of its input there (computed exactly: a convex quadratic on a 2-D box),
+  since its Jacobian scales with 1 / sqrt(variance + eps).
 The margins (>= 1e-3 absolute, far above float32 rounding of these tiny nets) make the verdicts
 hold for the real-valued network and for its float32 evaluation alike.  The script re-checks
 every verdict it claims and fails loudly if an argument does not go through.
@@ -77,7 +80,7 @@ class Net:
         L = 1.0
         if self.pre is not None:
             L *= max(1.0 / s for s in self.pre[1])
-        has_mul = any(lay != "relu" and lay[0] == "mul" for lay in self.layers)
+        has_mul = any(lay != "relu" and lay[0] in ("mul", "layernorm") for lay in self.layers)
         lo, hi = box if box is not None and has_mul else (None, None)
         assert self.pre is None or lo is None
         return L * lipschitz_layers(self.layers, lo, hi) * (1 + 1e-9)   # cover float64 rounding
@@ -107,6 +110,13 @@ def eval_layers(layers, x):
             x = [v / (1.0 + math.exp(-v)) for v in x]
         elif layer[0] == "sign":   # -1, 0, 1 (a binarized network's step)
             x = [(v > 0) - (v < 0) for v in x]
+        elif layer[0] == "softplus":   # log(1 + e^v) = max(v, 0) + log1p(e^-|v|)
+            x = [max(v, 0.0) + math.log1p(math.exp(-abs(v))) for v in x]
+        elif layer[0] == "layernorm":   # (x - mean) / sqrt(var + eps) gamma + beta, all of x
+            gam, bet, eps = layer[1:]
+            m = sum(x) / len(x)
+            sd = math.sqrt(sum((v - m) ** 2 for v in x) / len(x) + eps)
+            x = [(v - m) / sd * g + b for v, g, b in zip(x, gam, bet)]
         elif layer[0] == "softmax":   # a Softmax over each group of m consecutive values
             m = layer[1]
             out = []
@@ -125,13 +135,67 @@ def eval_layers(layers, x):
     return x
 
 
+def variance_min(W, b, lo, hi):
+    """The least of var(W x + b) (the population variance of the vector's entries) over the 2-D
+    box [lo, hi]: var = |A x + c|^2 / n with A, c the centred W, b is a convex quadratic, least
+    at its stationary point when that lies in the box, else on an edge (a 1-D quadratic, least at
+    its clamped vertex)."""
+    n = len(W)
+    assert len(lo) == 2, "variance_min: 2 inputs"
+    A = [[W[i][j] - sum(W[k][j] for k in range(n)) / n for j in range(2)] for i in range(n)]
+    c = [b[i] - sum(b) / n for i in range(n)]
+
+    def var(x):
+        return sum((A[i][0] * x[0] + A[i][1] * x[1] + c[i]) ** 2 for i in range(n)) / n
+    cands = []
+    g00 = sum(a[0] * a[0] for a in A)
+    g01 = sum(a[0] * a[1] for a in A)
+    g11 = sum(a[1] * a[1] for a in A)
+    r0 = -sum(a[0] * ci for a, ci in zip(A, c))
+    r1 = -sum(a[1] * ci for a, ci in zip(A, c))
+    det = g00 * g11 - g01 * g01
+    if det > 0:
+        x = [(r0 * g11 - r1 * g01) / det, (g00 * r1 - g01 * r0) / det]
+        if all(lo[j] <= x[j] <= hi[j] for j in range(2)):
+            cands.append(x)
+    for i in range(2):   # the edges x_i = lo_i or hi_i
+        j = 1 - i
+        gjj = sum(a[j] * a[j] for a in A)
+        for xi in (lo[i], hi[i]):
+            t = -sum(a[j] * (a[i] * xi + ci) for a, ci in zip(A, c)) / gjj
+            t = min(max(t, lo[j]), hi[j])
+            x = [0.0, 0.0]
+            x[i], x[j] = xi, t
+            cands.append(x)
+    return min(var(x) for x in cands)
+
+
 def lipschitz_layers(layers, lo=None, hi=None):
-    """lo, hi: the box the constant holds on (needed by "mul" layers), else None."""
+    """lo, hi: the box the constant holds on (needed by "mul" and "layernorm" layers), else
+    None."""
     L = 1.0
+    prev = None   # the previous layer and the box at its input
     for layer in layers:
         if lo is not None:
             nlo, nhi = ibp_layers([layer], lo, hi)
-        if layer[0] == "mul":
+        if layer[0] == "layernorm":
+            # y = C h / s gamma + beta, C = I - 11^T/n, s = sqrt(var(h) + eps), on h = W x + b (the
+            # dense layer before it, on the box): dy/dh = (1/s)(C - z z^T / n) diag(gamma) with
+            # z = C h / s, |z|_2^2 = n var / (var + eps) < n, |z_i| <= sqrt(n - 1) (the largest
+            # centred entry squared is at most (n - 1) var); so its inf-norm is at most
+            # (2 (n - 1) / n + sqrt(n - 1)) max|gamma| / s_min, s_min from the least variance of
+            # h on the box (variance_min), lowered for its float64 rounding
+            assert lo is not None and prev is not None and prev[0][0] == "dense", \
+                "a layernorm layer needs the dense layer before it and the box"
+            gam, _, eps = layer[1:]
+            n = len(gam)
+            vmin = variance_min(prev[0][1], prev[0][2], prev[1], prev[2]) * (1 - 1e-9) - 1e-15
+            s_min = math.sqrt(max(vmin, 0.0) + eps)
+            assert s_min > 0.05, s_min
+            L *= (2 * (n - 1) / n + math.sqrt(n - 1)) * max(abs(g) for g in gam) / s_min
+        elif layer[0] == "softplus":   # softplus' = sigmoid, in (0, 1)
+            pass
+        elif layer[0] == "mul":
             # d(u v) = v du + u dv and d(u u) = 2 u du along any segment of the box (convex: u, v
             # stay within their interval bounds there)
             assert lo is not None, "a mul layer's Lipschitz constant needs the box"
@@ -154,6 +218,7 @@ def lipschitz_layers(layers, lo=None, hi=None):
             L *= max(max(sum(abs(w) for w in row) for row in W) for W in (layer[1], layer[3]))
         else:
             L *= max(sum(abs(w) for w in row) for row in layer[1])
+        prev = (layer, lo, hi)
         if lo is not None:
             lo, hi = nlo, nhi
     return L
@@ -414,6 +479,33 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Sign", [cur], ["sign%d" % j], "sign%d" % j))
                 cur = "sign%d" % j
                 continue
+            if layer[0] == "softplus":
+                j = k[0] = k[0] + 1
+                nodes.append(node_text("Softplus", [cur], ["softplus%d" % j], "softplus%d" % j))
+                cur = "softplus%d" % j
+                continue
+            if layer[0] == "layernorm":
+                # as PyTorch exports a LayerNorm before opset 17: ReduceMean, Sub, Pow 2,
+                # ReduceMean, Add epsilon, Sqrt, Div, Mul gamma, Add beta (the last axis)
+                j = k[0] = k[0] + 1
+                gam, bet, eps = layer[1:]
+                inits.append(tensor_text("LG%d" % j, [len(gam)], gam, raw))
+                inits.append(tensor_text("LB%d" % j, [len(bet)], bet, raw))
+                inits.append(tensor_text("LE%d" % j, [1], [eps], raw))
+                inits.append(tensor_text("LTWO%d" % j, [1], [2.0], raw))
+                steps = [("ReduceMean", [cur], "lnmean", [("axes", "INTS", [-1])]),
+                         ("Sub", [cur, "lnmean%d" % j], "lncentred", []),
+                         ("Pow", ["lncentred%d" % j, "LTWO%d" % j], "lnsquare", []),
+                         ("ReduceMean", ["lnsquare%d" % j], "lnvar", [("axes", "INTS", [-1])]),
+                         ("Add", ["lnvar%d" % j, "LE%d" % j], "lnvareps", []),
+                         ("Sqrt", ["lnvareps%d" % j], "lnstd", []),
+                         ("Div", ["lncentred%d" % j, "lnstd%d" % j], "lnnorm", []),
+                         ("Mul", ["lnnorm%d" % j, "LG%d" % j], "lnscaled", []),
+                         ("Add", ["lnscaled%d" % j, "LB%d" % j], "lnout", [])]
+                for op, ins, out, attrs in steps:
+                    nodes.append(node_text(op, ins, ["%s%d" % (out, j)], "%s%d" % (out, j), attrs))
+                cur = "lnout%d" % j
+                continue
             if layer[0] == "silu":
                 # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
                 j = k[0] = k[0] + 1
@@ -610,8 +702,38 @@ def ibp(net, lo, hi):
     return ibp_layers(net.layers, lo, hi)
 
 
+def layernorm_cell(W, b, ln, lo, hi):
+    """Interval bounds of layernorm(W x + b) over the 2-D box [lo, hi]: the centred entries
+    d_i = (C (W x + b))_i are affine in x (their exact range on the box), the variance a convex
+    quadratic (its least value by variance_min, its largest at a corner), and each output
+    d_i / sqrt(var + eps) gamma_i + beta_i lies in the quotients of those ranges (s > 0)."""
+    gam, bet, eps = ln[1:]
+    n = len(W)
+    A = [[W[i][j] - sum(W[k][j] for k in range(n)) / n for j in range(2)] for i in range(n)]
+    c = [b[i] - sum(b) / n for i in range(n)]
+    corners = [[x0, x1] for x0 in (lo[0], hi[0]) for x1 in (lo[1], hi[1])]
+    vmax = max(sum((A[i][0] * x[0] + A[i][1] * x[1] + c[i]) ** 2 for i in range(n)) / n
+               for x in corners)
+    vmin = variance_min(W, b, lo, hi)
+    s_lo = math.sqrt(max(vmin * (1 - 1e-9) - 1e-15, 0.0) + eps)
+    s_hi = math.sqrt(vmax * (1 + 1e-9) + 1e-15 + eps)
+    out_lo, out_hi = [], []
+    for i in range(n):
+        dl = c[i] + sum(min(a * l, a * h) for a, l, h in zip(A[i], lo, hi))
+        dh = c[i] + sum(max(a * l, a * h) for a, l, h in zip(A[i], lo, hi))
+        q = [dl / s_lo, dl / s_hi, dh / s_lo, dh / s_hi]
+        ql, qh = min(q), max(q)
+        ql, qh = ql - 1e-12 * (1 + abs(ql)), qh + 1e-12 * (1 + abs(qh))   # (float64 rounding)
+        y = [ql * gam[i] + bet[i], qh * gam[i] + bet[i]]
+        out_lo.append(min(y))
+        out_hi.append(max(y))
+    return out_lo, out_hi
+
+
 def ibp_layers(layers, lo, hi):
-    for layer in layers:
+    layers = list(layers)
+    ln_box = None   # the 2-D box at the input of a dense layer that a layernorm follows
+    for li, layer in enumerate(layers):
         if layer == "relu":
             lo = [max(v, 0.0) for v in lo]
             hi = [max(v, 0.0) for v in hi]
@@ -630,6 +752,20 @@ def ibp_layers(layers, lo, hi):
             lo = [(v > 0) - (v < 0) for v in lo]
             hi = [(v > 0) - (v < 0) for v in hi]
             continue
+        if layer[0] == "softplus":   # increasing
+            lo = [max(v, 0.0) + math.log1p(math.exp(-abs(v))) for v in lo]
+            hi = [max(v, 0.0) + math.log1p(math.exp(-abs(v))) for v in hi]
+            continue
+        if layer[0] == "layernorm" and li > 0 and layers[li - 1][0] == "dense" and \
+                ln_box is not None:   # with the dense layer before it, on its 2-D input box
+            lo, hi = layernorm_cell(layers[li - 1][1], layers[li - 1][2], layer, *ln_box)
+            continue
+        if layer[0] == "layernorm":   # |(x_i - mean) / sqrt(var + eps)| <= sqrt(n - 1), any x
+            gam, bet = layer[1], layer[2]
+            r = math.sqrt(len(gam) - 1) * (1 + 1e-12)
+            lo = [b - r * abs(g) for g, b in zip(gam, bet)]
+            hi = [b + r * abs(g) for g, b in zip(gam, bet)]
+            continue
         if layer[0] == "res":   # x + f(x) lies in [lo + lo_f, hi + hi_f]
             flo, fhi = ibp_layers(layer[1], lo, hi)
             lo = [a + b for a, b in zip(lo, flo)]
@@ -647,6 +783,9 @@ def ibp_layers(layers, lo, hi):
             continue
         assert layer[0] in ("dense", "tconv", "resize", "split")
         W, b = layer[1], layer[2]
+        nxt = layers[li + 1] if li + 1 < len(layers) else None
+        ln_box = (lo, hi) if nxt not in (None, "relu") and nxt[0] == "layernorm" and \
+            len(lo) == 2 else None
         nlo, nhi = [], []
         for row, bi in zip(W, b):
             a = sum(w * (l if w >= 0 else u) for w, l, u in zip(row, lo, hi)) + bi
@@ -973,6 +1112,29 @@ def build(root):
     write_model(rx, "smx2", "gemm", raw=True)
     lipschitz_specs("smx2", rx, " (a Softmax's Jacobian diag(s) - s s^T has\nrows of l1 norm "
                     "2 s_i (1 - s_i) <= 1/2)")
+
+    # -- lnsp2: 2 -> 8 -> LayerNorm (decomposed, as PyTorch exports it) -> Softplus -> 8 -> relu
+    # -> 3; the first layer's biases are spread so that the LayerNorm's input never has a small
+    # variance on the box (its Lipschitz constant is 1 / sqrt(variance + eps))
+    rl = random_net(5311, [2, 8, 8, 3])
+    lrng = random.Random(5312)
+    rl.layers[0] = ("dense", rl.layers[0][1], [f32(2.0 * (i - 3.5) / 3.5) for i in range(8)])
+    gam = [f32(lrng.uniform(0.5, 1.5)) for _ in range(8)]
+    bet = [f32(lrng.gauss(0.0, 0.2)) for _ in range(8)]
+    rl.layers = rl.layers[:1] + [("layernorm", gam, bet, f32(1e-5)), ("softplus",)] + rl.layers[2:]
+    write_model(rl, "lnsp2", "gemm", raw=True)
+    lipschitz_specs("lnsp2", rl, " (a LayerNorm's Jacobian has inf-norm at most\n"
+                    "(2 (n-1)/n + sqrt(n-1)) max|gamma| / sqrt(min var + eps), the least variance of\n"
+                    "its input on the box computed exactly; Softplus is 1-Lipschitz)")
+    m0, _ = y_stats(rl, box2[0], box2[1], 201, [1, 0, 0])
+    t_ln = floor_to(analyse_cells(rl, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+    pm_ln = analyse_cells(rl, [box2], [[([1, 0, 0], t_ln)]], CELLS)
+    assert pm_ln >= MARGIN, pm_ln
+    write_spec("lnsp2", "lnsp2_tight_unsat", "", rl, [box2], [[([1, 0, 0], t_ln)]], "unsat",
+               "Interval arithmetic on a %dx%d partition of the box (the LayerNorm from the exact\n"
+               "ranges of its centred inputs, affine in x, and of their variance, a convex\n"
+               "quadratic: layernorm_cell): on every cell Y_0 > %s by at least %.4f (sampled\n"
+               "min of Y_0: %.6f)." % (CELLS, CELLS, num(t_ln), pm_ln, m0))
 
     # -- redmax2: 2 -> 12 -> relu -> [max, min] of groups of 3 (4 + 4) -> 8 -> relu -> 3 ------
     rg = random_net(6421, [2, 12, 3])

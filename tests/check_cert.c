@@ -206,6 +206,8 @@ static const char *const unsat_instances[][2] = {
     {"models/redmax2.onnx", "specs/redmax2_unsat.vnnlib"}, /* ReduceMax, ReduceMin */
     {"models/sign2.onnx", "specs/sign2_unsat.vnnlib"},     /* a binarized step */
     {"models/smx2.onnx", "specs/smx2_unsat.vnnlib"},       /* a Softmax inside the graph */
+    {"models/lnsp2.onnx", "specs/lnsp2_unsat.vnnlib"},     /* a LayerNorm, a Softplus */
+    {"models/lnsp2.onnx", "specs/lnsp2_tight_unsat.vnnlib"},
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 

@@ -3,8 +3,9 @@
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
- * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH and SIGN (v' = -1, 0 or 1 as v < 0,
- * v = 0 or v > 0: a binarized network's step, exact in any float execution), and MAXPOOL
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, SIGN (v' = -1, 0 or 1 as v < 0,
+ * v = 0 or v > 0: a binarized network's step, exact in any float execution) and the convex kinds
+ * EXP, RECIP (1/v), SQRT, LOG, SOFTPLUS (log(1 + exp(v))), PRODUCT (v'_j = v_a v_b), and MAXPOOL
  * (v'_j = max over the window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for
  * padding; every window holds at least one input). A float execution computes MAXPOOL exactly (max
  * rounds nothing). The ONNX loader lowers a graph into this form without rounding the real-valued
