@@ -2592,6 +2592,59 @@ START_TEST(test_convex_lines)
 }
 END_TEST
 
+/* A standalone convex layer alone, y = f(x), on the point box [c, c] (not widened: f's input is
+ * exact): under the float claim IBP's bounds and CROWN's rows (+y and -y) leave room for a float
+ * execution's allowance E = rel |f| + abs (relative to the output: at sqrt(2^40) = 2^20 it is
+ * 2^-4), and under the real claim they are within |f| 2^-40 + 2^-60 of f (tight: the allowance is
+ * the float claim's only). f in long double. */
+START_TEST(test_convex_exec_allowance)
+{
+    static const struct {
+        vfy_layer_kind k;
+        double c, rel, ab;
+    } pts[] = {{VFY_LAYER_EXP, 3, 0x1p-21, 0x1p-146}, {VFY_LAYER_EXP, -20, 0x1p-21, 0x1p-146},
+               {VFY_LAYER_RECIP, 3, 0x1p-24, 0x1p-149}, {VFY_LAYER_RECIP, -7, 0x1p-24, 0x1p-149},
+               {VFY_LAYER_SQRT, 2, 0x1p-24, 0}, {VFY_LAYER_SQRT, 0x1p40, 0x1p-24, 0},
+               {VFY_LAYER_LOG, 5, 0x1p-21, 0x1p-146}, {VFY_LAYER_LOG, 0x1p-10, 0x1p-21, 0x1p-146},
+               {VFY_LAYER_SOFTPLUS, 0.5, 0x1p-21, 0x1p-21},
+               {VFY_LAYER_SOFTPLUS, -30, 0x1p-21, 0x1p-21}};
+    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+        vfy_net *net = calloc(1, sizeof *net);
+        ck_assert_ptr_nonnull(net);
+        net->n_in = net->n_out = 1;
+        ck_assert_int_eq(vfy_net_push(net, pts[p].k, 1, 1, NULL, NULL, 0, 0, "f", NULL), VFY_OK);
+        double c = pts[p].c;
+        long double f = testnet_cvx_ref(pts[p].k, c), af = fabsl(f);
+        long double E = af * pts[p].rel + pts[p].ab, tight = af * 0x1p-40L + 0x1p-60L;
+        for (int fsem = 0; fsem < 2; fsem++) {
+            vfy_bound_ctx *ctx;
+            ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+            vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, &c, &c, NULL, bi), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, &c, &c, NULL, bc), VFY_OK);
+            const double cy[2] = {1, -1};
+            double lb[2];
+            ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, &c, &c, bc, 2, cy, NULL, lb,
+                                            NULL, NULL), VFY_OK);
+            long double lo = bi->lo[0][0], hi = bi->hi[0][0], rl = lb[0], rh = -lb[1];
+            if (fsem)
+                REQUIRE_MSG(lo <= f - E && hi >= f + E && rl <= f - E && rh >= f + E,
+                            "kind %d at %g: f = %.20Lg, E = %.3Lg: IBP [%.20Lg, %.20Lg], rows "
+                            "[%.20Lg, %.20Lg]", (int)pts[p].k, c, f, E, lo, hi, rl, rh);
+            else
+                REQUIRE_MSG(lo <= f && f <= hi && rl <= f && f <= rh && f - lo <= tight &&
+                            hi - f <= tight && f - rl <= tight && rh - f <= tight,
+                            "kind %d at %g (real): f = %.20Lg: IBP [%.20Lg, %.20Lg], rows [%.20Lg, "
+                            "%.20Lg]", (int)pts[p].k, c, f, lo, hi, rl, rh);
+            vfy_bounds_free(bi);
+            vfy_bounds_free(bc);
+            vfy_bound_ctx_free(ctx);
+        }
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
 /* Push a Softmax over groups of m of the current n values as bound.c's callers see it after
  * graph.c's lowering: DENSE differences, EXP, DENSE sums (+1), RECIP. */
 static void push_softmax(vfy_net *net, int64_t n, int64_t m)
@@ -3867,6 +3920,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_sign_bounds_contain, 0, 6);
     tcase_add_loop_test(tc, test_exp_recip_lines, 0, 2);
     tcase_add_loop_test(tc, test_convex_lines, 0, 2);
+    tcase_add_test(tc, test_convex_exec_allowance);
     tcase_add_loop_test(tc, test_softmax_bounds_contain, 0, 6);
     tcase_add_loop_test(tc, test_product_primal, 0, 6);
     tcase_add_loop_test(tc, test_pass_through_sound, 0, 10);

@@ -1863,37 +1863,43 @@ START_TEST(test_convex_certified)
 }
 END_TEST
 
-/* At a point x0 = c (x1 = 0) the net is y = f(c), f a standalone convex kind; the real value is
- * known in long double (c a float32, so that the point box covers its float32 rounding). With m
- * the margin, the unsafe set Y <= f(c) - m is empty, Y <= f(c) + m is not. The checker accepts
- * the empty one under the real claim for m = |f| 2^-40 + 2^-60 (its
- * enclosures are that tight), and rejects the other under both claims (a claim 1e-9 too high is
- * caught); under the float32 claim it rejects the empty one for m = |f| 2^-26 (below a float
- * execution's allowance, relative to |f|: at sqrt(2^40) = 2^20 that is 2^-6) and accepts it for
- * m = |f| 2^-18 + 2^-18. verify agrees: unsat exactly where the checker accepts. */
+/* The net is the layer alone, y = (f(x0), f(x1)), on the point x0 = c (a float32, so the point
+ * box covers its float32 rounding; x1 = 1): f's input is exact in every semantics, so only the
+ * enclosure of f and, under the float32 claim, a float execution's allowance E = rel |f| + abs
+ * widen the bounds. The real value f(c) is known in long double. With m the margin, the unsafe set
+ * Y_0 <= f(c) - m is empty, Y_0 <= f(c) + m is not. The checker accepts the empty one under the
+ * real claim for m = |f| 2^-40 + 2^-60 (its enclosures are that tight), and rejects the other
+ * under both claims (a claim 1e-9 too high is caught); under the float32 claim it rejects the empty
+ * one for m = E / 2 (the allowance decides, relative to |f|: at sqrt(2^40) = 2^20 it is 2^-4) and
+ * accepts it for m = 2 E + |f| 2^-40. */
 START_TEST(test_convex_allowance_decides)
 {
     static const struct {
         vfy_layer_kind k;
-        double c;
-    } pts[] = {{VFY_LAYER_EXP, 3}, {VFY_LAYER_EXP, -20}, {VFY_LAYER_RECIP, 3},
-               {VFY_LAYER_RECIP, -7}, {VFY_LAYER_SQRT, 2}, {VFY_LAYER_SQRT, 0x1p40},
-               {VFY_LAYER_LOG, 5}, {VFY_LAYER_LOG, 0x1p-10}, {VFY_LAYER_SOFTPLUS, 0.5},
-               {VFY_LAYER_SOFTPLUS, -30}, {VFY_LAYER_SOFTPLUS, 40}};
+        double c, rel, ab;
+    } pts[] = {{VFY_LAYER_EXP, 3, 0x1p-21, 0x1p-146}, {VFY_LAYER_EXP, -20, 0x1p-21, 0x1p-146},
+               {VFY_LAYER_RECIP, 3, 0x1p-24, 0x1p-149}, {VFY_LAYER_RECIP, -7, 0x1p-24, 0x1p-149},
+               {VFY_LAYER_SQRT, 2, 0x1p-24, 0}, {VFY_LAYER_SQRT, 0x1p40, 0x1p-24, 0},
+               {VFY_LAYER_LOG, 5, 0x1p-21, 0x1p-146}, {VFY_LAYER_LOG, 0x1p-10, 0x1p-21, 0x1p-146},
+               {VFY_LAYER_SOFTPLUS, 0.5, 0x1p-21, 0x1p-21},
+               {VFY_LAYER_SOFTPLUS, -30, 0x1p-21, 0x1p-21},
+               {VFY_LAYER_SOFTPLUS, 40, 0x1p-21, 0x1p-21}};
     const char *sem[2] = {"real", "float32"};
     char why[1024];
     for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
-        const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
-        vfy_net *net = act_net(pts[p].k, 1, w1, b1, w2, 0);
-        double c = pts[p].c, lo[2] = {c, 0}, hi[2] = {c, 0};
+        vfy_net *net = empty_net2();
+        net->n_out = 2;
+        push_act_n(net, pts[p].k, 2, 0);
+        double c = pts[p].c, lo[2] = {c, 1}, hi[2] = {c, 1};
         long double f = testnet_cvx_ref(pts[p].k, c), af = fabsl(f);
+        long double E = af * pts[p].rel + pts[p].ab;
         /* (m, side, claim, expected): side -1 the empty set f - m, +1 the forged f + m */
         const struct {
             long double m;
             int side, s, valid;
         } cs[] = {{af * 0x1p-40L + 0x1p-60L, -1, 0, 1}, {af * 0x1p-40L + 0x1p-60L, 1, 0, 0},
-                  {af * 0x1p-40L + 0x1p-60L, 1, 1, 0}, {af * 0x1p-26L, -1, 1, 0},
-                  {af * 0x1p-18L + 0x1p-18L, -1, 1, 1}};
+                  {af * 0x1p-40L + 0x1p-60L, 1, 1, 0}, {E / 2, -1, 1, 0},
+                  {2 * E + af * 0x1p-40L, -1, 1, 1}};
         for (size_t t = 0; t < sizeof cs / sizeof cs[0]; t++) {
             long double v = f + cs[t].side * cs[t].m;
             double thr = (double)v; /* rounded away from f: the set stays empty (or not) */
@@ -1901,18 +1907,23 @@ START_TEST(test_convex_allowance_decides)
                 thr = nextafter(thr, -INFINITY);
             if (cs[t].side > 0 && (long double)thr < v)
                 thr = nextafter(thr, INFINITY);
-            vfy_spec *sp = act_spec(c, c, 0, 0, "<=", thr);
+            char text[1024];
+            snprintf(text, sizeof text, "(declare-const X_0 Real)(declare-const X_1 Real)"
+                     "(declare-const Y_0 Real)(declare-const Y_1 Real)(assert (>= X_0 %.200g))"
+                     "(assert (<= X_0 %.200g))(assert (>= X_1 1))(assert (<= X_1 1))"
+                     "(assert (<= Y_0 %.200g))", c, c, thr);
+            vfy_spec *sp = NULL;
+            vfy_error err;
+            REQUIRE_MSG(vfy_spec_parse(text, strlen(text), "cvx.vnnlib", &sp, &err) == VFY_OK,
+                        "%s", err.msg);
             int got = sign_region_valid(net, sp, sem[cs[t].s], lo, hi, 0, why);
             REQUIRE_MSG(got == cs[t].valid, "%s at %g, margin %Lg side %d %s: checker %d (%s)",
-                        cvx_names[pts[p].k == VFY_LAYER_EXP ? 0 : pts[p].k == VFY_LAYER_RECIP ? 1
-                                   : pts[p].k == VFY_LAYER_SQRT ? 2 : pts[p].k == VFY_LAYER_LOG ? 3
-                                   : 4], c, cs[t].m, cs[t].side, sem[cs[t].s], got, why);
-            if (cs[t].s == 1 && cs[t].side < 0) { /* verify under the float claim agrees */
-                int valid;
-                vfy_verdict vd = act_certify(net, sp, 5, &valid, why);
-                REQUIRE_MSG((vd == VFY_UNSAT) == cs[t].valid, "verify at %g margin %Lg: %s", c,
-                            cs[t].m, vfy_verdict_name(vd));
-            }
+                        cvx_names[pts[p].k == VFY_LAYER_EXP     ? 0
+                                  : pts[p].k == VFY_LAYER_RECIP ? 1
+                                  : pts[p].k == VFY_LAYER_SQRT  ? 2
+                                  : pts[p].k == VFY_LAYER_LOG   ? 3
+                                                                : 4],
+                        c, cs[t].m, cs[t].side, sem[cs[t].s], got, why);
             vfy_spec_free(sp);
         }
         vfy_net_free(net);

@@ -3181,8 +3181,9 @@ END_TEST
 
 /* y = 1 / x0 (Div of a constant by the input) on x0 in [0, 1]: the real y is >= 1 wherever it is
  * defined, so Y_0 <= 0.5 holds nowhere, but the divisor reaches 0: verify must not answer unsat
- * (no claim across a pole), and finds no counterexample either: unknown (or timeout). On [0.5, 1]
- * the same spec is proved. */
+ * (no claim across a pole), and finds no counterexample either: unknown (or timeout). Likewise
+ * -0.5 <= Y_0 <= 0.5 on x0 in [-1, 1] (|1/x0| >= 1, across the pole). On [0.5, 1] the first spec
+ * is proved. */
 START_TEST(test_div_by_zero_unknown)
 {
     mb b = {0};
@@ -3192,11 +3193,12 @@ START_TEST(test_div_by_zero_unknown)
     ADD_INIT(b, tensor_f("c1", 1, one, (const float[]){1.0f}, ENC_RAW));
     ADD_NODE(b, "Div", "inv", "c1,x", "y", NULL);
     vfy_net *net = load_ok(&b);
-    for (int c = 0; c < 2; c++) {
+    for (int c = 0; c < 3; c++) {
         char text[512];
         snprintf(text, sizeof text, "(declare-const X_0 Real)\n(declare-const Y_0 Real)\n"
-                 "(assert (>= X_0 %s))\n(assert (<= X_0 1.0))\n(assert (<= Y_0 0.5))\n",
-                 c ? "0.5" : "0.0");
+                 "(assert (>= X_0 %s))\n(assert (<= X_0 1.0))\n(assert (<= Y_0 0.5))\n%s",
+                 c == 1 ? "0.5" : c == 2 ? "-1.0" : "0.0",
+                 c == 2 ? "(assert (>= Y_0 -0.5))\n" : "");
         vfy_spec *spec = NULL;
         vfy_error err;
         ck_assert_int_eq(vfy_spec_parse(text, strlen(text), "t.vnnlib", &spec, &err), VFY_OK);
@@ -3206,9 +3208,9 @@ START_TEST(test_div_by_zero_unknown)
         o.threads = 1;
         vfy_verify_result res;
         ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
-        if (c == 0)
+        if (c != 1)
             REQUIRE_MSG(res.verdict == VFY_UNKNOWN || res.verdict == VFY_TIMEOUT,
-                        "divisor reaching 0: verdict %d", (int)res.verdict);
+                        "divisor reaching 0 (spec %d): verdict %d", c, (int)res.verdict);
         else
             REQUIRE_MSG(res.verdict == VFY_UNSAT, "divisor in [0.5, 1]: verdict %d",
                         (int)res.verdict);
