@@ -1124,7 +1124,8 @@ def build(root):
     rl.layers = rl.layers[:1] + [("layernorm", gam, bet, f32(1e-5)), ("softplus",)] + rl.layers[2:]
     write_model(rl, "lnsp2", "gemm", raw=True)
     lipschitz_specs("lnsp2", rl, " (a LayerNorm's Jacobian has inf-norm at most\n"
-                    "(2 (n-1)/n + sqrt(n-1)) max|gamma| / sqrt(min var + eps), the least variance of\n"
+                    "(2 (n-1)/n + sqrt(n-1)) max|gamma| / sqrt(min var + eps), "
+                    "the least variance of\n"
                     "its input on the box computed exactly; Softplus is 1-Lipschitz)")
     m0, _ = y_stats(rl, box2[0], box2[1], 201, [1, 0, 0])
     t_ln = floor_to(analyse_cells(rl, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)

@@ -2534,7 +2534,8 @@ START_TEST(test_convex_lines)
         }
         vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
         /* (finite wherever f is: 1/v of a subnormal, exp near 710 exceed the doubles) */
-        int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L && fabsl(testnet_cvx_ref(kind, u)) < 0x1p1020L;
+        int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L &&
+                  fabsl(testnet_cvx_ref(kind, u)) < 0x1p1020L;
         REQUIRE_MSG((!fin || (isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu))) &&
                     (kind == VFY_LAYER_RECIP || (sl >= 0 && su >= 0)),
                     "%s on [%a, %a]: lines %a z + %a, %a z + %a", names[ki], l, u, sl, tl, su, tu);
@@ -2554,13 +2555,15 @@ START_TEST(test_convex_lines)
         for (int g = 0; g < nz; g++) {
             if (!(z[g] >= l && z[g] <= u))
                 continue;
-            REQUIRE_MSG(testnet_cvx_holds(kind, z[g], sl, tl, su, tu), "%s on [%.17g, %.17g] at %.17g: "
+            REQUIRE_MSG(testnet_cvx_holds(kind, z[g], sl, tl, su, tu),
+                        "%s on [%.17g, %.17g] at %.17g: "
                         "lower %.17g z + %.17g, upper %.17g z + %.17g, f = %.20Lg", names[ki], l, u,
                         z[g], sl, tl, su, tu, testnet_cvx_ref(kind, z[g]));
         }
         /* not vacuous: where the interval is neither tiny nor huge, the chord meets f at an end
          * and the tangent near its point, within 2^-30 of f's magnitude there */
-        double fm = fmax(fabs((double)testnet_cvx_ref(kind, l)), fabs((double)testnet_cvx_ref(kind, u)));
+        double fm = fmax(fabs((double)testnet_cvx_ref(kind, l)),
+                         fabs((double)testnet_cvx_ref(kind, u)));
         if (!(u - l > 1e-3 * fmax(fabs(l), 1e-3) && fabs(l) < 1e3 && fabs(u) < 1e3 &&
               fm < 1e12 && (kind != VFY_LAYER_EXP || u < 40)))
             continue;

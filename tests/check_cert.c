@@ -1785,6 +1785,14 @@ static const vfy_layer_kind cvx_kinds[5] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_
                                             VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
 static const char *const cvx_names[5] = {"exp", "recip", "sqrt", "log", "softplus"};
 
+static const char *cvx_name(vfy_layer_kind k)
+{
+    for (int i = 0; i < 5; i++)
+        if (cvx_kinds[i] == k)
+            return cvx_names[i];
+    return "?";
+}
+
 /* The checker's lines of every convex kind hold at the ends, their neighbours, the midpoint, the
  * tangent points and random points of 20,000 random intervals (testnet_cvx_interval: narrow, wide,
  * huge, near a pole, points; 1/z on either side of 0), against an enclosure of the real f with no
@@ -1918,12 +1926,7 @@ START_TEST(test_convex_allowance_decides)
                         "%s", err.msg);
             int got = sign_region_valid(net, sp, sem[cs[t].s], lo, hi, 0, why);
             REQUIRE_MSG(got == cs[t].valid, "%s at %g, margin %Lg side %d %s: checker %d (%s)",
-                        cvx_names[pts[p].k == VFY_LAYER_EXP     ? 0
-                                  : pts[p].k == VFY_LAYER_RECIP ? 1
-                                  : pts[p].k == VFY_LAYER_SQRT  ? 2
-                                  : pts[p].k == VFY_LAYER_LOG   ? 3
-                                                                : 4],
-                        c, cs[t].m, cs[t].side, sem[cs[t].s], got, why);
+                        cvx_name(pts[p].k), c, cs[t].m, cs[t].side, sem[cs[t].s], got, why);
             vfy_spec_free(sp);
         }
         vfy_net_free(net);

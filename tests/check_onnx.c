@@ -2906,7 +2906,8 @@ START_TEST(test_div_computed)
 }
 END_TEST
 
-static const float ln_gamma[4] = {1.5f, -0.5f, 0.75f, 2.0f}, ln_beta[4] = {0.25f, 0.0f, -1.0f, 0.5f};
+static const float ln_gamma[4] = {1.5f, -0.5f, 0.75f, 2.0f};
+static const float ln_beta[4] = {0.25f, 0.0f, -1.0f, 0.5f};
 
 /* LayerNorm over the last axis of h = x W1 (rows of 4): (h - mean) / sqrt(var + 1e-5f) gamma +
  * beta, in double */
