@@ -582,6 +582,8 @@ OPS = {
     "LeakyRelu": lambda i, a, f: np.where(i[0] >= 0, i[0], i[0] * f(a.get("alpha", 0.01))),
     "Sigmoid": lambda i, a, f: _sigmoid(i[0]),
     "Sign": lambda i, a, f: np.sign(i[0]),
+    "Sin": lambda i, a, f: np.sin(i[0]),
+    "Cos": lambda i, a, f: np.cos(i[0]),
     "Tanh": lambda i, a, f: np.tanh(i[0]),
     "Flatten": op_flatten,
     "Reshape": op_reshape,

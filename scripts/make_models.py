@@ -117,6 +117,8 @@ def eval_layers(layers, x):
             m = sum(x) / len(x)
             sd = math.sqrt(sum((v - m) ** 2 for v in x) / len(x) + eps)
             x = [(v - m) / sd * g + b for v, g, b in zip(x, gam, bet)]
+        elif layer[0] in ("sin", "cos"):
+            x = [(math.sin if layer[0] == "sin" else math.cos)(v) for v in x]
         elif layer[0] == "softmax":   # a Softmax over each group of m consecutive values
             m = layer[1]
             out = []
@@ -206,7 +208,7 @@ def lipschitz_layers(layers, lo=None, hi=None):
                          max(abs(ul), abs(uh)) * sum(abs(w) for w in rb),
                          2 * max(abs(ul), abs(uh)) * sum(abs(w) for w in ra))
                      for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
-        elif layer == "relu" or layer[0] in ("maxpool", "redmax"):   # relu, max, min: 1-Lipschitz
+        elif layer == "relu" or layer[0] in ("maxpool", "redmax", "sin", "cos"):   # 1-Lipschitz
             pass
         elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
             L *= 1.1
@@ -506,6 +508,12 @@ def model_text(net, name, style, raw, in_dims=None):
                     nodes.append(node_text(op, ins, ["%s%d" % (out, j)], "%s%d" % (out, j), attrs))
                 cur = "lnout%d" % j
                 continue
+            if layer[0] in ("sin", "cos"):
+                j = k[0] = k[0] + 1
+                op = layer[0].capitalize()
+                nodes.append(node_text(op, [cur], ["%s%d" % (layer[0], j)], "%s%d" % (layer[0], j)))
+                cur = "%s%d" % (layer[0], j)
+                continue
             if layer[0] == "silu":
                 # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
                 j = k[0] = k[0] + 1
@@ -746,6 +754,16 @@ def ibp_layers(layers, lo, hi):
                     others = [j for j in range(g, g + m) if j != i]
                     nlo.append(1.0 / (1.0 + sum(math.exp(hi[j] - lo[i]) for j in others)))
                     nhi.append(1.0 / (1.0 + sum(math.exp(lo[j] - hi[i]) for j in others)))
+            lo, hi = nlo, nhi
+            continue
+        if layer[0] in ("sin", "cos"):   # the ends, and 1 / -1 where a peak / trough is inside
+            f = math.sin if layer[0] == "sin" else math.cos
+            top = math.pi / 2 if layer[0] == "sin" else 0.0
+
+            def inside(p, a, b):
+                return math.floor((b - p) / (2 * math.pi)) >= math.ceil((a - p) / (2 * math.pi))
+            nlo = [-1.0 if inside(top - math.pi, a, b) else min(f(a), f(b)) for a, b in zip(lo, hi)]
+            nhi = [1.0 if inside(top, a, b) else max(f(a), f(b)) for a, b in zip(lo, hi)]
             lo, hi = nlo, nhi
             continue
         if layer[0] == "sign":   # nondecreasing: [sign(lo), sign(hi)]
@@ -1106,6 +1124,15 @@ def build(root):
                "Witness on the grid: x = %s gives Y_0 = %.6f <= %s (margin %.4f)."
                % (fmt_x(xs), ms, num(t_sgs), t_sgs - ms))
 
+    # -- trig2: 2 -> 8 -> Sin -> 8 -> Cos -> 3 (both 1-Lipschitz) ---------------------------------
+    rt = random_net(8765, [2, 8, 8, 3])
+    rt.layers[0] = ("dense", [[f32(3 * w) for w in row] for row in rt.layers[0][1]],
+                    rt.layers[0][2])   # (the Sin's inputs span about a period)
+    rt.layers[1] = ("sin",)
+    rt.layers[3] = ("cos",)
+    write_model(rt, "trig2", "gemm", raw=True)
+    lipschitz_specs("trig2", rt, " (sin and cos are 1-Lipschitz)")
+
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])
     rx.layers = rx.layers[:1] + [("softmax", 4, 8)] + rx.layers[2:]
@@ -1249,7 +1276,7 @@ def write_bad_inputs(root):
     # a well-formed model (2 in, 1 out) whose middle node is an operator verify does not support
     text = ('ir_version: 7\nopset_import { version: 13 }\ngraph {\n  name: "unsupported"\n'
             + node_text("Gemm", ["X", "W"], ["H"], "gemm", [("transB", "INT", 1)])
-            + node_text("Sin", ["H"], ["S"], "sin_1")
+            + node_text("Hardmax", ["H"], ["S"], "hardmax_1")
             + node_text("Gemm", ["S", "V"], ["Y"], "out", [("transB", "INT", 1)])
             + tensor_text("W", [2, 2], [1.0, 0.0, 0.0, 1.0], False)
             + tensor_text("V", [1, 2], [1.0, 1.0], False)
@@ -1258,7 +1285,7 @@ def write_bad_inputs(root):
     encode_model(text, os.path.join(bad, "unsupported_op.onnx"))
     # the same with a LogSoftmax in the middle (verify takes one only as the last operation; a
     # Softmax there is lowered)
-    middle = text.replace('"Sin"', '"LogSoftmax"').replace('"sin_1"', '"logsoftmax_1"')
+    middle = text.replace('"Hardmax"', '"LogSoftmax"').replace('"hardmax_1"', '"logsoftmax_1"')
     encode_model(middle.replace('"unsupported"', '"logsoftmax_middle"'),
                  os.path.join(bad, "logsoftmax_middle.onnx"))
     # for models/soft2.onnx (2 in, 3 out, ending in a Softmax): a threshold on one probability,

@@ -481,7 +481,7 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
                 g2[j] = j < L->n_pass ? g[j] : g[j] * (isfinite(m) ? m : 1.0);
             }
         } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 (1: an element passed through);
-                  * SIGN: 1 (a step has no slope bound; a score, not a bound) */
+                  * SIGN, SIN, COS: 1 (a step has no slope bound; a score, not a bound) */
             double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = j < L->n_pass ? g[j] : g[j] * m;
@@ -2190,13 +2190,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     vfy_bound_ctx_set_threads(ctx, s.n_workers);
     s.n_relu = vfy_bound_ctx_n_relu(ctx);
     s.n_half = s.n_flat / 2;
-    /* nor does the LP relax Sigmoid/Tanh/Sign/MaxPool/products and the convex kinds (lp.c
-     * refuses them): no LP stage, no second phase */
+    /* nor does the LP relax any layer but DENSE, SCALE and RELU (lp.c refuses the others): no LP
+     * stage, no second phase */
     int64_t unrelaxed = -1;
     for (int64_t k = 0; k < net->n_layers; k++)
-        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
-            net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT ||
-            net->layers[k].kind == VFY_LAYER_SIGN || vfy_layer_is_convex(net->layers[k].kind))
+        if (!vfy_lp_relaxes(net->layers[k].kind))
             unrelaxed = unrelaxed < 0 ? k : unrelaxed;
     if (unrelaxed >= 0 && s.lp_stage_on) {
         s.lp_stage_on = 0;

@@ -1170,6 +1170,163 @@ static double conv_exec_err(vfy_layer_kind kind, double m)
     return vfy_add_up(vfy_mul_up(m, rel), ab);
 }
 
+/* SIN and COS.
+ * Enclosures: sin and cos by libm, within 2^-46 |v| + 2^-1060 of the real value (the assumption of
+ * the Sigmoid section above), clamped to [-1, 1]; where |z| > TRIG_MAX_ARG, or z is NaN, only
+ * [-1, 1] (nothing rests on libm's argument reduction of huge arguments).
+ * Range on [l, u] (IBP): the enclosures at the ends, widened to 1 where a maximum point of f (sin:
+ * pi/2 + 2 pi k; cos: 2 pi k) may lie in [l, u], and to -1 where a minimum point may (sin:
+ * -pi/2 + 2 pi k; cos: pi + 2 pi k). "May": the computed point c = c0 + k fl(2 pi) lies in
+ * [l - d, u + d], d = 2^-30 (1 + |l| + |u|); the real point differs from c by less than
+ * (|k| + 2) 2^-51 (1 + |c|), far below d for |l|, |u| <= TRIG_MAX_ARG. Beyond TRIG_MAX_ARG, or for
+ * u - l >= 6, [-1, 1].
+ * Lines: for any computed slope s, g(z) = f(z) - s z is largest and smallest on [l, u] at its ends
+ * or where g'(z) = 0, f'(z) = s, which has solutions only for |s| <= 1:
+ *   sin: cos z = s at z = +-acos(s) + 2 pi k;  cos: -sin z = s at z = -asin(s) + 2 pi k and
+ *   pi + asin(s) + 2 pi k.
+ * For each such real point c in [l, u] one computed point c' = c0' + k fl(2 pi) (k enumerated
+ * over every value that can place it in [l - e, u + e]) lies within e = 2^-40 (1 + |c'|) of it
+ * (libm's acos and asin, the assumption above, and the roundings of the sum err by far less), and
+ * since g'(c) = 0 and |g''| = |f| <= 1, Taylor's theorem at c gives |g(c) - g(c')| <= e^2 / 2. So
+ *   tu = max(Ghi(l), Ghi(u), Ghi(c') + e^2/2 over the computed c' in [l - e, u + e]),
+ *   Ghi(z) = Fhi(z) - s z rounded up,
+ * bounds g from above on [l, u] (a c' near no real critical point in [l, u] only raises the max),
+ * and tl likewise from below. The slope: of the chord, f' at l, at the midpoint, at u, and 0, the
+ * one whose line is lowest (upper) or highest (lower) at the midpoint, i.e. encloses the least
+ * area with f; any choice is sound. Constant lines (the range) when [l, u] is not finite, narrower
+ * than ACT_MIN_WIDTH or wider than TRIG_LINE_WIDTH.
+ * A float execution's sinf/cosf is taken within ACT_EXEC_ERR of the real function at its input
+ * (as for Sigmoid and Tanh); beyond TRIG_FLOAT_ARG, where a runtime's vectorised kernels lose
+ * their argument reduction, no proof is claimed for it (the domain's overflow flag). */
+#define TRIG_MAX_ARG 0x1p20
+#define TRIG_FLOAT_ARG 0x1p13
+#define TRIG_LINE_WIDTH 6.0
+#define TRIG_RANGE_WIDTH 6.0 /* wider: [-1, 1] (the enumeration's cost) */
+#define TRIG_PI 3.141592653589793
+#define TRIG_TWO_PI 6.283185307179586
+
+static void trig_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    if (!(fabs(z) <= TRIG_MAX_ARG)) {
+        *lo = -1.0;
+        *hi = 1.0;
+        return;
+    }
+    double v = kind == VFY_LAYER_SIN ? sin(z) : cos(z);
+    double d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+    *lo = fmax(vfy_sub_down(v, d), -1.0);
+    *hi = fmin(vfy_add_up(v, d), 1.0);
+}
+
+/* 1 when some point c0 + 2 pi k (k an integer) may lie in [l, u] (see above); l <= u finite. */
+static int trig_hits(double c0, double l, double u)
+{
+    double d = 0x1p-30 * (1.0 + fabs(l) + fabs(u));
+    double k0 = floor((l - d - c0) / TRIG_TWO_PI) - 1, k1 = ceil((u + d - c0) / TRIG_TWO_PI) + 1;
+    for (double k = k0; k <= k1; k++) {
+        double c = c0 + k * TRIG_TWO_PI;
+        if (c >= l - d && c <= u + d)
+            return 1;
+    }
+    return 0;
+}
+
+/* f's range on [l, u], enclosed (see above). */
+static void trig_range(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
+{
+    if (!(l <= u) || !(fabs(l) <= TRIG_MAX_ARG) || !(fabs(u) <= TRIG_MAX_ARG) || !(u - l < TRIG_RANGE_WIDTH)) {
+        *lo = -1.0;
+        *hi = 1.0;
+        return;
+    }
+    double a_lo, a_hi, b_lo, b_hi;
+    trig_enclose(kind, l, &a_lo, &a_hi);
+    trig_enclose(kind, u, &b_lo, &b_hi);
+    *lo = fmin(a_lo, b_lo);
+    *hi = fmax(a_hi, b_hi);
+    double top = kind == VFY_LAYER_SIN ? 0.5 * TRIG_PI : 0.0;
+    if (trig_hits(top, l, u))
+        *hi = 1.0;
+    if (trig_hits(top - TRIG_PI, l, u))
+        *lo = -1.0;
+}
+
+/* The certified intercept of the line of slope s above (upper) or below f on [l, u] (see above);
+ * [flo, fhi] the enclosures of f at l and u; +-inf when something is not finite. */
+static double trig_intercept(vfy_layer_kind kind, double l, double u, const double *flo,
+                             const double *fhi, double s, int upper)
+{
+    double t = upper ? fmax(vfy_sub_up(fhi[0], vfy_mul_down(s, l)),
+                            vfy_sub_up(fhi[1], vfy_mul_down(s, u)))
+                     : fmin(vfy_sub_down(flo[0], vfy_mul_up(s, l)),
+                            vfy_sub_down(flo[1], vfy_mul_up(s, u)));
+    if (!(fabs(s) <= 1.0))
+        return isfinite(t) ? t : (upper ? INFINITY : -INFINITY); /* (no critical point) */
+    double c0[2];
+    if (kind == VFY_LAYER_SIN) {
+        c0[0] = acos(s);
+        c0[1] = -c0[0];
+    } else {
+        c0[0] = -asin(s);
+        c0[1] = TRIG_PI + asin(s);
+    }
+    for (int b = 0; b < 2; b++) {
+        double e0 = 0x1p-40 * (1.0 + fabs(l) + fabs(u) + 8.0);
+        double k0 = floor((l - e0 - c0[b]) / TRIG_TWO_PI) - 1;
+        double k1 = ceil((u + e0 - c0[b]) / TRIG_TWO_PI) + 1;
+        for (double k = k0; k <= k1; k++) {
+            double c = c0[b] + k * TRIG_TWO_PI;
+            double e = 0x1p-40 * (1.0 + fabs(c)), h = vfy_mul_up(0.5, vfy_mul_up(e, e));
+            if (!(c >= l - e && c <= u + e))
+                continue;
+            double lo, hi;
+            trig_enclose(kind, c, &lo, &hi);
+            if (upper)
+                t = fmax(t, vfy_add_up(vfy_sub_up(hi, vfy_mul_down(s, c)), h));
+            else
+                t = fmin(t, vfy_sub_down(vfy_sub_down(lo, vfy_mul_up(s, c)), h));
+        }
+    }
+    return isfinite(t) ? t : (upper ? INFINITY : -INFINITY);
+}
+
+/* The lines of SIN or COS on [l, u] (see above). */
+static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl, double *su,
+                       double *tu)
+{
+    trig_range(kind, l, u, tl, tu);
+    *sl = *su = 0.0;
+    if (!(l < u) || !(u - l > ACT_MIN_WIDTH) || !(u - l <= TRIG_LINE_WIDTH) ||
+        !(fabs(l) <= TRIG_MAX_ARG) || !(fabs(u) <= TRIG_MAX_ARG))
+        return;
+    double flo[2], fhi[2];
+    trig_enclose(kind, l, &flo[0], &fhi[0]);
+    trig_enclose(kind, u, &flo[1], &fhi[1]);
+    double m = 0.5 * l + 0.5 * u;
+    int sin_k = kind == VFY_LAYER_SIN;
+    double fv_l = sin_k ? sin(l) : cos(l), fv_u = sin_k ? sin(u) : cos(u);
+    double cand[5] = {(fv_u - fv_l) / (u - l), sin_k ? cos(l) : -sin(l),
+                      sin_k ? cos(m) : -sin(m), sin_k ? cos(u) : -sin(u), 0.0};
+    double best_up = *tu, best_lo = *tl; /* the constant lines' values at m */
+    for (int c = 0; c < 5; c++) {
+        double s = cand[c];
+        if (!isfinite(s))
+            continue;
+        double t = trig_intercept(kind, l, u, flo, fhi, s, 1);
+        if (isfinite(t) && s * m + t < best_up) {
+            best_up = s * m + t;
+            *su = s;
+            *tu = t;
+        }
+        t = trig_intercept(kind, l, u, flo, fhi, s, 0);
+        if (isfinite(t) && s * m + t > best_lo) {
+            best_lo = s * m + t;
+            *sl = s;
+            *tl = t;
+        }
+    }
+}
+
 /* How far a float execution's activation output may be from the real function's (absolute), where
  * it is the same for every neuron: Sigmoid and Tanh ACT_EXEC_ERR (below); at a Softmax's RECIP the
  * runtime's Softmax of length n against the real one, 2^-19 + n 2^-23 (an assumption on its
@@ -1177,7 +1334,8 @@ static double conv_exec_err(vfy_layer_kind kind, double m)
  * exact. A standalone convex kind's allowance is per neuron (conv_exec_err). */
 static double act_exec_err(const vfy_layer *L)
 {
-    if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH)
+    if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH || L->kind == VFY_LAYER_SIN ||
+        L->kind == VFY_LAYER_COS)
         return ACT_EXEC_ERR;
     if (L->kind == VFY_LAYER_RECIP && vfy_layer_in_softmax(L))
         return vfy_add_up(0x1p-19, (double)L->fan_in * 0x1p-23);
@@ -1189,6 +1347,10 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
     if (vfy_layer_is_convex(kind)) {
         conv_enclose(kind, z, lo, hi);
+        return;
+    }
+    if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS) {
+        trig_enclose(kind, z, lo, hi);
         return;
     }
     if (kind == VFY_LAYER_SIGN) { /* exact */
@@ -1608,6 +1770,10 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
     }
     if (vfy_layer_is_convex(kind)) {
         conv_lines(kind, l, u, sl, tl, su, tu);
+        return;
+    }
+    if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS) {
+        trig_lines(kind, l, u, sl, tl, su, tu);
         return;
     }
     double flo, fhi, glo, ghi;
@@ -2684,9 +2850,10 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
         if (vfy_layer_is_act(L->kind)) {
             /* SOUND: f is increasing, so f(z) lies in [f(lo), f(hi)], each enclosed outward
              * (act_enclose; NaN gives the whole range); a convex kind's range on a piece of its
-             * domain likewise (conv_range; decreasing 1/v: the ends swap). A float execution's
-             * value is within ACT_EXEC_ERR of f(z) (SIGMOID, TANH; a Softmax's RECIP its own
-             * allowance), a standalone convex kind's within conv_exec_err of its magnitude. */
+             * domain likewise (conv_range; decreasing 1/v: the ends swap); SIN and COS: their range
+             * on [lo, hi] (trig_range). A float execution's value is within ACT_EXEC_ERR of f(z)
+             * (SIGMOID, TANH, SIN, COS; a Softmax's RECIP its own allowance), a standalone convex
+             * kind's within conv_exec_err of its magnitude. */
             double e = ctx->float_semantics ? act_exec_err(L) : 0.0, t;
             int cv = vfy_layer_is_convex(L->kind);
             int alone = cv && !vfy_layer_in_softmax(L);
@@ -2696,7 +2863,13 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
                     b->hi[k][j] = isnan(hi[j]) ? INFINITY : hi[j];
                     continue;
                 }
-                if (!cv) {
+                if (L->kind == VFY_LAYER_SIN || L->kind == VFY_LAYER_COS) {
+                    /* (not monotone: the range's own enclosure; past TRIG_FLOAT_ARG a float
+                     * execution's value is not claimed) */
+                    trig_range(L->kind, lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
+                    if (e > 0 && !(fmax(fabs(lo[j]), fabs(hi[j])) <= TRIG_FLOAT_ARG))
+                        b->overflow = 1;
+                } else if (!cv) {
                     act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
                     act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);
                 } else {

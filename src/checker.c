@@ -194,7 +194,7 @@ static double gamma32_up(int64_t n)
 static int lined_act(vfy_layer_kind k)
 {
     return k == VFY_LAYER_SIGMOID || k == VFY_LAYER_TANH || k == VFY_LAYER_SIGN ||
-           vfy_layer_is_convex(k);
+           k == VFY_LAYER_SIN || k == VFY_LAYER_COS || vfy_layer_is_convex(k);
 }
 
 static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int fsem, vfy_error *err)
@@ -345,6 +345,126 @@ static void axpy_iv_sparse(const vfy_csr *W, int64_t o, double a, double b, doub
         double pl = w > 0 ? a * w : b * w, ph = w > 0 ? b * w : a * w;
         lo[q] = dn(lo[q] + dn(pl));
         hi[q] = up(hi[q] + up(ph));
+    }
+}
+
+/* ---- Sin and Cos ----
+ * Enclosures: libm's sin and cos within 2^-46 |v| + 2^-1060 (glibc documents 1 ulp), clamped to
+ * [-1, 1]; |z| > 2^20 or NaN: [-1, 1].
+ * Range on [l, u]: the ends' enclosures, 1 if a maximum point (sin: pi/2 + 2 pi k, cos: 2 pi k)
+ * may be inside, -1 if a minimum point may (the maximum's points shifted by pi): a point
+ * p = p0 + k fl(2 pi) is taken as inside when within [l - r, u + r], r = 2^-30 (1 + |l| + |u|),
+ * far more than the error of p (< (|k| + 2) 2^-51 (1 + |p|)). Wider than 6 or beyond 2^20: [-1, 1].
+ * Lines of slope s: g = f - s z has its extrema on [l, u] at the ends or where f' = s:
+ * sin: z = +-acos(s) + 2 pi k; cos: z = asin(-s) + 2 pi k, pi - asin(-s) + 2 pi k (|s| <= 1).
+ * Each real such point c inside has a computed one c' with |c - c'| <= r' = 2^-40 (1 + |c'|);
+ * g'(c) = 0 and |g''| <= 1 give g(c) <= g(c') + r'^2 / 2 (and >= g(c') - r'^2 / 2). So the upper
+ * intercept is the max of up(Fhi(p) - s p) over the ends and the c' within [l - r', u + r']
+ * (plus r'^2 / 2), the lower the min of the like. Slopes: the chord's, f' at l, (l+u)/2, u, and 0,
+ * keeping per side the line nearest f at the midpoint (any slope is sound).
+ * Float32 claim: a runtime's sinf/cosf within CK_ACT_EXEC of the real function for |z| <= 2^13;
+ * beyond, nothing is confirmed. */
+#define CK_TRIG_FLOAT_ARG 0x1p13
+#define CK_TWO_PI 6.283185307179586
+#define CK_PI 3.141592653589793
+
+static void trig_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    *lo = -1.0;
+    *hi = 1.0;
+    if (!(fabs(z) <= 0x1p20))
+        return;
+    double v = kind == VFY_LAYER_SIN ? sin(z) : cos(z);
+    double d = up(up(fabs(v) * 0x1p-46) + 0x1p-1060), l = dn(v - d), h = up(v + d);
+    *lo = l > -1.0 ? l : -1.0;
+    *hi = h < 1.0 ? h : 1.0;
+}
+
+/* 1 when p0 + 2 pi k may lie in [l, u] for some integer k. */
+static int trig_point_in(double p0, double l, double u)
+{
+    double r = 0x1p-30 * (1.0 + fabs(l) + fabs(u));
+    for (double k = floor((l - r - p0) / CK_TWO_PI) - 1; k <= ceil((u + r - p0) / CK_TWO_PI) + 1;
+         k++) {
+        double p = p0 + k * CK_TWO_PI;
+        if (p >= l - r && p <= u + r)
+            return 1;
+    }
+    return 0;
+}
+
+static void trig_range_ck(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
+{
+    *lo = -1.0;
+    *hi = 1.0;
+    if (!(l <= u) || !(fabs(l) <= 0x1p20) || !(fabs(u) <= 0x1p20) || !(u - l < 6.0))
+        return;
+    double a0, a1, b0, b1;
+    trig_iv(kind, l, &a0, &a1);
+    trig_iv(kind, u, &b0, &b1);
+    double pmax = kind == VFY_LAYER_SIN ? 0.5 * CK_PI : 0.0;
+    *lo = trig_point_in(pmax - CK_PI, l, u) ? -1.0 : (a0 < b0 ? a0 : b0);
+    *hi = trig_point_in(pmax, l, u) ? 1.0 : (a1 > b1 ? a1 : b1);
+}
+
+/* The intercept of the line of slope s above (upper) or below f on [l, u]; +-inf if not finite. */
+static double trig_icept_ck(vfy_layer_kind kind, double l, double u, double s, int upper)
+{
+    double p[2] = {l, u}, t = upper ? -INFINITY : INFINITY;
+    for (int i = 0; i < 2; i++) {
+        double lo, hi;
+        trig_iv(kind, p[i], &lo, &hi);
+        double v = upper ? up(hi - dn(s * p[i])) : dn(lo - up(s * p[i]));
+        t = upper ? (v > t ? v : t) : (v < t ? v : t);
+    }
+    if (fabs(s) <= 1.0) {
+        double a = kind == VFY_LAYER_SIN ? acos(s) : asin(-s);
+        double base[2] = {a, kind == VFY_LAYER_SIN ? -a : CK_PI - a};
+        for (int b = 0; b < 2; b++) {
+            double r0 = 0x1p-40 * (9.0 + fabs(l) + fabs(u));
+            double k1 = ceil((u + r0 - base[b]) / CK_TWO_PI) + 1;
+            for (double k = floor((l - r0 - base[b]) / CK_TWO_PI) - 1; k <= k1; k++) {
+                double c = base[b] + k * CK_TWO_PI, r = 0x1p-40 * (1.0 + fabs(c));
+                if (!(c >= l - r && c <= u + r))
+                    continue;
+                double lo, hi, h = up(0.5 * up(r * r));
+                trig_iv(kind, c, &lo, &hi);
+                double v = upper ? up(up(hi - dn(s * c)) + h) : dn(dn(lo - up(s * c)) - h);
+                t = upper ? (v > t ? v : t) : (v < t ? v : t);
+            }
+        }
+    }
+    return isfinite(t) ? t : (upper ? INFINITY : -INFINITY);
+}
+
+static void trig_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, double *tl,
+                          double *su, double *tu)
+{
+    trig_range_ck(kind, l, u, tl, tu);
+    *sl = *su = 0;
+    if (!(l < u) || !(u - l > 0x1p-20) || !(u - l <= 6.0) || !(fabs(l) <= 0x1p20) ||
+        !(fabs(u) <= 0x1p20))
+        return;
+    int sn = kind == VFY_LAYER_SIN;
+    double m = 0.5 * l + 0.5 * u;
+    double s[5] = {((sn ? sin(u) : cos(u)) - (sn ? sin(l) : cos(l))) / (u - l),
+                   sn ? cos(l) : -sin(l), sn ? cos(m) : -sin(m), sn ? cos(u) : -sin(u), 0.0};
+    double vu = *tu, vl = *tl;
+    for (int i = 0; i < 5; i++) {
+        if (!isfinite(s[i]))
+            continue;
+        double t = trig_icept_ck(kind, l, u, s[i], 1);
+        if (isfinite(t) && s[i] * m + t < vu) {
+            vu = s[i] * m + t;
+            *su = s[i];
+            *tu = t;
+        }
+        t = trig_icept_ck(kind, l, u, s[i], 0);
+        if (isfinite(t) && s[i] * m + t > vl) {
+            vl = s[i] * m + t;
+            *sl = s[i];
+            *tl = t;
+        }
     }
 }
 
@@ -806,7 +926,9 @@ void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
                          double *tu)
 {
     VFY_ASSERT(lined_act(kind));
-    if (kind == VFY_LAYER_SIGN)
+    if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS)
+        trig_lines_ck(kind, l, u, sl, tl, su, tu);
+    else if (kind == VFY_LAYER_SIGN)
         sign_lines_ck(l, u, sl, tl, su, tu);
     else if (vfy_layer_is_convex(kind))
         cv_lines_ck(kind, l, u, sl, tl, su, tu);
@@ -906,7 +1028,7 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
-             * CK_ACT_EXEC for Sigmoid and Tanh, recip_exec_up at a Softmax's RECIP, cv_exec_up
+             * CK_ACT_EXEC for Sigmoid, Tanh, Sin and Cos, recip_exec_up at a Softmax's RECIP, cv_exec_up
              * for a standalone convex kind; 0 for SIGN, which every execution computes exactly,
              * a Softmax's EXP, charged at its RECIP, and elements passed through), so max|lam|
              * E_j is subtracted.
@@ -1417,6 +1539,24 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                         return 0;
                     cv_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
                                 &ln[3 * n_out + j]);
+                    continue;
+                }
+                if (Lk->kind == VFY_LAYER_SIN || Lk->kind == VFY_LAYER_COS) {
+                    /* SOUND: the range on [l, u] (trig_range_ck), widened by CK_ACT_EXEC under
+                     * the float32 claim, which confirms nothing past CK_TRIG_FLOAT_ARG */
+                    if (isnan(l[j]) || isnan(u[j]))
+                        return 0;
+                    if (c->fsem && !(fabs(l[j]) <= CK_TRIG_FLOAT_ARG &&
+                                     fabs(u[j]) <= CK_TRIG_FLOAT_ARG))
+                        return 0;
+                    trig_range_ck(Lk->kind, l[j], u[j], &lo[j], &hi[j]);
+                    if (c->fsem) {
+                        E[j] = CK_ACT_EXEC;
+                        lo[j] = dn(lo[j] - CK_ACT_EXEC);
+                        hi[j] = up(hi[j] + CK_ACT_EXEC);
+                    }
+                    trig_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j],
+                                  &ln[2 * n_out + j], &ln[3 * n_out + j]);
                     continue;
                 }
                 if (c->fsem)

@@ -83,6 +83,8 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
         case VFY_LAYER_RECIP:
+        case VFY_LAYER_SIN:
+        case VFY_LAYER_COS:
         case VFY_LAYER_SQRT:
         case VFY_LAYER_LOG:
         case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
@@ -141,6 +143,8 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
         case VFY_LAYER_RECIP:
+        case VFY_LAYER_SIN:
+        case VFY_LAYER_COS:
         case VFY_LAYER_SQRT:
         case VFY_LAYER_LOG:
         case VFY_LAYER_SOFTPLUS:
@@ -199,6 +203,8 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
         case VFY_LAYER_SIGN:
         case VFY_LAYER_EXP:
         case VFY_LAYER_RECIP:
+        case VFY_LAYER_SIN:
+        case VFY_LAYER_COS:
         case VFY_LAYER_SQRT:
         case VFY_LAYER_LOG:
         case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
@@ -259,8 +265,11 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         case VFY_LAYER_SQRT:
         case VFY_LAYER_LOG:
         case VFY_LAYER_SOFTPLUS:
+        case VFY_LAYER_SIN:
+        case VFY_LAYER_COS:
             /* exp' = exp, (1/v)' = -(1/v)^2, sqrt' = 1/(2 sqrt), log' = 1/v, softplus' =
-             * sigmoid; clamped at a domain's edge (vfy_act_slope_f64: steering only) */
+             * sigmoid, sin' = cos, cos' = -sin; clamped at a domain's edge (vfy_act_slope_f64:
+             * steering only) */
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass ? cur[j]
                                        : cur[j] * vfy_act_slope_f64(L->kind, in[j], acts[k][j]);

@@ -76,6 +76,8 @@ static const struct op_info {
     {"Reciprocal", "", 1, 1},
     {"Softplus", "", 1, 1},
     {"LayerNormalization", "axis epsilon stash_type", 2, 3},
+    {"Sin", "", 1, 1},
+    {"Cos", "", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -476,7 +478,7 @@ static int64_t bcast_src(const int64_t *oshape, int orank, const vfy_tensor *t, 
 }
 
 /* Elementwise arithmetic in the tensor's own type: float32 for FLOAT (what onnxruntime computes),
- * double for DOUBLE. Sigmoid, Tanh and Pow (but by 2: x x) of constants go through libm
+ * double for DOUBLE. Sigmoid, Tanh, Sin, Cos and Pow (but by 2: x x) of constants go through libm
  * (vfy_act_f32/f64, powf/pow); a runtime's own
  * kernel may land a few ulps away, and the folded value is the network's constant from then on
  * (docs/soundness.md section 4b). */
@@ -499,6 +501,8 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_SQRT: r = vfy_act_f32(VFY_LAYER_SQRT, x); break;
         case VFY_OP_RECIPROCAL: r = vfy_act_f32(VFY_LAYER_RECIP, x); break;
         case VFY_OP_SOFTPLUS: r = vfy_act_f32(VFY_LAYER_SOFTPLUS, x); break;
+        case VFY_OP_SIN: r = vfy_act_f32(VFY_LAYER_SIN, x); break;
+        case VFY_OP_COS: r = vfy_act_f32(VFY_LAYER_COS, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -519,6 +523,8 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_SQRT: return vfy_act_f64(VFY_LAYER_SQRT, a);
     case VFY_OP_RECIPROCAL: return vfy_act_f64(VFY_LAYER_RECIP, a);
     case VFY_OP_SOFTPLUS: return vfy_act_f64(VFY_LAYER_SOFTPLUS, a);
+    case VFY_OP_SIN: return vfy_act_f64(VFY_LAYER_SIN, a);
+    case VFY_OP_COS: return vfy_act_f64(VFY_LAYER_COS, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2385,6 +2391,8 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_RECIPROCAL:
     case VFY_OP_SOFTPLUS:
     case VFY_OP_SIGN: /* (ONNX also has an integer Sign: not in networks, refused) */
+    case VFY_OP_SIN:
+    case VFY_OP_COS:
         /* ONNX defines them on floating types only (integer folding has no meaning for them);
          * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
          * kernel may differ from by a few ulp: the model is verified for the folded constant */
@@ -4166,6 +4174,8 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_SQRT: return push(lc, n, VFY_LAYER_SQRT, len, len, NULL, NULL, 0, 1);
     case VFY_OP_RECIPROCAL: return push(lc, n, VFY_LAYER_RECIP, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SOFTPLUS: return push(lc, n, VFY_LAYER_SOFTPLUS, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SIN: return push(lc, n, VFY_LAYER_SIN, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_COS: return push(lc, n, VFY_LAYER_COS, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TRANSPOSE: return lower_transpose(lc, n);
     case VFY_OP_MATMUL: return lower_matmul(lc, n, ci);
     case VFY_OP_GEMM: return lower_gemm(lc, n, ci);

@@ -285,16 +285,18 @@ static double perturbation(const vfy_bound_ctx *ctx, const vfy_layer *L, int64_t
     return p;
 }
 
-/* 1 when layers [0, n_layers) hold a SIGMOID, TANH, SIGN, MAXPOOL, PRODUCT or convex layer (EXP,
- * RECIP, SQRT, LOG, SOFTPLUS):
- * this LP has no relaxation for them (yet), so the builders refuse such a network
- * (VFY_ERR_UNSUPPORTED) and the search goes without LP. */
+int vfy_lp_relaxes(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_DENSE || kind == VFY_LAYER_SCALE || kind == VFY_LAYER_RELU;
+}
+
+/* 1 when layers [0, n_layers) hold a layer this LP has no relaxation for (every kind but DENSE,
+ * SCALE and RELU: vfy_lp_relaxes), so the builders refuse such a network (VFY_ERR_UNSUPPORTED) and
+ * the search goes without LP. */
 static int has_unrelaxed(const vfy_net *net, int64_t n_layers)
 {
     for (int64_t k = 0; k < n_layers; k++)
-        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH ||
-            net->layers[k].kind == VFY_LAYER_MAXPOOL || net->layers[k].kind == VFY_LAYER_PRODUCT ||
-            net->layers[k].kind == VFY_LAYER_SIGN || vfy_layer_is_convex(net->layers[k].kind))
+        if (!vfy_lp_relaxes(net->layers[k].kind))
             return 1;
     return 0;
 }

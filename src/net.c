@@ -23,7 +23,7 @@ void vfy_net_free(vfy_net *net)
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
                                           "product", "sign", "exp", "recip", "sqrt", "log",
-                                          "softplus"};
+                                          "softplus", "sin", "cos"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -376,6 +376,8 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
     case VFY_LAYER_LOG: return logf(x);
     case VFY_LAYER_SOFTPLUS: /* max(x, 0) + log1p(exp(-|x|)): never overflows */
         return x != x ? x : fmaxf(x, 0.0f) + log1pf(expf(-fabsf(x)));
+    case VFY_LAYER_SIN: return sinf(x);
+    case VFY_LAYER_COS: return cosf(x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -399,6 +401,8 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_SQRT: return sqrt(x);
     case VFY_LAYER_LOG: return log(x);
     case VFY_LAYER_SOFTPLUS: return x != x ? x : fmax(x, 0.0) + log1p(exp(-fabs(x)));
+    case VFY_LAYER_SIN: return sin(x);
+    case VFY_LAYER_COS: return cos(x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -418,6 +422,8 @@ double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
     case VFY_LAYER_SQRT: s = 0.5 / sqrt(x > edge ? x : edge); break;
     case VFY_LAYER_LOG: s = 1.0 / (x > edge ? x : edge); break;
     case VFY_LAYER_SOFTPLUS: s = vfy_act_f64(VFY_LAYER_SIGMOID, x); break;
+    case VFY_LAYER_SIN: s = cos(x); break;
+    case VFY_LAYER_COS: s = -sin(x); break;
     default: VFY_ASSERT(0); return 0;
     }
     if (s != s)

@@ -9,6 +9,7 @@
 #include "require.h"
 #include "testnet.h"
 #include "vfy/bound.h"
+#include "vfy/checker.h"
 #include "vfy/eval.h"
 #include "vfy/la.h"
 #include "vfy/onnx.h"
@@ -2372,9 +2373,11 @@ static void three_bounds(vfy_bound_ctx *ctx, int64_t nx, double *wlo, double *wh
  * on the hidden layers, and the rows by CROWN and alpha, contain every grid point of the box, in
  * double and float32 (no tolerance); the float semantics charge nothing for SIGN (its bounds on a
  * box where the input is one-signed are exactly +-1). */
-START_TEST(test_sign_bounds_contain)
+/* A net of 3 inputs, DENSE layers 3-6-5-4-2 with kinds[0..2] after the first three (the first
+ * layer's weights small integers and its biases eighths, the others float32 values), the last
+ * activation passing 2 values through. */
+static vfy_net *act_net3(uint64_t *st, const vfy_layer_kind kinds[3], double wscale)
 {
-    uint64_t st = 4700 + (uint64_t)_i;
     vfy_net *net = calloc(1, sizeof *net);
     ck_assert_ptr_nonnull(net);
     net->n_in = 3;
@@ -2386,22 +2389,31 @@ START_TEST(test_sign_bounds_contain)
         double *b = vfy_alloc_array((size_t)no, sizeof(double));
         ck_assert(w && b);
         for (int64_t t = 0; t < ni * no; t++)
-            w[t] = l == 0 ? (double)((int)(testnet_uniform(&st) * 5) - 2)
-                          : (double)(float)(2 * testnet_uniform(&st) - 1);
+            w[t] = l == 0 ? (double)((int)(testnet_uniform(st) * 5) - 2)
+                          : (double)(float)(wscale * (2 * testnet_uniform(st) - 1));
         for (int64_t t = 0; t < no; t++)
-            b[t] = l == 0 ? (double)((int)(testnet_uniform(&st) * 5) - 2) / 8
-                          : (double)(float)(testnet_uniform(&st) - 0.5);
+            b[t] = l == 0 ? (double)((int)(testnet_uniform(st) * 5) - 2) / 8
+                          : (double)(float)(testnet_uniform(st) - 0.5);
         ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, ni, no, w, b, 0, ni, "dense", NULL),
                          VFY_OK);
         if (l < 3) {
-            vfy_layer_kind k = l == 1 ? VFY_LAYER_RELU : VFY_LAYER_SIGN;
-            ck_assert_int_eq(vfy_net_push(net, k, no, no, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
+            ck_assert_int_eq(vfy_net_push(net, kinds[l], no, no, NULL, NULL, 0, 0, "act", NULL),
+                             VFY_OK);
             if (l == 2)
                 net->layers[net->n_layers - 1].n_pass = 2;
         }
     }
     ck_assert_int_eq(vfy_net_validate(net, NULL), VFY_OK);
-    int zeros = 0; /* grid points where a SIGN's input is exactly 0 */
+    return net;
+}
+
+/* For both semantics: IBP, CROWN and alpha-CROWN bounds (three_bounds, K random rows) over a box
+ * of [-6/8, 2/8] + [1/8, 6/8] times scale per input, then every point of a 9^3 grid of it inside
+ * every layer's bounds and every row's value (float64 and float32 execution) above both row
+ * bounds, with no tolerance. Returns the grid points where the first activation's input is 0. */
+static int grid_inside(vfy_net *net, uint64_t *st, double scale)
+{
+    int zeros = 0;
     for (int fsem = 0; fsem < 2; fsem++) {
         vfy_bound_ctx *ctx;
         ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
@@ -2409,12 +2421,12 @@ START_TEST(test_sign_bounds_contain)
         vfy_bounds *ba = vfy_bounds_create(ctx);
         double lo[3], hi[3], wlo[3], whi[3];
         for (int j = 0; j < 3; j++) {
-            lo[j] = wlo[j] = (double)((int)(testnet_uniform(&st) * 9) - 6) / 8;
-            hi[j] = whi[j] = lo[j] + (double)(1 + (int)(testnet_uniform(&st) * 6)) / 8;
+            lo[j] = wlo[j] = scale * (double)((int)(testnet_uniform(st) * 9) - 6) / 8;
+            hi[j] = whi[j] = lo[j] + scale * (double)(1 + (int)(testnet_uniform(st) * 6)) / 8;
         }
         enum { K = 3 };
         double cy[K * 2], lbc[K], lba[K];
-        three_bounds(ctx, 3, wlo, whi, bi, bc, ba, &st, K, 2, cy, lbc, lba);
+        three_bounds(ctx, 3, wlo, whi, bi, bc, ba, st, K, 2, cy, lbc, lba);
         double *acts[8], x[3], y[2], scr[256];
         float xf[3], yf[2], sf[256];
         for (int64_t k = 0; k < net->n_layers; k++)
@@ -2458,8 +2470,97 @@ START_TEST(test_sign_bounds_contain)
         vfy_bounds_free(ba);
         vfy_bound_ctx_free(ctx);
     }
+    return zeros;
+}
+
+START_TEST(test_sign_bounds_contain)
+{
+    uint64_t st = 4700 + (uint64_t)_i;
+    const vfy_layer_kind kinds[3] = {VFY_LAYER_SIGN, VFY_LAYER_RELU, VFY_LAYER_SIGN};
+    vfy_net *net = act_net3(&st, kinds, 1.0);
+    int zeros = grid_inside(net, &st, 1.0); /* grid points where a SIGN's input is exactly 0 */
     REQUIRE_MSG(zeros > 0, "no grid point puts a SIGN's input at 0");
     vfy_net_free(net);
+}
+END_TEST
+
+/* SIN and COS inside networks (sin, relu, cos; cos, sin, sin), on boxes from a quarter of a
+ * period to several periods per neuron: every grid point inside IBP, CROWN and alpha bounds. */
+START_TEST(test_trig_bounds_contain)
+{
+    uint64_t st = 4900 + (uint64_t)_i;
+    const vfy_layer_kind k1[3] = {VFY_LAYER_SIN, VFY_LAYER_RELU, VFY_LAYER_COS};
+    const vfy_layer_kind k2[3] = {VFY_LAYER_COS, VFY_LAYER_SIN, VFY_LAYER_SIN};
+    double scale = _i < 2 ? 0.5 : (_i < 4 ? 2.0 : 6.0);
+    vfy_net *net = act_net3(&st, _i % 2 ? k2 : k1, _i < 4 ? 1.0 : 3.0);
+    grid_inside(net, &st, scale);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* SIN's and COS's lines, the verifier's (vfy_bound_act_lines) and the checker's
+ * (vfy_check_act_lines), on intervals of every width up to 7 and centres up to 1e4: below and
+ * above the function at the ends, at f's extrema, at the lines' touching candidates and 400 grid
+ * points, against sinl and cosl (their own error, below 2^-60, the only margin); up to width 1
+ * each line comes within 1e-9 of f somewhere on the grid or at an end (it touches). */
+START_TEST(test_trig_lines)
+{
+    uint64_t st = 9300 + (uint64_t)_i;
+    for (int rep = 0; rep < 3000; rep++) {
+        vfy_layer_kind kind = rep % 2 ? VFY_LAYER_COS : VFY_LAYER_SIN;
+        double c = rep % 3 == 0 ? (testnet_uniform(&st) - 0.5) * 8
+                                : (testnet_uniform(&st) - 0.5) * ldexp(1.0, (int)(rep % 14));
+        double w = rep % 5 == 0 ? 7 * testnet_uniform(&st)
+                                : ldexp(1.0, (int)(testnet_uniform(&st) * 22) - 20);
+        double l = c - 0.5 * w, u = c + 0.5 * w;
+        for (int who = 0; who < 2; who++) {
+            double sl, tl, su, tu;
+            if (who)
+                vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+            else
+                vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
+            ck_assert(isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu));
+            long double gap_lo = INFINITY, gap_hi = INFINITY;
+            /* the grid, then f's extrema and the points where f' is a line's slope */
+            long double pts[520];
+            int np = 0;
+            for (int p = 0; p <= 400; p++)
+                pts[np++] = p == 400 ? u : l + (u - l) * (p / 400.0);
+            const long double tau = 6.283185307179586477L, pi = tau / 2;
+            for (int q = 0; q < 6; q++) {
+                long double b;
+                if (q < 4) { /* the extrema: pi/2 k */
+                    b = q * pi / 2;
+                } else {
+                    long double s = fminl(fmaxl(q == 4 ? sl : su, -1), 1);
+                    b = kind == VFY_LAYER_SIN ? acosl(s) : -asinl(s);
+                }
+                for (int sgn = 0; sgn < 2; sgn++) {
+                    long double b2 = q < 4 || !sgn ? b : (kind == VFY_LAYER_SIN ? -b : pi - b);
+                    long double k0 = floorl((l - b2) / tau);
+                    for (long double k = k0; k <= k0 + 2 && np < 520; k++) {
+                        long double z = b2 + k * tau;
+                        if (z >= l && z <= u)
+                            pts[np++] = z;
+                    }
+                }
+            }
+            for (int p = 0; p < np; p++) {
+                long double z = pts[p];
+                long double f = kind == VFY_LAYER_SIN ? sinl(z) : cosl(z), ref = 0x1p-60L;
+                long double lo = (long double)sl * z + tl, hi = (long double)su * z + tu;
+                REQUIRE_MSG(lo <= f + ref && f - ref <= hi, "%s %s on [%.17g, %.17g] at %.17Lg: "
+                            "%.17Lg not in [%.17Lg, %.17Lg]", who ? "checker" : "verifier",
+                            kind == VFY_LAYER_SIN ? "sin" : "cos", l, u, z, f, lo, hi);
+                gap_lo = fminl(gap_lo, f - lo);
+                gap_hi = fminl(gap_hi, hi - f);
+            }
+            if (w <= 1 && fabs(c) < 1e3)
+                REQUIRE_MSG(gap_lo <= 1e-9L && gap_hi <= 1e-9L, "%s on [%.17g, %.17g]: a line "
+                            "touches nowhere (gaps %.3Lg, %.3Lg)", who ? "checker" : "verifier",
+                            l, u, gap_lo, gap_hi);
+        }
+    }
 }
 END_TEST
 
@@ -3921,6 +4022,8 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_product_mixed_plane, 0, 2);
     tcase_add_loop_test(tc, test_sign_lines, 0, 2);
     tcase_add_loop_test(tc, test_sign_bounds_contain, 0, 6);
+    tcase_add_loop_test(tc, test_trig_bounds_contain, 0, 6);
+    tcase_add_loop_test(tc, test_trig_lines, 0, 2);
     tcase_add_loop_test(tc, test_exp_recip_lines, 0, 2);
     tcase_add_loop_test(tc, test_convex_lines, 0, 2);
     tcase_add_test(tc, test_convex_exec_allowance);

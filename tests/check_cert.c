@@ -208,6 +208,7 @@ static const char *const unsat_instances[][2] = {
     {"models/smx2.onnx", "specs/smx2_unsat.vnnlib"},       /* a Softmax inside the graph */
     {"models/lnsp2.onnx", "specs/lnsp2_unsat.vnnlib"},     /* a LayerNorm, a Softplus */
     {"models/lnsp2.onnx", "specs/lnsp2_tight_unsat.vnnlib"},
+    {"models/trig2.onnx", "specs/trig2_unsat.vnnlib"},     /* Sin and Cos */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 
@@ -1474,6 +1475,47 @@ START_TEST(test_sign_forged_rejected)
 }
 END_TEST
 
+/* Sin and Cos at their extrema: y = f(x0) on an interval around a maximum (sin: pi/2; cos: 0) or
+ * a minimum (sin: 3 pi/2; cos: pi). The true claim |y| <= 1 is certified with the margin 2^-20
+ * in real semantics, not in float32 (the runtime's allowance 2^-19 exceeds it) but with 2^-18;
+ * the false claim 2^-30 inside the extreme is rejected at any depth in both, and the verifier
+ * finds its counterexample. */
+START_TEST(test_trig_certified)
+{
+    char why[1024];
+    const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
+    const double around[4] = {1.5707963267948966, 0.0, 4.71238898038469, 3.141592653589793};
+    for (int c = 0; c < 4; c++) {
+        vfy_layer_kind kind = c % 2 ? VFY_LAYER_COS : VFY_LAYER_SIN;
+        int top = c < 2; /* a maximum (1) or a minimum (-1) */
+        vfy_net *net = act_net(kind, 1, w1, b1, w2, 0);
+        /* (float32 ends: a float32 claim covers the inputs' float32 values) */
+        double lo[2] = {(float)(around[c] - 0.1), 0}, hi[2] = {(float)(around[c] + 0.1), 0};
+        const char *cmp = top ? ">=" : "<=";
+        double ext = top ? 1 : -1, sg = top ? 1 : -1;
+        struct { const char *sem; double margin; int valid; } cases[4] = {
+            {"real", 0x1p-20, 1}, {"float32", 0x1p-20, 0}, {"float32", 0x1p-18, 1},
+            {"real", -0x1p-30, 0}};
+        for (int t = 0; t < 5; t++) {
+            int q = t < 4 ? t : 3; /* (t = 4: the false claim in float32) */
+            const char *sem = t < 4 ? cases[q].sem : "float32";
+            vfy_spec *sp = act_spec(lo[0], hi[0], 0, 0, cmp, ext + sg * cases[q].margin);
+            int v = sign_region_valid(net, sp, sem, lo, hi, 30, why);
+            REQUIRE_MSG(v == cases[q].valid, "%s around %g, %s, margin %g: %s (%s)",
+                        c % 2 ? "cos" : "sin", around[c], sem, cases[q].margin,
+                        v ? "valid" : "invalid", why);
+            if (q == 3) {
+                int valid;
+                REQUIRE_MSG(act_certify(net, sp, 10, &valid, why) == VFY_SAT, "%s around %g: the "
+                            "false claim is not refuted", c % 2 ? "cos" : "sin", around[c]);
+            }
+            vfy_spec_free(sp);
+        }
+        vfy_net_free(net);
+    }
+}
+END_TEST
+
 /* A random net on 2 inputs: DENSE 6 -> [RELU ->] SIGN (the first n_pass passed through) -> DENSE 6
  * -> SIGN -> DENSE 1. dyadic: weights k/8 in [-3/2, 3/2], biases k/16 in [-1/2, 1/2], so that on
  * inputs of the grid 2^-6 Z every sum is exact in float32 (under 20 significant bits): the
@@ -2184,6 +2226,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_convex_checker_lines);
     tcase_add_loop_test(tc, test_convex_certified, 0, 6);
     tcase_add_test(tc, test_convex_allowance_decides);
+    tcase_add_test(tc, test_trig_certified);
     suite_add_tcase(s, tc);
     TCase *ta = tcase_create("benchmarks");
     tcase_set_timeout(ta, 60);

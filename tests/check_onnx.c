@@ -352,6 +352,10 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : log(a[o]);
             } else if (L->kind == VFY_LAYER_SOFTPLUS) {
                 b[o] = o < L->n_pass ? a[o] : log1p(exp(a[o]));
+            } else if (L->kind == VFY_LAYER_SIN) {
+                b[o] = o < L->n_pass ? a[o] : sin(a[o]);
+            } else if (L->kind == VFY_LAYER_COS) {
+                b[o] = o < L->n_pass ? a[o] : cos(a[o]);
             } else if (L->kind == VFY_LAYER_SCALE) {
                 b[o] = L->w[o] * a[o] + L->b[o];
             } else if (L->kind == VFY_LAYER_PRODUCT) {
@@ -3280,6 +3284,58 @@ static void ref_sign(const double *x, double *y)
     }
 }
 
+static const float trig_c[4] = {0.5f, -2.0f, 0.0f, 100.0f};
+static void ref_trig(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        y[j] = h * sin(h);
+        y[4 + j] = cos(u) + (double)sinf(trig_c[j]);
+    }
+}
+
+/* Sin and Cos: SIN and COS layers on computed tensors (h read on both sides of the Sin: carried,
+ * n_pass, then a product), folded on constants (float32 sinf), against a reference; an integer
+ * Cos is refused by name. */
+START_TEST(test_trig_op)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 8}, cd[1] = {4};
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("C", 1, cd, trig_c, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "Sin", "s1", "h", "sh", NULL);
+    ADD_NODE(b, "Mul", "hs", "h,sh", "p", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Cos", "c1", "u", "cu", NULL);
+    ADD_NODE(b, "Sin", "sc", "C", "c", NULL);
+    ADD_NODE(b, "Add", "add", "cu,c", "q", NULL);
+    ADD_NODE(b, "Concat", "cat", "p,q", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    int64_t n_sin = 0, n_cos = 0, n_pass = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        n_sin += net->layers[k].kind == VFY_LAYER_SIN;
+        n_cos += net->layers[k].kind == VFY_LAYER_COS;
+        if (net->layers[k].kind == VFY_LAYER_SIN)
+            n_pass += net->layers[k].n_pass;
+    }
+    ck_assert(n_sin == 1 && n_cos == 1 && n_pass > 0);
+    check_against(net, ref_trig);
+    vfy_net_free(net);
+    mb bi = {0};
+    int64_t id[1] = {4};
+    const int64_t iv[4] = {1, -2, 0, 3};
+    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
+    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
+    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
+    ADD_NODE(bi, "Cos", "ci", "I", "ji", NULL);
+    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
+    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
+    load_fails(&bi, VFY_ERR_INVALID, "node 'ci' (Cos)", "expected a float type");
+}
+END_TEST
+
 /* Sign: a SIGN layer on a computed tensor (h read on both sides of it: carried, n_pass), folded
  * on constants (Sign(0) = 0), larq's sign(sign(u) + 0.1), against a reference and on points where
  * its input is exactly 0; an integer Sign is refused by name. */
@@ -4212,6 +4268,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_mul_computed);
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_sign_op);
+    tcase_add_test(tc, test_trig_op);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);
     tcase_add_test(tc, test_div_computed);

@@ -81,6 +81,8 @@ typedef enum vfy_op {
     VFY_OP_RECIPROCAL,       /* a RECIP layer (Div by a computed tensor becomes one, graph.c) */
     VFY_OP_SOFTPLUS,         /* a SOFTPLUS layer */
     VFY_OP_LAYER_NORM,       /* rewritten into its ONNX function body by vfy_graph_infer */
+    VFY_OP_SIN,              /* floating types: a SIN layer */
+    VFY_OP_COS,              /* floating types: a COS layer */
     VFY_OP_COUNT
 } vfy_op;
 

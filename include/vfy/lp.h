@@ -29,10 +29,14 @@
 
 typedef struct vfy_lp vfy_lp;
 
+/* 1 for the layer kinds this LP relaxes: DENSE, SCALE and RELU; a network with any other layer is
+ * refused by the builders below. */
+int vfy_lp_relaxes(vfy_layer_kind kind);
+
 /* Build the relaxation of the whole network over [in_lo, in_hi] with the layer bounds in b (valid
  * over that box). Fails with VFY_ERR_INVALID when a bound is not finite (no LP is then possible), and
  * with VFY_ERR_UNSUPPORTED when the network (for the prefix and compact forms: the part built) has a
- * SIGMOID or TANH layer, which this LP does not relax. */
+ * layer this LP does not relax (vfy_lp_relaxes). */
 vfy_status vfy_lp_build(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                         const vfy_bounds *b, vfy_lp **out, vfy_error *err);
 /* The relaxation of the first n_layers layers only (a prefix, for bounding hidden neurons). Only

@@ -4,8 +4,9 @@
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
  * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, SIGN (v' = -1, 0 or 1 as v < 0,
- * v = 0 or v > 0: a binarized network's step, exact in any float execution) and the convex kinds
- * EXP, RECIP (1/v), SQRT, LOG, SOFTPLUS (log(1 + exp(v))), PRODUCT (v'_j = v_a v_b), and MAXPOOL
+ * v = 0 or v > 0: a binarized network's step, exact in any float execution), SIN, COS, the convex
+ * kinds EXP, RECIP (1/v), SQRT, LOG, SOFTPLUS (log(1 + exp(v))), PRODUCT (v'_j = v_a v_b), and
+ * MAXPOOL
  * (v'_j = max over the window {v_i : i in pool[j]}, a window of pool_k input indices, -1 for
  * padding; every window holds at least one input). A float execution computes MAXPOOL exactly (max
  * rounds nothing). The ONNX loader lowers a graph into this form without rounding the real-valued
@@ -41,6 +42,8 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_SQRT,     /* v' = sqrt(v) on v >= 0 */
     VFY_LAYER_LOG,      /* v' = log(v) on v > 0 */
     VFY_LAYER_SOFTPLUS, /* v' = log(1 + exp(v)) */
+    VFY_LAYER_SIN,      /* v' = sin(v) */
+    VFY_LAYER_COS,      /* v' = cos(v) */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -96,12 +99,13 @@ static inline int vfy_layer_is_convex(vfy_layer_kind kind)
            kind == VFY_LAYER_LOG || kind == VFY_LAYER_SOFTPLUS;
 }
 
-/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN and the vfy_layer_is_convex ones):
- * no weights, n_in == n_out. */
+/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN, SIN, COS and the
+ * vfy_layer_is_convex ones): no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
     return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH ||
-           kind == VFY_LAYER_SIGN || vfy_layer_is_convex(kind);
+           kind == VFY_LAYER_SIGN || kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS ||
+           vfy_layer_is_convex(kind);
 }
 
 /* 1 for the activations whose first n_pass elements may pass through unchanged (values carried
@@ -109,7 +113,7 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
     return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
-           vfy_layer_is_convex(kind);
+           kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS || vfy_layer_is_convex(kind);
 }
 
 /* 1 for an EXP or RECIP layer of a lowered Softmax (graph.c): those carry the Softmax's length n
