@@ -1234,7 +1234,8 @@ static int trig_hits(double c0, double l, double u)
 /* f's range on [l, u], enclosed (see above). */
 static void trig_range(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
 {
-    if (!(l <= u) || !(fabs(l) <= TRIG_MAX_ARG) || !(fabs(u) <= TRIG_MAX_ARG) || !(u - l < TRIG_RANGE_WIDTH)) {
+    if (!(l <= u) || !(fabs(l) <= TRIG_MAX_ARG) || !(fabs(u) <= TRIG_MAX_ARG) ||
+        !(u - l < TRIG_RANGE_WIDTH)) {
         *lo = -1.0;
         *hi = 1.0;
         return;

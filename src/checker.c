@@ -1028,8 +1028,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
-             * CK_ACT_EXEC for Sigmoid, Tanh, Sin and Cos, recip_exec_up at a Softmax's RECIP, cv_exec_up
-             * for a standalone convex kind; 0 for SIGN, which every execution computes exactly,
+             * CK_ACT_EXEC for Sigmoid, Tanh, Sin and Cos, recip_exec_up at a Softmax's RECIP,
+             * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution computes exactly,
              * a Softmax's EXP, charged at its RECIP, and elements passed through), so max|lam|
              * E_j is subtracted.
              * SOUND: products and sums rounded outward; a, b finite (a row that met a non-finite
