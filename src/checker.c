@@ -1029,9 +1029,9 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
              * CK_ACT_EXEC for Sigmoid, Tanh, Sin and Cos, recip_exec_up at a Softmax's RECIP,
-             * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution computes exactly,
-             * a Softmax's EXP, charged at its RECIP, and elements passed through), so max|lam|
-             * E_j is subtracted.
+             * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution
+             * computes exactly, a Softmax's EXP, charged at its RECIP, and elements passed
+             * through), so max|lam| E_j is subtracted.
              * SOUND: products and sums rounded outward; a, b finite (a row that met a non-finite
              * coefficient is dead already), so is every line. */
             const double *ln = c->ln[k], *ex = c->E[k];
