@@ -562,6 +562,8 @@ def op_layernorm(ins, a, ftype):
     if bias is not None:
         y = y + bias
     return y.astype(x.dtype)
+def _elu(x, alpha, f):
+    return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, f(0)))).astype(f)
 
 
 OPS = {
@@ -627,6 +629,19 @@ OPS = {
                                                  keepdims=True).astype(f),
     "Clip": op_clip,
     "Split": None,  # several outputs: Network.run calls op_split
+    # the activations ONNX defines as functions of others, at their definitions
+    "HardSigmoid": lambda i, a, f: np.clip(i[0] * f(a.get("alpha", 0.2)) + f(a.get("beta", 0.5)),
+                                           f(0), f(1)),
+    "HardSwish": lambda i, a, f: i[0] * np.clip(i[0] * f(1.0 / 6.0) + f(0.5), f(0), f(1)),
+    "Elu": lambda i, a, f: _elu(i[0], f(a.get("alpha", 1.0)), f),
+    "Selu": lambda i, a, f: f(a.get("gamma", 1.05070102214813232421875)) * _elu(
+        i[0], f(a.get("alpha", 1.67326319217681884765625)), f),
+    "Celu": lambda i, a, f: (np.maximum(i[0], f(0)) + np.minimum(
+        f(0), f(a.get("alpha", 1.0)) * np.expm1(i[0] / f(a.get("alpha", 1.0))))).astype(f),
+    "Softsign": lambda i, a, f: i[0] / (f(1) + np.abs(i[0])),
+    "Mish": lambda i, a, f: i[0] * np.tanh(np.logaddexp(f(0), i[0])),
+    "Sum": lambda i, a, f: functools.reduce(np.add, i),
+    "Mean": lambda i, a, f: (functools.reduce(np.add, i) / f(len(i))).astype(f),
 }
 
 

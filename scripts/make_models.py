@@ -119,6 +119,8 @@ def eval_layers(layers, x):
             x = [(v - m) / sd * g + b for v, g, b in zip(x, gam, bet)]
         elif layer[0] in ("sin", "cos"):
             x = [(math.sin if layer[0] == "sin" else math.cos)(v) for v in x]
+        elif layer[0] in ACTS:
+            x = [ACTS[layer[0]][0](v) for v in x]
         elif layer[0] == "softmax":   # a Softmax over each group of m consecutive values
             m = layer[1]
             out = []
@@ -170,6 +172,15 @@ def variance_min(W, b, lo, hi):
             x[i], x[j] = xi, t
             cands.append(x)
     return min(var(x) for x in cands)
+# Activations ONNX defines as functions of others, by their ONNX names (default attributes):
+# (f, a Lipschitz constant, the point of f's interior minimum or None when f is increasing).
+ACTS = {
+    "Elu": (lambda v: v if v > 0 else math.expm1(v), 1.0, None),
+    # x min(1, max(0, x/6 + 1/2)) (ONNX's 1/6 as float32): slope (2x + 3)/6 in [-1/2, 3/2] on
+    # [-3, 3], 0 or 1 outside; its minimum at x = -3/2
+    "HardSwish": (lambda v: v * min(1.0, max(0.0, f32(1.0 / 6.0) * v + 0.5)), 1.5, -1.5),
+    "Softsign": (lambda v: v / (1.0 + abs(v)), 1.0, None),   # slope 1/(1 + |x|)^2
+}
 
 
 def lipschitz_layers(layers, lo=None, hi=None):
@@ -208,6 +219,8 @@ def lipschitz_layers(layers, lo=None, hi=None):
                          max(abs(ul), abs(uh)) * sum(abs(w) for w in rb),
                          2 * max(abs(ul), abs(uh)) * sum(abs(w) for w in ra))
                      for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
+        elif layer[0] in ACTS:
+            L *= ACTS[layer[0]][1]
         elif layer == "relu" or layer[0] in ("maxpool", "redmax", "sin", "cos"):   # 1-Lipschitz
             pass
         elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
@@ -514,6 +527,12 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text(op, [cur], ["%s%d" % (layer[0], j)], "%s%d" % (layer[0], j)))
                 cur = "%s%d" % (layer[0], j)
                 continue
+            if layer[0] in ACTS:
+                j = k[0] = k[0] + 1
+                name = "%s%d" % (layer[0].lower(), j)
+                nodes.append(node_text(layer[0], [cur], [name], name))
+                cur = name
+                continue
             if layer[0] == "silu":
                 # Sigmoid of cur, then Mul(cur, sigmoid): cur is read on both sides of the Sigmoid
                 j = k[0] = k[0] + 1
@@ -765,6 +784,11 @@ def ibp_layers(layers, lo, hi):
             nlo = [-1.0 if inside(top - math.pi, a, b) else min(f(a), f(b)) for a, b in zip(lo, hi)]
             nhi = [1.0 if inside(top, a, b) else max(f(a), f(b)) for a, b in zip(lo, hi)]
             lo, hi = nlo, nhi
+            continue
+        if layer[0] in ACTS:   # the ends, and the interior minimum where there is one
+            f, _, zmin = ACTS[layer[0]]
+            lo, hi = ([min(f(a), f(b), f(zmin) if zmin is not None and a < zmin < b else f(a))
+                       for a, b in zip(lo, hi)], [max(f(a), f(b)) for a, b in zip(lo, hi)])
             continue
         if layer[0] == "sign":   # nondecreasing: [sign(lo), sign(hi)]
             lo = [(v > 0) - (v < 0) for v in lo]
@@ -1132,6 +1156,11 @@ def build(root):
     rt.layers[3] = ("cos",)
     write_model(rt, "trig2", "gemm", raw=True)
     lipschitz_specs("trig2", rt, " (sin and cos are 1-Lipschitz)")
+    # -- act2: 2 -> 8 -> Elu -> 8 -> HardSwish -> 8 -> Softsign -> 3 (rewritten by the loader) --
+    ra = random_net(5319, [2, 8, 8, 8, 3])
+    ra.layers[1], ra.layers[3], ra.layers[5] = ("Elu",), ("HardSwish",), ("Softsign",)
+    write_model(ra, "act2", "gemm", raw=True)
+    lipschitz_specs("act2", ra, " (Elu and Softsign are 1-Lipschitz, HardSwish 3/2)")
 
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])

@@ -78,6 +78,15 @@ static const struct op_info {
     {"LayerNormalization", "axis epsilon stash_type", 2, 3},
     {"Sin", "", 1, 1},
     {"Cos", "", 1, 1},
+    {"HardSigmoid", "alpha beta", 1, 1},
+    {"HardSwish", "", 1, 1},
+    {"Elu", "alpha", 1, 1},
+    {"Selu", "alpha gamma", 1, 1},
+    {"Celu", "alpha", 1, 1},
+    {"Softsign", "", 1, 1},
+    {"Mish", "", 1, 1},
+    {"Sum", "", 1, 1 << 20},
+    {"Mean", "", 1, 1 << 20},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -2425,6 +2434,15 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_LOG_SOFTMAX: st = infer_softmax(&c); break;
     case VFY_OP_SPLIT: /* (expand_split made it a Slice) */
     case VFY_OP_LAYER_NORM: /* (expand_layernorm rewrote it) */
+    case VFY_OP_HARD_SIGMOID: /* (expand_activation rewrote them) */
+    case VFY_OP_HARD_SWISH:
+    case VFY_OP_ELU:
+    case VFY_OP_SELU:
+    case VFY_OP_CELU:
+    case VFY_OP_SOFTSIGN:
+    case VFY_OP_MISH:
+    case VFY_OP_SUM:
+    case VFY_OP_MEAN:
     case VFY_OP_OTHER:
     case VFY_OP_COUNT: VFY_ASSERT(0);
     }
@@ -2880,6 +2898,178 @@ static vfy_status expand_layernorm(vfy_graph *g, int64_t k, int *done, vfy_error
     return VFY_OK;
 }
 
+/* A scalar constant of type dt holding v, named after node k's output with suffix. v must be a
+ * value of dt (an attribute, or a small integer): it is the network's constant as written. */
+static vfy_status add_scalar(vfy_graph *g, int64_t k, const char *suffix, vfy_dtype dt, double v,
+                             int64_t *out, vfy_error *err)
+{
+    char *base = vfy_strdup(g->values[g->nodes[k].out[0]].name);
+    if (!base)
+        return NOMEM(g, &g->nodes[k], err);
+    vfy_status st = add_fresh_value(g, base, suffix, out, err);
+    vfy_free(base);
+    if (st)
+        return st;
+    vfy_value *ev = &g->values[*out];
+    ev->t.dtype = dt;
+    if (set_shape(&ev->t, 0, NULL) || tensor_alloc(&ev->t))
+        return NOMEM(g, &g->nodes[k], err);
+    ev->t.f[0] = v;
+    ev->is_const = ev->is_shaped = 1;
+    ev->producer = -1;
+    return VFY_OK;
+}
+
+/* Node k becomes op(a, b) (b < 0: op(a)), its attributes dropped; *done = 1. */
+static void become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b, int *done)
+{
+    vfy_node *n = &g->nodes[k];
+    for (int64_t q = 0; q < n->n_attr; q++)
+        attr_clear(&n->attr[q]);
+    n->n_attr = 0;
+    n->op = op;
+    n->in[0] = a;
+    if (b >= 0)
+        n->in[1] = b;
+    n->n_in = b >= 0 ? 2 : 1;
+    n->n_out = 1;
+    *done = 1;
+}
+
+/* The activations ONNX defines as functions of others become those others, exactly in real
+ * arithmetic, with the float32 attributes as written (alpha, beta, gamma; HardSwish's 1/6 as a
+ * runtime of the input's type holds it):
+ *   HardSigmoid(x) = relu(a x + b) - relu(a x + b - 1)      (= max(0, min(1, a x + b)))
+ *   HardSwish(x)   = x HardSigmoid(x) with a = 1/6, b = 1/2
+ *   Elu(x)         = relu(x) + a (exp(-relu(-x)) - 1)     (x for x > 0, a (e^x - 1) else)
+ *   Selu(x)        = g Elu_a(x)
+ *   Celu(x)        = relu(x) + a (exp(-relu(-x) / a) - 1) (a > 0: max(0, x) + min(0, a (e^(x/a) - 1)))
+ *   Softsign(x)    = x Reciprocal(|x| + 1)
+ *   Mish(x)        = x tanh(Softplus(x))
+ *   Sum(x1..xn)    = x1 + ... + xn,  Mean = Sum / n      (broadcast as Add)
+ * Each identity holds for every real x (at 0 both sides of Elu's are 0). A float claim covers a
+ * runtime that executes these chains (docs/soundness.md section 4); a fused kernel rounds
+ * differently. *done = 1 when node k was rewritten (it becomes the chain's last node). */
+static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    vfy_op op = n->op;
+    *done = 0;
+    if (op != VFY_OP_HARD_SIGMOID && op != VFY_OP_HARD_SWISH && op != VFY_OP_ELU &&
+        op != VFY_OP_SELU && op != VFY_OP_CELU && op != VFY_OP_SOFTSIGN && op != VFY_OP_MISH &&
+        op != VFY_OP_SUM && op != VFY_OP_MEAN)
+        return VFY_OK;
+    vfy_status st = check_attrs(g, n, err);
+    if (st)
+        return st;
+    if (n->n_in < 1 || n->n_out < 1 || n->out[0] < 0)
+        return nfail(g, n, err, VFY_ERR_INVALID, "needs an input and an output");
+    for (int64_t q = 0; q < n->n_in; q++) {
+        const vfy_value *v = n->in[q] >= 0 ? &g->values[n->in[q]] : NULL;
+        if (!v || !v->is_shaped || !dt_float(v->t.dtype))
+            return nfail(g, n, err, VFY_ERR_INVALID, "input %lld is missing or not of a float "
+                         "type", (long long)q);
+    }
+    vfy_dtype dt = g->values[n->in[0]].t.dtype;
+    int64_t x = n->in[0], t1, t2, t3, t4, t5, one, nd;
+    if (op == VFY_OP_SUM || op == VFY_OP_MEAN) {
+        int64_t acc = x, cnt = n->n_in;
+        for (int64_t q = 1; q + (op == VFY_OP_SUM) < cnt; q++)
+            if ((st = add_op_node(g, k, VFY_OP_ADD, acc, g->nodes[k].in[q], ":sum", &acc, &nd,
+                                  err)))
+                return st;
+        if (op == VFY_OP_SUM && cnt > 1) {
+            become(g, k, VFY_OP_ADD, acc, g->nodes[k].in[cnt - 1], done);
+        } else if (op == VFY_OP_MEAN && cnt > 1) {
+            if ((st = add_scalar(g, k, ":count", dt, (double)cnt, &t1, err)))
+                return st;
+            become(g, k, VFY_OP_DIV, acc, t1, done);
+        } else {
+            become(g, k, VFY_OP_IDENTITY, x, -1, done);
+        }
+        return VFY_OK;
+    }
+    double a, b, gm;
+    switch (op) {
+    case VFY_OP_HARD_SIGMOID:
+    case VFY_OP_HARD_SWISH:
+        if (op == VFY_OP_HARD_SWISH) {
+            a = dt == VFY_DT_FLOAT ? (double)(1.0f / 6.0f) : 1.0 / 6.0;
+            b = 0.5;
+        } else if ((st = attr_float(g, n, "alpha", (double)0.2f, &a, err)) ||
+                   (st = attr_float(g, n, "beta", 0.5, &b, err))) {
+            return st;
+        }
+        if (!isfinite(a) || !isfinite(b))
+            return nfail(g, n, err, VFY_ERR_INVALID, "alpha or beta is not finite");
+        if ((st = add_scalar(g, k, ":alpha", dt, a, &t1, err)) ||
+            (st = add_scalar(g, k, ":beta", dt, b, &t2, err)) ||
+            (st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, x, t1, ":ax", &t3, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ADD, t3, t2, ":axb", &t3, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_SUB, t3, one, ":axb1", &t4, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_RELU, t3, -1, ":lower", &t3, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_RELU, t4, -1, ":upper", &t4, &nd, err)))
+            return st;
+        if (op == VFY_OP_HARD_SIGMOID) {
+            become(g, k, VFY_OP_SUB, t3, t4, done);
+            return VFY_OK;
+        }
+        if ((st = add_op_node(g, k, VFY_OP_SUB, t3, t4, ":hard_sigmoid", &t5, &nd, err)))
+            return st;
+        become(g, k, VFY_OP_MUL, x, t5, done);
+        return VFY_OK;
+    case VFY_OP_ELU:
+    case VFY_OP_SELU:
+    case VFY_OP_CELU:
+        if ((st = attr_float(g, n, "alpha", op == VFY_OP_SELU ? (double)1.67326319217681884765625f
+                                                               : 1.0, &a, err)) ||
+            (st = attr_float(g, n, "gamma", (double)1.05070102214813232421875f, &gm, err)))
+            return st;
+        if (!isfinite(a) || !isfinite(gm) || (op == VFY_OP_CELU && !(a > 0)))
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "alpha %g%s (supported: finite%s)", a,
+                         op == VFY_OP_SELU ? " or gamma not finite" : "",
+                         op == VFY_OP_CELU ? ", > 0" : "");
+        if ((st = add_scalar(g, k, ":alpha", dt, a, &t1, err)) ||
+            (st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
+            (st = add_op_node(g, k, VFY_OP_NEG, x, -1, ":neg", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_RELU, t2, -1, ":neg_part", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_NEG, t2, -1, ":min0", &t2, &nd, err)))
+            return st;
+        if (op == VFY_OP_CELU && (st = add_op_node(g, k, VFY_OP_DIV, t2, t1, ":scaled", &t2, &nd,
+                                                   err)))
+            return st;
+        if ((st = add_op_node(g, k, VFY_OP_EXP, t2, -1, ":exp", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_SUB, t2, one, ":expm1", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, t2, t1, ":negative", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_RELU, x, -1, ":positive", &t3, &nd, err)))
+            return st;
+        if (op != VFY_OP_SELU) {
+            become(g, k, VFY_OP_ADD, t3, t2, done);
+            return VFY_OK;
+        }
+        if ((st = add_scalar(g, k, ":gamma", dt, gm, &t4, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ADD, t3, t2, ":elu", &t5, &nd, err)))
+            return st;
+        become(g, k, VFY_OP_MUL, t5, t4, done);
+        return VFY_OK;
+    case VFY_OP_SOFTSIGN:
+        if ((st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ABS, x, -1, ":abs", &t1, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ADD, t1, one, ":abs1", &t1, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_RECIPROCAL, t1, -1, ":reciprocal", &t1, &nd, err)))
+            return st;
+        become(g, k, VFY_OP_MUL, x, t1, done);
+        return VFY_OK;
+    default: /* MISH */
+        if ((st = add_op_node(g, k, VFY_OP_SOFTPLUS, x, -1, ":softplus", &t1, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_TANH, t1, -1, ":tanh", &t1, &nd, err)))
+            return st;
+        become(g, k, VFY_OP_MUL, x, t1, done);
+        return VFY_OK;
+    }
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -2900,7 +3090,9 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
             st = expand_div(g, k, &done, err);
         } else if (g->nodes[k].op == VFY_OP_LAYER_NORM) {
             st = expand_layernorm(g, k, &done, err);
-        } else {
+        } else if ((st = expand_activation(g, k, &done, err)) == VFY_OK && done) {
+            /* (rewritten) */
+        } else if (st == VFY_OK) {
             int many = 0;
             st = expand_max_min_many(g, k, &many, err);
             if (st == VFY_OK)

@@ -209,6 +209,7 @@ static const char *const unsat_instances[][2] = {
     {"models/lnsp2.onnx", "specs/lnsp2_unsat.vnnlib"},     /* a LayerNorm, a Softplus */
     {"models/lnsp2.onnx", "specs/lnsp2_tight_unsat.vnnlib"},
     {"models/trig2.onnx", "specs/trig2_unsat.vnnlib"},     /* Sin and Cos */
+    {"models/act2.onnx", "specs/act2_unsat.vnnlib"},       /* Elu, HardSwish, Softsign */
 };
 #define N_UNSAT ((int)(sizeof unsat_instances / sizeof unsat_instances[0]))
 

@@ -3333,6 +3333,57 @@ START_TEST(test_trig_op)
     ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
     ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
     load_fails(&bi, VFY_ERR_INVALID, "node 'ci' (Cos)", "expected a float type");
+static const float act_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
+static double elu_ref(double v, double a) { return v > 0 ? v : a * (exp(v) - 1); }
+static void ref_acts(const double *x, double *y)
+{
+    const double sa = (double)1.67326319217681884765625f, sg = (double)1.05070102214813232421875f;
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        double a = (double)0.3f * h + (double)0.4f, hs = (double)(1.0f / 6.0f) * h + 0.5;
+        y[j] = fmax(0, fmin(1, a));
+        y[4 + j] = h * fmax(0, fmin(1, hs));
+        y[8 + j] = elu_ref(h, (double)0.7f);
+        y[12 + j] = sg * elu_ref(h, sa);
+        y[16 + j] = fmax(0, h) + fmin(0, 1.5 * (exp(h / 1.5) - 1));
+        y[20 + j] = h / (1 + fabs(h));
+        y[24 + j] = h * tanh(log1p(exp(h)));
+        y[28 + j] = h + u + (double)act_c[j];
+        y[32 + j] = (h + u) / 2;
+    }
+}
+
+/* HardSigmoid, HardSwish, Elu, Selu, Celu, Softsign, Mish, Sum and Mean: rewritten into the ops
+ * they are functions of (expand_activation), against a reference; Celu with alpha <= 0 is refused
+ * naming the node. */
+START_TEST(test_activation_rewrites)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 36}, cd[1] = {4};
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("C", 1, cd, act_c, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "HardSigmoid", "a1", "h", "y1", attr_f("alpha", 0.3f), attr_f("beta", 0.4f), NULL);
+    ADD_NODE(b, "HardSwish", "a2", "h", "y2", NULL);
+    ADD_NODE(b, "Elu", "a3", "h", "y3", attr_f("alpha", 0.7f), NULL);
+    ADD_NODE(b, "Selu", "a4", "h", "y4", NULL);
+    ADD_NODE(b, "Celu", "a5", "h", "y5", attr_f("alpha", 1.5f), NULL);
+    ADD_NODE(b, "Softsign", "a6", "h", "y6", NULL);
+    ADD_NODE(b, "Mish", "a7", "h", "y7", NULL);
+    ADD_NODE(b, "Sum", "a8", "h,u,C", "y8", NULL);
+    ADD_NODE(b, "Mean", "a9", "h,u", "y9", NULL);
+    ADD_NODE(b, "Concat", "cat", "y1,y2,y3,y4,y5,y6,y7,y8,y9", "y", attr_i("axis", 1), NULL);
+    vfy_net *net = load_ok(&b);
+    check_against(net, ref_acts);
+    vfy_net_free(net);
+    mb bc = {0};
+    int64_t xd[2] = {1, 4};
+    mm_model(&bc, 1, 2, xd);
+    ADD_NODE(bc, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(bc, "Celu", "celu0", "h", "y", attr_f("alpha", -1.0f), NULL);
+    load_fails(&bc, VFY_ERR_UNSUPPORTED, "node 'celu0' (Celu)", "alpha -1");
 }
 END_TEST
 
@@ -4269,6 +4320,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_carry_past_sigmoid);
     tcase_add_test(tc, test_sign_op);
     tcase_add_test(tc, test_trig_op);
+    tcase_add_test(tc, test_activation_rewrites);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);
     tcase_add_test(tc, test_div_computed);

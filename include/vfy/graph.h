@@ -83,6 +83,15 @@ typedef enum vfy_op {
     VFY_OP_LAYER_NORM,       /* rewritten into its ONNX function body by vfy_graph_infer */
     VFY_OP_SIN,              /* floating types: a SIN layer */
     VFY_OP_COS,              /* floating types: a COS layer */
+    VFY_OP_HARD_SIGMOID,     /* rewritten by vfy_graph_infer (expand_activation) */
+    VFY_OP_HARD_SWISH,       /* likewise */
+    VFY_OP_ELU,              /* likewise */
+    VFY_OP_SELU,             /* likewise */
+    VFY_OP_CELU,             /* likewise */
+    VFY_OP_SOFTSIGN,         /* likewise */
+    VFY_OP_MISH,             /* likewise */
+    VFY_OP_SUM,              /* likewise: Adds */
+    VFY_OP_MEAN,             /* likewise: Adds and a Div */
     VFY_OP_COUNT
 } vfy_op;
 
