@@ -3357,7 +3357,7 @@ static void ref_acts(const double *x, double *y)
 /* HardSigmoid, HardSwish, Elu, Selu, Celu, Softsign, Mish, Sum and Mean: rewritten into the ops
  * they are functions of (expand_activation), against a reference; Celu with alpha <= 0 is refused
  * naming the node. */
-START_TEST(test_activation_rewrites)
+static void acts_model(mb *bp)
 {
     mb b = {0};
     int64_t yd[2] = {1, 36}, cd[1] = {4};
@@ -3375,6 +3375,13 @@ START_TEST(test_activation_rewrites)
     ADD_NODE(b, "Sum", "a8", "h,u,C", "y8", NULL);
     ADD_NODE(b, "Mean", "a9", "h,u", "y9", NULL);
     ADD_NODE(b, "Concat", "cat", "y1,y2,y3,y4,y5,y6,y7,y8,y9", "y", attr_i("axis", 1), NULL);
+    *bp = b;
+}
+
+START_TEST(test_activation_rewrites)
+{
+    mb b;
+    acts_model(&b);
     vfy_net *net = load_ok(&b);
     check_against(net, ref_acts);
     vfy_net_free(net);
@@ -3384,6 +3391,96 @@ START_TEST(test_activation_rewrites)
     ADD_NODE(bc, "MatMul", "m1", "x,W1", "h", NULL);
     ADD_NODE(bc, "Celu", "celu0", "h", "y", attr_f("alpha", -1.0f), NULL);
     load_fails(&bc, VFY_ERR_UNSUPPORTED, "node 'celu0' (Celu)", "alpha -1");
+}
+END_TEST
+
+/* ref_acts in long double (its functions' errors below 2^-60 relative) */
+static long double elu_ld(long double v, long double a) { return v > 0 ? v : a * expm1l(v); }
+static void ref_acts_ld(const double *x, long double *y)
+{
+    const long double sa = 1.67326319217681884765625L, sg = 1.05070102214813232421875L;
+    for (int j = 0; j < 4; j++) {
+        long double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += (long double)x[i] * mm_w1[i * 4 + j];
+            u += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        long double a = (long double)0.3f * h + (long double)0.4f;
+        long double hs = (long double)(1.0f / 6.0f) * h + 0.5L;
+        y[j] = fmaxl(0, fminl(1, a));
+        y[4 + j] = h * fmaxl(0, fminl(1, hs));
+        y[8 + j] = elu_ld(h, (long double)0.7f);
+        y[12 + j] = sg * elu_ld(h, sa);
+        y[16 + j] = fmaxl(0, h) + fminl(0, 1.5L * expm1l(h / 1.5L));
+        y[20 + j] = h / (1 + fabsl(h));
+        y[24 + j] = h * tanhl(h > 0 ? h + log1pl(expl(-h)) : log1pl(expl(h)));
+        y[28 + j] = h + u + (long double)act_c[j];
+        y[32 + j] = (h + u) / 2;
+    }
+}
+
+/* The rewritten activations inside bounds: on boxes of radius 0.05 and 1, every sampled point's
+ * outputs (long double reference) lie inside the IBP, CROWN and alpha-CROWN bounds of both claims
+ * with no tolerance, and under the float32 claim so do the lowered chain's float32 outputs. */
+START_TEST(test_activation_rewrites_sound)
+{
+    mb b;
+    acts_model(&b);
+    vfy_net *net = load_ok(&b);
+    enum { NY = 36 };
+    double *scr = malloc((size_t)(2 * vfy_net_max_width(net) + 64) * sizeof(double));
+    float *sf = malloc((size_t)(2 * vfy_net_max_width(net) + 64) * sizeof(float));
+    ck_assert(scr && sf);
+    for (int fsem = 0; fsem < 2; fsem++)
+        for (int rad = 0; rad < 2; rad++) {
+            vfy_bound_ctx *ctx;
+            ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
+            vfy_bounds *bs[3] = {vfy_bounds_create(ctx), vfy_bounds_create(ctx),
+                                 vfy_bounds_create(ctx)};
+            ck_assert(bs[0] && bs[1] && bs[2]);
+            double lo[4], hi[4], wlo[4], whi[4], r = rad ? 1.0 : 0.05;
+            for (int j = 0; j < 4; j++) {
+                double c = (double)(float)(0.5 * urand());
+                lo[j] = wlo[j] = c - r;
+                hi[j] = whi[j] = c + r;
+            }
+            vfy_bound_widen_input(ctx, 4, wlo, whi);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bs[0]), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[1]), VFY_OK);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[2]), VFY_OK);
+            int64_t n_t = 0;
+            ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bs[2], 20, NULL, &n_t), VFY_OK);
+            int64_t L = net->n_layers - 1;
+            for (int smp = 0; smp < 500; smp++) {
+                double x[4];
+                float xf[4], yf[NY];
+                long double y[NY];
+                for (int j = 0; j < 4; j++) {
+                    double t = smp < 16 ? (double)((smp >> j) & 1) : 0.25 * (urand() + 2);
+                    xf[j] = (float)(lo[j] + t * (hi[j] - lo[j]));
+                    if ((double)xf[j] < lo[j] || (double)xf[j] > hi[j])
+                        xf[j] = (float)(0.5 * lo[j] + 0.5 * hi[j]);
+                    x[j] = xf[j];
+                }
+                ref_acts_ld(x, y);
+                vfy_eval_f32(net, xf, yf, sf);
+                for (int q = 0; q < 3; q++)
+                    for (int j = 0; j < NY; j++) {
+                        long double l = bs[q]->lo[L][j], h = bs[q]->hi[L][j];
+                        REQUIRE_MSG(l <= y[j] && y[j] <= h &&
+                                    (!fsem || (l <= yf[j] && yf[j] <= h)),
+                                    "fsem %d radius %g bounds %d output %d: %.20Lg (float32 %.9g) "
+                                    "not in [%.17Lg, %.17Lg]", fsem, r, q, j, y[j], (double)yf[j],
+                                    l, h);
+                    }
+            }
+            for (int q = 0; q < 3; q++)
+                vfy_bounds_free(bs[q]);
+            vfy_bound_ctx_free(ctx);
+        }
+    free(scr);
+    free(sf);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -4321,6 +4418,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_sign_op);
     tcase_add_test(tc, test_trig_op);
     tcase_add_test(tc, test_activation_rewrites);
+    tcase_add_test(tc, test_activation_rewrites_sound);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);
     tcase_add_test(tc, test_div_computed);
