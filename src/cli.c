@@ -489,6 +489,15 @@ int main(int argc, char **argv)
                 "claim for float executions covers the layers before it, with the %s exact\n",
                 model_path, net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax",
                 net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax");
+    /* a LayerNorm (or any Sqrt) is covered for float executions only as its ops run one by one
+     * (docs/soundness.md section 3): say so where the float claim is made */
+    for (int64_t k = 0; st == VFY_OK && opts.float_semantics && k < net->n_layers; k++)
+        if (net->layers[k].kind == VFY_LAYER_SQRT) {
+            fprintf(stderr, "verify: note: %s has a Sqrt (a LayerNorm's?): the claim for float "
+                    "executions assumes its ops run one by one, not a fused LayerNorm kernel "
+                    "(--real-only: the real-valued claim alone)\n", model_path);
+            break;
+        }
     if (st == VFY_OK && compare) {
         st = compare_bounds(net, spec, opts.float_semantics, &err);
         if (st == VFY_OK) {
