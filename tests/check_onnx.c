@@ -3333,6 +3333,9 @@ START_TEST(test_trig_op)
     ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
     ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
     load_fails(&bi, VFY_ERR_INVALID, "node 'ci' (Cos)", "expected a float type");
+}
+END_TEST
+
 static const float act_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
 static double elu_ref(double v, double a) { return v > 0 ? v : a * (exp(v) - 1); }
 static void ref_acts(const double *x, double *y)
@@ -3966,11 +3969,11 @@ START_TEST(test_err_unsupported_op)
     b.in[b.nin++] = vinfo("x", FLT, 2, xd);
     b.out[b.nout++] = vinfo("y", FLT, 2, xd);
     ADD_NODE(b, "Relu", "r", "x", "h", NULL);
-    ADD_NODE(b, "Softsign", "sg_7", "h", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'sg_7' (Softsign): unsupported operator", NULL);
+    ADD_NODE(b, "Hardmax", "hm_7", "h", "y", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node 'hm_7' (Hardmax): unsupported operator", NULL);
     /* without a name: the node's index */
     b.node[1]->name = NULL;
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "node '#1' (Softsign): unsupported operator", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "node '#1' (Hardmax): unsupported operator", NULL);
     /* an unknown attribute of a known op */
     b.node[1] = node("Relu", "r2", "h", "y", attr_i("bogus", 1), NULL);
     load_fails(&b, VFY_ERR_UNSUPPORTED, "'r2' (Relu)", "bogus");
