@@ -2943,7 +2943,8 @@ static void become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b, int
  *   HardSwish(x)   = x HardSigmoid(x) with a = 1/6, b = 1/2
  *   Elu(x)         = relu(x) + a (exp(-relu(-x)) - 1)     (x for x > 0, a (e^x - 1) else)
  *   Selu(x)        = g Elu_a(x)
- *   Celu(x)        = relu(x) + a (exp(-relu(-x) / a) - 1) (a > 0: max(0, x) + min(0, a (e^(x/a) - 1)))
+ *   Celu(x)        = relu(x) + a (exp(-relu(-x) / a) - 1)
+ *                    (a > 0: max(0, x) + min(0, a (e^(x/a) - 1)))
  *   Softsign(x)    = x Reciprocal(|x| + 1)
  *   Mish(x)        = x tanh(Softplus(x))
  *   Sum(x1..xn)    = x1 + ... + xn,  Mean = Sum / n      (broadcast as Add)
