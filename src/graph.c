@@ -2920,10 +2920,19 @@ static vfy_status add_scalar(vfy_graph *g, int64_t k, const char *suffix, vfy_dt
     return VFY_OK;
 }
 
-/* Node k becomes op(a, b) (b < 0: op(a)), its attributes dropped; *done = 1. */
-static void become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b, int *done)
+/* Node k becomes op(a, b) (b < 0: op(a)), its attributes dropped; *done = 1. A node of one input
+ * gets room for two. */
+static vfy_status become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b, int *done,
+                         vfy_error *err)
 {
     vfy_node *n = &g->nodes[k];
+    if (b >= 0 && n->n_in < 2) {
+        int64_t *in = vfy_alloc_array(2, sizeof *in);
+        if (!in)
+            return NOMEM(g, n, err);
+        vfy_free(n->in);
+        n->in = in;
+    }
     for (int64_t q = 0; q < n->n_attr; q++)
         attr_clear(&n->attr[q]);
     n->n_attr = 0;
@@ -2934,6 +2943,7 @@ static void become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t b, int
     n->n_in = b >= 0 ? 2 : 1;
     n->n_out = 1;
     *done = 1;
+    return VFY_OK;
 }
 
 /* The activations ONNX defines as functions of others become those others, exactly in real
@@ -2979,16 +2989,14 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
             if ((st = add_op_node(g, k, VFY_OP_ADD, acc, g->nodes[k].in[q], ":sum", &acc, &nd,
                                   err)))
                 return st;
-        if (op == VFY_OP_SUM && cnt > 1) {
-            become(g, k, VFY_OP_ADD, acc, g->nodes[k].in[cnt - 1], done);
-        } else if (op == VFY_OP_MEAN && cnt > 1) {
+        if (op == VFY_OP_SUM && cnt > 1)
+            return become(g, k, VFY_OP_ADD, acc, g->nodes[k].in[cnt - 1], done, err);
+        if (op == VFY_OP_MEAN && cnt > 1) {
             if ((st = add_scalar(g, k, ":count", dt, (double)cnt, &t1, err)))
                 return st;
-            become(g, k, VFY_OP_DIV, acc, t1, done);
-        } else {
-            become(g, k, VFY_OP_IDENTITY, x, -1, done);
+            return become(g, k, VFY_OP_DIV, acc, t1, done, err);
         }
-        return VFY_OK;
+        return become(g, k, VFY_OP_IDENTITY, x, -1, done, err);
     }
     double a, b, gm;
     switch (op) {
@@ -3013,13 +3021,11 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
             (st = add_op_node(g, k, VFY_OP_RELU, t4, -1, ":upper", &t4, &nd, err)))
             return st;
         if (op == VFY_OP_HARD_SIGMOID) {
-            become(g, k, VFY_OP_SUB, t3, t4, done);
-            return VFY_OK;
+            return become(g, k, VFY_OP_SUB, t3, t4, done, err);
         }
         if ((st = add_op_node(g, k, VFY_OP_SUB, t3, t4, ":hard_sigmoid", &t5, &nd, err)))
             return st;
-        become(g, k, VFY_OP_MUL, x, t5, done);
-        return VFY_OK;
+        return become(g, k, VFY_OP_MUL, x, t5, done, err);
     case VFY_OP_ELU:
     case VFY_OP_SELU:
     case VFY_OP_CELU:
@@ -3046,28 +3052,24 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
             (st = add_op_node(g, k, VFY_OP_RELU, x, -1, ":positive", &t3, &nd, err)))
             return st;
         if (op != VFY_OP_SELU) {
-            become(g, k, VFY_OP_ADD, t3, t2, done);
-            return VFY_OK;
+            return become(g, k, VFY_OP_ADD, t3, t2, done, err);
         }
         if ((st = add_scalar(g, k, ":gamma", dt, gm, &t4, err)) ||
             (st = add_op_node(g, k, VFY_OP_ADD, t3, t2, ":elu", &t5, &nd, err)))
             return st;
-        become(g, k, VFY_OP_MUL, t5, t4, done);
-        return VFY_OK;
+        return become(g, k, VFY_OP_MUL, t5, t4, done, err);
     case VFY_OP_SOFTSIGN:
         if ((st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
             (st = add_op_node(g, k, VFY_OP_ABS, x, -1, ":abs", &t1, &nd, err)) ||
             (st = add_op_node(g, k, VFY_OP_ADD, t1, one, ":abs1", &t1, &nd, err)) ||
             (st = add_op_node(g, k, VFY_OP_RECIPROCAL, t1, -1, ":reciprocal", &t1, &nd, err)))
             return st;
-        become(g, k, VFY_OP_MUL, x, t1, done);
-        return VFY_OK;
+        return become(g, k, VFY_OP_MUL, x, t1, done, err);
     default: /* MISH */
         if ((st = add_op_node(g, k, VFY_OP_SOFTPLUS, x, -1, ":softplus", &t1, &nd, err)) ||
             (st = add_op_node(g, k, VFY_OP_TANH, t1, -1, ":tanh", &t1, &nd, err)))
             return st;
-        become(g, k, VFY_OP_MUL, x, t1, done);
-        return VFY_OK;
+        return become(g, k, VFY_OP_MUL, x, t1, done, err);
     }
 }
 
