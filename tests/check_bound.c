@@ -2703,16 +2703,8 @@ END_TEST
  * the float claim's only). f in long double. */
 START_TEST(test_convex_exec_allowance)
 {
-    static const struct {
-        vfy_layer_kind k;
-        double c, rel, ab;
-    } pts[] = {{VFY_LAYER_EXP, 3, 0x1p-21, 0x1p-146}, {VFY_LAYER_EXP, -20, 0x1p-21, 0x1p-146},
-               {VFY_LAYER_RECIP, 3, 0x1p-24, 0x1p-149}, {VFY_LAYER_RECIP, -7, 0x1p-24, 0x1p-149},
-               {VFY_LAYER_SQRT, 2, 0x1p-24, 0}, {VFY_LAYER_SQRT, 0x1p40, 0x1p-24, 0},
-               {VFY_LAYER_LOG, 5, 0x1p-21, 0x1p-146}, {VFY_LAYER_LOG, 0x1p-10, 0x1p-21, 0x1p-146},
-               {VFY_LAYER_SOFTPLUS, 0.5, 0x1p-21, 0x1p-21},
-               {VFY_LAYER_SOFTPLUS, -30, 0x1p-21, 0x1p-21}};
-    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+    const testnet_cvx_pt *pts = testnet_cvx_pts;
+    for (size_t p = 0; p < TESTNET_CVX_PTS; p++) {
         vfy_net *net = calloc(1, sizeof *net);
         ck_assert_ptr_nonnull(net);
         net->n_in = net->n_out = 1;

@@ -1925,19 +1925,10 @@ END_TEST
  * accepts it for m = 2 E + |f| 2^-40. */
 START_TEST(test_convex_allowance_decides)
 {
-    static const struct {
-        vfy_layer_kind k;
-        double c, rel, ab;
-    } pts[] = {{VFY_LAYER_EXP, 3, 0x1p-21, 0x1p-146}, {VFY_LAYER_EXP, -20, 0x1p-21, 0x1p-146},
-               {VFY_LAYER_RECIP, 3, 0x1p-24, 0x1p-149}, {VFY_LAYER_RECIP, -7, 0x1p-24, 0x1p-149},
-               {VFY_LAYER_SQRT, 2, 0x1p-24, 0}, {VFY_LAYER_SQRT, 0x1p40, 0x1p-24, 0},
-               {VFY_LAYER_LOG, 5, 0x1p-21, 0x1p-146}, {VFY_LAYER_LOG, 0x1p-10, 0x1p-21, 0x1p-146},
-               {VFY_LAYER_SOFTPLUS, 0.5, 0x1p-21, 0x1p-21},
-               {VFY_LAYER_SOFTPLUS, -30, 0x1p-21, 0x1p-21},
-               {VFY_LAYER_SOFTPLUS, 40, 0x1p-21, 0x1p-21}};
+    const testnet_cvx_pt *pts = testnet_cvx_pts;
     const char *sem[2] = {"real", "float32"};
     char why[1024];
-    for (size_t p = 0; p < sizeof pts / sizeof pts[0]; p++) {
+    for (size_t p = 0; p < TESTNET_CVX_PTS; p++) {
         vfy_net *net = empty_net2();
         net->n_out = 2;
         push_act_n(net, pts[p].k, 2, 0);

@@ -3090,19 +3090,22 @@ static void cv_model(mb *b, int layer_norm_op)
     ADD_NODE(*b, "Concat", "cat", "a,s,l,e,i,q,n", "y", attr_i("axis", 1), NULL);
 }
 
-/* The network above (LayerNorm decomposed, or as the op): under the real claim and the float
- * claim, IBP, CROWN and alpha-CROWN (hidden layers) bounds of every output contain the real
- * network's value at 600 sampled inputs of each box (its corners first), and under the float
- * claim both float32 runtimes' values; K random integer rows bounded by CROWN and by alpha-CROWN
- * lie below the rows' values likewise. No tolerance. Boxes of radius 0.02 and 0.25. */
-START_TEST(test_convex_net_sound)
+typedef void (*ref_ld_fn)(const double *x, long double *y);
+/* A float32 execution of the network at x (variant 0 or 1: two runtimes' ways; net: the lowered
+ * network, for a reference that runs it). */
+typedef void (*ref_f32_fn)(const float *x, float *y, int variant, const vfy_net *net);
+
+/* net (4 inputs, NY outputs, NY <= 64): under the real claim and the float claim, IBP, CROWN and
+ * alpha-CROWN (hidden layers) bounds of every output contain ref's value (long double) at 600
+ * sampled float32 inputs of each box (its corners first), and under the float claim both of
+ * ref32's values; K random integer rows bounded by CROWN and by alpha-CROWN lie below the rows'
+ * values likewise. No tolerance. Boxes of radius r0 and r1 around 0.5 urand(). */
+static void bounds_contain_ref(const vfy_net *net, int64_t NY, double r0, double r1, ref_ld_fn ref,
+                               ref_f32_fn ref32)
 {
-    mb b = {0};
-    cv_model(&b, _i % 2);
-    vfy_net *net = load_ok(&b);
+    enum { K = 6, NYMAX = 64 };
     ck_assert_int_eq(net->n_in, 4);
-    ck_assert_int_eq(net->n_out, 28);
-    enum { K = 6, NY = 28 };
+    ck_assert_int_le(NY, NYMAX);
     for (int fsem = 0; fsem < 2; fsem++)
         for (int rad = 0; rad < 2; rad++) {
             vfy_bound_ctx *ctx;
@@ -3111,7 +3114,7 @@ START_TEST(test_convex_net_sound)
                                  vfy_bounds_create(ctx)};
             vfy_bounds *ba = vfy_bounds_create(ctx);
             ck_assert(bs[0] && bs[1] && bs[2] && ba);
-            double lo[4], hi[4], wlo[4], whi[4], r = rad ? 0.25 : 0.02;
+            double lo[4], hi[4], wlo[4], whi[4], r = rad ? r1 : r0;
             for (int j = 0; j < 4; j++) {
                 double c = 0.5 * urand();
                 lo[j] = wlo[j] = c - r;
@@ -3126,7 +3129,7 @@ START_TEST(test_convex_net_sound)
             ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, ba), VFY_OK);
             for (int q = 0; q < 3; q++)
                 ck_assert(!bs[q]->overflow);
-            double cy[K * NY], lbc[K], lba[K];
+            double cy[K * NYMAX], lbc[K], lba[K];
             for (int i = 0; i < K * NY; i++)
                 cy[i] = (double)((int)((urand() + 2) * 1.25) - 2); /* (in -2..2) */
             ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bs[1], K, cy, NULL,
@@ -3140,8 +3143,8 @@ START_TEST(test_convex_net_sound)
             for (int smp = 0; smp < 600; smp++) {
                 double x[4];
                 float xf[4];
-                long double y[NY];
-                float yf[2][NY];
+                long double y[NYMAX];
+                float yf[2][NYMAX];
                 for (int j = 0; j < 4; j++) {
                     double t = smp < 16 ? (double)((smp >> j) & 1) : 0.25 * (urand() + 2);
                     xf[j] = (float)(lo[j] + t * (hi[j] - lo[j]));
@@ -3149,9 +3152,9 @@ START_TEST(test_convex_net_sound)
                         xf[j] = (float)(0.5 * lo[j] + 0.5 * hi[j]);
                     x[j] = xf[j];
                 }
-                cv_ref_ld(x, y);
-                cv_ref_f32(xf, yf[0], 0);
-                cv_ref_f32(xf, yf[1], 1);
+                ref(x, y);
+                ref32(xf, yf[0], 0, net);
+                ref32(xf, yf[1], 1, net);
                 for (int q = 0; q < 3; q++)
                     for (int j = 0; j < NY; j++) {
                         long double l = bs[q]->lo[L][j], h = bs[q]->hi[L][j];
@@ -3180,6 +3183,23 @@ START_TEST(test_convex_net_sound)
             vfy_bounds_free(ba);
             vfy_bound_ctx_free(ctx);
         }
+}
+
+static void cv_ref_f32_net(const float *x, float *y, int naive, const vfy_net *net)
+{
+    (void)net;
+    cv_ref_f32(x, y, naive);
+}
+
+/* The network above (LayerNorm decomposed, or as the op) inside its bounds (bounds_contain_ref),
+ * on boxes of radius 0.02 and 0.25; both float32 runtimes' values too. */
+START_TEST(test_convex_net_sound)
+{
+    mb b = {0};
+    cv_model(&b, _i % 2);
+    vfy_net *net = load_ok(&b);
+    ck_assert_int_eq(net->n_out, 28);
+    bounds_contain_ref(net, 28, 0.02, 0.25, cv_ref_ld, cv_ref_f32_net);
     vfy_net_free(net);
 }
 END_TEST
@@ -3422,67 +3442,24 @@ static void ref_acts_ld(const double *x, long double *y)
     }
 }
 
-/* The rewritten activations inside bounds: on boxes of radius 0.05 and 1, every sampled point's
- * outputs (long double reference) lie inside the IBP, CROWN and alpha-CROWN bounds of both claims
- * with no tolerance, and under the float32 claim so do the lowered chain's float32 outputs. */
+/* The lowered chain's own float32 execution (the same for both variants). */
+static void acts_ref_f32(const float *x, float *y, int variant, const vfy_net *net)
+{
+    (void)variant;
+    float *sf = malloc((size_t)(2 * vfy_net_max_width(net) + 64) * sizeof(float));
+    ck_assert_ptr_nonnull(sf);
+    vfy_eval_f32(net, x, y, sf);
+    free(sf);
+}
+
+/* The rewritten activations inside their bounds (bounds_contain_ref: the long double reference,
+ * and under the float claim the lowered chain's float32 outputs), on boxes of radius 0.05 and 1. */
 START_TEST(test_activation_rewrites_sound)
 {
     mb b;
     acts_model(&b);
     vfy_net *net = load_ok(&b);
-    enum { NY = 36 };
-    double *scr = malloc((size_t)(2 * vfy_net_max_width(net) + 64) * sizeof(double));
-    float *sf = malloc((size_t)(2 * vfy_net_max_width(net) + 64) * sizeof(float));
-    ck_assert(scr && sf);
-    for (int fsem = 0; fsem < 2; fsem++)
-        for (int rad = 0; rad < 2; rad++) {
-            vfy_bound_ctx *ctx;
-            ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
-            vfy_bounds *bs[3] = {vfy_bounds_create(ctx), vfy_bounds_create(ctx),
-                                 vfy_bounds_create(ctx)};
-            ck_assert(bs[0] && bs[1] && bs[2]);
-            double lo[4], hi[4], wlo[4], whi[4], r = rad ? 1.0 : 0.05;
-            for (int j = 0; j < 4; j++) {
-                double c = (double)(float)(0.5 * urand());
-                lo[j] = wlo[j] = c - r;
-                hi[j] = whi[j] = c + r;
-            }
-            vfy_bound_widen_input(ctx, 4, wlo, whi);
-            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bs[0]), VFY_OK);
-            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[1]), VFY_OK);
-            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bs[2]), VFY_OK);
-            int64_t n_t = 0;
-            ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, bs[2], 20, NULL, &n_t), VFY_OK);
-            int64_t L = net->n_layers - 1;
-            for (int smp = 0; smp < 500; smp++) {
-                double x[4];
-                float xf[4], yf[NY];
-                long double y[NY];
-                for (int j = 0; j < 4; j++) {
-                    double t = smp < 16 ? (double)((smp >> j) & 1) : 0.25 * (urand() + 2);
-                    xf[j] = (float)(lo[j] + t * (hi[j] - lo[j]));
-                    if ((double)xf[j] < lo[j] || (double)xf[j] > hi[j])
-                        xf[j] = (float)(0.5 * lo[j] + 0.5 * hi[j]);
-                    x[j] = xf[j];
-                }
-                ref_acts_ld(x, y);
-                vfy_eval_f32(net, xf, yf, sf);
-                for (int q = 0; q < 3; q++)
-                    for (int j = 0; j < NY; j++) {
-                        long double l = bs[q]->lo[L][j], h = bs[q]->hi[L][j];
-                        REQUIRE_MSG(l <= y[j] && y[j] <= h &&
-                                    (!fsem || (l <= yf[j] && yf[j] <= h)),
-                                    "fsem %d radius %g bounds %d output %d: %.20Lg (float32 %.9g) "
-                                    "not in [%.17Lg, %.17Lg]", fsem, r, q, j, y[j], (double)yf[j],
-                                    l, h);
-                    }
-            }
-            for (int q = 0; q < 3; q++)
-                vfy_bounds_free(bs[q]);
-            vfy_bound_ctx_free(ctx);
-        }
-    free(scr);
-    free(sf);
+    bounds_contain_ref(net, 36, 0.05, 1.0, ref_acts_ld, acts_ref_f32);
     vfy_net_free(net);
 }
 END_TEST

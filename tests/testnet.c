@@ -258,6 +258,14 @@ vfy_net *testnet_adversarial_net(float *y)
  * the sum rounded once, within 2^-113 of its own magnitude. A lower line holds at z when its value
  * plus that rounding is at most the enclosure's low end (and an upper line symmetrically): no
  * tolerance in the permissive direction. */
+const testnet_cvx_pt testnet_cvx_pts[TESTNET_CVX_PTS] = {
+    {VFY_LAYER_EXP, 3, 0x1p-21, 0x1p-146},      {VFY_LAYER_EXP, -20, 0x1p-21, 0x1p-146},
+    {VFY_LAYER_RECIP, 3, 0x1p-24, 0x1p-149},    {VFY_LAYER_RECIP, -7, 0x1p-24, 0x1p-149},
+    {VFY_LAYER_SQRT, 2, 0x1p-24, 0},            {VFY_LAYER_SQRT, 0x1p40, 0x1p-24, 0},
+    {VFY_LAYER_LOG, 5, 0x1p-21, 0x1p-146},      {VFY_LAYER_LOG, 0x1p-10, 0x1p-21, 0x1p-146},
+    {VFY_LAYER_SOFTPLUS, 0.5, 0x1p-21, 0x1p-21}, {VFY_LAYER_SOFTPLUS, -30, 0x1p-21, 0x1p-21},
+    {VFY_LAYER_SOFTPLUS, 40, 0x1p-21, 0x1p-21}};
+
 long double testnet_cvx_ref(vfy_layer_kind kind, double z)
 {
     long double x = z;

@@ -50,6 +50,14 @@ extern const testnet_shape testnet_shapes[4];
  * sl z + tl <= f(z) <= su z + tu provably holds at z (an enclosure of f, the lines' values in
  * __float128; testnet.c); an infinite intercept is no line (it holds). */
 long double testnet_cvx_ref(vfy_layer_kind kind, double z);
+/* Points c of each convex kind with the float claim's allowance rel |f| + ab there (bound.c's and
+ * checker.c's): the allowance tests' cases, TESTNET_CVX_PTS of them. */
+typedef struct testnet_cvx_pt {
+    vfy_layer_kind k;
+    double c, rel, ab;
+} testnet_cvx_pt;
+#define TESTNET_CVX_PTS 11
+extern const testnet_cvx_pt testnet_cvx_pts[TESTNET_CVX_PTS];
 int testnet_cvx_holds(vfy_layer_kind kind, double z, double sl, double tl, double su, double tu);
 /* A random interval of class cls (0..6: narrow, wide, near a pole or from 0, moderate, a point,
  * two adjacent doubles, tiny) in kind's domain ((0, inf) for RECIP, SQRT, LOG). */
