@@ -2619,20 +2619,13 @@ END_TEST
  * a pole no lines (intercepts -inf and +inf). */
 START_TEST(test_convex_lines)
 {
-    const vfy_layer_kind kinds[5] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_LAYER_SQRT,
-                                     VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
-    static const char *const names[5] = {"exp", "recip", "sqrt", "log", "softplus"};
+    const char *const *names = testnet_cvx_names;
     uint64_t st = 9400 + (uint64_t)_i;
     for (int rep = 0; rep < 30000; rep++) {
-        int ki = rep % 5, cls = (rep / 5) % 7, neg = ki == 1 && (rep / 35) % 2;
-        vfy_layer_kind kind = kinds[ki];
+        int ki;
         double l, u, sl, tl, su, tu;
-        testnet_cvx_interval(kind, &st, cls, &l, &u);
-        if (neg) { /* 1/v on v < 0 (concave) */
-            double t = -u;
-            u = -l;
-            l = t;
-        }
+        testnet_cvx_case(rep, &st, &ki, &l, &u);
+        vfy_layer_kind kind = testnet_cvx_kinds[ki];
         vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
         /* (finite wherever f is: 1/v of a subnormal, exp near 710 exceed the doubles) */
         int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L &&

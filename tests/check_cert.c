@@ -1824,15 +1824,11 @@ END_TEST
 
 /* ---- Exp, Recip, Sqrt, Log, Softplus (standalone layers) ---- */
 
-static const vfy_layer_kind cvx_kinds[5] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_LAYER_SQRT,
-                                            VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
-static const char *const cvx_names[5] = {"exp", "recip", "sqrt", "log", "softplus"};
-
 static const char *cvx_name(vfy_layer_kind k)
 {
     for (int i = 0; i < 5; i++)
-        if (cvx_kinds[i] == k)
-            return cvx_names[i];
+        if (testnet_cvx_kinds[i] == k)
+            return testnet_cvx_names[i];
     return "?";
 }
 
@@ -1845,21 +1841,16 @@ START_TEST(test_convex_checker_lines)
 {
     uint64_t st = 4411;
     for (int rep = 0; rep < 20000; rep++) {
-        int ki = rep % 5, cls = (rep / 5) % 7, neg = ki == 1 && (rep / 35) % 2;
-        vfy_layer_kind kind = cvx_kinds[ki];
+        int ki;
         double l, u, sl, tl, su, tu;
-        testnet_cvx_interval(kind, &st, cls, &l, &u);
-        if (neg) {
-            double t = -u;
-            u = -l;
-            l = t;
-        }
+        testnet_cvx_case(rep, &st, &ki, &l, &u);
+        vfy_layer_kind kind = testnet_cvx_kinds[ki];
+        const char *name = testnet_cvx_names[ki];
         vfy_check_act_lines(kind, l, u, &sl, &tl, &su, &tu);
         int fin = fabsl(testnet_cvx_ref(kind, l)) < 0x1p1020L &&
                   fabsl(testnet_cvx_ref(kind, u)) < 0x1p1020L;
         REQUIRE_MSG(!fin || (isfinite(sl) && isfinite(tl) && isfinite(su) && isfinite(tu)),
-                    "%s on [%a, %a]: lines %a z + %a, %a z + %a", cvx_names[ki], l, u, sl, tl, su,
-                    tu);
+                    "%s on [%a, %a]: lines %a z + %a, %a z + %a", name, l, u, sl, tl, su, tu);
         double z[48] = {l, u, nextafter(l, INFINITY), nextafter(u, -INFINITY), 0.5 * l + 0.5 * u,
                         l > 0 ? sqrt(l) * sqrt(u) : (u < 0 ? -(sqrt(-l) * sqrt(-u)) : 0)};
         for (int g = 6; g < 48; g++)
@@ -1867,8 +1858,8 @@ START_TEST(test_convex_checker_lines)
         for (int g = 0; g < 48; g++)
             if (z[g] >= l && z[g] <= u)
                 REQUIRE_MSG(testnet_cvx_holds(kind, z[g], sl, tl, su, tu), "%s on [%.17g, %.17g] "
-                            "at %.17g: lower %.17g z + %.17g, upper %.17g z + %.17g", cvx_names[ki],
-                            l, u, z[g], sl, tl, su, tu);
+                            "at %.17g: lower %.17g z + %.17g, upper %.17g z + %.17g", name, l, u,
+                            z[g], sl, tl, su, tu);
     }
     const struct {
         vfy_layer_kind k;

@@ -341,3 +341,18 @@ void testnet_cvx_interval(vfy_layer_kind kind, uint64_t *st, int cls, double *l,
         }
     }
 }
+
+const vfy_layer_kind testnet_cvx_kinds[5] = {VFY_LAYER_EXP, VFY_LAYER_RECIP, VFY_LAYER_SQRT,
+                                             VFY_LAYER_LOG, VFY_LAYER_SOFTPLUS};
+const char *const testnet_cvx_names[5] = {"exp", "recip", "sqrt", "log", "softplus"};
+
+void testnet_cvx_case(int rep, uint64_t *st, int *ki, double *l, double *u)
+{
+    *ki = rep % 5;
+    testnet_cvx_interval(testnet_cvx_kinds[*ki], st, (rep / 5) % 7, l, u);
+    if (*ki == 1 && (rep / 35) % 2) { /* 1/v on v < 0 (concave) */
+        double t = -*u;
+        *u = -*l;
+        *l = t;
+    }
+}

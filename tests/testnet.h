@@ -62,5 +62,11 @@ int testnet_cvx_holds(vfy_layer_kind kind, double z, double sl, double tl, doubl
 /* A random interval of class cls (0..6: narrow, wide, near a pole or from 0, moderate, a point,
  * two adjacent doubles, tiny) in kind's domain ((0, inf) for RECIP, SQRT, LOG). */
 void testnet_cvx_interval(vfy_layer_kind kind, uint64_t *st, int cls, double *l, double *u);
+/* The convex kinds (EXP, RECIP, SQRT, LOG, SOFTPLUS) and their names, and the rep-th case of the
+ * line tests: kind testnet_cvx_kinds[rep % 5] (*ki), an interval of class (rep / 5) % 7, RECIP's
+ * on v < 0 every other time (rep / 35 odd). */
+extern const vfy_layer_kind testnet_cvx_kinds[5];
+extern const char *const testnet_cvx_names[5];
+void testnet_cvx_case(int rep, uint64_t *st, int *ki, double *l, double *u);
 
 #endif
