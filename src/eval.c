@@ -78,27 +78,17 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
-        case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH:
-        case VFY_LAYER_SIGN:
-        case VFY_LAYER_EXP:
-        case VFY_LAYER_RECIP:
-        case VFY_LAYER_SIN:
-        case VFY_LAYER_COS:
-        case VFY_LAYER_SQRT:
-        case VFY_LAYER_LOG:
-        case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
-            break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
             break;
         case VFY_LAYER_PRODUCT:
             product_f64(L, a, b);
             break;
-        default:
-            VFY_ASSERT(0);
+        default: /* the elementwise activations but RELU (the first n_pass elements pass
+                  * through) */
+            VFY_ASSERT(vfy_layer_passes(L->kind));
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
         }
         double *t = a;
         a = b;
@@ -138,19 +128,6 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0f;
             break;
-        case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH:
-        case VFY_LAYER_SIGN:
-        case VFY_LAYER_EXP:
-        case VFY_LAYER_RECIP:
-        case VFY_LAYER_SIN:
-        case VFY_LAYER_COS:
-        case VFY_LAYER_SQRT:
-        case VFY_LAYER_LOG:
-        case VFY_LAYER_SOFTPLUS:
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
-            break;
         case VFY_LAYER_MAXPOOL:
             for (int64_t j = 0; j < L->n_out; j++) {
                 const int64_t *win = L->pool + j * L->pool_k;
@@ -167,8 +144,11 @@ void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
                 b[j] = q < 0 ? a[p] : a[p] * a[q];
             }
             break;
-        default:
-            VFY_ASSERT(0);
+        default: /* the elementwise activations but RELU (the first n_pass elements pass
+                  * through) */
+            VFY_ASSERT(vfy_layer_passes(L->kind));
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f32(L->kind, a[j]);
         }
         float *t = a;
         a = b;
@@ -198,27 +178,17 @@ void vfy_eval_forward_all(const vfy_net *net, const double *x, double **acts, do
             for (int64_t j = 0; j < L->n_out; j++)
                 b[j] = a[j] > 0 ? a[j] : 0.0;
             break;
-        case VFY_LAYER_SIGMOID:
-        case VFY_LAYER_TANH:
-        case VFY_LAYER_SIGN:
-        case VFY_LAYER_EXP:
-        case VFY_LAYER_RECIP:
-        case VFY_LAYER_SIN:
-        case VFY_LAYER_COS:
-        case VFY_LAYER_SQRT:
-        case VFY_LAYER_LOG:
-        case VFY_LAYER_SOFTPLUS: /* (the first n_pass elements pass through) */
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
-            break;
         case VFY_LAYER_MAXPOOL:
             maxpool_f64(L, a, b);
             break;
         case VFY_LAYER_PRODUCT:
             product_f64(L, a, b);
             break;
-        default:
-            VFY_ASSERT(0);
+        default: /* the elementwise activations but RELU (the first n_pass elements pass
+                  * through) */
+            VFY_ASSERT(vfy_layer_passes(L->kind));
+            for (int64_t j = 0; j < L->n_out; j++)
+                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
         }
         a = b;
     }
