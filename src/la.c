@@ -447,8 +447,8 @@ void vfy_la_conv_free(vfy_conv *cv)
     vfy_free(cv);
 }
 
-/* (a row's im2col columns) */
-int64_t vfy_la_conv_ws_len(const vfy_conv *cv) { return cv->ckk * cv->ohw; }
+/* (a row's im2col columns, and its packed coefficients: vfy_la_conv_bwd) */
+int64_t vfy_la_conv_ws_len(const vfy_conv *cv) { return (cv->ckk + cv->ocg) * cv->ohw; }
 
 /* The output columns [*lo, *hi) whose kernel column kx reads inside the input (the same for rows:
  * called with the vertical geometry). */
@@ -507,29 +507,91 @@ void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const dou
     }
 }
 
-/* One row at a time: col (ckk x ohw) = ker^T times the row's coefficients (oc x ohw, contiguous in
- * l), one product per group; each column entry is added to the input it came from (the padding's
- * are dropped: A has no entry there). */
+/* The output positions a row's coefficients (oc x ohw, one group's ocg channels from l) are not 0
+ * at: the bounding rectangle [*y0, *y1) x [*x0, *x1), empty (*y0 == *y1) when all are 0. */
+static void conv_support(const vfy_conv *cv, const double *l, int64_t *y0, int64_t *y1, int64_t *x0,
+                         int64_t *x1)
+{
+    const vfy_conv_geom *G = &cv->g;
+    int64_t ya = G->oh, yb = 0, xa = G->ow, xb = 0;
+    for (int64_t o = 0; o < cv->ocg; o++) {
+        const double *lo = l + o * cv->ohw;
+        for (int64_t oy = 0; oy < G->oh; oy++) {
+            const double *r = lo + oy * G->ow;
+            int64_t a = 0, b = G->ow;
+            while (a < b && r[a] == 0.0)
+                a++;
+            if (a == b)
+                continue;
+            while (r[b - 1] == 0.0)
+                b--;
+            ya = oy < ya ? oy : ya;
+            yb = oy + 1 > yb ? oy + 1 : yb;
+            xa = a < xa ? a : xa;
+            xb = b > xb ? b : xb;
+        }
+    }
+    if (yb <= ya) {
+        *y0 = *y1 = *x0 = *x1 = 0;
+        return;
+    }
+    *y0 = ya;
+    *y1 = yb;
+    *x0 = xa;
+    *x1 = xb;
+}
+
+/* One row at a time: col (ckk x m) = ker^T times the row's coefficients at the m output positions
+ * of their support's rectangle (conv_support; all of them when it is most of the output: then
+ * read in place, else packed), one product per group; each column entry is added to the input it
+ * came from (the padding's are dropped: A has no entry there). Dropping the positions whose
+ * coefficients are all exactly 0 drops terms 0 x k (k finite), which add exactly 0: the sums are
+ * those of the whole product, fewer terms in another order (the header's bound holds). Rows of
+ * intermediate bounds start at one neuron and spread by a kernel's width per layer: on a wide
+ * convolution most of a row is 0. */
 void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws)
 {
     const vfy_conv_geom *G = &cv->g;
     int64_t n_in = G->c * G->h * G->w, n_out = G->oc * cv->ohw, ohw = cv->ohw;
-    double *col = ws;
+    double *col = ws, *pack = ws + cv->ckk * ohw;
     memset(c, 0, (size_t)(k * n_in) * sizeof(double));
     for (int64_t r = 0; r < k; r++) {
         for (int64_t g = 0; g < G->groups; g++) {
-            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cv->ckk, (int)ohw,
-                        (int)cv->ocg, 1.0, cv->k + g * cv->ocg * cv->ckk, (int)cv->ckk,
-                        l + r * n_out + g * cv->ocg * ohw, (int)ohw, 0.0, col, (int)ohw);
+            const double *lg = l + r * n_out + g * cv->ocg * ohw;
+            int64_t sy0, sy1, sx0, sx1;
+            conv_support(cv, lg, &sy0, &sy1, &sx0, &sx1);
+            int64_t sw = sx1 - sx0, m = (sy1 - sy0) * sw;
+            if (m == 0)
+                continue;
+            int packed = 2 * m <= ohw;
+            if (packed) {
+                for (int64_t o = 0; o < cv->ocg; o++)
+                    for (int64_t oy = sy0; oy < sy1; oy++)
+                        memcpy(pack + o * m + (oy - sy0) * sw, lg + o * ohw + oy * G->ow + sx0,
+                               (size_t)sw * sizeof(double));
+            } else {
+                sy0 = sx0 = 0;
+                sy1 = G->oh;
+                sx1 = G->ow;
+                sw = G->ow;
+                m = ohw;
+            }
+            cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cv->ckk, (int)m, (int)cv->ocg,
+                        1.0, cv->k + g * cv->ocg * cv->ckk, (int)cv->ckk, packed ? pack : lg,
+                        (int)m, 0.0, col, (int)m);
             double *cr = c + r * n_in + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
                 int64_t y0, y1, x0, x1, off = conv_tap(cv, t, &y0, &y1, &x0, &x1);
-                const double *src = col + t * ohw;
+                y0 = y0 > sy0 ? y0 : sy0;
+                y1 = y1 < sy1 ? y1 : sy1;
+                x0 = x0 > sx0 ? x0 : sx0;
+                x1 = x1 < sx1 ? x1 : sx1;
+                const double *src = col + t * m;
                 for (int64_t oy = y0; oy < y1; oy++) {
                     double *d = cr + off + oy * G->sh * G->w;
-                    const double *sv = src + oy * G->ow;
+                    const double *sv = src + (oy - sy0) * sw;
                     for (int64_t ox = x0; ox < x1; ox++)
-                        d[ox * G->sw] += sv[ox];
+                        d[ox * G->sw] += sv[ox - sx0];
                 }
             }
         }

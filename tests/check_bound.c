@@ -3216,6 +3216,22 @@ START_TEST(test_conv_kernels)
         vfy_la_conv_bwd(cv, K, l, c1, ws);
         vfy_la_csr_lmul(K, l, c, c2, cws);
         REQUIRE(memcmp(c1, c2, (size_t)(K * n) * 8) == 0);
+        /* rows that are 0 outside a rectangle of output positions (a neuron's row a few layers
+         * back), one all 0: the packed products of their support, the same bits */
+        for (int64_t r = 0; r < K; r++) {
+            int64_t ya = (int64_t)(testnet_uniform(&st) * g.oh);
+            int64_t xa = (int64_t)(testnet_uniform(&st) * g.ow);
+            int64_t yb = ya + 1 + (int64_t)(testnet_uniform(&st) * (g.oh - ya));
+            int64_t xb = xa + 1 + (int64_t)(testnet_uniform(&st) * (g.ow - xa));
+            for (int64_t o = 0; o < m; o++) {
+                int64_t oy = o / g.ow % g.oh, ox = o % g.ow;
+                if (r == 1 || oy < ya || oy >= yb || ox < xa || ox >= xb)
+                    l[r * m + o] = 0.0;
+            }
+        }
+        vfy_la_conv_bwd(cv, K, l, c1, ws);
+        vfy_la_csr_lmul(K, l, c, c2, cws);
+        REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * n) * 8) == 0, "rep %d: sparse rows", rep);
         /* |A| x and the count of nonzero weights on inputs > 0 */
         vfy_la_conv_fwd(cv, cv->kabs, 1, v, y1, ws);
         vfy_la_csr_gemv(c, v, y2, 0, 1);
