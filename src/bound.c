@@ -2514,19 +2514,27 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             const vfy_bound_scratch *ds = G->b->scratch;
             /* SOUND: a float32 product is charged qf >= q + f32_charge G, and tiny32 */
             const double *q = f32 ? ds->qf[k] : ds->q[k];
-            /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product) */
+            /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product),
+             * each in four partial sums (independent additions: not one chain of latencies);
+             * SOUND in any order: the charges below (gamma) hold for every summation order */
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                 const double *row = lam + i * n_out;
-                double t = 0, d = 0;
+                double t4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
                 if (L->kind == VFY_LAYER_SCALE)
                     for (int64_t j = 0; j < n_out; j++)
                         lam2[i * n_in + j] = row[j] * L->w[j];
-                for (int64_t j = 0; j < n_out; j++) {
-                    t += fabs(row[j]) * q[j];
-                    d += row[j] * L->b[j];
+                int64_t j = 0;
+                for (; j + 4 <= n_out; j += 4)
+                    for (int u = 0; u < 4; u++) {
+                        t4[u] += fabs(row[j + u]) * q[j + u];
+                        d4[u] += row[j + u] * L->b[j + u];
+                    }
+                for (; j < n_out; j++) {
+                    t4[0] += fabs(row[j]) * q[j];
+                    d4[0] += row[j] * L->b[j];
                 }
-                s->t[i] = t;
-                s->d[i] = d;
+                s->t[i] = (t4[0] + t4[1]) + (t4[2] + t4[3]);
+                s->d[i] = (d4[0] + d4[1]) + (d4[2] + d4[3]);
             }
             double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(ds->hsum[k], 1.0));
             if (f32)
