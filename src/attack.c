@@ -7,6 +7,12 @@
 #include <string.h>
 
 #define ATTACK_MAX_STARTS 64
+/* The first step of a descent, as a fraction of the box: from a sample, half the box, so that
+ * the steps add up to past its width (a margin nearly linear in x is least at a corner: a step
+ * of a tenth, summing to a third of the box, never got there on wide image boxes); from a given
+ * point (a relaxation's minimiser, already near a violation), a tenth. */
+#define ATTACK_FIRST_STEP 0.5
+#define LOCAL_FIRST_STEP 0.1
 
 struct vfy_attack_ws {
     const vfy_net *net;
@@ -251,13 +257,13 @@ static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, c
 }
 
 /* Projected signed-gradient descent on the margin from ws->x inside [ws->lo, ws->hi], the step
- * shrinking geometrically from a tenth of the box to a ten-thousandth; 1 with the confirmed point
- * in x_out when a counterexample is found. */
-static int descend(const vfy_net *net, const vfy_spec *spec, int64_t c, int steps,
+ * shrinking geometrically from frac0 of the box to a thousandth of that; 1 with the confirmed
+ * point in x_out when a counterexample is found. */
+static int descend(const vfy_net *net, const vfy_spec *spec, int64_t c, int steps, double frac0,
                    vfy_attack_ws *ws, double *x_out)
 {
     int64_t nx = net->n_in;
-    double frac = 0.1, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
+    double frac = frac0, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
     for (int it = 0; it < steps; it++, frac *= decay) {
         double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
         if (m <= 0) {
@@ -344,7 +350,7 @@ int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
         if (vfy_deadline_over(dl))
             return 0;
         memcpy(ws->x, ws->starts + (size_t)r * (size_t)nx, (size_t)nx * sizeof(double));
-        if (descend(net, spec, c, steps, ws, x_out))
+        if (descend(net, spec, c, steps, ATTACK_FIRST_STEP, ws, x_out))
             return 1;
     }
     return 0;
@@ -370,5 +376,5 @@ int vfy_attack_from(const vfy_net *net, const vfy_spec *spec, int64_t c, const d
         memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
         return vfy_cex_confirm(net, spec, c, x_out, ws);
     }
-    return descend(net, spec, c, steps, ws, x_out);
+    return descend(net, spec, c, steps, LOCAL_FIRST_STEP, ws, x_out);
 }
