@@ -134,6 +134,21 @@ else
     fail "--certificate with --bounds lp" "exit $rc, stderr '${out%%$'\n'*}'"
 fi
 
+# --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----
+out=$(timeout 120 "$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --compare-bounds 2>/dev/null); rc=$?
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^crown ' && printf '%s\n' "$out" | grep -q '^lp '; then
+    pass "--compare-bounds" "$(printf '%s\n' "$out" | wc -l) lines"
+else
+    fail "--compare-bounds" "exit $rc, stdout '${out%%$'\n'*}'"
+fi
+out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --compare-bounds --timeout 1e-9 2>/dev/null); rc=$?
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^ibp .*skipped: out of time' &&
+   ! printf '%s\n' "$out" | grep -q '^crown .*[0-9]$'; then
+    pass "--compare-bounds --timeout" "every method skipped"
+else
+    fail "--compare-bounds --timeout" "exit $rc, stdout '$(printf '%s' "$out" | tr '\n' '|')'"
+fi
+
 # --- verbosity: -v, -vv and -vvv are accepted (progress on stderr only), -vvvv is not -------------
 for v in -v -vv -vvv; do
     out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" "$v" 2>"$TMP/verbose"); rc=$?

@@ -81,7 +81,8 @@ static const char usage_text[] =
     "                     dual bound), the LP with multi-neuron cuts, the LP with single-neuron\n"
     "                     ideal cuts (the hull of each ReLU of at most 64 inputs over their\n"
     "                     box), and CROWN and the LP after the hidden layers are tightened by\n"
-    "                     LP, with the time each took\n"
+    "                     LP, with the time each took; with --timeout, the methods not started\n"
+    "                     by then are listed as skipped, and the LP's solves stop there\n"
     "  -v, -vv, -vvv      progress and statistics on stderr (-vvv: each prefix search too)\n"
     "  -h, --help         this text;  --version  the version\n"
     "\n"
@@ -171,9 +172,31 @@ static int exit_for_status(vfy_status st)
 #define COMPARE_CUT_PAIRS 50 /* pairs of neurons given multi-neuron cuts in --compare-bounds */
 #define COMPARE_CUT_ROUNDS 20 /* rounds of single-neuron ideal cuts per row there */
 
-/* --compare-bounds: the margins' lower bounds over the first box by each method, side by side. */
+/* One method's line of --compare-bounds, flushed at once (a run cut short keeps what it printed). */
+static void compare_print(const char *name, double t0, int64_t K, const double *lb, const double *rhs)
+{
+    printf("%-9s %8.4f ", name, vfy_now() - t0);
+    for (int64_t i = 0; i < K; i++)
+        printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
+    printf("\n");
+    fflush(stdout);
+}
+
+/* Whether the method `name` may start before the deadline; if not, its line says it was skipped. */
+static int compare_in_time(const char *name, const vfy_deadline *dl)
+{
+    if (!vfy_deadline_over(dl))
+        return 1;
+    printf("%-9s skipped: out of time (--timeout)\n", name);
+    fflush(stdout);
+    return 0;
+}
+
+/* --compare-bounds: the margins' lower bounds over the first box by each method, side by side.
+ * A method starts only before the deadline dl (--timeout); the LP's solves stop at it (a solve cut
+ * short still gives a safe, weaker bound), the bound passes run their fixed iterations. */
 static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int float_semantics,
-                                 vfy_error *err)
+                                 const vfy_deadline *dl, vfy_error *err)
 {
     vfy_bound_ctx *ctx = NULL;
     vfy_bounds *b = NULL;
@@ -219,7 +242,7 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
                net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax");
     printf("method      time_s   margin lower bound per row (row - rhs; > 0 refutes the row)\n");
     static const char *const names[] = {"ibp", "crown", "alpha-8", "alpha-50"};
-    for (int m = 0; m < 4; m++) {
+    for (int m = 0; m < 4 && compare_in_time(names[m], dl); m++) {
         double t0 = vfy_now();
         st = vfy_bound_layers(ctx, m == 0 ? VFY_BOUND_IBP : VFY_BOUND_CROWN, lo, hi, NULL, b);
         if (st == VFY_OK && m < 2)
@@ -231,15 +254,12 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
             st = vfy_fail(err, st, "bounding failed (%s)", vfy_status_name(st));
             goto done;
         }
-        printf("%-9s %8.4f ", names[m], vfy_now() - t0);
-        for (int64_t i = 0; i < K; i++)
-            printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
-        printf("\n");
+        compare_print(names[m], t0, K, lb, rhs);
     }
     /* the triangle LP over the same (CROWN) layer bounds, then with pair cuts added */
     st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
     static const char *const lp_names[] = {"lp", "lp-cuts", "lp-ideal"};
-    for (int m = 0; m < 3 && st == VFY_OK; m++) {
+    for (int m = 0; m < 3 && st == VFY_OK && compare_in_time(lp_names[m], dl); m++) {
         double t0 = vfy_now();
         vfy_lp *lp = NULL;
         int64_t n_cuts = 0;
@@ -248,6 +268,8 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
             st = VFY_OK;
             break;
         }
+        if (st == VFY_OK)
+            vfy_lp_set_deadline(lp, dl);
         if (st == VFY_OK && m == 1)
             st = vfy_lp_add_pair_cuts(lp, NULL, COMPARE_CUT_PAIRS, &n_cuts);
         if (st == VFY_OK && m == 2) {
@@ -258,10 +280,7 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
             st = vfy_lp_bound_rows(lp, K, cy, cx, lb, lam);
         }
         if (st == VFY_OK) {
-            printf("%-9s %8.4f ", lp_names[m], vfy_now() - t0);
-            for (int64_t i = 0; i < K; i++)
-                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
-            printf("\n");
+            compare_print(lp_names[m], t0, K, lb, rhs);
             vfy_lp_stats ls;
             vfy_lp_stats_get(lp, &ls);
             vfy_log(1, "%s: %lld columns, %lld rows, %lld nonzeros, %lld cut rows, %lld solves, "
@@ -275,7 +294,7 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         vfy_lp_free(lp);
     }
     /* hidden layers tightened by alpha-CROWN, then alpha on the output rows */
-    if (st == VFY_OK) {
+    if (st == VFY_OK && compare_in_time("alpha-hid", dl)) {
         double t0 = vfy_now();
         int64_t n_t = 0;
         st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
@@ -284,41 +303,34 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         if (st == VFY_OK)
             st = vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, 50, lb, lam, cc);
         if (st == VFY_OK) {
-            printf("%-9s %8.4f ", "alpha-hid", vfy_now() - t0);
-            for (int64_t i = 0; i < K; i++)
-                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
-            printf("\n");
+            compare_print("alpha-hid", t0, K, lb, rhs);
             vfy_log(1, "alpha-hid: %lld hidden bounds tightened", (long long)n_t);
         }
     }
     /* hidden layers tightened by LP first, then CROWN and the LP on the output rows */
-    if (st == VFY_OK) {
+    if (st == VFY_OK && compare_in_time("lpt-crown", dl)) {
         double t0 = vfy_now();
         int64_t n_t = 0;
         st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b);
         if (st == VFY_OK)
-            st = vfy_lp_tighten_layers(ctx, lo, hi, b, INT64_MAX, NULL, &n_t);
+            st = vfy_lp_tighten_layers(ctx, lo, hi, b, INT64_MAX, dl, &n_t);
         double t1 = vfy_now();
         if (st == VFY_OK)
             st = vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, K, cy, cx, lb, lam, cc);
         if (st == VFY_OK) {
-            printf("%-9s %8.4f ", "lpt-crown", vfy_now() - t0);
-            for (int64_t i = 0; i < K; i++)
-                printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
-            printf("\n");
+            compare_print("lpt-crown", t0, K, lb, rhs);
             vfy_log(1, "lpt: %lld hidden neurons tightened by LP in %.3f s", (long long)n_t, t1 - t0);
             vfy_lp *lp = NULL;
-            st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
-            if (st == VFY_ERR_UNSUPPORTED)
+            if (compare_in_time("lpt-lp", dl))
+                st = vfy_lp_build(ctx, lo, hi, b, &lp, err);
+            if (st == VFY_ERR_UNSUPPORTED) {
                 st = VFY_OK; /* Sigmoid/Tanh: no LP line */
-            else if (st == VFY_OK)
+            } else if (st == VFY_OK && lp) {
+                vfy_lp_set_deadline(lp, dl);
                 st = vfy_lp_bound_rows(lp, K, cy, cx, lb, NULL);
-            if (st == VFY_OK && lp) {
-                printf("%-9s %8.4f ", "lpt-lp", vfy_now() - t0);
-                for (int64_t i = 0; i < K; i++)
-                    printf(" %.6g", vfy_sub_down(lb[i], rhs[i]));
-                printf("\n");
             }
+            if (st == VFY_OK && lp)
+                compare_print("lpt-lp", t0, K, lb, rhs);
             vfy_lp_free(lp);
         }
     }
@@ -499,7 +511,8 @@ int main(int argc, char **argv)
             break;
         }
     if (st == VFY_OK && compare) {
-        st = compare_bounds(net, spec, opts.float_semantics, &err);
+        vfy_deadline cdl = {isfinite(opts.timeout_s) ? t0 + opts.timeout_s : INFINITY, 0};
+        st = compare_bounds(net, spec, opts.float_semantics, &cdl, &err);
         if (st == VFY_OK) {
             code = 0;
             goto out;

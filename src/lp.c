@@ -12,6 +12,8 @@
 
 #define ETA64 0x1p-1074
 #define ETA32 0x1p-149
+#define LP_ITER_BASE 10000 /* a solve's simplex iterations at most: this plus */
+#define LP_ITER_PER_DIM 50 /* this many per row and column (GLPK needs a few per row) */
 
 struct vfy_lp {
     const vfy_bound_ctx *ctx;
@@ -736,6 +738,11 @@ static void solve(vfy_lp *lp)
     parm.meth = lp->dual_next ? GLP_DUALP : GLP_PRIMAL;
     lp->dual_next = 0;
     parm.presolve = GLP_OFF;
+    /* GLPK's simplex can cycle on a degenerate LP (seen: a pair cut's LP of 25 rows, forever
+     * without a deadline); an iteration limit far past what a solve takes ends it, and a solve
+     * cut short still gives multipliers, so a safe bound (safe_bound: weak duality for any y) */
+    int64_t it_cap = LP_ITER_BASE + LP_ITER_PER_DIM * (lp->nrows + lp->ncols);
+    parm.it_lim = it_cap > INT_MAX ? INT_MAX : (int)it_cap;
     for (int64_t i = 1; i <= lp->nrows; i++)
         lp->y[i] = 0.0;
     if (lp->dl) {

@@ -5,6 +5,8 @@
 #include "vfy/eval.h"
 #include "vfy/la.h"
 #include "vfy/lp.h"
+#include "vfy/onnx.h"
+#include "vfy/spec.h"
 #include "require.h"
 #include "testnet.h"
 
@@ -300,6 +302,63 @@ START_TEST(test_lp_pair_cuts)
 }
 END_TEST
 
+/* A degenerate LP on which GLPK's simplex cycled: models/abs_split's pair cuts (float semantics,
+ * as --compare-bounds builds them), solved with no deadline, never returned. Each solve is capped in iterations: the cuts end (within the test's
+ * timeout), and the bound they give still holds at samples of the box. */
+START_TEST(test_lp_cycling_capped)
+{
+    vfy_net *net = NULL;
+    vfy_spec *spec = NULL;
+    vfy_error err;
+    REQUIRE_MSG(vfy_onnx_load("models/abs_split.onnx", &net, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_spec_load("specs/abs_split_unsat.vnnlib", &spec, &err) == VFY_OK, "%s",
+                err.msg);
+    vfy_bound_ctx *ctx = NULL;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(b);
+    int64_t nx = net->n_in, ny = net->n_out;
+    ck_assert(nx <= 16 && ny <= 16 && spec->n_cases >= 1 && spec->cases[0].n_rows >= 1);
+    double lo[16], hi[16];
+    memcpy(lo, spec->boxes[0].lo, (size_t)nx * sizeof(double));
+    memcpy(hi, spec->boxes[0].hi, (size_t)nx * sizeof(double));
+    vfy_bound_widen_input(ctx, nx, lo, hi);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    const vfy_row *r = &spec->cases[0].rows[0];
+    vfy_lp *lp = NULL;
+    ck_assert_int_eq(vfy_lp_build(ctx, lo, hi, b, &lp, NULL), VFY_OK);
+    int64_t added = 0;
+    double lb;
+    ck_assert_int_eq(vfy_lp_add_pair_cuts(lp, NULL, 50, &added), VFY_OK);
+    ck_assert_int_eq(vfy_lp_bound_rows(lp, 1, r->cy, r->cx, &lb, NULL), VFY_OK);
+    vfy_lp_stats ls;
+    vfy_lp_stats_get(lp, &ls);
+    REQUIRE_MSG(added > 0 && ls.solves > 1, "%lld cuts, %lld solves", (long long)added,
+                (long long)ls.solves);
+    uint64_t st = 5;
+    double x[16], y[16], sc[256];
+    ck_assert(vfy_eval_ws_len(net) <= 256);
+    for (int s = 0; s < 2000; s++) {
+        for (int64_t j = 0; j < nx; j++)
+            x[j] = spec->boxes[0].lo[j] +
+                   testnet_uniform(&st) * (spec->boxes[0].hi[j] - spec->boxes[0].lo[j]);
+        vfy_eval_f64(net, x, y, sc);
+        double v = 0;
+        for (int64_t j = 0; j < ny; j++)
+            v += r->cy[j] * y[j];
+        for (int64_t j = 0; r->cx && j < nx; j++)
+            v += r->cx[j] * x[j];
+        REQUIRE_MSG(lb <= v, "sample %d: %.17g > %.17g", s, lb, v);
+    }
+    vfy_lp_free(lp);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+    vfy_lp_thread_done();
+}
+END_TEST
+
 /* Ideal cuts (single-neuron hulls over the inputs' boxes): sound at every sample (real and float32
  * outputs), never looser than the triangle LP, strictly tighter on at least one of these random
  * nets; the conjunction form too; and none is made while a phase is fixed. */
@@ -498,6 +557,7 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_exec_allowance);
     tcase_add_test(tc, test_lp_fix_relu);
     tcase_add_test(tc, test_lp_pair_cuts);
+    tcase_add_test(tc, test_lp_cycling_capped);
     tcase_add_test(tc, test_lp_ideal_cuts);
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_test(tc, test_lp_rejects_infinite);
