@@ -229,6 +229,51 @@ START_TEST(test_stuck_without_attack_returns)
 }
 END_TEST
 
+/* vfy_attack_case on y = w·x over [-1, 1]^200 with the unsafe set y >= 0.9 sum |w|: only near the
+ * corner x = sign(w), far from every sample, so the descent must travel the box's whole width (its
+ * steps, a tenth of the box at first, once summed to a third of it and never got there). */
+START_TEST(test_attack_reaches_corner)
+{
+    enum { N = 200 };
+    const int64_t sizes[2] = {N, 1};
+    double w1[N], b1[1] = {0}, total = 0;
+    uint64_t st = 11;
+    for (int j = 0; j < N; j++) {
+        double sign = testnet_uniform(&st) < 0.5 ? -1 : 1;
+        w1[j] = sign * (0.5 + (double)(int)(testnet_uniform(&st) * 8) / 8);
+        total += fabs(w1[j]);
+    }
+    const double *w[1] = {w1}, *b[1] = {b1};
+    vfy_net *net = testnet_dense(1, sizes, w, b);
+    size_t cap = (size_t)N * 80 + 200, k = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    for (int j = 0; j < N; j++)
+        k += (size_t)snprintf(text + k, cap - k, "(declare-const X_%d Real)(assert (>= X_%d -1))"
+                              "(assert (<= X_%d 1))\n", j, j, j);
+    snprintf(text + k, cap - k, "(declare-const Y_0 Real)(assert (>= Y_0 %.17g))\n", 0.9 * total);
+    vfy_spec *spec = parse(text);
+    free(text);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_attack_ws *ws = vfy_attack_ws_create(ctx, net, spec);
+    ck_assert_ptr_nonnull(ws);
+    vfy_rng rng;
+    vfy_rng_seed(&rng, 1);
+    double x[N];
+    ck_assert(vfy_attack_case(net, spec, 0, spec->boxes[0].in_lo, spec->boxes[0].in_hi, 10, 2, 20,
+                              &rng, NULL, ws, x));
+    double y = 0;
+    for (int j = 0; j < N; j++)
+        y += w1[j] * x[j];
+    REQUIRE_MSG(y >= 0.9 * total, "y %.17g < %.17g", y, 0.9 * total);
+    vfy_attack_ws_free(ws);
+    vfy_bound_ctx_free(ctx);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_attack_from: descent from one given start (a corner, or a point outside the box, which is
  * clamped) reaches the violation of |x| <= 0.25 and confirms it; where there is none it says 0. */
 START_TEST(test_attack_from)
@@ -1185,6 +1230,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);
     tcase_add_test(tc, test_attack_from);
+    tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
     tcase_add_test(tc, test_disjunction_of_boxes);
