@@ -170,22 +170,45 @@ def spec_text(comment, x_lo, x_hi, n_out, asserts):
     return "\n".join(lines + asserts) + "\n"
 
 
+def build_net(out, name, make):
+    """OUT/onnx/NAME.onnx written by make (OUT/vnnlib made too): its path in OUT and its
+    check_cex interpreter."""
+    for d in ("onnx", "vnnlib"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    onnx = "onnx/%s.onnx" % name
+    make(os.path.join(out, onnx))
+    model = check_cex.load_onnx_pb2().ModelProto()
+    with open(os.path.join(out, onnx), "rb") as f:
+        model.ParseFromString(f.read())
+    return onnx, check_cex.Network(model)
+
+
+def add_instance(out, rows, consensus, onnx, spec, text, timeout, verdict):
+    """Write the spec's text to OUT/spec and list the instance with its timeout and verdict."""
+    with open(os.path.join(out, spec), "w") as f:
+        f.write(text)
+    rows.append((onnx, spec, timeout))
+    consensus.append((onnx, spec, verdict))
+
+
+def write_lists(out, rows, consensus):
+    """OUT/instances.csv and OUT/consensus.csv, as scripts/bench.py reads them."""
+    with open(os.path.join(out, "instances.csv"), "w", newline="") as f:
+        csv.writer(f).writerows(rows)
+    with open(os.path.join(out, "consensus.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["onnx", "vnnlib", "resolved"])
+        w.writerows(consensus)
+
+
 def main(argv):
     if len(argv) != 2:
         sys.exit(__doc__)
     out = argv[1]
-    for d in ("onnx", "vnnlib"):
-        os.makedirs(os.path.join(out, d), exist_ok=True)
-    pb = check_cex.load_onnx_pb2()
     rows, consensus = [], []
     for name, make in (("resnet_conv", resnet_conv), ("resnet_mlp", resnet_mlp),
                        ("gated_mlp", gated_mlp), ("silu_mlp", silu_mlp)):
-        onnx = "onnx/%s.onnx" % name
-        make(os.path.join(out, onnx))
-        model = pb.ModelProto()
-        with open(os.path.join(out, onnx), "rb") as f:
-            model.ParseFromString(f.read())
-        net = check_cex.Network(model)
+        onnx, net = build_net(out, name, make)
         n_in = int(np.prod(net.input_shape))
         rng = np.random.default_rng(7)
         for k in range(4):
@@ -199,10 +222,7 @@ def main(argv):
                 text = spec_text("%s: Y_%d at one point is %.9g; unsafe Y_%d <= %s: expected %s"
                                  % (name, j, y[j], j, t, verdict), xs, xs, len(y),
                                  ["(assert (<= Y_%d %s))" % (j, t)])
-                with open(os.path.join(out, spec), "w") as f:
-                    f.write(text)
-                rows.append((onnx, spec, 60))
-                consensus.append((onnx, spec, verdict))
+                add_instance(out, rows, consensus, onnx, spec, text, 60, verdict)
         radii = (0.03, 0.06, 0.1) if name in ("gated_mlp", "silu_mlp") else (0.002, 0.005, 0.01)
         for k, eps in enumerate(radii + radii):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)
@@ -213,16 +233,8 @@ def main(argv):
             text = spec_text("%s: L-inf ball of radius %g, unsafe: a class other than %d scores at "
                              "least as high" % (name, eps, top), [repr(v - eps) for v in x],
                              [repr(v + eps) for v in x], len(y), ["(assert (or"] + alts + ["))"])
-            with open(os.path.join(out, spec), "w") as f:
-                f.write(text)
-            rows.append((onnx, spec, 60))
-            consensus.append((onnx, spec, "unknown"))
-    with open(os.path.join(out, "instances.csv"), "w", newline="") as f:
-        csv.writer(f).writerows(rows)
-    with open(os.path.join(out, "consensus.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["onnx", "vnnlib", "resolved"])
-        w.writerows(consensus)
+            add_instance(out, rows, consensus, onnx, spec, text, 60, "unknown")
+    write_lists(out, rows, consensus)
 
 
 if __name__ == "__main__":
