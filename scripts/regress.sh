@@ -136,7 +136,8 @@ fi
 
 # --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----
 out=$(timeout 120 "$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --compare-bounds 2>/dev/null); rc=$?
-if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^crown ' && printf '%s\n' "$out" | grep -q '^lp '; then
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^crown ' &&
+   printf '%s\n' "$out" | grep -q '^lp '; then
     pass "--compare-bounds" "$(printf '%s\n' "$out" | wc -l) lines"
 else
     fail "--compare-bounds" "exit $rc, stdout '${out%%$'\n'*}'"

@@ -172,8 +172,10 @@ static int exit_for_status(vfy_status st)
 #define COMPARE_CUT_PAIRS 50 /* pairs of neurons given multi-neuron cuts in --compare-bounds */
 #define COMPARE_CUT_ROUNDS 20 /* rounds of single-neuron ideal cuts per row there */
 
-/* One method's line of --compare-bounds, flushed at once (a run cut short keeps what it printed). */
-static void compare_print(const char *name, double t0, int64_t K, const double *lb, const double *rhs)
+/* One method's line of --compare-bounds, flushed at once (a run cut short keeps what it
+ * printed). */
+static void compare_print(const char *name, double t0, int64_t K, const double *lb,
+                          const double *rhs)
 {
     printf("%-9s %8.4f ", name, vfy_now() - t0);
     for (int64_t i = 0; i < K; i++)

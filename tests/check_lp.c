@@ -302,9 +302,10 @@ START_TEST(test_lp_pair_cuts)
 }
 END_TEST
 
-/* A degenerate LP on which GLPK's simplex cycled: models/abs_split's pair cuts (float semantics,
- * as --compare-bounds builds them), solved with no deadline, never returned. Each solve is capped in iterations: the cuts end (within the test's
- * timeout), and the bound they give still holds at samples of the box. */
+/* A degenerate LP on which GLPK's simplex cycled: models/abs_split's pair cuts (float
+ * semantics, as --compare-bounds builds them), solved with no deadline, never returned. Each
+ * solve is capped in iterations: the cuts end (within the test's timeout), and the bound they
+ * give still holds at samples of the box. */
 START_TEST(test_lp_cycling_capped)
 {
     vfy_net *net = NULL;
