@@ -685,7 +685,7 @@ static void row_terms(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t k,
          * most n_in ones, exact in double (scratch: the IBP vectors c and R, filled after) */
         for (int64_t i = 0; i < n_in; i++)
             s->c[i] = H[i] > 0;
-        vfy_la_conv_fwd(L->conv, L->conv->knz, 1, s->c, s->R, s->conv_ws);
+        vfy_la_conv_fwd(L->conv, VFY_CONV_NZ, 1, s->c, s->R, s->conv_ws);
         for (int64_t j = 0; j < L->n_out; j++) {
             tmax[j] = rmax[j] * hmax;
             cnt[j] = (int64_t)s->R[j];
@@ -748,7 +748,7 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     double *q = s->q[k];
     if (L->kind == VFY_LAYER_DENSE) {
         if (s->conv_ok)
-            vfy_la_conv_fwd(L->conv, L->conv->kabs, 1, s->H, s->G, s->conv_ws);
+            vfy_la_conv_fwd(L->conv, VFY_CONV_ABS, 1, s->H, s->G, s->conv_ws);
         else if (L->csr)
             vfy_la_csr_gemv(L->csr, s->H, s->G, 0, 1);
         else
@@ -803,8 +803,8 @@ static void ibp_affine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
     vfy_bound_scratch *s = b->scratch;
     const double *q = s->q[k];
     if (s->conv_ok) {
-        vfy_la_conv_fwd(L->conv, L->conv->k, 1, s->m, s->c, s->conv_ws);
-        vfy_la_conv_fwd(L->conv, L->conv->kabs, 1, s->r, s->R, s->conv_ws);
+        vfy_la_conv_fwd(L->conv, VFY_CONV_W, 1, s->m, s->c, s->conv_ws);
+        vfy_la_conv_fwd(L->conv, VFY_CONV_ABS, 1, s->r, s->R, s->conv_ws);
     } else if (L->kind == VFY_LAYER_DENSE && L->csr) {
         vfy_la_csr_gemv(L->csr, s->m, s->c, 0, 0);
         vfy_la_csr_gemv(L->csr, s->r, s->R, 0, 1);
@@ -2280,6 +2280,14 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
  * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
+/* out = row .* w (rows of lam and lam2 never overlap: restrict lets the loop run in vectors) */
+static void scale_row(double *restrict out, const double *restrict row, const double *restrict w,
+                      int64_t n)
+{
+    for (int64_t j = 0; j < n; j++)
+        out[j] = row[j] * w[j];
+}
+
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,
@@ -2521,8 +2529,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 const double *row = lam + i * n_out;
                 double t4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
                 if (L->kind == VFY_LAYER_SCALE)
-                    for (int64_t j = 0; j < n_out; j++)
-                        lam2[i * n_in + j] = row[j] * L->w[j];
+                    scale_row(lam2 + i * n_in, row, L->w, n_out);
                 int64_t j = 0;
                 for (; j + 4 <= n_out; j += 4)
                     for (int u = 0; u < 4; u++) {
@@ -3093,7 +3100,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
         int64_t n_in = L->n_in, n_out = L->n_out;
         if (L->kind == VFY_LAYER_DENSE) {
             if (L->conv)
-                vfy_la_conv_fwd(L->conv, L->conv->k, K, v, v2, s->conv_ws);
+                vfy_la_conv_fwd(L->conv, VFY_CONV_W, K, v, v2, s->conv_ws);
             else if (L->csr)
                 vfy_la_csr_mul_t(K, v, L->csr, v2, s->csr_ws);
             else {

@@ -49,7 +49,7 @@ static void dense_mul(const vfy_layer *L, const double *a, double *b, int transp
         if (transpose)
             vfy_la_conv_bwd(L->conv, 1, a, b, conv_ws);
         else
-            vfy_la_conv_fwd(L->conv, L->conv->k, 1, a, b, conv_ws);
+            vfy_la_conv_fwd(L->conv, VFY_CONV_W, 1, a, b, conv_ws);
     } else if (L->csr) {
         vfy_la_csr_gemv(L->csr, a, b, transpose, 0);
     } else {

@@ -3130,9 +3130,12 @@ typedef struct lctx {
     const vfy_graph *g;
     vfy_net *net;
     vfy_error *err;
-    /* the layers lowered from Conv nodes and their geometry, for vfy_net_bind_conv once the net is
-     * complete (a later fold may have changed the matrix: the binding compares it) */
-    int64_t n_conv, *conv_layer;
+    /* the layers lowered from Conv nodes, their geometry and the first column they read, for
+     * vfy_net_bind_conv once the net is complete (a later fold may have changed the matrix: the
+     * binding compares it). A Conv lowered on its own (lower_carrying's net T) registers -1 - its
+     * layer of T, which emit_embedded turns into the layer it becomes in the net (-1 when none:
+     * not bound); T's registrations are those from conv_t_from on. */
+    int64_t n_conv, *conv_layer, *conv_c0, conv_t_from;
     vfy_conv_geom *conv_geom;
 } lctx;
 
@@ -3753,9 +3756,13 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
         vfy_conv_geom *cgm = vfy_realloc(lc->conv_geom, (size_t)(lc->n_conv + 1) * sizeof *cgm);
         if (cgm)
             lc->conv_geom = cgm;
-        if (!cl || !cgm)
+        int64_t *cc = vfy_realloc(lc->conv_c0, (size_t)(lc->n_conv + 1) * sizeof *cc);
+        if (cc)
+            lc->conv_c0 = cc;
+        if (!cl || !cgm || !cc)
             return NOMEM(g, n, lc->err);
         lc->conv_layer[lc->n_conv] = lc->net->n_layers - 1;
+        lc->conv_c0[lc->n_conv] = 0;
         lc->conv_geom[lc->n_conv++] = (vfy_conv_geom){
             .c = wg.c, .h = wg.h, .w = wg.w, .oc = m, .oh = wg.oh, .ow = wg.ow, .kh = wg.kh,
             .kw = wg.kw, .sh = wg.sh, .sw = wg.sw, .pt = wg.pt, .pl = wg.pl, .dh = wg.dh,
@@ -4662,7 +4669,18 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
         const vfy_layer *L = &T->layers[l];
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-        case VFY_LAYER_SCALE: st = emit_affine_embedded(lc, n, e, L); break;
+        case VFY_LAYER_SCALE: {
+            int64_t woff = e->woff;
+            if ((st = emit_affine_embedded(lc, n, e, L)))
+                break;
+            /* a Conv's layer: its rows are the layer's last, reading the work's columns */
+            for (int64_t i = lc->conv_t_from; i < lc->n_conv; i++)
+                if (lc->conv_layer[i] == -1 - l) {
+                    lc->conv_layer[i] = lc->net->n_layers - 1;
+                    lc->conv_c0[i] = woff;
+                }
+            break;
+        }
         case VFY_LAYER_MAXPOOL: st = emit_maxpool_embedded(lc, n, e, L); break;
         case VFY_LAYER_RELU:
             if ((carried_plain(e) || e->wform == FORM_SPLIT) && (st = emit_copy(lc, n, e, 1)))
@@ -4953,8 +4971,12 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     T->n_in = g->values[in].t.numel;
     vfy_net *main_net = lc->net;
     lc->net = T;
+    int64_t conv_from = lc->n_conv;
     vfy_status st = lower_node(lc, n, ci);
     lc->net = main_net;
+    for (int64_t i = conv_from; i < lc->n_conv; i++)
+        lc->conv_layer[i] = -1 - lc->conv_layer[i];
+    lc->conv_t_from = conv_from;
     /* a ReLU of a value >= 0 is that value: an alias too (else the ReLU layer, acting in place on
      * the slot that is also carried, would leave two slots where the vector has one) */
     int relu_nonneg = T->n_layers == 1 && T->layers[0].kind == VFY_LAYER_RELU &&
@@ -4970,6 +4992,9 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
         if ((st = emit_embedded(lc, n, e, T)) == VFY_OK)
             dag_commit(d, e, out, d->last[out]);
     }
+    for (int64_t i = conv_from; i < lc->n_conv; i++)
+        if (lc->conv_layer[i] < 0)
+            lc->conv_layer[i] = -1;
     vfy_net_free(T);
     return st;
 }
@@ -5116,12 +5141,13 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     if ((st = vfy_net_sparsify(net, VFY_SPARSE_DENSITY, VFY_SPARSE_MIN_ENTRIES, err)) != VFY_OK)
         goto fail;
     for (int64_t i = 0; i < lc.n_conv; i++)
-        vfy_net_bind_conv(net, lc.conv_layer[i], &lc.conv_geom[i]);
+        vfy_net_bind_conv(net, lc.conv_layer[i], &lc.conv_geom[i], lc.conv_c0[i]);
     *out = net;
     net = NULL;
 fail:
     vfy_free(lc.conv_layer);
     vfy_free(lc.conv_geom);
+    vfy_free(lc.conv_c0);
     vfy_free(live);
     vfy_free(d.rep);
     vfy_free(d.last);

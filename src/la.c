@@ -337,44 +337,30 @@ void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, d
 
 /* ---- convolutions ---- */
 
-vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a)
+/* Compare the block of a at rows [r0, r0 + oc ohw), columns [c0, c0 + c h w) with a convolution of
+ * geometry G, reading its kernel into cv (cv->g, cg, ocg, ckk, ohw set; k zeroed); the count of
+ * a's entries outside the block in *n_rest. 0 on a mismatch. */
+static int conv_read_block(vfy_conv *cv, const vfy_csr *a, int64_t r0, int64_t c0, int64_t *n_rest)
 {
-    const int64_t lim = (int64_t)1 << 28;
-    if (g->c <= 0 || g->h <= 0 || g->w <= 0 || g->oc <= 0 || g->oh <= 0 || g->ow <= 0 ||
-        g->kh <= 0 || g->kw <= 0 || g->sh <= 0 || g->sw <= 0 || g->dh <= 0 || g->dw <= 0 ||
-        g->groups <= 0 || g->c % g->groups || g->oc % g->groups || g->c > lim || g->h > lim ||
-        g->w > lim || g->oc > lim || g->oh > lim || g->ow > lim || g->kh > lim || g->kw > lim ||
-        g->sh > lim || g->sw > lim || g->dh > lim || g->dw > lim || llabs(g->pt) > lim ||
-        llabs(g->pl) > lim)
-        return NULL;
-    int64_t cg = g->c / g->groups, ocg = g->oc / g->groups, ckk = cg * g->kh * g->kw;
-    if (ocg < 4 || (double)ckk * (double)g->oc > (double)lim ||
-        (double)ckk * (double)g->oh * (double)g->ow > (double)lim ||
-        a->m != g->oc * g->oh * g->ow || a->n != g->c * g->h * g->w)
-        return NULL;
-    vfy_conv *cv = vfy_alloc(sizeof *cv);
+    const vfy_conv_geom *g = &cv->g;
+    int64_t ckk = cv->ckk, ocg = cv->ocg, cg = cv->cg, R = g->oc * cv->ohw;
+    int64_t c1 = c0 + g->c * g->h * g->w;
     unsigned char *seen = vfy_alloc_array((size_t)(g->oc * ckk), 1);
-    if (!cv || !seen) {
-        vfy_free(cv);
-        vfy_free(seen);
-        return NULL;
-    }
-    cv->g = *g;
-    cv->cg = cg;
-    cv->ocg = ocg;
-    cv->ckk = ckk;
-    cv->ohw = g->oh * g->ow;
-    cv->k = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
-    cv->kabs = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
-    cv->knz = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
-    int ok = cv->k && cv->kabs && cv->knz;
+    if (!seen)
+        return 0;
+    memset(cv->k, 0, (size_t)(g->oc * ckk) * sizeof(double));
+    *n_rest = a->nnz;
+    int ok = 1;
     /* Each row's window positions inside the input, in increasing column order (channel, then
-     * row, then column), merged with the row's stored columns: a stored column outside the window
-     * or a weight that differs from the same kernel entry of another row is a mismatch; a position
-     * not stored is the weight 0. */
-    for (int64_t o = 0; ok && o < a->m; o++) {
+     * row, then column), merged with the row's stored columns in the block's range: a stored
+     * column outside the window or a weight that differs from the same kernel entry of another
+     * row is a mismatch; a position not stored is the weight 0. */
+    for (int64_t o = 0; ok && o < R; o++) {
         int64_t oc = o / cv->ohw, oy = o % cv->ohw / g->ow, ox = o % g->ow;
-        int64_t p = a->row_start[o], end = a->row_start[o + 1];
+        int64_t p = a->row_start[r0 + o], end = a->row_start[r0 + o + 1];
+        while (p < end && a->col[p] < c0)
+            p++;
+        int64_t p_in = p;
         double *ko = cv->k + oc * ckk;
         unsigned char *so = seen + oc * ckk;
         for (int64_t i = 0; ok && i < cg; i++) {
@@ -387,7 +373,8 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a)
                     int64_t ix = ox * g->sw - g->pl + kx * g->dw;
                     if (ix < 0 || ix >= g->w)
                         continue;
-                    int64_t col = (ch * g->h + iy) * g->w + ix, t = (i * g->kh + ky) * g->kw + kx;
+                    int64_t col = c0 + (ch * g->h + iy) * g->w + ix;
+                    int64_t t = (i * g->kh + ky) * g->kw + kx;
                     if (p < end && a->col[p] < col) {
                         ok = 0;
                         break;
@@ -403,9 +390,78 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a)
                 }
             }
         }
-        ok = ok && p == end;
+        ok = ok && (p == end || a->col[p] >= c1);
+        *n_rest -= p - p_in;
     }
     vfy_free(seen);
+    return ok;
+}
+
+vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a, int64_t c0)
+{
+    const int64_t lim = (int64_t)1 << 28;
+    if (g->c <= 0 || g->h <= 0 || g->w <= 0 || g->oc <= 0 || g->oh <= 0 || g->ow <= 0 ||
+        g->kh <= 0 || g->kw <= 0 || g->sh <= 0 || g->sw <= 0 || g->dh <= 0 || g->dw <= 0 ||
+        g->groups <= 0 || g->c % g->groups || g->oc % g->groups || g->c > lim || g->h > lim ||
+        g->w > lim || g->oc > lim || g->oh > lim || g->ow > lim || g->kh > lim || g->kw > lim ||
+        g->sh > lim || g->sw > lim || g->dh > lim || g->dw > lim || llabs(g->pt) > lim ||
+        llabs(g->pl) > lim)
+        return NULL;
+    int64_t cg = g->c / g->groups, ocg = g->oc / g->groups, ckk = cg * g->kh * g->kw;
+    if (ocg < 4 || (double)ckk * (double)g->oc > (double)lim ||
+        (double)ckk * (double)g->oh * (double)g->ow > (double)lim ||
+        (double)g->oc * (double)g->oh * (double)g->ow > (double)a->m ||
+        (double)g->c * (double)g->h * (double)g->w > (double)a->n)
+        return NULL;
+    int64_t R = g->oc * g->oh * g->ow, N = g->c * g->h * g->w;
+    vfy_conv *cv = vfy_alloc(sizeof *cv);
+    if (!cv)
+        return NULL;
+    memset(cv, 0, sizeof *cv);
+    cv->g = *g;
+    cv->cg = cg;
+    cv->ocg = ocg;
+    cv->ckk = ckk;
+    cv->ohw = g->oh * g->ow;
+    cv->m = a->m;
+    cv->n = a->n;
+    cv->r0 = a->m - R;
+    cv->k = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    cv->kabs = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    cv->knz = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
+    int ok = cv->k && cv->kabs && cv->knz;
+    /* the hinted columns, then the last ones */
+    int64_t n_rest = 0, tries[2] = {c0, a->n - N};
+    int found = 0;
+    for (int t = 0; ok && !found && t < 2; t++) {
+        if (tries[t] < 0 || tries[t] > a->n - N || (t == 1 && tries[1] == tries[0]))
+            continue;
+        cv->c0 = tries[t];
+        found = conv_read_block(cv, a, cv->r0, cv->c0, &n_rest);
+    }
+    /* the block's own entries must be most of the matrix's for the kernels to pay */
+    ok = ok && found && 2 * n_rest <= a->nnz;
+    if (ok && n_rest > 0) {
+        for (int w = 0; ok && w < 3; w++)
+            ok = (cv->rest[w] = vfy_la_csr_alloc(a->m, a->n, n_rest)) != NULL;
+        int64_t q = 0, c1 = cv->c0 + N;
+        for (int64_t i = 0; ok && i < a->m; i++) {
+            for (int64_t p = a->row_start[i]; p < a->row_start[i + 1]; p++) {
+                if (i >= cv->r0 && a->col[p] >= cv->c0 && a->col[p] < c1)
+                    continue;
+                for (int w = 0; w < 3; w++)
+                    cv->rest[w]->col[q] = a->col[p];
+                cv->rest[VFY_CONV_W]->val[q] = a->val[p];
+                cv->rest[VFY_CONV_ABS]->val[q] = fabs(a->val[p]);
+                cv->rest[VFY_CONV_NZ]->val[q] = a->val[p] != 0;
+                q++;
+            }
+            for (int w = 0; w < 3; w++)
+                cv->rest[w]->row_start[i + 1] = q;
+        }
+        for (int w = 0; ok && w < 3; w++)
+            cv->rest[w]->nnz = q;
+    }
     if (!ok) {
         vfy_la_conv_free(cv);
         return NULL;
@@ -427,7 +483,12 @@ vfy_conv *vfy_la_conv_copy(const vfy_conv *cv)
     c->k = vfy_alloc_array(n, sizeof(double));
     c->kabs = vfy_alloc_array(n, sizeof(double));
     c->knz = vfy_alloc_array(n, sizeof(double));
-    if (!c->k || !c->kabs || !c->knz) {
+    int ok = c->k && c->kabs && c->knz;
+    for (int w = 0; w < 3; w++) {
+        c->rest[w] = cv->rest[w] ? vfy_la_csr_copy(cv->rest[w]) : NULL;
+        ok = ok && (c->rest[w] || !cv->rest[w]);
+    }
+    if (!ok) {
         vfy_la_conv_free(c);
         return NULL;
     }
@@ -444,6 +505,8 @@ void vfy_la_conv_free(vfy_conv *cv)
     vfy_free(cv->k);
     vfy_free(cv->kabs);
     vfy_free(cv->knz);
+    for (int w = 0; w < 3; w++)
+        vfy_la_csr_free(cv->rest[w]);
     vfy_free(cv);
 }
 
@@ -478,17 +541,23 @@ static int64_t conv_tap(const vfy_conv *cv, int64_t t, int64_t *y0, int64_t *y1,
 }
 
 /* One row at a time: col (ckk x ohw) holds the row's inputs under kernel entry t = (i, ky, kx) at
- * each output position (0 in the padding); the row's outputs (oc x ohw, contiguous in y) are
- * ker col, one product per group. */
-void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const double *v, double *y,
+ * each output position (0 in the padding); the block's outputs (oc x ohw, contiguous in y) are
+ * ker col, one product per group; the rows outside the block are 0 then, and the entries outside
+ * it are added last. */
+void vfy_la_conv_fwd(const vfy_conv *cv, vfy_conv_ker which, int64_t k, const double *v, double *y,
                      double *ws)
 {
     const vfy_conv_geom *G = &cv->g;
-    int64_t n_in = G->c * G->h * G->w, n_out = G->oc * cv->ohw, ohw = cv->ohw;
+    const double *ker = which == VFY_CONV_W ? cv->k : which == VFY_CONV_ABS ? cv->kabs : cv->knz;
+    const vfy_csr *rest = cv->rest[which];
+    int64_t ohw = cv->ohw;
     double *col = ws;
     for (int64_t r = 0; r < k; r++) {
+        const double *vrow = v + r * cv->n;
+        double *yrow = y + r * cv->m;
+        memset(yrow, 0, (size_t)cv->r0 * sizeof(double));
         for (int64_t g = 0; g < G->groups; g++) {
-            const double *vr = v + r * n_in + g * cv->cg * G->h * G->w;
+            const double *vr = vrow + cv->c0 + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
                 int64_t y0, y1, x0, x1, off = conv_tap(cv, t, &y0, &y1, &x0, &x1);
                 double *dst = col + t * ohw;
@@ -502,7 +571,13 @@ void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const dou
             }
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cv->ocg, (int)ohw,
                         (int)cv->ckk, 1.0, ker + g * cv->ocg * cv->ckk, (int)cv->ckk, col,
-                        (int)ohw, 0.0, y + r * n_out + g * cv->ocg * ohw, (int)ohw);
+                        (int)ohw, 0.0, yrow + cv->r0 + g * cv->ocg * ohw, (int)ohw);
+        }
+        for (int64_t i = 0; rest && i < cv->m; i++) {
+            double s = 0.0;
+            for (int64_t p = rest->row_start[i]; p < rest->row_start[i + 1]; p++)
+                s += rest->val[p] * vrow[rest->col[p]];
+            yrow[i] += s;
         }
     }
 }
@@ -544,20 +619,22 @@ static void conv_support(const vfy_conv *cv, const double *l, int64_t *y0, int64
 /* One row at a time: col (ckk x m) = ker^T times the row's coefficients at the m output positions
  * of their support's rectangle (conv_support; all of them when it is most of the output: then
  * read in place, else packed), one product per group; each column entry is added to the input it
- * came from (the padding's are dropped: A has no entry there). Dropping the positions whose
- * coefficients are all exactly 0 drops terms 0 x k (k finite), which add exactly 0: the sums are
- * those of the whole product, fewer terms in another order (the header's bound holds). Rows of
- * intermediate bounds start at one neuron and spread by a kernel's width per layer: on a wide
- * convolution most of a row is 0. */
+ * came from (the padding's are dropped: A has no entry there); the entries outside the block are
+ * added last. Dropping the positions whose coefficients are all exactly 0 drops terms 0 x k (k
+ * finite), which add exactly 0: the sums are those of the whole product, fewer terms in another
+ * order (the header's bound holds). Rows of intermediate bounds start at one neuron and spread by
+ * a kernel's width per layer: on a wide convolution most of a row is 0. */
 void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws)
 {
     const vfy_conv_geom *G = &cv->g;
-    int64_t n_in = G->c * G->h * G->w, n_out = G->oc * cv->ohw, ohw = cv->ohw;
+    const vfy_csr *rest = cv->rest[VFY_CONV_W];
+    int64_t ohw = cv->ohw;
     double *col = ws, *pack = ws + cv->ckk * ohw;
-    memset(c, 0, (size_t)(k * n_in) * sizeof(double));
+    memset(c, 0, (size_t)(k * cv->n) * sizeof(double));
     for (int64_t r = 0; r < k; r++) {
+        const double *lrow = l + r * cv->m;
         for (int64_t g = 0; g < G->groups; g++) {
-            const double *lg = l + r * n_out + g * cv->ocg * ohw;
+            const double *lg = lrow + cv->r0 + g * cv->ocg * ohw;
             int64_t sy0, sy1, sx0, sx1;
             conv_support(cv, lg, &sy0, &sy1, &sx0, &sx1);
             int64_t sw = sx1 - sx0, m = (sy1 - sy0) * sw;
@@ -579,7 +656,7 @@ void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, 
             cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cv->ckk, (int)m, (int)cv->ocg,
                         1.0, cv->k + g * cv->ocg * cv->ckk, (int)cv->ckk, packed ? pack : lg,
                         (int)m, 0.0, col, (int)m);
-            double *cr = c + r * n_in + g * cv->cg * G->h * G->w;
+            double *cr = c + r * cv->n + cv->c0 + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
                 int64_t y0, y1, x0, x1, off = conv_tap(cv, t, &y0, &y1, &x0, &x1);
                 y0 = y0 > sy0 ? y0 : sy0;
@@ -594,6 +671,14 @@ void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, 
                         d[ox * G->sw] += sv[ox - sx0];
                 }
             }
+        }
+        double *crow = c + r * cv->n;
+        for (int64_t i = 0; rest && i < cv->m; i++) {
+            double li = lrow[i];
+            if (li == 0.0)
+                continue;
+            for (int64_t p = rest->row_start[i]; p < rest->row_start[i + 1]; p++)
+                crow[rest->col[p]] += li * rest->val[p];
         }
     }
 }

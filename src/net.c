@@ -243,13 +243,13 @@ vfy_status vfy_net_prefix(const vfy_net *net, int64_t n_layers, vfy_net **out, v
     return VFY_OK;
 }
 
-void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g)
+void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g, int64_t c0)
 {
     if (k < 0 || k >= net->n_layers)
         return;
     vfy_layer *L = &net->layers[k];
     vfy_la_conv_free(L->conv);
-    L->conv = L->kind == VFY_LAYER_DENSE && L->csr ? vfy_la_conv_match(g, L->csr) : NULL;
+    L->conv = L->kind == VFY_LAYER_DENSE && L->csr ? vfy_la_conv_match(g, L->csr, c0) : NULL;
 }
 
 vfy_status vfy_net_sparsify(vfy_net *net, double max_density, int64_t min_entries, vfy_error *err)

@@ -3139,9 +3139,90 @@ START_TEST(test_product_primal)
 }
 END_TEST
 
+/* The convolution a (m x n, geometry g) as the last rows' block of a larger matrix: e rows above
+ * it and pc columns before it and qc after, with entries outside the block (the values a network
+ * carries beside a convolution: copies, a residual identity, a few random weights). The products
+ * through the block and its rest equal the CSR kernels' bit for bit (integer values: every sum
+ * exact); the block is found from the hinted columns, and from the last ones when the hint is
+ * wrong and qc is 0; too many entries outside it, and none is taken. */
+static void embedded_conv_check(const vfy_conv_geom *g, const double *a, uint64_t *st, int rep)
+{
+    int64_t m = g->oc * g->oh * g->ow, n = g->c * g->h * g->w;
+    int64_t e = 1 + (int64_t)(testnet_uniform(st) * 4), pc = (int64_t)(testnet_uniform(st) * 5);
+    int64_t qc = rep % 2 ? 0 : 1 + (int64_t)(testnet_uniform(st) * 4);
+    int64_t M = e + m, N = pc + n + qc;
+    double *b = calloc((size_t)(M * N), 8);
+    ck_assert(b);
+    for (int64_t i = 0; i < m; i++)
+        memcpy(b + (e + i) * N + pc, a + i * n, (size_t)n * 8);
+    int64_t no = pc + qc; /* the columns outside the block: [0, pc) and [pc + n, N) */
+    for (int64_t i = 0; i < e && no > 0; i++) /* copies of them */
+        b[i * N + (i % no < pc ? i % no : n + i % no)] = 1.0;
+    for (int64_t i = 0; i < e; i++)
+        b[i * N + pc + (int64_t)(testnet_uniform(st) * n)] = 2.0;
+    for (int64_t i = 0; i < m && no > 0; i += 3) /* a residual identity, every third row */
+        b[(e + i) * N + (i % no < pc ? i % no : n + i % no)] = -1.0;
+    vfy_csr *c = NULL;
+    ck_assert(vfy_la_csr_build(M, N, b, 1.0, &c) && c);
+    vfy_conv *cv = vfy_la_conv_match(g, c, pc);
+    REQUIRE_MSG(cv && cv->r0 == e && cv->c0 == pc, "rep %d: embedded, no match (%lld x %lld, "
+                "%lld entries)", rep, (long long)M, (long long)N, (long long)c->nnz);
+    if (qc == 0 && pc > 0) {
+        vfy_conv *cl = vfy_la_conv_match(g, c, pc - 1);
+        REQUIRE_MSG(cl && cl->c0 == pc, "rep %d: the last columns not tried", rep);
+        vfy_la_conv_free(cl);
+    }
+    int64_t K = 1 + rep % 3;
+    double *v = calloc((size_t)(K * N), 8), *l = calloc((size_t)(K * M), 8);
+    double *y1 = calloc((size_t)(K * M), 8), *y2 = calloc((size_t)(K * M), 8);
+    double *c1 = calloc((size_t)(K * N), 8), *c2 = calloc((size_t)(K * N), 8);
+    double *ws = calloc((size_t)vfy_la_conv_ws_len(cv), 8);
+    double *cws = calloc((size_t)(16 * (M + N)), 8);
+    ck_assert(v && l && y1 && y2 && c1 && c2 && ws && cws);
+    for (int64_t q = 0; q < K * N; q++)
+        v[q] = (double)((int)(testnet_uniform(st) * 9) - 4);
+    for (int64_t q = 0; q < K * M; q++)
+        l[q] = testnet_uniform(st) < 0.3 ? 0.0 : (double)((int)(testnet_uniform(st) * 9) - 4);
+    vfy_la_conv_fwd(cv, VFY_CONV_W, K, v, y1, ws);
+    vfy_la_csr_mul_t(K, v, c, y2, cws);
+    REQUIRE_MSG(memcmp(y1, y2, (size_t)(K * M) * 8) == 0, "rep %d: embedded fwd", rep);
+    vfy_la_conv_bwd(cv, K, l, c1, ws);
+    vfy_la_csr_lmul(K, l, c, c2, cws);
+    REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * N) * 8) == 0, "rep %d: embedded bwd", rep);
+    vfy_la_conv_fwd(cv, VFY_CONV_ABS, 1, v, y1, ws);
+    vfy_la_csr_gemv(c, v, y2, 0, 1);
+    REQUIRE(memcmp(y1, y2, (size_t)M * 8) == 0);
+    for (int64_t q = 0; q < N; q++)
+        c1[q] = v[q] > 0;
+    vfy_la_conv_fwd(cv, VFY_CONV_NZ, 1, c1, y1, ws);
+    for (int64_t o = 0; o < M; o++) {
+        int64_t cnt = 0;
+        for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
+            cnt += v[c->col[p]] > 0;
+        REQUIRE(y1[o] == (double)cnt);
+    }
+    vfy_conv *cp = vfy_la_conv_copy(cv);
+    ck_assert(cp && cp->rest[VFY_CONV_W] && cp->rest[VFY_CONV_W]->nnz == cv->rest[VFY_CONV_W]->nnz);
+    vfy_la_conv_free(cp);
+    vfy_la_conv_free(cv);
+    vfy_la_csr_free(c);
+    /* more entries outside the block than in it: no convolution form */
+    for (int64_t i = 0; i < e; i++)
+        for (int64_t j = 0; j < N; j++)
+            b[i * N + j] = 1.0;
+    ck_assert(vfy_la_csr_build(M, N, b, 1.0, &c) && c);
+    int64_t in_block = 0;
+    for (int64_t q = 0; q < m * n; q++)
+        in_block += a[q] != 0;
+    REQUIRE(2 * (c->nnz - in_block) <= c->nnz || !vfy_la_conv_match(g, c, pc));
+    vfy_la_csr_free(c);
+    free(b), free(v), free(l), free(y1), free(y2), free(c1), free(c2), free(ws), free(cws);
+}
+
 /* Convolutions (la.h): the im2col products against the CSR kernels on random geometries (strides,
  * pads, dilations, groups), with small integer weights and inputs so that every sum is exact in
- * any order: equal bit for bit. vfy_la_conv_match takes exactly the matrices of its geometry, and
+ * any order: equal bit for bit. vfy_la_conv_match takes exactly the matrices of its geometry (a
+ * changed weight that only one output reads is another kernel: never the same one), and
  * none with fewer than 4 output channels per group. */
 START_TEST(test_conv_kernels)
 {
@@ -3183,7 +3264,7 @@ START_TEST(test_conv_kernels)
         }
         vfy_csr *c = NULL;
         ck_assert(vfy_la_csr_build(m, n, a, 1.0, &c) && c);
-        vfy_conv *cv = vfy_la_conv_match(&g, c);
+        vfy_conv *cv = vfy_la_conv_match(&g, c, 0);
         REQUIRE_MSG(cv, "rep %d: no match", rep);
         {
             /* the first r rows of a: a 1 x 1 convolution on a 1 x 1 image of n channels, taken
@@ -3193,7 +3274,7 @@ START_TEST(test_conv_kernels)
             for (g1.oc = 3; g1.oc <= 4 && g1.oc <= m; g1.oc++) {
                 vfy_csr *c1x1 = NULL;
                 ck_assert(vfy_la_csr_build(g1.oc, n, a, 1.0, &c1x1) && c1x1);
-                vfy_conv *cv1 = vfy_la_conv_match(&g1, c1x1);
+                vfy_conv *cv1 = vfy_la_conv_match(&g1, c1x1, 0);
                 REQUIRE(g1.oc == 3 ? cv1 == NULL : cv1 != NULL);
                 vfy_la_conv_free(cv1);
                 vfy_la_csr_free(c1x1);
@@ -3210,7 +3291,7 @@ START_TEST(test_conv_kernels)
             v[q] = (double)((int)(testnet_uniform(&st) * 9) - 4);
         for (int64_t q = 0; q < K * m; q++)
             l[q] = (double)((int)(testnet_uniform(&st) * 9) - 4);
-        vfy_la_conv_fwd(cv, cv->k, K, v, y1, ws);
+        vfy_la_conv_fwd(cv, VFY_CONV_W, K, v, y1, ws);
         vfy_la_csr_mul_t(K, v, c, y2, cws);
         REQUIRE(memcmp(y1, y2, (size_t)(K * m) * 8) == 0);
         vfy_la_conv_bwd(cv, K, l, c1, ws);
@@ -3233,38 +3314,43 @@ START_TEST(test_conv_kernels)
         vfy_la_csr_lmul(K, l, c, c2, cws);
         REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * n) * 8) == 0, "rep %d: sparse rows", rep);
         /* |A| x and the count of nonzero weights on inputs > 0 */
-        vfy_la_conv_fwd(cv, cv->kabs, 1, v, y1, ws);
+        vfy_la_conv_fwd(cv, VFY_CONV_ABS, 1, v, y1, ws);
         vfy_la_csr_gemv(c, v, y2, 0, 1);
         REQUIRE(memcmp(y1, y2, (size_t)m * 8) == 0);
         for (int64_t q = 0; q < n; q++)
             c1[q] = v[q] > 0;
-        vfy_la_conv_fwd(cv, cv->knz, 1, c1, y1, ws);
+        vfy_la_conv_fwd(cv, VFY_CONV_NZ, 1, c1, y1, ws);
         for (int64_t o = 0; o < m; o++) {
             int64_t cnt = 0;
             for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
                 cnt += v[c->col[p]] > 0;
             REQUIRE(y1[o] == (double)cnt);
         }
+        embedded_conv_check(&g, a, &st, rep);
         vfy_conv *cp = vfy_la_conv_copy(cv);
         ck_assert(cp && memcmp(cp->k, cv->k, (size_t)(g.oc * ckk) * 8) == 0);
         vfy_la_conv_free(cp);
         vfy_la_conv_free(cv);
         /* not that convolution: one stored weight changed, another stride, a weight the kernel
          * does not have */
-        if (c->nnz > 0) {
+        if (c->nnz > 0) { /* (a kernel entry that only this row reads: another kernel) */
             c->val[c->nnz / 2] += 0.5;
-            REQUIRE(!vfy_la_conv_match(&g, c));
+            vfy_conv *cw = vfy_la_conv_match(&g, c, 0);
+            REQUIRE(!cw || memcmp(cw->k, ker, (size_t)(g.oc * ckk) * 8) != 0);
+            vfy_la_conv_free(cw);
             c->val[c->nnz / 2] -= 0.5;
         }
         vfy_conv_geom g2 = g;
         g2.sw = g.sw + 1;
-        REQUIRE(g.ow < 2 || !vfy_la_conv_match(&g2, c));
+        REQUIRE(g.ow < 2 || !vfy_la_conv_match(&g2, c, 0));
         vfy_la_csr_free(c);
         for (int64_t q = 0; q < m * n; q++)
             if (a[q] == 0 && testnet_uniform(&st) < 0.05) {
                 a[q] = 1.0;
                 ck_assert(vfy_la_csr_build(m, n, a, 1.0, &c) && c);
-                REQUIRE(!vfy_la_conv_match(&g, c));
+                vfy_conv *cw = vfy_la_conv_match(&g, c, 0);
+                REQUIRE(!cw || memcmp(cw->k, ker, (size_t)(g.oc * ckk) * 8) != 0);
+                vfy_la_conv_free(cw);
                 vfy_la_csr_free(c);
                 break;
             }

@@ -1379,7 +1379,7 @@ END_TEST
 /* A residual block on an 8 x 16 x 16 input, y = Gemm(relu(conv2(relu(conv1(x))) + x)), both convs
  * 3 x 3 with padding 1: its lowered convolutions and the copies that carry x are large and mostly
  * zeros, so they are held in sparse form only (no dense matrix), the copy of x folded into the
- * sparse conv1 layer. The lowered net evaluates as the graph does, and CROWN bounds hold at sampled
+ * sparse conv1 layer; both layers take the convolution form. The lowered net evaluates as the graph does, and CROWN bounds hold at sampled
  * points (no tolerance). */
 enum { RC_C = 8, RC_H = 16, RC_N = RC_C * RC_H * RC_H, RC_OUT = 4 };
 static float rc_k[2][RC_C * RC_C * 9], rc_b[2][RC_C], rc_fc[RC_OUT * RC_N], rc_fb[RC_OUT];
@@ -1464,6 +1464,18 @@ START_TEST(test_residual_conv_sparse)
     }
     ck_assert_int_ge(n_sparse, 2);
     ck_assert_int_eq(net->layers[0].n_out, 3 * RC_N); /* the copy of x folded into conv1's layer */
+    /* both convolutions take the im2col products: the block of their layer's last rows, the
+     * values carried beside them (the copies of x, the skip) outside it */
+    int n_conv = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_conv *cv = net->layers[k].conv;
+        if (!cv)
+            continue;
+        REQUIRE_MSG(cv->g.oc == RC_C && cv->g.c == RC_C && cv->rest[VFY_CONV_W] &&
+                    cv->rest[VFY_CONV_W]->nnz == 2 * RC_N, "layer %lld", (long long)k);
+        n_conv++;
+    }
+    ck_assert_int_eq(n_conv, 2);
     ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
     static double x[RC_N], lo[RC_N], hi[RC_N];
     double y[RC_OUT], r[RC_OUT];

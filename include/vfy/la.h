@@ -74,30 +74,39 @@ typedef struct vfy_conv_geom {
     int64_t kh, kw, sh, sw, pt, pl, dh, dw, groups;
 } vfy_conv_geom;
 
-/* A sparse matrix that is exactly a convolution, for products through im2col and BLAS: the kernel
- * read off the matrix (oc x ckk, ckk = cg kh kw; entries the matrix never uses are 0), |k|, and the
- * indicator of k != 0. The products sum, per output entry, the same products as the CSR kernels'
- * (with exact zeros for padding and zero weights) in another order, so the header's error bound
- * holds with the matrix's dimensions. */
+/* A sparse matrix m x n that holds a convolution as a block, for products through im2col and
+ * BLAS: the block's rows are the matrix's last oc oh ow ones (from r0 = m - oc oh ow), its columns
+ * [c0, c0 + c h w). The kernel is read off the matrix (oc x ckk, ckk = cg kh kw; entries the matrix
+ * never uses are 0), with |k| and the indicator of k != 0. The matrix's other entries (a network's
+ * values carried beside the convolution: copies, a residual connection's identity; none inside the
+ * block) are rest[VFY_CONV_W], NULL when there are none, with |.| and the indicator of != 0 in
+ * rest[VFY_CONV_ABS] and rest[VFY_CONV_NZ]. The products sum, per output entry, the same products
+ * as the CSR kernels' (with exact zeros for padding and zero weights; a block row's other entries
+ * lie in other columns) in another order, so the header's error bound holds with the matrix's
+ * dimensions. */
+typedef enum vfy_conv_ker { VFY_CONV_W, VFY_CONV_ABS, VFY_CONV_NZ } vfy_conv_ker;
 typedef struct vfy_conv {
     vfy_conv_geom g;
     int64_t cg, ocg, ckk, ohw;
     double *k, *kabs, *knz;
+    int64_t m, n, r0, c0;
+    vfy_csr *rest[3];
 } vfy_conv;
 
-/* The convolution of geometry g that a (m x n) is exactly, every entry compared; NULL when a is not
- * that convolution, when out of memory, or when the kernels would not pay (fewer than 4 output
- * channels per group). */
-vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a);
+/* The convolution of geometry g that a holds as its last oc oh ow rows' block at columns c0 (tried
+ * first) or, failing that, at its last c h w columns, every entry compared; NULL when a holds no
+ * such block, when out of memory, or when the kernels would not pay (fewer than 4 output channels
+ * per group, or more entries outside the block than in it). */
+vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a, int64_t c0);
 vfy_conv *vfy_la_conv_copy(const vfy_conv *cv);
 void vfy_la_conv_free(vfy_conv *cv);
 /* Doubles of workspace the products need. */
 int64_t vfy_la_conv_ws_len(const vfy_conv *cv);
-/* Y = V A^T with the kernel ker (cv->k, cv->kabs or cv->knz in place of A's entries): V is
- * k x (c h w), Y is k x (oc oh ow). */
-void vfy_la_conv_fwd(const vfy_conv *cv, const double *ker, int64_t k, const double *v, double *y,
+/* Y = V A^T with ker's entries in place of A's (A itself, |A| or the indicator of A != 0): V is
+ * k x n, Y is k x m. */
+void vfy_la_conv_fwd(const vfy_conv *cv, vfy_conv_ker ker, int64_t k, const double *v, double *y,
                      double *ws);
-/* C = L A: L is k x (oc oh ow), C is k x (c h w). */
+/* C = L A: L is k x m, C is k x n. */
 void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws);
 
 /* Limit BLAS to one thread (we parallelise over domains instead). */

@@ -191,10 +191,10 @@ vfy_status vfy_net_push(vfy_net *net, vfy_layer_kind kind, int64_t n_in, int64_t
 vfy_status vfy_net_push_csr(vfy_net *net, int64_t n_in, int64_t n_out, vfy_csr *csr, double *b,
                             double w_relerr, int64_t fan_in, const char *name, vfy_error *err);
 
-/* Give layer k the convolution form g when its sparse matrix is exactly that convolution (every
- * entry compared); otherwise, or when out of memory, the layer keeps none (its products stay on the
- * CSR kernels). */
-void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g);
+/* Give layer k the convolution form g when its sparse matrix holds that convolution as its last
+ * rows' block, at columns c0 or its last ones (vfy_la_conv_match: every entry compared); otherwise,
+ * or when out of memory, the layer keeps none (its products stay on the CSR kernels). */
+void vfy_net_bind_conv(vfy_net *net, int64_t k, const vfy_conv_geom *g, int64_t c0);
 
 /* Append a MAXPOOL layer (takes ownership of pool, n_out x pool_k indices in [-1, n_in), at least
  * one >= 0 per window; freed on failure). */
