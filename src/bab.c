@@ -2382,7 +2382,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 double t1 = vfy_now();
                 st = vfy_bound_layers(ctx, VFY_BOUND_CROWN, root->lo, root->hi, opts->hidden_prior,
                                       b0);
-                root_proved = st == VFY_OK && !vfy_deadline_over(&s.dl) &&
+                /* (past the first phase's time too: the root's bounds may already refute it,
+                 * and the refinement after would bound it again from the start) */
+                root_proved = st == VFY_OK && vfy_now() < t_final &&
                               root_refuted(&s, &s.workers[0], root);
                 if (st == VFY_OK && box_attack && !root_proved) {
                     box_attack = 0;
@@ -2708,6 +2710,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
                         break;
                     }
+                if (first_of_two && timed_out && res->verdict != VFY_SAT && s.dl.t_end < t_final &&
+                    res->domains == 0 && vfy_now() < t_final) {
+                    /* the root's bounds took all of the first phase: each prefix search costs at
+                     * least as much, so the refinement would not pay (a CIFAR-sized convBig's root
+                     * took 12 s of 12, then the refinement 31 s for nothing) */
+                    res->first_phase_on = 1;
+                    vfy_log(1, "first phase: its time went to the root's bounds (%.1f s): the "
+                               "search goes on without the refinement", vfy_now() - t_phase0);
+                    s.dl.t_end = t_final;
+                    n_phases = 1; /* (nor is it judged hopeless later: one search to the end) */
+                    continue;
+                }
                 if (first_of_two && timed_out && res->verdict != VFY_SAT && s.dl.t_end < t_final &&
                     vfy_gap_on_track(gt, vfy_now(), t_final)) {
                     /* the first search is on track: it goes on to the end, unrefined */

@@ -879,6 +879,80 @@ START_TEST(test_refine_phase_benchmark)
 }
 END_TEST
 
+/* A root whose bounds take all of the first phase (a tenth of the time: here the timeout is four
+ * times the root's CROWN time, the least of three): the search goes on to the end without the
+ * refinement, whose prefix searches would each cost as much (a convBig-sized root spent 12 s of
+ * its 12 s phase there, then the refinement 31 s for nothing, the root bounded again). No restart
+ * (first_phase_s stays 0), nothing refined, domains bounded after the root. The row's threshold
+ * lies half way from a sampled maximum of y_0 to CROWN's bound, and the attack is off: the
+ * search stays open to the end (no sat, no proof at the root). */
+START_TEST(test_root_took_first_phase)
+{
+    enum { NI = 300 };
+    int64_t hidden[3] = {400, 400, 400};
+    vfy_net *net = testnet_random(4711, NI, hidden, 3, 4, 0.15, 0);
+    ck_assert(net);
+    double x[NI], lo[NI], hi[NI], y[4];
+    uint64_t st = 99;
+    for (int j = 0; j < NI; j++) {
+        x[j] = testnet_uniform(&st) * 2 - 1;
+        lo[j] = x[j] - 0.05;
+        hi[j] = x[j] + 0.05;
+    }
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert(b);
+    double t_root = INFINITY;
+    for (int r = 0; r < 3; r++) {
+        double t = vfy_now();
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+        t_root = fmin(t_root, vfy_now() - t);
+    }
+    double ub = b->hi[net->n_layers - 1][0], best = -INFINITY;
+    double *ws = calloc((size_t)vfy_eval_ws_len(net), sizeof(double)), xs[NI];
+    ck_assert(ws);
+    for (int smp = 0; smp < 2000; smp++) {
+        for (int j = 0; j < NI; j++)
+            xs[j] = lo[j] + (hi[j] - lo[j]) * testnet_uniform(&st);
+        vfy_eval_f64(net, xs, y, ws);
+        best = fmax(best, y[0]);
+    }
+    ck_assert(ub > best);
+    size_t cap = (size_t)NI * 128 + 512, k = 0;
+    char *text = malloc(cap);
+    ck_assert(text);
+    for (int j = 0; j < NI; j++)
+        k += (size_t)snprintf(text + k, cap - k, "(declare-const X_%d Real)(assert (>= X_%d %.17g))"
+                              "(assert (<= X_%d %.17g))\n", j, j, lo[j], j, hi[j]);
+    snprintf(text + k, cap - k, "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const "
+             "Y_2 Real)(declare-const Y_3 Real)(assert (>= Y_0 %.17g))\n",
+             best + 0.5 * (ub - best));
+    vfy_spec *spec = parse(text);
+    free(text);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    o.attack = 0;
+    o.timeout_s = 4 * t_root;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    REQUIRE_MSG(res.verdict == VFY_TIMEOUT, "%s after %.3f s (root %.3f s)",
+                vfy_verdict_name(res.verdict), res.time_s, t_root);
+    REQUIRE_MSG(res.first_phase_on && res.first_phase_s == 0 && res.refined == 0 &&
+                res.domains >= 1, "first phase on %d, %.3f s, %lld refined, %lld domains (root "
+                "%.3f s)", res.first_phase_on, res.first_phase_s, (long long)res.refined,
+                (long long)res.domains, t_root);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    free(ws);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The first phase's end on a gap it cannot close (vfy_gap_hopeless), on recorded trajectories of
  * the worst gap over a phase of 30 s, one round every 0.3 s after the root (at t = 0). Returns the
  * first time it ends the phase (INFINITY: never). shape 0: mnist_fc 256x6 prop_12_0.05's (-1686
@@ -1242,6 +1316,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_attack_deferred_by_box);
     tcase_add_loop_test(tc, test_rebound_modes, 0, 3);
     tcase_add_test(tc, test_refine_phase_benchmark);
+    tcase_add_test(tc, test_root_took_first_phase);
     tcase_add_test(tc, test_gap_hopeless);
     tcase_add_loop_test(tc, test_rebound_auto_benchmarks, 0, 2);
     tcase_add_test(tc, test_shared_test_benchmark);

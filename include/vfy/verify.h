@@ -170,7 +170,8 @@ typedef struct vfy_verify_result {
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
-    int first_phase_on;   /* it went on past its time, unrefined: its gap was closing in time */
+    int first_phase_on;   /* it went on past its time, unrefined: its gap was closing in time,
+                           * or its time went to the root's bounds */
     int64_t attacked_cases; /* cases given the full first attack: every case, or on a costly
                              * attack (a wide net, thousands of cases) those of the boxes left
                              * open after their root (the others got a quick one only) */
