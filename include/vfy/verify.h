@@ -141,7 +141,9 @@ typedef struct vfy_verify_opts {
                                   only the points the bounds single out are tried */
     int compact_domains;       /* 1 (default): with ReLU splitting (no certificate), a queued
                                   domain keeps only the bounds and slopes that can differ from its
-                                  root's (the unstable pre-activations'; bab.c); 0: all of them */
+                                  root's and matter (the unstable pre-activations', those of other
+                                  activations and pools; not an affine layer's input: bab.c); 0:
+                                  all of them */
 } vfy_verify_opts;
 
 void vfy_verify_opts_default(vfy_verify_opts *o);
@@ -168,6 +170,7 @@ typedef struct vfy_verify_result {
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
                             * more steps (Sigmoid/Tanh nets, as many as the time allows) */
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
+    int64_t compact_entries; /* the most bound entries a compact domain kept (0: none compact) */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
     int first_phase_on;   /* it went on past its time, unrefined: its gap was closing in time,
