@@ -3139,6 +3139,25 @@ START_TEST(test_product_primal)
 }
 END_TEST
 
+/* The convolution form cv of the CSR matrix c: |A| v and the count of nonzero weights on inputs
+ * v > 0, against the CSR kernels (y1, y2: c->m; c1: c->n; ws: vfy_la_conv_ws_len). */
+static void conv_abs_count_check(const vfy_conv *cv, const vfy_csr *c, const double *v, double *y1,
+                                 double *y2, double *c1, double *ws)
+{
+    vfy_la_conv_fwd(cv, VFY_CONV_ABS, 1, v, y1, ws);
+    vfy_la_csr_gemv(c, v, y2, 0, 1);
+    REQUIRE(memcmp(y1, y2, (size_t)c->m * 8) == 0);
+    for (int64_t q = 0; q < c->n; q++)
+        c1[q] = v[q] > 0;
+    vfy_la_conv_fwd(cv, VFY_CONV_NZ, 1, c1, y1, ws);
+    for (int64_t o = 0; o < c->m; o++) {
+        int64_t cnt = 0;
+        for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
+            cnt += v[c->col[p]] > 0;
+        REQUIRE(y1[o] == (double)cnt);
+    }
+}
+
 /* The convolution a (m x n, geometry g) as the last rows' block of a larger matrix: e rows above
  * it and pc columns before it and qc after, with entries outside the block (the values a network
  * carries beside a convolution: copies, a residual identity, a few random weights). The products
@@ -3189,18 +3208,7 @@ static void embedded_conv_check(const vfy_conv_geom *g, const double *a, uint64_
     vfy_la_conv_bwd(cv, K, l, c1, ws);
     vfy_la_csr_lmul(K, l, c, c2, cws);
     REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * N) * 8) == 0, "rep %d: embedded bwd", rep);
-    vfy_la_conv_fwd(cv, VFY_CONV_ABS, 1, v, y1, ws);
-    vfy_la_csr_gemv(c, v, y2, 0, 1);
-    REQUIRE(memcmp(y1, y2, (size_t)M * 8) == 0);
-    for (int64_t q = 0; q < N; q++)
-        c1[q] = v[q] > 0;
-    vfy_la_conv_fwd(cv, VFY_CONV_NZ, 1, c1, y1, ws);
-    for (int64_t o = 0; o < M; o++) {
-        int64_t cnt = 0;
-        for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
-            cnt += v[c->col[p]] > 0;
-        REQUIRE(y1[o] == (double)cnt);
-    }
+    conv_abs_count_check(cv, c, v, y1, y2, c1, ws);
     vfy_conv *cp = vfy_la_conv_copy(cv);
     ck_assert(cp && cp->rest[VFY_CONV_W] && cp->rest[VFY_CONV_W]->nnz == cv->rest[VFY_CONV_W]->nnz);
     vfy_la_conv_free(cp);
@@ -3313,19 +3321,7 @@ START_TEST(test_conv_kernels)
         vfy_la_conv_bwd(cv, K, l, c1, ws);
         vfy_la_csr_lmul(K, l, c, c2, cws);
         REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * n) * 8) == 0, "rep %d: sparse rows", rep);
-        /* |A| x and the count of nonzero weights on inputs > 0 */
-        vfy_la_conv_fwd(cv, VFY_CONV_ABS, 1, v, y1, ws);
-        vfy_la_csr_gemv(c, v, y2, 0, 1);
-        REQUIRE(memcmp(y1, y2, (size_t)m * 8) == 0);
-        for (int64_t q = 0; q < n; q++)
-            c1[q] = v[q] > 0;
-        vfy_la_conv_fwd(cv, VFY_CONV_NZ, 1, c1, y1, ws);
-        for (int64_t o = 0; o < m; o++) {
-            int64_t cnt = 0;
-            for (int64_t p = c->row_start[o]; p < c->row_start[o + 1]; p++)
-                cnt += v[c->col[p]] > 0;
-            REQUIRE(y1[o] == (double)cnt);
-        }
+        conv_abs_count_check(cv, c, v, y1, y2, c1, ws);
         embedded_conv_check(&g, a, &st, rep);
         vfy_conv *cp = vfy_la_conv_copy(cv);
         ck_assert(cp && memcmp(cp->k, cv->k, (size_t)(g.oc * ckk) * 8) == 0);

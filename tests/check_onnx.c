@@ -1379,8 +1379,8 @@ END_TEST
 /* A residual block on an 8 x 16 x 16 input, y = Gemm(relu(conv2(relu(conv1(x))) + x)), both convs
  * 3 x 3 with padding 1: its lowered convolutions and the copies that carry x are large and mostly
  * zeros, so they are held in sparse form only (no dense matrix), the copy of x folded into the
- * sparse conv1 layer; both layers take the convolution form. The lowered net evaluates as the graph does, and CROWN bounds hold at sampled
- * points (no tolerance). */
+ * sparse conv1 layer; both layers take the convolution form. The lowered net evaluates as the
+ * graph does, and CROWN bounds hold at sampled points (no tolerance). */
 enum { RC_C = 8, RC_H = 16, RC_N = RC_C * RC_H * RC_H, RC_OUT = 4 };
 static float rc_k[2][RC_C * RC_C * 9], rc_b[2][RC_C], rc_fc[RC_OUT * RC_N], rc_fb[RC_OUT];
 

@@ -1212,17 +1212,10 @@ START_TEST(test_attack_deferred_by_box)
 }
 END_TEST
 
-/* Compact domains (bab.c): a ReLU-split search keeps in each queued domain only the bounds and
- * slopes that can differ from the root's. On random nets with stable neurons at the root, both
- * forms decide every spec the same way (thresholds above the sampled minimum and below it), every
- * counterexample valid, and the compact domains are smaller. */
-START_TEST(test_compact_domains)
+/* The search (ReLU splitting, no LP, no refinement, one thread, 30 s) with compact domains
+ * (res[0]) and with full ones (res[1]): the same verdict. */
+static void compact_and_full(const vfy_net *net, const vfy_spec *spec, vfy_verify_result res[2])
 {
-    enum { NX = 6 };
-    int64_t hidden[3] = {16, 16, 16};
-    vfy_net *net = testnet_random(70 + (uint64_t)_i, NX, hidden, 3, 1, 1.0, 0);
-    vfy_spec *spec = below_min_spec(net, NX, 5 + (uint64_t)_i, _i % 2 ? 0.5 : -0.3);
-    vfy_verify_result res[2];
     for (int full = 0; full < 2; full++) {
         vfy_verify_opts o;
         vfy_verify_opts_default(&o);
@@ -1236,6 +1229,20 @@ START_TEST(test_compact_domains)
         ck_assert_int_eq(vfy_verify(net, spec, &o, &res[full], &err), VFY_OK);
     }
     ck_assert_int_eq(res[0].verdict, res[1].verdict);
+}
+
+/* Compact domains (bab.c): a ReLU-split search keeps in each queued domain only the bounds and
+ * slopes that can differ from the root's. On random nets with stable neurons at the root, both
+ * forms decide every spec the same way (thresholds above the sampled minimum and below it), every
+ * counterexample valid, and the compact domains are smaller. */
+START_TEST(test_compact_domains)
+{
+    enum { NX = 6 };
+    int64_t hidden[3] = {16, 16, 16};
+    vfy_net *net = testnet_random(70 + (uint64_t)_i, NX, hidden, 3, 1, 1.0, 0);
+    vfy_spec *spec = below_min_spec(net, NX, 5 + (uint64_t)_i, _i % 2 ? 0.5 : -0.3);
+    vfy_verify_result res[2];
+    compact_and_full(net, spec, res);
     /* (above the sampled minimum: sat; below it, sat only where the search finds lower) */
     ck_assert(res[0].verdict == VFY_SAT || (_i % 2 && res[0].verdict == VFY_UNSAT));
     if (res[0].verdict == VFY_SAT)
@@ -1279,19 +1286,7 @@ START_TEST(test_compact_skips_affine_inputs)
     net->n_out = 1;
     vfy_spec *spec = below_min_spec(net, NX, 9 + (uint64_t)_i, 0.3);
     vfy_verify_result res[2];
-    for (int full = 0; full < 2; full++) {
-        vfy_verify_opts o;
-        vfy_verify_opts_default(&o);
-        o.split = VFY_SPLIT_RELU;
-        o.lp = VFY_LP_OFF;
-        o.refine = 0;
-        o.threads = 1;
-        o.timeout_s = 30;
-        o.compact_domains = !full;
-        vfy_error err;
-        ck_assert_int_eq(vfy_verify(net, spec, &o, &res[full], &err), VFY_OK);
-    }
-    ck_assert_int_eq(res[0].verdict, res[1].verdict);
+    compact_and_full(net, spec, res);
     ck_assert_int_eq(res[1].compact_entries, 0);
     /* the two ReLU layers' 32 pre-activations and the output at most, never the 120 */
     if (res[0].domains > 1)
