@@ -2280,12 +2280,48 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
  * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
  * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
-/* out = row .* w (rows of lam and lam2 never overlap: restrict lets the loop run in vectors) */
-static void scale_row(double *restrict out, const double *restrict row, const double *restrict w,
-                      int64_t n)
+/* *t = |row|·q and *d = row·b, each in four partial sums (independent additions: not one chain
+ * of latencies); SOUND in any order: the caller's charges (gamma) hold for every summation order */
+static void row_terms4(const double *restrict row, const double *restrict q,
+                       const double *restrict b, int64_t n, double *t, double *d)
 {
-    for (int64_t j = 0; j < n; j++)
+    double t4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int u = 0; u < 4; u++) {
+            t4[u] += fabs(row[j + u]) * q[j + u];
+            d4[u] += row[j + u] * b[j + u];
+        }
+    for (; j < n; j++) {
+        t4[0] += fabs(row[j]) * q[j];
+        d4[0] += row[j] * b[j];
+    }
+    *t = (t4[0] + t4[1]) + (t4[2] + t4[3]);
+    *d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
+}
+
+/* A SCALE layer's row: out = row .* w and row_terms4's sums, in one pass over the row (rows of
+ * lam and lam2 never overlap: restrict lets the loop run in vectors) */
+static void scale_row_terms(double *restrict out, const double *restrict row,
+                            const double *restrict w, const double *restrict q,
+                            const double *restrict b, int64_t n, double *t, double *d)
+{
+    double t4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
+    int64_t j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int u = 0; u < 4; u++) {
+            double r = row[j + u];
+            out[j + u] = r * w[j + u];
+            t4[u] += fabs(r) * q[j + u];
+            d4[u] += r * b[j + u];
+        }
+    for (; j < n; j++) {
         out[j] = row[j] * w[j];
+        t4[0] += fabs(row[j]) * q[j];
+        d4[0] += row[j] * b[j];
+    }
+    *t = (t4[0] + t4[1]) + (t4[2] + t4[3]);
+    *d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
 }
 
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
@@ -2527,21 +2563,11 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
              * SOUND in any order: the charges below (gamma) hold for every summation order */
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                 const double *row = lam + i * n_out;
-                double t4[4] = {0, 0, 0, 0}, d4[4] = {0, 0, 0, 0};
                 if (L->kind == VFY_LAYER_SCALE)
-                    scale_row(lam2 + i * n_in, row, L->w, n_out);
-                int64_t j = 0;
-                for (; j + 4 <= n_out; j += 4)
-                    for (int u = 0; u < 4; u++) {
-                        t4[u] += fabs(row[j + u]) * q[j + u];
-                        d4[u] += row[j + u] * L->b[j + u];
-                    }
-                for (; j < n_out; j++) {
-                    t4[0] += fabs(row[j]) * q[j];
-                    d4[0] += row[j] * L->b[j];
-                }
-                s->t[i] = (t4[0] + t4[1]) + (t4[2] + t4[3]);
-                s->d[i] = (d4[0] + d4[1]) + (d4[2] + d4[3]);
+                    scale_row_terms(lam2 + i * n_in, row, L->w, q, L->b, n_out, &s->t[i],
+                                    &s->d[i]);
+                else
+                    row_terms4(row, q, L->b, n_out, &s->t[i], &s->d[i]);
             }
             double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(ds->hsum[k], 1.0));
             if (f32)
