@@ -337,6 +337,8 @@ void vfy_la_csr_mul_t(int64_t k, const double *v, const vfy_csr *a, double *c, d
 
 /* ---- convolutions ---- */
 
+static void conv_taps(const vfy_conv *cv, int64_t *tap);
+
 /* Compare the block of a at rows [r0, r0 + oc ohw), columns [c0, c0 + c h w) with a convolution of
  * geometry G, reading its kernel into cv (cv->g, cg, ocg, ckk, ohw set; k zeroed); the count of
  * a's entries outside the block in *n_rest. 0 on a mismatch. */
@@ -429,7 +431,8 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a, int64_t c0
     cv->k = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
     cv->kabs = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
     cv->knz = vfy_alloc_array((size_t)(g->oc * ckk), sizeof(double));
-    int ok = cv->k && cv->kabs && cv->knz;
+    cv->tap = vfy_alloc_array((size_t)(5 * ckk), sizeof(int64_t));
+    int ok = cv->k && cv->kabs && cv->knz && cv->tap;
     /* the hinted columns, then the last ones */
     int64_t n_rest = 0, tries[2] = {c0, a->n - N};
     int found = 0;
@@ -470,6 +473,7 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a, int64_t c0
         cv->kabs[t] = fabs(cv->k[t]);
         cv->knz[t] = cv->k[t] != 0;
     }
+    conv_taps(cv, cv->tap);
     return cv;
 }
 
@@ -483,7 +487,8 @@ vfy_conv *vfy_la_conv_copy(const vfy_conv *cv)
     c->k = vfy_alloc_array(n, sizeof(double));
     c->kabs = vfy_alloc_array(n, sizeof(double));
     c->knz = vfy_alloc_array(n, sizeof(double));
-    int ok = c->k && c->kabs && c->knz;
+    c->tap = vfy_alloc_array((size_t)(5 * cv->ckk), sizeof(int64_t));
+    int ok = c->k && c->kabs && c->knz && c->tap;
     for (int w = 0; w < 3; w++) {
         c->rest[w] = cv->rest[w] ? vfy_la_csr_copy(cv->rest[w]) : NULL;
         ok = ok && (c->rest[w] || !cv->rest[w]);
@@ -495,6 +500,7 @@ vfy_conv *vfy_la_conv_copy(const vfy_conv *cv)
     memcpy(c->k, cv->k, n * sizeof(double));
     memcpy(c->kabs, cv->kabs, n * sizeof(double));
     memcpy(c->knz, cv->knz, n * sizeof(double));
+    memcpy(c->tap, cv->tap, (size_t)(5 * cv->ckk) * sizeof(int64_t));
     return c;
 }
 
@@ -505,6 +511,7 @@ void vfy_la_conv_free(vfy_conv *cv)
     vfy_free(cv->k);
     vfy_free(cv->kabs);
     vfy_free(cv->knz);
+    vfy_free(cv->tap);
     for (int w = 0; w < 3; w++)
         vfy_la_csr_free(cv->rest[w]);
     vfy_free(cv);
@@ -527,17 +534,30 @@ static void conv_range(int64_t k, int64_t stride, int64_t pad, int64_t dil, int6
         *hi = *lo;
 }
 
-/* Kernel entry t = (i, ky, kx): the output rows [*y0, *y1) and columns [*x0, *x1) where it reads
+/* Kernel entry t = (i, ky, kx): the output rows [y0, y1) and columns [x0, x1) where it reads
  * inside the input, and the offset (in the group's input) of what it reads at output (0, 0), so
- * that output (oy, ox) reads off + oy sh w + ox sw. */
+ * that output (oy, ox) reads off + oy sh w + ox sw: tap[5 t .. 5 t + 5) = (y0, y1, x0, x1, off). */
+static void conv_taps(const vfy_conv *cv, int64_t *tap)
+{
+    const vfy_conv_geom *G = &cv->g;
+    for (int64_t t = 0; t < cv->ckk; t++) {
+        int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh), *p = tap + 5 * t;
+        conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, &p[0], &p[1]);
+        conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, &p[2], &p[3]);
+        p[4] = (i * G->h + ky * G->dh - G->pt) * G->w + kx * G->dw - G->pl;
+    }
+}
+
+/* Kernel entry t's row of cv->tap (conv_taps). */
 static int64_t conv_tap(const vfy_conv *cv, int64_t t, int64_t *y0, int64_t *y1, int64_t *x0,
                         int64_t *x1)
 {
-    const vfy_conv_geom *G = &cv->g;
-    int64_t kx = t % G->kw, ky = t / G->kw % G->kh, i = t / (G->kw * G->kh);
-    conv_range(ky, G->sh, G->pt, G->dh, G->h, G->oh, y0, y1);
-    conv_range(kx, G->sw, G->pl, G->dw, G->w, G->ow, x0, x1);
-    return (i * G->h + ky * G->dh - G->pt) * G->w + kx * G->dw - G->pl;
+    const int64_t *p = cv->tap + 5 * t;
+    *y0 = p[0];
+    *y1 = p[1];
+    *x0 = p[2];
+    *x1 = p[3];
+    return p[4];
 }
 
 /* One row at a time: col (ckk x ohw) holds the row's inputs under kernel entry t = (i, ky, kx) at

@@ -89,6 +89,7 @@ typedef struct vfy_conv {
     vfy_conv_geom g;
     int64_t cg, ocg, ckk, ohw;
     double *k, *kabs, *knz;
+    int64_t *tap; /* per kernel entry: the output rectangle it reads inside, and its offset */
     int64_t m, n, r0, c0;
     vfy_csr *rest[3];
 } vfy_conv;
