@@ -2718,8 +2718,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         set_sat(&s, res, s.res[i].x, s.res[i].sat_case);
                         break;
                     }
-                if (first_of_two && timed_out && res->verdict != VFY_SAT && s.dl.t_end < t_final &&
-                    res->domains == 0 && vfy_now() < t_final) {
+                /* the first phase's time is up, with time left after it */
+                int phase_up = first_of_two && timed_out && res->verdict != VFY_SAT &&
+                               s.dl.t_end < t_final;
+                if (phase_up && res->domains == 0 && vfy_now() < t_final) {
                     /* the root's bounds took all of the first phase: each prefix search costs at
                      * least as much, so the refinement would not pay (a CIFAR-sized convBig's root
                      * took 12 s of 12, then the refinement 31 s for nothing) */
@@ -2730,8 +2732,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     n_phases = 1; /* (nor is it judged hopeless later: one search to the end) */
                     continue;
                 }
-                if (first_of_two && timed_out && res->verdict != VFY_SAT && s.dl.t_end < t_final &&
-                    vfy_gap_on_track(gt, vfy_now(), t_final)) {
+                if (phase_up && vfy_gap_on_track(gt, vfy_now(), t_final)) {
                     /* the first search is on track: it goes on to the end, unrefined */
                     res->first_phase_on = 1;
                     vfy_log(1, "first phase: worst gap %.4g after %.1f s (the root's %.4g), "

@@ -2275,11 +2275,6 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     return 1;
 }
 
-/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
- * constant and error of each row, with the invariant (for every execution of the network)
- *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
- * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
- * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 /* *t = |row|·q and *d = row·b, each in four partial sums (independent additions: not one chain
  * of latencies); SOUND in any order: the caller's charges (gamma) hold for every summation order */
 static void row_terms4(const double *restrict row, const double *restrict q,
@@ -2324,6 +2319,11 @@ static void scale_row_terms(double *restrict out, const double *restrict row,
     *d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
 }
 
+/* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
+ * constant and error of each row, with the invariant (for every execution of the network)
+ *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
+ * Each step rewrites the right-hand side on v_{k-1} keeping the invariant; at v_0 = x the minimum over
+ * the box is taken with directed rounding. cx (K x n_in or NULL) is added at the input. */
 static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *segs,
                           int64_t n_seg, int64_t k_end, int64_t K, const double *cx, double *lb,
                           double *lam_in, double *c_in, const double *alpha, double *tape,

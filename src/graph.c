@@ -3134,8 +3134,8 @@ typedef struct lctx {
      * vfy_net_bind_conv once the net is complete (a later fold may have changed the matrix: the
      * binding compares it). A Conv lowered on its own (lower_carrying's net T) registers -1 - its
      * layer of T, which emit_embedded turns into the layer it becomes in the net (-1 when none:
-     * not bound); T's registrations are those from conv_t_from on. */
-    int64_t n_conv, *conv_layer, *conv_c0, conv_t_from;
+     * not bound). */
+    int64_t n_conv, *conv_layer, *conv_c0;
     vfy_conv_geom *conv_geom;
 } lctx;
 
@@ -4661,8 +4661,9 @@ static vfy_status emit_maxpool_embedded(lctx *lc, const vfy_node *n, emb *e, con
 }
 
 /* The layers of T (the node lowered on its own input) applied to the work, the carried slots
- * travelling along. */
-static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_net *T)
+ * travelling along; T's Conv registrations are lc's from conv_from on. */
+static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_net *T,
+                                int64_t conv_from)
 {
     vfy_status st = VFY_OK;
     for (int64_t l = 0; l < T->n_layers && !st; l++) {
@@ -4674,7 +4675,7 @@ static vfy_status emit_embedded(lctx *lc, const vfy_node *n, emb *e, const vfy_n
             if ((st = emit_affine_embedded(lc, n, e, L)))
                 break;
             /* a Conv's layer: its rows are the layer's last, reading the work's columns */
-            for (int64_t i = lc->conv_t_from; i < lc->n_conv; i++)
+            for (int64_t i = conv_from; i < lc->n_conv; i++)
                 if (lc->conv_layer[i] == -1 - l) {
                     lc->conv_layer[i] = lc->net->n_layers - 1;
                     lc->conv_c0[i] = woff;
@@ -4976,7 +4977,6 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     lc->net = main_net;
     for (int64_t i = conv_from; i < lc->n_conv; i++)
         lc->conv_layer[i] = -1 - lc->conv_layer[i];
-    lc->conv_t_from = conv_from;
     /* a ReLU of a value >= 0 is that value: an alias too (else the ReLU layer, acting in place on
      * the slot that is also carried, would leave two slots where the vector has one) */
     int relu_nonneg = T->n_layers == 1 && T->layers[0].kind == VFY_LAYER_RELU &&
@@ -4989,7 +4989,7 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     } else if (st == VFY_OK) {
         emb_from(d, k, e);
         emb_work_slot(e, d, s);
-        if ((st = emit_embedded(lc, n, e, T)) == VFY_OK)
+        if ((st = emit_embedded(lc, n, e, T, conv_from)) == VFY_OK)
             dag_commit(d, e, out, d->last[out]);
     }
     for (int64_t i = conv_from; i < lc->n_conv; i++)

@@ -445,25 +445,24 @@ vfy_conv *vfy_la_conv_match(const vfy_conv_geom *g, const vfy_csr *a, int64_t c0
     /* the block's own entries must be most of the matrix's for the kernels to pay */
     ok = ok && found && 2 * n_rest <= a->nnz;
     if (ok && n_rest > 0) {
-        for (int w = 0; ok && w < 3; w++)
-            ok = (cv->rest[w] = vfy_la_csr_alloc(a->m, a->n, n_rest)) != NULL;
+        cv->rest = vfy_la_csr_alloc(a->m, a->n, n_rest);
+        ok = cv->rest != NULL;
         int64_t q = 0, c1 = cv->c0 + N;
         for (int64_t i = 0; ok && i < a->m; i++) {
             for (int64_t p = a->row_start[i]; p < a->row_start[i + 1]; p++) {
                 if (i >= cv->r0 && a->col[p] >= cv->c0 && a->col[p] < c1)
                     continue;
-                for (int w = 0; w < 3; w++)
-                    cv->rest[w]->col[q] = a->col[p];
-                cv->rest[VFY_CONV_W]->val[q] = a->val[p];
-                cv->rest[VFY_CONV_ABS]->val[q] = fabs(a->val[p]);
-                cv->rest[VFY_CONV_NZ]->val[q] = a->val[p] != 0;
-                q++;
+                cv->rest->col[q] = a->col[p];
+                cv->rest->val[q++] = a->val[p];
             }
-            for (int w = 0; w < 3; w++)
-                cv->rest[w]->row_start[i + 1] = q;
+            cv->rest->row_start[i + 1] = q;
         }
-        for (int w = 0; ok && w < 3; w++)
-            cv->rest[w]->nnz = q;
+        if (ok) {
+            cv->rest->nnz = q;
+            ok = (cv->rest_nz = vfy_la_csr_copy(cv->rest)) != NULL;
+        }
+        for (int64_t p = 0; ok && p < q; p++)
+            cv->rest_nz->val[p] = cv->rest->val[p] != 0;
     }
     if (!ok) {
         vfy_la_conv_free(cv);
@@ -489,10 +488,9 @@ vfy_conv *vfy_la_conv_copy(const vfy_conv *cv)
     c->knz = vfy_alloc_array(n, sizeof(double));
     c->tap = vfy_alloc_array((size_t)(5 * cv->ckk), sizeof(int64_t));
     int ok = c->k && c->kabs && c->knz && c->tap;
-    for (int w = 0; w < 3; w++) {
-        c->rest[w] = cv->rest[w] ? vfy_la_csr_copy(cv->rest[w]) : NULL;
-        ok = ok && (c->rest[w] || !cv->rest[w]);
-    }
+    c->rest = cv->rest ? vfy_la_csr_copy(cv->rest) : NULL;
+    c->rest_nz = cv->rest_nz ? vfy_la_csr_copy(cv->rest_nz) : NULL;
+    ok = ok && (c->rest || !cv->rest) && (c->rest_nz || !cv->rest_nz);
     if (!ok) {
         vfy_la_conv_free(c);
         return NULL;
@@ -512,8 +510,8 @@ void vfy_la_conv_free(vfy_conv *cv)
     vfy_free(cv->kabs);
     vfy_free(cv->knz);
     vfy_free(cv->tap);
-    for (int w = 0; w < 3; w++)
-        vfy_la_csr_free(cv->rest[w]);
+    vfy_la_csr_free(cv->rest);
+    vfy_la_csr_free(cv->rest_nz);
     vfy_free(cv);
 }
 
@@ -560,22 +558,25 @@ static int64_t conv_tap(const vfy_conv *cv, int64_t t, int64_t *y0, int64_t *y1,
     return p[4];
 }
 
-/* One row at a time: col (ckk x ohw) holds the row's inputs under kernel entry t = (i, ky, kx) at
- * each output position (0 in the padding); the block's outputs (oc x ohw, contiguous in y) are
- * ker col, one product per group; the rows outside the block are 0 then, and the entries outside
- * it are added last. */
+/* One row at a time: the entries outside the block first (the CSR product, every output; the rows
+ * above the block 0 without them); then col (ckk x ohw) holds the row's inputs under kernel entry
+ * t = (i, ky, kx) at each output position (0 in the padding), and the block's outputs (oc x ohw,
+ * contiguous in y) add ker col, one product per group. */
 void vfy_la_conv_fwd(const vfy_conv *cv, vfy_conv_ker which, int64_t k, const double *v, double *y,
                      double *ws)
 {
     const vfy_conv_geom *G = &cv->g;
     const double *ker = which == VFY_CONV_W ? cv->k : which == VFY_CONV_ABS ? cv->kabs : cv->knz;
-    const vfy_csr *rest = cv->rest[which];
+    const vfy_csr *rest = which == VFY_CONV_NZ ? cv->rest_nz : cv->rest;
     int64_t ohw = cv->ohw;
     double *col = ws;
     for (int64_t r = 0; r < k; r++) {
         const double *vrow = v + r * cv->n;
         double *yrow = y + r * cv->m;
-        memset(yrow, 0, (size_t)cv->r0 * sizeof(double));
+        if (rest)
+            vfy_la_csr_gemv(rest, vrow, yrow, 0, which == VFY_CONV_ABS);
+        else
+            memset(yrow, 0, (size_t)cv->r0 * sizeof(double));
         for (int64_t g = 0; g < G->groups; g++) {
             const double *vr = vrow + cv->c0 + g * cv->cg * G->h * G->w;
             for (int64_t t = 0; t < cv->ckk; t++) {
@@ -591,13 +592,7 @@ void vfy_la_conv_fwd(const vfy_conv *cv, vfy_conv_ker which, int64_t k, const do
             }
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)cv->ocg, (int)ohw,
                         (int)cv->ckk, 1.0, ker + g * cv->ocg * cv->ckk, (int)cv->ckk, col,
-                        (int)ohw, 0.0, yrow + cv->r0 + g * cv->ocg * ohw, (int)ohw);
-        }
-        for (int64_t i = 0; rest && i < cv->m; i++) {
-            double s = 0.0;
-            for (int64_t p = rest->row_start[i]; p < rest->row_start[i + 1]; p++)
-                s += rest->val[p] * vrow[rest->col[p]];
-            yrow[i] += s;
+                        (int)ohw, rest ? 1.0 : 0.0, yrow + cv->r0 + g * cv->ocg * ohw, (int)ohw);
         }
     }
 }
@@ -637,22 +632,24 @@ static void conv_support(const vfy_conv *cv, const double *l, int64_t *y0, int64
 }
 
 /* One row at a time: col (ckk x m) = ker^T times the row's coefficients at the m output positions
- * of their support's rectangle (conv_support; all of them when it is most of the output: then
- * read in place, else packed), one product per group; each column entry is added to the input it
- * came from (the padding's are dropped: A has no entry there); the entries outside the block are
- * added last. Dropping the positions whose coefficients are all exactly 0 drops terms 0 x k (k
- * finite), which add exactly 0: the sums are those of the whole product, fewer terms in another
- * order (the header's bound holds). Rows of intermediate bounds start at one neuron and spread by
- * a kernel's width per layer: on a wide convolution most of a row is 0. */
+ * of their support's rectangle (conv_support; all of them when it is most of the output: then read
+ * in place, else packed), one product per group; each column entry is added to the input it came
+ * from (the padding's are dropped: A has no entry there), after the entries outside the block (the
+ * CSR product; 0 without them). Dropping the positions whose coefficients are all exactly 0 drops
+ * terms 0 x k (k finite), which add exactly 0: the sums are those of the whole product, fewer
+ * terms in another order (the header's bound holds). Rows of intermediate bounds start at one
+ * neuron and spread by a kernel's width per layer: on a wide convolution most of a row is 0. */
 void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, double *ws)
 {
     const vfy_conv_geom *G = &cv->g;
-    const vfy_csr *rest = cv->rest[VFY_CONV_W];
     int64_t ohw = cv->ohw;
     double *col = ws, *pack = ws + cv->ckk * ohw;
-    memset(c, 0, (size_t)(k * cv->n) * sizeof(double));
     for (int64_t r = 0; r < k; r++) {
         const double *lrow = l + r * cv->m;
+        if (cv->rest)
+            vfy_la_csr_gemv(cv->rest, lrow, c + r * cv->n, 1, 0);
+        else
+            memset(c + r * cv->n, 0, (size_t)cv->n * sizeof(double));
         for (int64_t g = 0; g < G->groups; g++) {
             const double *lg = lrow + cv->r0 + g * cv->ocg * ohw;
             int64_t sy0, sy1, sx0, sx1;
@@ -691,14 +688,6 @@ void vfy_la_conv_bwd(const vfy_conv *cv, int64_t k, const double *l, double *c, 
                         d[ox * G->sw] += sv[ox - sx0];
                 }
             }
-        }
-        double *crow = c + r * cv->n;
-        for (int64_t i = 0; rest && i < cv->m; i++) {
-            double li = lrow[i];
-            if (li == 0.0)
-                continue;
-            for (int64_t p = rest->row_start[i]; p < rest->row_start[i + 1]; p++)
-                crow[rest->col[p]] += li * rest->val[p];
         }
     }
 }

@@ -3210,7 +3210,7 @@ static void embedded_conv_check(const vfy_conv_geom *g, const double *a, uint64_
     REQUIRE_MSG(memcmp(c1, c2, (size_t)(K * N) * 8) == 0, "rep %d: embedded bwd", rep);
     conv_abs_count_check(cv, c, v, y1, y2, c1, ws);
     vfy_conv *cp = vfy_la_conv_copy(cv);
-    ck_assert(cp && cp->rest[VFY_CONV_W] && cp->rest[VFY_CONV_W]->nnz == cv->rest[VFY_CONV_W]->nnz);
+    ck_assert(cp && cp->rest && cp->rest->nnz == cv->rest->nnz && cp->rest_nz);
     vfy_la_conv_free(cp);
     vfy_la_conv_free(cv);
     vfy_la_csr_free(c);

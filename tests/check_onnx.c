@@ -1471,8 +1471,8 @@ START_TEST(test_residual_conv_sparse)
         const vfy_conv *cv = net->layers[k].conv;
         if (!cv)
             continue;
-        REQUIRE_MSG(cv->g.oc == RC_C && cv->g.c == RC_C && cv->rest[VFY_CONV_W] &&
-                    cv->rest[VFY_CONV_W]->nnz == 2 * RC_N, "layer %lld", (long long)k);
+        REQUIRE_MSG(cv->g.oc == RC_C && cv->g.c == RC_C && cv->rest &&
+                    cv->rest->nnz == 2 * RC_N, "layer %lld", (long long)k);
         n_conv++;
     }
     ck_assert_int_eq(n_conv, 2);

@@ -79,8 +79,8 @@ typedef struct vfy_conv_geom {
  * [c0, c0 + c h w). The kernel is read off the matrix (oc x ckk, ckk = cg kh kw; entries the matrix
  * never uses are 0), with |k| and the indicator of k != 0. The matrix's other entries (a network's
  * values carried beside the convolution: copies, a residual connection's identity; none inside the
- * block) are rest[VFY_CONV_W], NULL when there are none, with |.| and the indicator of != 0 in
- * rest[VFY_CONV_ABS] and rest[VFY_CONV_NZ]. The products sum, per output entry, the same products
+ * block) are rest, NULL when there are none, and rest_nz the indicator of their != 0. The
+ * products sum, per output entry, the same products
  * as the CSR kernels' (with exact zeros for padding and zero weights; a block row's other entries
  * lie in other columns) in another order, so the header's error bound holds with the matrix's
  * dimensions. */
@@ -91,7 +91,7 @@ typedef struct vfy_conv {
     double *k, *kabs, *knz;
     int64_t *tap; /* per kernel entry: the output rectangle it reads inside, and its offset */
     int64_t m, n, r0, c0;
-    vfy_csr *rest[3];
+    vfy_csr *rest, *rest_nz;
 } vfy_conv;
 
 /* The convolution of geometry g that a holds as its last oc oh ow rows' block at columns c0 (tried
