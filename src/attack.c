@@ -125,20 +125,26 @@ static double row_value(const vfy_row *r, int64_t ny, const double *y, int64_t n
     return v - 0.5 * (r->rhs_lo + r->rhs_hi);
 }
 
-double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
-                       vfy_attack_ws *ws)
+double vfy_case_margin_y(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                         const double *y)
 {
     const vfy_case *cs = &spec->cases[c];
-    if (cs->n_rows == 0)
-        return -INFINITY;
-    vfy_eval_f64(net, x, ws->y, ws->scratch);
     double m = -INFINITY;
     for (int64_t i = 0; i < cs->n_rows; i++) {
-        double v = row_value(&cs->rows[i], net->n_out, ws->y, net->n_in, x);
+        double v = row_value(&cs->rows[i], net->n_out, y, net->n_in, x);
         if (!(v <= m))
             m = v;
     }
     return m;
+}
+
+double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                       vfy_attack_ws *ws)
+{
+    if (spec->cases[c].n_rows == 0)
+        return -INFINITY;
+    vfy_eval_f64(net, x, ws->y, ws->scratch);
+    return vfy_case_margin_y(net, spec, c, x, ws->y);
 }
 
 /* Move x to a float32 value inside [lo, hi]; 0 when the interval holds no float32. */

@@ -20,6 +20,8 @@
 #define STACK_BATCH 32
 #define STACK_DEPTH_ROOM 64 /* levels of that stack the memory ceiling leaves room for */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
+/* a domain's candidate vertices (one per open case) evaluated in one batched pass, at most */
+#define CAND_BATCH 32
 /* With ReLU splitting every domain is the whole box and the local attacks only add seeds: after
  * the first LOCAL_ATTACK_EARLY rounds, one round in LOCAL_ATTACK_EVERY gets them. Measured on
  * mnist_fc 256x4 (unsat): every round's attacks took about a fifth of the search's time, and no
@@ -35,6 +37,7 @@
  * takes both lists. On oval21 cifar_base img8717 and cifar_deep img7878 (72 s timeouts before)
  * the search then ends in 2.0 and 5.0 s, on verivital avgpool prop_14_0.04 (300 s) in 1.2 s. */
 #define BRANCH_INTERCEPT 4
+_Static_assert(BRANCH_INTERCEPT <= BRANCH_CANDIDATES, "the intercept candidates are among them");
 #define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
 
 static const char *const verdict_names[] = {"unsat", "sat", "unknown", "timeout"};
@@ -195,6 +198,12 @@ typedef struct worker {
     double *brhs;              /* K: the right-hand side of each best row in bcy */
     int64_t *bprow;            /* K: its row in the last batch on work (-1: none) */
     double *lbn, *lbp;         /* BRANCH_CANDIDATES x K: the look-ahead's bounds of the children */
+    /* domain_finish's first pass, per active case: refuted, its best row (-1: none), that row's
+     * gap, and its candidate's place in the batch evaluated at once (-1: evaluated alone) */
+    unsigned char *fin_ref;
+    int64_t *fin_best, *fin_cand;
+    double *fin_gap;
+    double *cands, *cand_y, *cand_ws; /* CAND_BATCH candidates (n_in), outputs, workspace */
     /* per slot, with the search's cuts: the cuts then the domain's splits (bound_splits) */
     int64_t *sp_idx[GROUP_MAX];
     signed char *sp_sign[GROUP_MAX];
@@ -285,6 +294,13 @@ static void worker_free(worker *w)
     vfy_free(w->cin0);
     vfy_free(w->score);
     vfy_free(w->cand);
+    vfy_free(w->fin_ref);
+    vfy_free(w->fin_best);
+    vfy_free(w->fin_cand);
+    vfy_free(w->fin_gap);
+    vfy_free(w->cands);
+    vfy_free(w->cand_y);
+    vfy_free(w->cand_ws);
     vfy_free(w->rc0);
     vfy_free(w->sm_a);
     vfy_free(w->sm_b);
@@ -384,6 +400,17 @@ static int worker_init(worker *w, const search *s)
     use_slot(s, w, 0);
     w->score = vfy_alloc_array((size_t)nx, sizeof(double));
     w->cand = vfy_alloc_array((size_t)nx, sizeof(double));
+    w->fin_ref = vfy_alloc_array((size_t)s->max_cases, 1);
+    w->fin_best = vfy_alloc_array((size_t)s->max_cases, sizeof(int64_t));
+    w->fin_cand = vfy_alloc_array((size_t)s->max_cases, sizeof(int64_t));
+    w->fin_gap = vfy_alloc_array((size_t)s->max_cases, sizeof(double));
+    w->cands = vfy_alloc_array((size_t)(CAND_BATCH * nx), sizeof(double));
+    w->cand_y = vfy_alloc_array((size_t)(CAND_BATCH * ny), sizeof(double));
+    w->cand_ws = vfy_alloc_array((size_t)vfy_eval_batch_ws_len(s->net, CAND_BATCH),
+                                 sizeof(double));
+    if (!w->fin_ref || !w->fin_best || !w->fin_cand || !w->fin_gap || !w->cands || !w->cand_y ||
+        !w->cand_ws)
+        return 0;
     w->sm_a = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->sm_b = vfy_alloc_array((size_t)vfy_net_max_width(s->net), sizeof(double));
     w->rscore = vfy_alloc_array((size_t)(s->n_flat / 2 + 1), sizeof(double));
@@ -410,10 +437,11 @@ static int worker_init(worker *w, const search *s)
            w->cy && w->cx && w->lb && w->lam_in && w->score && w->cand && w->row_case;
 }
 
-/* Try x as a counterexample of case c (x is modified). */
-static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
+/* Take x, whose margin in case c a double pass found to be margin, as a counterexample of case c
+ * when the sound confirmation holds (x is modified). */
+static int take_candidate(search *s, worker *w, int64_t c, double margin, double *x, dresult *r)
 {
-    if (vfy_case_margin(s->net, s->spec, c, x, w->ws) > 0)
+    if (margin > 0)
         return 0;
     if (!vfy_cex_confirm(s->net, s->spec, c, x, w->ws))
         return 0;
@@ -421,6 +449,12 @@ static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
     r->kind = R_SAT;
     r->sat_case = c;
     return 1;
+}
+
+/* Try x as a counterexample of case c (x is modified). */
+static int try_candidate(search *s, worker *w, int64_t c, double *x, dresult *r)
+{
+    return take_candidate(s, w, c, vfy_case_margin(s->net, s->spec, c, x, w->ws), x, r);
 }
 
 /* Branching score (ReluVal's "smear"): an upper bound of |d row / d x_j| over the domain (the interval
@@ -1699,11 +1733,12 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
     /* A case is refuted when one of its rows is positive on the whole domain:
      * SOUND: lb is a sound lower bound of the row's left side and rhs_hi >= the real constant. */
     memset(w->score, 0, (size_t)nx * sizeof(double));
-    int64_t row0 = 0;
-    r->prio = INFINITY;
-    for (int64_t a = 0; a < d->n_active; a++) {
-        int64_t c = d->active[a];
-        const vfy_case *cs = &spec->cases[c];
+    /* first pass: which cases the bounds refute, and each open case's candidate, the domain vertex
+     * minimising the linear bound of the row closest to refutation; the candidates' outputs then
+     * come from one batched pass (the weights read once, not once per case) */
+    int64_t n_cand = 0;
+    for (int64_t a = 0, row0 = 0; a < d->n_active; row0 += spec->cases[d->active[a]].n_rows, a++) {
+        const vfy_case *cs = &spec->cases[d->active[a]];
         int refuted = 0;
         int64_t best = -1;
         double best_gap = -INFINITY;
@@ -1721,6 +1756,28 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
             refuted = 1;
         if (!refuted && combo_refuted(s, w, d, cs))
             refuted = 1;
+        w->fin_ref[a] = (unsigned char)refuted;
+        w->fin_best[a] = best;
+        w->fin_gap[a] = best_gap;
+        w->fin_cand[a] = -1;
+        if (!refuted && best >= 0 && n_cand < CAND_BATCH) {
+            const double *lam = w->lam_in + (row0 + best) * nx;
+            double *x = w->cands + n_cand * nx;
+            for (int64_t j = 0; j < nx; j++)
+                x[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
+            w->fin_cand[a] = n_cand++;
+        }
+    }
+    if (n_cand > 0)
+        vfy_eval_f64_batch(net, n_cand, w->cands, w->cand_y, w->cand_ws);
+    int64_t row0 = 0;
+    r->prio = INFINITY;
+    for (int64_t a = 0; a < d->n_active; a++) {
+        int64_t c = d->active[a];
+        const vfy_case *cs = &spec->cases[c];
+        int refuted = w->fin_ref[a];
+        int64_t best = w->fin_best[a];
+        double best_gap = w->fin_gap[a];
         if (!refuted) {
             w->brhs[r->n_active] = best >= 0 ? cs->rows[best].rhs_hi : 0.0;
             w->bprow[r->n_active] = best >= 0 && w->slot_row0[g] >= 0 ? w->slot_row0[g] + row0 + best
@@ -1747,7 +1804,12 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
                     w->cand[j] = lam[j] >= 0 ? d->lo[j] : d->hi[j];
                 if (!s->relu_split) /* input-split scores only */
                     add_smear(s, w, d, cs->rows[best].cy, cs->rows[best].cx, w->score);
-                if (try_candidate(s, w, c, w->cand, r))
+                int64_t q = w->fin_cand[a];
+                if (q >= 0 ? take_candidate(s, w, c,
+                                            vfy_case_margin_y(net, spec, c, w->cands + q * nx,
+                                                              w->cand_y + q * ny),
+                                            w->cand, r)
+                           : try_candidate(s, w, c, w->cand, r))
                     return;
             }
             /* (with ReLU splitting every domain has the whole box: its centre was tried) */

@@ -97,6 +97,66 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
     memcpy(y, a, (size_t)net->n_out * sizeof(double));
 }
 
+int64_t vfy_eval_batch_ws_len(const vfy_net *net, int64_t k)
+{
+    int64_t w = vfy_net_max_width(net), n = 2 * VFY_CSR_BLOCK * w;
+    for (int64_t q = 0; q < net->n_layers; q++)
+        if (net->layers[q].conv && vfy_la_conv_ws_len(net->layers[q].conv) > n)
+            n = vfy_la_conv_ws_len(net->layers[q].conv);
+    return 2 * k * w + n;
+}
+
+void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *y,
+                        double *scratch)
+{
+    int64_t w = vfy_net_max_width(net);
+    double *a = scratch, *b = scratch + k * w, *ws = scratch + 2 * k * w;
+    memcpy(a, x, (size_t)(k * net->n_in) * sizeof(double));
+    for (int64_t q = 0; q < net->n_layers; q++) {
+        const vfy_layer *L = &net->layers[q];
+        int64_t ni = L->n_in, no = L->n_out;
+        switch (L->kind) {
+        case VFY_LAYER_DENSE:
+            if (L->conv)
+                vfy_la_conv_fwd(L->conv, VFY_CONV_W, k, a, b, ws);
+            else if (L->csr)
+                vfy_la_csr_mul_t(k, a, L->csr, b, ws);
+            else
+                vfy_la_gemm_bt(k, no, ni, a, L->w, b);
+            for (int64_t i = 0; i < k; i++)
+                for (int64_t j = 0; j < no; j++)
+                    b[i * no + j] += L->b[j];
+            break;
+        case VFY_LAYER_SCALE:
+            for (int64_t i = 0; i < k; i++)
+                for (int64_t j = 0; j < no; j++)
+                    b[i * no + j] = L->w[j] * a[i * ni + j] + L->b[j];
+            break;
+        case VFY_LAYER_RELU:
+            for (int64_t i = 0; i < k * no; i++)
+                b[i] = a[i] > 0 ? a[i] : 0.0;
+            break;
+        case VFY_LAYER_MAXPOOL:
+            for (int64_t i = 0; i < k; i++)
+                maxpool_f64(L, a + i * ni, b + i * no);
+            break;
+        case VFY_LAYER_PRODUCT:
+            for (int64_t i = 0; i < k; i++)
+                product_f64(L, a + i * ni, b + i * no);
+            break;
+        default: /* (as in vfy_eval_f64) */
+            VFY_ASSERT(vfy_layer_passes(L->kind));
+            for (int64_t i = 0; i < k; i++)
+                for (int64_t j = 0; j < no; j++)
+                    b[i * no + j] = j < L->n_pass ? a[i * ni + j] : vfy_act_f64(L->kind, a[i * ni + j]);
+        }
+        double *t = a;
+        a = b;
+        b = t;
+    }
+    memcpy(y, a, (size_t)(k * net->n_out) * sizeof(double));
+}
+
 void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
 {
     int64_t w = vfy_net_max_width(net);

@@ -399,10 +399,16 @@ static double urand(void)
 
 static void check_against(const vfy_net *net, ref_fn ref)
 {
-    double x[256], y[256], r[256];
-    ck_assert_int_le(net->n_in, 256);
+    enum { TRIALS = 25 };
+    double y[256], r[256];
     ck_assert_int_le(net->n_out, 256);
-    for (int trial = 0; trial < 25; trial++) {
+    double *xs = calloc((size_t)(TRIALS * net->n_in), sizeof *xs);
+    double *ys = calloc((size_t)(TRIALS * net->n_out), sizeof *ys);
+    double *one = calloc((size_t)(TRIALS * net->n_out), sizeof *one);
+    double *ws = calloc((size_t)vfy_eval_batch_ws_len(net, TRIALS), sizeof *ws);
+    ck_assert(xs && ys && one && ws);
+    for (int trial = 0; trial < TRIALS; trial++) {
+        double *x = xs + trial * net->n_in;
         for (int64_t k = 0; k < net->n_in; k++)
             x[k] = urand();
         net_eval(net, x, y);
@@ -410,7 +416,20 @@ static void check_against(const vfy_net *net, ref_fn ref)
         for (int64_t k = 0; k < net->n_out; k++)
             REQUIRE_MSG(fabs(y[k] - r[k]) <= 1e-12 * (1 + fabs(r[k])),
                         "output %lld: net %.17g, reference %.17g", (long long)k, y[k], r[k]);
+        vfy_eval_f64(net, x, one + trial * net->n_out, ws);
     }
+    /* the batched double pass on all the points at once: the single passes' values, up to the
+     * order of the products' roundings (the convolutions, sparse and dense layers of every model
+     * built here) */
+    vfy_eval_f64_batch(net, TRIALS, xs, ys, ws);
+    for (int64_t k = 0; k < TRIALS * net->n_out; k++)
+        REQUIRE_MSG(fabs(ys[k] - one[k]) <= 1e-12 * (1 + fabs(one[k])),
+                    "point %lld output %lld: batched %.17g, alone %.17g",
+                    (long long)(k / net->n_out), (long long)(k % net->n_out), ys[k], one[k]);
+    free(xs);
+    free(ys);
+    free(one);
+    free(ws);
 }
 
 /* Load b, expecting success; returns the net (caller frees). */
@@ -1478,16 +1497,8 @@ START_TEST(test_residual_conv_sparse)
     ck_assert_int_eq(n_conv, 2);
     ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_RELU);
     static double x[RC_N], lo[RC_N], hi[RC_N];
-    double y[RC_OUT], r[RC_OUT];
-    for (int trial = 0; trial < 5; trial++) {
-        for (int i = 0; i < RC_N; i++)
-            x[i] = urand();
-        net_eval(net, x, y);
-        ref_rc(x, r);
-        for (int o = 0; o < RC_OUT; o++)
-            REQUIRE_MSG(fabs(y[o] - r[o]) <= 1e-12 * (1 + fabs(r[o])), "output %d: %.17g vs %.17g",
-                        o, y[o], r[o]);
-    }
+    double r[RC_OUT];
+    check_against(net, ref_rc); /* (the batched pass through both convolution forms too) */
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
     vfy_bounds *bc = vfy_bounds_create(ctx);

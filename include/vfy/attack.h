@@ -26,6 +26,9 @@ void vfy_attack_ws_free(vfy_attack_ws *ws);
  * A case without rows has margin -INFINITY. */
 double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
                        vfy_attack_ws *ws);
+/* The same from the network's outputs y at x (vfy_eval_f64 or vfy_eval_f64_batch). */
+double vfy_case_margin_y(const vfy_net *net, const vfy_spec *spec, int64_t c, const double *x,
+                         const double *y);
 
 /* Confirm x (n_in) as a counterexample of case c. On success returns 1 and leaves in x the confirmed
  * float32-valued point; otherwise returns 0 (x may have been moved into the box). */

@@ -12,6 +12,14 @@
 int64_t vfy_eval_ws_len(const vfy_net *net);
 /* y (n_out) = net(x) in double. scratch: vfy_eval_ws_len(net) doubles. */
 void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch);
+/* Doubles of scratch vfy_eval_f64_batch takes for k points. */
+int64_t vfy_eval_batch_ws_len(const vfy_net *net, int64_t k);
+/* y (k x n_out) = net(x_i) for the k rows of x (k x n_in), in double: each layer's product one
+ * matrix product for all k rows (the weights read once, not k times). The values are
+ * vfy_eval_f64's up to the order of the roundings: a search device, as it is. scratch:
+ * vfy_eval_batch_ws_len(net, k) doubles. */
+void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *y,
+                        double *scratch);
 /* The same in float32 arithmetic. scratch: 2 * max width floats. */
 void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch);
 
