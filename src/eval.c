@@ -147,8 +147,10 @@ void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *
         default: /* (as in vfy_eval_f64) */
             VFY_ASSERT(vfy_layer_passes(L->kind));
             for (int64_t i = 0; i < k; i++)
-                for (int64_t j = 0; j < no; j++)
-                    b[i * no + j] = j < L->n_pass ? a[i * ni + j] : vfy_act_f64(L->kind, a[i * ni + j]);
+                for (int64_t j = 0; j < no; j++) {
+                    double v = a[i * ni + j];
+                    b[i * no + j] = j < L->n_pass ? v : vfy_act_f64(L->kind, v);
+                }
         }
         double *t = a;
         a = b;
