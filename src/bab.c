@@ -30,12 +30,17 @@
 #define LOCAL_ATTACK_EVERY 8
 #define LOCAL_DESCENT_STEPS 50 /* ReLU splitting: descent steps from a domain's weakest vertex */
 #define AUTO_INPUT_SPLIT_MAX 16 /* AUTO splits the input when it has at most this many dimensions */
-#define BRANCH_CANDIDATES 8 /* ReLUs looked ahead per split (filtered smart branching) */
+#define BRANCH_CANDIDATES 4 /* ReLUs looked ahead per split (filtered smart branching) */
 /* ...of which this many are those of the best intercept scores (vfy_bound_relu_scores), the
- * others those of the best scores: a neuron whose rows all take its lower line scores high
- * (|coefficient| x height) yet its split rarely moves the bound; alpha-beta-CROWN's kfsb also
- * takes both lists. On oval21 cifar_base img8717 and cifar_deep img7878 (72 s timeouts before)
- * the search then ends in 2.0 and 5.0 s, on verivital avgpool prop_14_0.04 (300 s) in 1.2 s. */
+ * others, and any the intercept list lacks, those of the best scores. A neuron whose rows all take
+ * its lower line scores high (|coefficient| x height) yet its split rarely moves the bound: with
+ * 4 + 4 (alpha-beta-CROWN's kfsb also takes both lists) oval21 cifar_base img8717 and cifar_deep
+ * img7878 (72 s timeouts with the scores alone) ended in 2.0 and 5.0 s. The score list's
+ * candidates then still won the look-ahead where the search after did worse: with the intercept
+ * list alone (4 + 0) mnist_fc 256x4 prop_10_0.05 was proved in 30.5 s (a timeout at 75 s), 256x6
+ * prop_13_0.05 in 102.3 s (a timeout at 150 s): the refinement's prefix searches prove more
+ * neurons stable. 8 + 0: the same (25.9 / 102.9 s) at twice the look-ahead; 2 + 2: 27.4 s / a
+ * timeout; 1 + 0 (no look-ahead): oval21 cifar_base img3568 44.0 s against 26.1 s. */
 #define BRANCH_INTERCEPT 4
 _Static_assert(BRANCH_INTERCEPT <= BRANCH_CANDIDATES, "the intercept candidates are among them");
 #define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
