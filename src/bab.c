@@ -20,8 +20,11 @@
 #define STACK_BATCH 32
 #define STACK_DEPTH_ROOM 64 /* levels of that stack the memory ceiling leaves room for */
 #define LOCAL_ATTACK_RANKS 2 /* the best domains of a round that also get a local attack */
-/* a domain's candidate vertices (one per open case) evaluated in one batched pass, at most */
+/* a domain's candidate vertices (one per open case) evaluated in one batched pass, at most, and
+ * the bytes of the two layer buffers per worker that bound that number (a net of wide layers, a
+ * batch of one: the single pass's memory) */
 #define CAND_BATCH 32
+#define CAND_BATCH_BYTES 8388608.0
 /* With ReLU splitting every domain is the whole box and the local attacks only add seeds: after
  * the first LOCAL_ATTACK_EARLY rounds, one round in LOCAL_ATTACK_EVERY gets them. Measured on
  * mnist_fc 256x4 (unsat): every round's attacks took about a fifth of the search's time, and no
@@ -38,9 +41,10 @@
  * img7878 (72 s timeouts with the scores alone) ended in 2.0 and 5.0 s. The score list's
  * candidates then still won the look-ahead where the search after did worse: with the intercept
  * list alone (4 + 0) mnist_fc 256x4 prop_10_0.05 was proved in 30.5 s (a timeout at 75 s), 256x6
- * prop_13_0.05 in 102.3 s (a timeout at 150 s): the refinement's prefix searches prove more
- * neurons stable. 8 + 0: the same (25.9 / 102.9 s) at twice the look-ahead; 2 + 2: 27.4 s / a
- * timeout; 1 + 0 (no look-ahead): oval21 cifar_base img3568 44.0 s against 26.1 s. */
+ * prop_13_0.05 in 102.3 s (a timeout at 150 s), their last searches 2,100 / 192 domains against
+ * 34,643 / 12,544 (the refinement's prefix searches branch the same way). 8 + 0: the same
+ * (25.9 / 102.9 s) at twice the look-ahead; 2 + 2: 27.4 s / a timeout; 1 + 0 (no look-ahead):
+ * oval21 cifar_base img3568 44.0 s against 26.1 s. */
 #define BRANCH_INTERCEPT 4
 _Static_assert(BRANCH_INTERCEPT <= BRANCH_CANDIDATES, "the intercept candidates are among them");
 #define LEAF_ITERS 100 /* alpha/beta iterations on a domain whose ReLUs are all decided */
@@ -208,7 +212,7 @@ typedef struct worker {
     unsigned char *fin_ref;
     int64_t *fin_best, *fin_cand;
     double *fin_gap;
-    double *cands, *cand_y, *cand_ws; /* CAND_BATCH candidates (n_in), outputs, workspace */
+    double *cands, *cand_y, *cand_ws; /* cand_batch candidates (n_in), outputs, workspace */
     /* per slot, with the search's cuts: the cuts then the domain's splits (bound_splits) */
     int64_t *sp_idx[GROUP_MAX];
     signed char *sp_sign[GROUP_MAX];
@@ -225,6 +229,7 @@ typedef struct search {
     const vfy_verify_opts *opts;
     vfy_deadline dl;
     int64_t max_rows, max_cases;
+    int64_t cand_batch; /* candidates evaluated together, at most (CAND_BATCH) */
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
@@ -409,9 +414,9 @@ static int worker_init(worker *w, const search *s)
     w->fin_best = vfy_alloc_array((size_t)s->max_cases, sizeof(int64_t));
     w->fin_cand = vfy_alloc_array((size_t)s->max_cases, sizeof(int64_t));
     w->fin_gap = vfy_alloc_array((size_t)s->max_cases, sizeof(double));
-    w->cands = vfy_alloc_array((size_t)(CAND_BATCH * nx), sizeof(double));
-    w->cand_y = vfy_alloc_array((size_t)(CAND_BATCH * ny), sizeof(double));
-    w->cand_ws = vfy_alloc_array((size_t)vfy_eval_batch_ws_len(s->net, CAND_BATCH),
+    w->cands = vfy_alloc_array((size_t)(s->cand_batch * nx), sizeof(double));
+    w->cand_y = vfy_alloc_array((size_t)(s->cand_batch * ny), sizeof(double));
+    w->cand_ws = vfy_alloc_array((size_t)vfy_eval_batch_ws_len(s->net, s->cand_batch),
                                  sizeof(double));
     if (!w->fin_ref || !w->fin_best || !w->fin_cand || !w->fin_gap || !w->cands || !w->cand_y ||
         !w->cand_ws)
@@ -1765,7 +1770,7 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
         w->fin_best[a] = best;
         w->fin_gap[a] = best_gap;
         w->fin_cand[a] = -1;
-        if (!refuted && best >= 0 && n_cand < CAND_BATCH) {
+        if (!refuted && best >= 0 && n_cand < s->cand_batch) {
             const double *lam = w->lam_in + (row0 + best) * nx;
             double *x = w->cands + n_cand * nx;
             for (int64_t j = 0; j < nx; j++)
@@ -2238,6 +2243,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t c = 0; c < spec->n_cases; c++)
         s.max_rows += spec->cases[c].n_rows;
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
+    s.cand_batch = (int64_t)fmax(1.0, fmin(CAND_BATCH, CAND_BATCH_BYTES /
+                                                           (16.0 * (double)vfy_net_max_width(net))));
     s.n_flat = vfy_bounds_flat_size(ctx);
     s.relu_split = opts->split == VFY_SPLIT_RELU ||
                    (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);

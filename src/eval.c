@@ -99,7 +99,8 @@ void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratc
 
 int64_t vfy_eval_batch_ws_len(const vfy_net *net, int64_t k)
 {
-    int64_t w = vfy_net_max_width(net), n = 2 * VFY_CSR_BLOCK * w;
+    /* (the sparse products' block workspace only where a block of rows fills it) */
+    int64_t w = vfy_net_max_width(net), n = k >= VFY_CSR_BLOCK ? 2 * VFY_CSR_BLOCK * w : 0;
     for (int64_t q = 0; q < net->n_layers; q++)
         if (net->layers[q].conv && vfy_la_conv_ws_len(net->layers[q].conv) > n)
             n = vfy_la_conv_ws_len(net->layers[q].conv);
@@ -120,7 +121,7 @@ void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *
             if (L->conv)
                 vfy_la_conv_fwd(L->conv, VFY_CONV_W, k, a, b, ws);
             else if (L->csr)
-                vfy_la_csr_mul_t(k, a, L->csr, b, ws);
+                vfy_la_csr_mul_t(k, a, L->csr, b, k >= VFY_CSR_BLOCK ? ws : NULL);
             else
                 vfy_la_gemm_bt(k, no, ni, a, L->w, b);
             for (int64_t i = 0; i < k; i++)
