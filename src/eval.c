@@ -57,46 +57,6 @@ static void dense_mul(const vfy_layer *L, const double *a, double *b, int transp
     }
 }
 
-void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch)
-{
-    int64_t w = vfy_net_max_width(net);
-    double *a = scratch, *b = scratch + w;
-    memcpy(a, x, (size_t)net->n_in * sizeof(double));
-    for (int64_t k = 0; k < net->n_layers; k++) {
-        const vfy_layer *L = &net->layers[k];
-        switch (L->kind) {
-        case VFY_LAYER_DENSE:
-            dense_mul(L, a, b, 0, scratch + 2 * w);
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] += L->b[j];
-            break;
-        case VFY_LAYER_SCALE:
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = L->w[j] * a[j] + L->b[j];
-            break;
-        case VFY_LAYER_RELU:
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = a[j] > 0 ? a[j] : 0.0;
-            break;
-        case VFY_LAYER_MAXPOOL:
-            maxpool_f64(L, a, b);
-            break;
-        case VFY_LAYER_PRODUCT:
-            product_f64(L, a, b);
-            break;
-        default: /* the elementwise activations but RELU (the first n_pass elements pass
-                  * through) */
-            VFY_ASSERT(vfy_layer_passes(L->kind));
-            for (int64_t j = 0; j < L->n_out; j++)
-                b[j] = j < L->n_pass ? a[j] : vfy_act_f64(L->kind, a[j]);
-        }
-        double *t = a;
-        a = b;
-        b = t;
-    }
-    memcpy(y, a, (size_t)net->n_out * sizeof(double));
-}
-
 int64_t vfy_eval_batch_ws_len(const vfy_net *net, int64_t k)
 {
     /* (the sparse products' block workspace only where a block of rows fills it) */
@@ -118,7 +78,9 @@ void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *
         int64_t ni = L->n_in, no = L->n_out;
         switch (L->kind) {
         case VFY_LAYER_DENSE:
-            if (L->conv)
+            if (k == 1) /* (one point: the matrix-vector products) */
+                dense_mul(L, a, b, 0, ws);
+            else if (L->conv)
                 vfy_la_conv_fwd(L->conv, VFY_CONV_W, k, a, b, ws);
             else if (L->csr)
                 vfy_la_csr_mul_t(k, a, L->csr, b, k >= VFY_CSR_BLOCK ? ws : NULL);
@@ -158,6 +120,12 @@ void vfy_eval_f64_batch(const vfy_net *net, int64_t k, const double *x, double *
         b = t;
     }
     memcpy(y, a, (size_t)(k * net->n_out) * sizeof(double));
+}
+
+/* (vfy_eval_batch_ws_len(net, 1) == vfy_eval_ws_len(net): the same buffers) */
+void vfy_eval_f64(const vfy_net *net, const double *x, double *y, double *scratch)
+{
+    vfy_eval_f64_batch(net, 1, x, y, scratch);
 }
 
 void vfy_eval_f32(const vfy_net *net, const float *x, float *y, float *scratch)
