@@ -2243,8 +2243,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t c = 0; c < spec->n_cases; c++)
         s.max_rows += spec->cases[c].n_rows;
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
-    s.cand_batch = (int64_t)fmax(1.0, fmin(CAND_BATCH, CAND_BATCH_BYTES /
-                                                           (16.0 * (double)vfy_net_max_width(net))));
+    double row_bytes = 16.0 * (double)vfy_net_max_width(net); /* a point's two layer buffers */
+    s.cand_batch = (int64_t)fmax(1.0, fmin(CAND_BATCH, CAND_BATCH_BYTES / row_bytes));
     s.n_flat = vfy_bounds_flat_size(ctx);
     s.relu_split = opts->split == VFY_SPLIT_RELU ||
                    (opts->split == VFY_SPLIT_AUTO && nx > AUTO_INPUT_SPLIT_MAX && ctx != NULL);
