@@ -190,9 +190,11 @@ typedef struct worker {
     vfy_attack_ws *ws;
     double *cy, *cx, *lb, *lam_in, *score, *cand; /* cy, cx, lb, lam_in: the slot's */
     int64_t *row_case;     /* the slot's */
+    double *row_rhs;       /* the slot's: each row's rhs_hi (the ascent stops once lb > it) */
     int has_cx;            /* the slot's */
     double *cy0, *cx0, *lb0, *lam0, *cin0; /* every slot's, max_rows rows each */
     int64_t *rc0;
+    double *rhs0;
     int hcx[GROUP_MAX];
     int64_t slot_K[GROUP_MAX];    /* rows of the slot's domain, -1: not bounded */
     int64_t slot_row0[GROUP_MAX]; /* its first row among the batch's (work), -1: not in it */
@@ -312,6 +314,7 @@ static void worker_free(worker *w)
     vfy_free(w->cand_y);
     vfy_free(w->cand_ws);
     vfy_free(w->rc0);
+    vfy_free(w->rhs0);
     vfy_free(w->sm_a);
     vfy_free(w->sm_b);
     vfy_free(w->rscore);
@@ -387,6 +390,7 @@ static void use_slot(const search *s, worker *w, int g)
     w->lam_in = w->lam0 + g * K * nx;
     w->c_in = w->cin0 + g * K;
     w->row_case = w->rc0 + g * K;
+    w->row_rhs = w->rhs0 + g * K;
     w->has_cx = w->hcx[g];
 }
 
@@ -405,7 +409,8 @@ static int worker_init(worker *w, const search *s)
     w->lam0 = vfy_alloc_array((size_t)(G * K * nx), sizeof(double));
     w->cin0 = vfy_alloc_array((size_t)(G * K), sizeof(double));
     w->rc0 = vfy_alloc_array((size_t)(G * K), sizeof(int64_t));
-    if (!w->work || !w->cy0 || !w->cx0 || !w->lb0 || !w->lam0 || !w->cin0 || !w->rc0)
+    w->rhs0 = vfy_alloc_array((size_t)(G * K), sizeof(double));
+    if (!w->work || !w->cy0 || !w->cx0 || !w->lb0 || !w->lam0 || !w->cin0 || !w->rc0 || !w->rhs0)
         return 0;
     use_slot(s, w, 0);
     w->score = vfy_alloc_array((size_t)nx, sizeof(double));
@@ -1660,6 +1665,7 @@ static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int 
                 memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
             }
             w->row_case[K] = a;
+            w->row_rhs[K] = row->rhs_hi;
         }
     }
     w->hcx[g] = w->has_cx;
@@ -1693,7 +1699,8 @@ static void bound_group(search *s, worker *w, int i0, int n)
             jobs[nj] = (vfy_alpha_job){w->b, d->lo, d->hi, K, w->cy, w->has_cx ? w->cx : NULL,
                                        spp, d->warm, d->warm_rows,
                                        d->warm_nsp, w->lb, w->lam_in, w->c_in,
-                                       d->compact ? s->cw_idx : NULL, d->compact ? s->n_cw : 0};
+                                       d->compact ? s->cw_idx : NULL, d->compact ? s->n_cw : 0,
+                                       w->row_rhs, w->row_case};
             slot[nj++] = g;
             w->slot_row0[g] = row0;
             row0 += K;

@@ -88,6 +88,10 @@ typedef struct bseg {
     vfy_bounds *b;
     const double *in_lo, *in_hi;
     int64_t r0, K, sp0, n_sp, bo;
+    /* inside vfy_bound_rows_alpha_batch: its slot in the ReLU cache, its job, and its rows' and
+     * multipliers' places in the call's stacked results (r0 and bo change when the rows of the
+     * jobs that stopped early are packed out, these do not) */
+    int64_t rc, job, o_r0, o_bo;
 } bseg;
 
 typedef struct vfy_bound_scratch {
@@ -136,7 +140,8 @@ typedef struct vfy_bound_scratch {
     int64_t best_K; /* rows optimised by the last vfy_bound_rows_alpha(_batch) (0: none) */
     /* that call's jobs: each one's rows (job_rows) and its segment among bsegs (job_seg; -1: not
      * optimised), for vfy_bound_best_warm/params */
-    bseg *bsegs;
+    bseg *bsegs, *wsegs; /* (wsegs: the segments still in the ascent; seg_done: stopped) */
+    unsigned char *seg_done;
     int64_t n_jobs, cap_jobs, *job_rows, *job_seg;
     /* the stacked rows of a batch: cy, cx, and the best bound, input coefficients, constant */
     int64_t cap_stack;
@@ -192,6 +197,7 @@ typedef struct vfy_bound_scratch {
      * further; rc_cnt (2 per segment and layer: how many of each) and rc_tiny at g n_layers + k.
      * (grow-only) */
     int rc_on;
+    int64_t rc_n; /* segments filled (a segment's slot: bseg.rc) */
     double *rc_lines, *rc_tiny;
     int64_t *rc_idx, *rc_cnt;
     size_t cap_rc_lines, cap_rc_tiny, cap_rc_idx, cap_rc_cnt;
@@ -529,6 +535,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->sp_j);
         vfy_free(s->sp_off);
         vfy_free(s->bsegs);
+        vfy_free(s->wsegs);
+        vfy_free(s->seg_done);
         vfy_free(s->job_rows);
         vfy_free(s->job_seg);
         vfy_free(s->cyb);
@@ -2258,8 +2266,11 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
             return 0;
     }
     double *sl = s->rc_lines, *su = sl + nr, *tu = su + nr, *H = tu + nr;
+    s->rc_n = n_seg;
     for (int64_t g = 0; g < n_seg; g++) {
         const bseg *G = &segs[g];
+        if (G->rc != g)
+            return 0; /* (filled for the call's segments, in order) */
         for (int64_t k = 0; k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
             if (Ly->kind != VFY_LAYER_RELU)
@@ -2425,8 +2436,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 const double *H, *sl, *tl = NULL, *su, *tu, *mag = NULL;
                 double tiny;
                 if (relu && s->rc_on) {
-                    int64_t o = sg * ctx->n_relu + ctx->roff[k], nr = n_seg * ctx->n_relu;
-                    const int64_t *c = s->rc_cnt + 2 * (sg * net->n_layers + k);
+                    int64_t o = G->rc * ctx->n_relu + ctx->roff[k], nr = s->rc_n * ctx->n_relu;
+                    const int64_t *c = s->rc_cnt + 2 * (G->rc * net->n_layers + k);
                     sl = s->rc_lines + o;
                     su = sl + nr;
                     tu = su + nr;
@@ -2435,7 +2446,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     inact = unst + n_in;
                     nu = c[0];
                     nz = c[1];
-                    tiny = s->rc_tiny[sg * net->n_layers + k];
+                    tiny = s->rc_tiny[G->rc * net->n_layers + k];
                 } else {
                     double hsum;
                     act_classify(relu, n_in, L->n_pass, l, u, s->H, s->s_lo, s->s_up, s->t_up,
@@ -2643,7 +2654,7 @@ static void backward(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k_end, int
                      double *lam_in, double *c_in, const double *alpha, double *tape,
                      int64_t n_sp, const double *beta)
 {
-    bseg one = {b, in_lo, in_hi, 0, K, 0, n_sp, 0};
+    bseg one = {b, in_lo, in_hi, 0, K, 0, n_sp, 0, 0, 0, 0, 0};
     backward_segs(ctx, b->scratch, &one, 1, k_end, K, cx, lb, lam_in, c_in, alpha, tape, beta);
 }
 
@@ -3247,8 +3258,8 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 const double *l = layer_in_lo(G->b, k, G->in_lo), *u = layer_in_hi(G->b, k, G->in_hi);
                 const double *su = s->s_up, *tu = s->t_up;
                 if (s->rc_on) {
-                    int64_t nr = n_seg * ctx->n_relu;
-                    su = s->rc_lines + nr + sg * ctx->n_relu + ctx->roff[k];
+                    int64_t nr = s->rc_n * ctx->n_relu;
+                    su = s->rc_lines + nr + G->rc * ctx->n_relu + ctx->roff[k];
                     tu = su + nr;
                 } else {
                     for (int64_t j = 0; j < n_in; j++)
@@ -3330,19 +3341,20 @@ static void record_primal(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
     }
 }
 
-/* Row i's slopes (and its multipliers, n_sp from bo) of the current pass become its best. */
-static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K, int64_t i,
-                      int64_t bo, int64_t n_sp)
+/* The slopes (and multipliers, n_sp from bo) of row i of the current pass's KW rows become the
+ * best of the call's row o of K (its multipliers at ob). */
+static void keep_best(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t K, int64_t o,
+                      int64_t ob, int64_t KW, int64_t i, int64_t bo, int64_t n_sp)
 {
     const vfy_net *net = ctx->net;
     for (int64_t k = 0; k < net->n_layers; k++) {
         int64_t n = net->layers[k].n_in;
         if (net->layers[k].kind == VFY_LAYER_RELU)
-            memcpy(s->best_alpha + K * ctx->roff[k] + i * n, s->alpha + K * ctx->roff[k] + i * n,
+            memcpy(s->best_alpha + K * ctx->roff[k] + o * n, s->alpha + KW * ctx->roff[k] + i * n,
                    (size_t)n * sizeof(double));
     }
     if (n_sp > 0)
-        memcpy(s->best_beta + bo, s->beta_v + bo, (size_t)n_sp * sizeof(double));
+        memcpy(s->best_beta + ob, s->beta_v + bo, (size_t)n_sp * sizeof(double));
 }
 
 int vfy_bound_primal_last(const vfy_bounds *b, int64_t K, double *val, double *lb)
@@ -3437,7 +3449,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     vfy_bound_scratch *s = b->scratch;
     vfy_alpha_job job = {b, in_lo, in_hi, K, cy, cx, splits, s->warm, s->warm_K, s->warm_nsp,
-                         lb, lam_in, c_in, NULL, 0};
+                         lb, lam_in, c_in, NULL, 0, NULL, NULL};
     s->warm = NULL; /* one call only */
     return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
 }
@@ -3476,12 +3488,16 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
         return 0;
     if (n > s->cap_jobs) {
         vfy_free(s->bsegs);
+        vfy_free(s->wsegs);
+        vfy_free(s->seg_done);
         vfy_free(s->job_rows);
         vfy_free(s->job_seg);
         s->bsegs = vfy_alloc_array((size_t)n, sizeof(bseg));
+        s->wsegs = vfy_alloc_array((size_t)n, sizeof(bseg));
+        s->seg_done = vfy_alloc_array((size_t)n, 1);
         s->job_rows = vfy_alloc_array((size_t)n, sizeof(int64_t));
         s->job_seg = vfy_alloc_array((size_t)n, sizeof(int64_t));
-        s->cap_jobs = s->bsegs && s->job_rows && s->job_seg ? n : 0;
+        s->cap_jobs = s->bsegs && s->wsegs && s->seg_done && s->job_rows && s->job_seg ? n : 0;
         if (!s->cap_jobs)
             return 0;
     }
@@ -3501,6 +3517,119 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     if (!batch_reserve_splits(s, NB > NS ? NB : NS))
         return 0;
     return 1;
+}
+
+/* Whether job J may leave the ascent: each of its conjunctions (rows of one stop_case) has a row
+ * whose best bound lb exceeds its stop_lb (then the caller's test, lb > rhs, refutes them all). */
+static int job_stopped(const vfy_alpha_job *J, const double *lb)
+{
+    if (!J->stop_lb)
+        return 0;
+    for (int64_t i = 0; i < J->K; i++) {
+        if (lb[i] > J->stop_lb[i])
+            continue;
+        int refuted = 0; /* row i is open: is another row of its conjunction past its stop? */
+        for (int64_t i2 = 0; J->stop_case && i2 < J->K && !refuted; i2++)
+            refuted = J->stop_case[i2] == J->stop_case[i] && lb[i2] > J->stop_lb[i2];
+        if (!refuted)
+            return 0;
+    }
+    return 1;
+}
+
+/* Packs array a, laid out as blocks (one per layer k whose width w(k) is > 0) of K rows of w(k),
+ * block k at K off[k], into the same layout over the rows of the segments not done, kept in order
+ * (new block k at K2 off[k], K2 their rows). Each move goes to a lower or equal address and they
+ * run in increasing order, so memmove in place never overwrites what is still to be read. */
+static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const bseg *ws, int64_t nw,
+                        const unsigned char *done, int64_t K, int64_t K2)
+{
+    const vfy_net *net = ctx->net;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        vfy_layer_kind kind = net->layers[k].kind;
+        int in = which == 0 ? kind == VFY_LAYER_RELU
+               : which == 1 ? kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH
+                            : kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT;
+        if (!in)
+            continue;
+        int64_t w = net->layers[k].n_out;
+        const int64_t off = which == 0 ? ctx->roff[k] : which == 1 ? ctx->soff[k] : ctx->moff[k];
+        for (int64_t g = 0, r2 = 0; g < nw; g++) {
+            if (done[g])
+                continue;
+            memmove(a + K2 * off + r2 * w, a + K * off + ws[g].r0 * w,
+                    (size_t)(ws[g].K * w) * sizeof(double));
+            r2 += ws[g].K;
+        }
+    }
+}
+
+/* Packs a row-major array of rows of width w (w = 1: one value a row) the same way. */
+static void pack_rows(double *a, int64_t w, const bseg *ws, int64_t nw, const unsigned char *done)
+{
+    for (int64_t g = 0, r2 = 0; g < nw; g++) {
+        if (done[g])
+            continue;
+        memmove(a + r2 * w, a + ws[g].r0 * w, (size_t)(ws[g].K * w) * sizeof(double));
+        r2 += ws[g].K;
+    }
+}
+
+/* Packs the split multipliers' array a (segment g's at bo, K n_sp of them) the same way. */
+static int64_t pack_mult(double *a, const bseg *ws, int64_t nw, const unsigned char *done)
+{
+    int64_t b2 = 0;
+    for (int64_t g = 0; g < nw; g++) {
+        if (done[g])
+            continue;
+        int64_t len = ws[g].K * ws[g].n_sp;
+        memmove(a + b2, a + ws[g].bo, (size_t)len * sizeof(double));
+        b2 += len;
+    }
+    return b2;
+}
+
+/* Early stop: the ascent's state of the nw segments ws (KW rows, NBW multipliers) packed into the
+ * rows of those not done (s->seg_done), every row keeping its own values: the slopes and Adam's
+ * moments of every kind, the last pass's tapes and input coefficients (the gradient step reads
+ * them), the stacked rows and the multipliers. The caller then renumbers ws. */
+static void pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *ws,
+                          int64_t nw, int64_t KW, int64_t NBW, int any_cx, int sact, int sprod)
+{
+    const vfy_net *net = ctx->net;
+    const unsigned char *done = s->seg_done;
+    int64_t K2 = 0;
+    for (int64_t g = 0; g < nw; g++)
+        K2 += done[g] ? 0 : ws[g].K;
+    double *relu[] = {s->alpha, s->grad, s->adam_m, s->adam_v, s->tape};
+    for (size_t q = 0; ctx->n_relu > 0 && q < sizeof relu / sizeof relu[0]; q++)
+        pack_blocks(relu[q], ctx, 0, ws, nw, done, KW, K2);
+    double *sig[] = {s->sal_lo, s->sal_up, s->sgrad_lo, s->sgrad_up, s->sm_lo, s->sm_up,
+                     s->sv_lo, s->sv_up, s->stape, s->sza, s->sla, s->stl};
+    for (size_t q = 0; sact && q < sizeof sig / sizeof sig[0]; q++)
+        pack_blocks(sig[q], ctx, 1, ws, nw, done, KW, K2);
+    if (ctx->n_mp > 0 && s->mtape)
+        pack_blocks(s->mtape, ctx, 2, ws, nw, done, KW, K2);
+    double *mp[] = {s->pal, s->pal_g, s->pal_m1, s->pal_m2};
+    for (size_t q = 0; sprod && q < sizeof mp / sizeof mp[0]; q++)
+        pack_blocks(mp[q], ctx, 2, ws, nw, done, KW, K2);
+    pack_rows(s->cyb, net->n_out, ws, nw, done);
+    if (any_cx)
+        pack_rows(s->cxb, net->n_in, ws, nw, done);
+    pack_rows(s->pv2, net->n_in, ws, nw, done);
+    if (NBW > 0) {
+        pack_mult(s->beta_v, ws, nw, done);
+        pack_mult(s->beta_g, ws, nw, done);
+        int64_t nb2 = pack_mult(s->beta_m, ws, nw, done);
+        /* (the second moments, NBW further: every first moment is read by now) */
+        for (int64_t g = 0, b2 = 0; g < nw; g++) {
+            if (done[g])
+                continue;
+            int64_t len = ws[g].K * ws[g].n_sp;
+            memmove(s->beta_m + nb2 + b2, s->beta_m + NBW + ws[g].bo, (size_t)len * sizeof(double));
+            b2 += len;
+        }
+    }
 }
 
 vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work, int64_t n_jobs,
@@ -3543,7 +3672,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             continue;
         }
         bseg *G = &s->bsegs[n];
-        *G = (bseg){J->b, J->in_lo, J->in_hi, K, J->K, NS, nsp, NB};
+        *G = (bseg){J->b, J->in_lo, J->in_hi, K, J->K, NS, nsp, NB, n, j, K, NB};
         s->job_seg[j] = n++;
         for (int64_t q = 0; q < nsp; q++) {
             int64_t k = vfy_bound_flat_layer(ctx, J->splits->idx[q]);
@@ -3703,34 +3832,74 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     s->use_salpha = sact; /* (reset before the return below) */
     s->use_palpha = sprod;
     s->pal_K = K;
+    /* the segments still in the ascent (ws, nw of them) and their rows (KW) and multipliers (NBW):
+     * all of them until a job stops early (stop_lb), then packed */
+    bseg *ws = s->wsegs;
+    memcpy(ws, segs, (size_t)n * sizeof(bseg));
+    int64_t nw = n, KW = K, NBW = NB;
+    int early = 0;
+    for (int64_t j = 0; j < n_jobs; j++)
+        early |= s->job_seg[j] >= 0 && jobs[j].stop_lb != NULL;
     for (int it = 0; it < iters; it++) {
-        memcpy(s->lam, s->cyb, (size_t)(K * ny) * sizeof(double));
-        rows_init(s, K);
-        backward_segs(ctx, s, segs, n, L, K, cxb, lbc, s->pv2 /* lam at the input */, s->ctmp,
-                      s->alpha, s->tape, NB ? s->beta_v : NULL);
+        memcpy(s->lam, s->cyb, (size_t)(KW * ny) * sizeof(double));
+        rows_init(s, KW);
+        backward_segs(ctx, s, ws, nw, L, KW, cxb, lbc, s->pv2 /* lam at the input */, s->ctmp,
+                      s->alpha, s->tape, NBW ? s->beta_v : NULL);
         /* every pass is sound for its slopes: keep each row's best */
-        for (int64_t g = 0; g < n; g++) {
-            const bseg *G = &segs[g];
-            for (int64_t i = G->r0; i < G->r0 + G->K; i++)
-                if (lbc[i] > lb[i]) {
-                    lb[i] = lbc[i];
-                    memcpy(lam_in + i * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
-                    c_in[i] = s->ctmp[i];
-                    keep_best(ctx, s, K, i, G->bo + (i - G->r0) * G->n_sp, G->n_sp);
+        for (int64_t g = 0; g < nw; g++) {
+            const bseg *G = &ws[g];
+            for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                int64_t o = G->o_r0 + (i - G->r0);
+                if (lbc[i] > lb[o]) {
+                    lb[o] = lbc[i];
+                    memcpy(lam_in + o * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
+                    c_in[o] = s->ctmp[i];
+                    keep_best(ctx, s, K, o, G->o_bo + (o - G->o_r0) * G->n_sp, KW, i,
+                              G->bo + (i - G->r0) * G->n_sp, G->n_sp);
                 }
+            }
         }
         if (it + 1 == iters)
             break;
-        memcpy(s->pv, s->pv2, (size_t)(K * nx) * sizeof(double));
-        if (it + 2 == iters)
-            record_primal(ctx, s, segs, n, K, s->pv, cxb, NULL, lbc);
-        alpha_gradient(ctx, s, segs, n, K, s->pv);
-        if (it + 2 == iters)
-            record_primal(ctx, s, segs, n, K, NULL, NULL, s->pv, lbc);
+        if (early) {
+            int64_t nd = 0;
+            for (int64_t g = 0; g < nw; g++) {
+                s->seg_done[g] = job_stopped(&jobs[ws[g].job], lb + ws[g].o_r0);
+                nd += s->seg_done[g];
+            }
+            if (nd == nw)
+                break; /* every job refuted: nothing left to optimise */
+            if (nd > 0) {
+                pack_segments(ctx, s, ws, nw, KW, NBW, any_cx, sact, sprod);
+                int64_t m = 0, k2 = 0, nb2 = 0;
+                for (int64_t g = 0; g < nw; g++) {
+                    if (s->seg_done[g])
+                        continue;
+                    ws[m] = ws[g];
+                    ws[m].r0 = k2;
+                    ws[m].bo = nb2;
+                    k2 += ws[m].K;
+                    nb2 += ws[m].K * ws[m].n_sp;
+                    m++;
+                }
+                nw = m;
+                KW = k2;
+                NBW = nb2;
+                s->pal_K = KW;
+            }
+        }
+        memcpy(s->pv, s->pv2, (size_t)(KW * nx) * sizeof(double));
+        /* (the primal point is recorded for the call's rows: not once some have stopped) */
+        int primal = it + 2 == iters && KW == K;
+        if (primal)
+            record_primal(ctx, s, ws, nw, KW, s->pv, cxb, NULL, lbc);
+        alpha_gradient(ctx, s, ws, nw, KW, s->pv);
+        if (primal)
+            record_primal(ctx, s, ws, nw, KW, NULL, NULL, s->pv, lbc);
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;
-        for (int64_t p = 0; p < K * R; p++) {
+        for (int64_t p = 0; p < KW * R; p++) {
             double g = s->grad[p];
             if (g == 0 && s->adam_m[p] == 0)
                 continue; /* a stable neuron's slope (no gradient ever): nothing would move */
@@ -3741,8 +3910,8 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
         }
         /* projected Adam ascent on the split multipliers, each kept >= 0 */
-        for (int64_t p = 0; p < NB; p++) {
-            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[NB + p];
+        for (int64_t p = 0; p < NBW; p++) {
+            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[NBW + p];
             *m1 = b1 * *m1 + (1 - b1) * g;
             *m2 = b2 * *m2 + (1 - b2) * g * g;
             double step = lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
@@ -3751,7 +3920,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         }
         /* projected Adam ascent on the PRODUCT mixes, each kept in [0, 1] (any mix is sound:
          * product_mixed_plane certifies its intercept) */
-        for (int64_t p = 0; sprod && p < K * ctx->n_mp; p++) {
+        for (int64_t p = 0; sprod && p < KW * ctx->n_mp; p++) {
             double g = s->pal_g[p], *m1 = &s->pal_m1[p], *m2 = &s->pal_m2[p];
             if (g == 0 && *m1 == 0)
                 continue;
@@ -3769,11 +3938,11 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
                 continue;
             double dmax = Ly->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
-            int64_t o = K * ctx->soff[k];
+            int64_t o = KW * ctx->soff[k];
             for (int h = 0; h < 2; h++) {
                 double *a = (h ? s->sal_up : s->sal_lo) + o, *g = (h ? s->sgrad_up : s->sgrad_lo) + o;
                 double *m1 = (h ? s->sm_up : s->sm_lo) + o, *m2 = (h ? s->sv_up : s->sv_lo) + o;
-                for (int64_t p = 0; p < K * Ly->n_in; p++) {
+                for (int64_t p = 0; p < KW * Ly->n_in; p++) {
                     if (g[p] == 0 && m1[p] == 0)
                         continue;
                     m1[p] = b1 * m1[p] + (1 - b1) * g[p];

@@ -3836,10 +3836,10 @@ START_TEST(test_alpha_batch)
     for (int d = 0; d < D; d++)
         jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
                                   n_sp[d] ? &sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
-                                  lb[d], lam[d], c_in[d], NULL, 0};
+                                  lb[d], lam[d], c_in[d], NULL, 0, NULL, NULL};
     double none_lb[1] = {-1};
     jobs[D] = (vfy_alpha_job){b[0], wlo[0], whi[0], 0, cy[0], NULL, NULL, NULL, 0, 0, none_lb,
-                              NULL, NULL, NULL, 0};
+                              NULL, NULL, NULL, 0, NULL, NULL};
     ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D + 1, jobs, 15), VFY_OK);
     ck_assert(none_lb[0] == -1); /* no rows: nothing written */
     /* (a) each job alone, on a copy of its bounds */
@@ -3876,7 +3876,8 @@ START_TEST(test_alpha_batch)
             ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[0], whi[0], flat, alone),
                              VFY_OK);
             vfy_alpha_job j1 = {alone, wlo[0], whi[0], K, cy[0], NULL, NULL, pass ? cw : warm, K, 0,
-                                lbw[pass], NULL, NULL, pass ? widx : NULL, pass ? nw : 0};
+                                lbw[pass], NULL, NULL, pass ? widx : NULL, pass ? nw : 0,
+                                NULL, NULL};
             ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, alone, 1, &j1, 15), VFY_OK);
         }
         for (int i = 0; i < K; i++)
@@ -4013,6 +4014,163 @@ START_TEST(test_alpha_batch)
 }
 END_TEST
 
+
+/* Early stop of a batch's jobs (stop_lb, stop_case), on ReLU nets with splits and on a gated net
+ * (Sigmoid, PRODUCT, ReLU, Tanh: every kind of parameter the ascent packs). Thresholds just below
+ * each row's bound after 4 passes make jobs 0 and 1 stop after about 4 of 15 (job 1 a conjunction
+ * {0, 0, 1} whose row 1 never passes: rows 0 and 2 refute both), job 2 never stops (its case 0 has
+ * one row, which never passes) and job 3 has no stop. (a) Jobs 2 and 3 get the bounds of the batch
+ * without stops (their rows packed among fewer, each row's passes its own); (b) each case of jobs
+ * 0 and 1 has a row past its threshold; (c) every job's bound holds at sampled points of its
+ * domain (its splits kept), also less its Lagrangian terms with the multipliers the batch reports
+ * for it, no tolerance; (d) the primal point is not recorded once rows are packed (how this test
+ * knows packing happened); (e) on the ReLU nets, the best slopes and multipliers the batch reports
+ * for a row (at its place in the call) warm-start a single pass alone back to its bound. */
+START_TEST(test_alpha_batch_early_stop)
+{
+    enum { D = 4, K = 3, IT = 15 };
+    uint64_t st = 7700 + (uint64_t)_i;
+    int gated = _i % 3 == 2;
+    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net;
+    if (gated) {
+        net = testnet_random_gated(7800 + (uint64_t)_i, 5, 3, 1.5);
+        ck_assert_ptr_nonnull(net);
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+        random_box(&st, net->n_in, 0.1, 0.6, ctx, lo[0], hi[0], wlo[0], whi[0]);
+    } else {
+        net = random_multilayer(_i, 7900 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0], wlo[0],
+                                whi[0]);
+    }
+    int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
+    ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
+    for (int d = 1; d < D; d++)
+        random_box(&st, nx, 0.1 + 0.05 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
+    vfy_bounds *b[D], *work = vfy_bounds_create(ctx);
+    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
+    signed char sg[D][3];
+    vfy_splits sp[D];
+    double cy[D][K * 8], lbr[D][K], lb4[D][K], lbs[D][K];
+    for (int d = 0; d < D; d++) {
+        b[d] = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]), VFY_OK);
+        for (int64_t j = 0; j < nx; j++)
+            x0[d][j] = lo[d][j] + testnet_uniform(&st) * (hi[d][j] - lo[d][j]);
+        if (d % 2 == 1 && !gated)
+            n_sp[d] = split_domain(net, ctx, b[d], wlo[d], whi[d], x0[d], &st, idx[d], kq[d], jq[d],
+                                   sg[d], NULL);
+        sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d], NULL};
+        for (int64_t i = 0; i < K * ny; i++)
+            cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+    }
+    vfy_alpha_job jobs[D];
+    double stop[D][K];
+    int64_t cases1[K] = {0, 0, 1}, cases2[K] = {0, 1, 1};
+    double pv[D * K], plb[D * K];
+    for (int pass = 0; pass < 3; pass++) { /* without stops, 15 and 4 passes; then with */
+        double(*out)[K] = pass == 0 ? lbr : pass == 1 ? lb4 : lbs;
+        for (int d = 0; d < D; d++) {
+            jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], NULL, n_sp[d] ? &sp[d] : NULL,
+                                      NULL, 0, 0, out[d], NULL, NULL, NULL, 0, NULL, NULL};
+            if (pass < 2 || d == 3)
+                continue;
+            for (int i = 0; i < K; i++)
+                stop[d][i] = lb4[d][i] - 1e-9 * (1 + fabs(lb4[d][i]));
+            if (d == 1)
+                stop[d][1] = INFINITY;
+            if (d == 2)
+                stop[d][0] = INFINITY;
+            jobs[d].stop_lb = stop[d];
+            jobs[d].stop_case = d == 1 ? cases1 : d == 2 ? cases2 : NULL;
+        }
+        ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D, jobs, pass == 1 ? 4 : IT),
+                         VFY_OK);
+        if (pass == 0)
+            REQUIRE_MSG(vfy_bound_primal_last(work, D * K, pv, plb),
+                        "no primal point without stops");
+    }
+    /* (d) */
+    REQUIRE_MSG(!vfy_bound_primal_last(work, D * K, pv, plb), "no job stopped early");
+    /* (a) */
+    for (int d = 2; d < D; d++)
+        for (int i = 0; i < K; i++)
+            REQUIRE_MSG(fabs(lbs[d][i] - lbr[d][i]) <= 1e-6 * (1 + fabs(lbr[d][i])),
+                        "domain %d row %d: %.17g with stops, %.17g without", d, i, lbs[d][i],
+                        lbr[d][i]);
+    /* (b) */
+    for (int i = 0; i < K; i++)
+        REQUIRE_MSG(lbs[0][i] > stop[0][i], "domain 0 row %d: %.17g, stop %.17g", i, lbs[0][i],
+                    stop[0][i]);
+    REQUIRE(lbs[1][0] > stop[1][0] && lbs[1][2] > stop[1][2]);
+    /* (c) */
+    double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)(half + 1) * sizeof(double));
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int d = 0; d < D; d++) {
+        int on = 0;
+        for (int t = 0; t < 3000; t++) {
+            for (int64_t j = 0; j < nx; j++) {
+                double r = testnet_uniform(&st);
+                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
+                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
+                                                                          (hi[d][j] - lo[d][j])));
+            }
+            vfy_eval_forward_all(net, x, acts, NULL);
+            int in = 1;
+            for (int64_t q = 0; q < n_sp[d]; q++)
+                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
+            if (!in)
+                continue;
+            on++;
+            const double *y = acts[net->n_layers - 1];
+            for (int i = 0; i < K; i++) {
+                REQUIRE(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
+                double v = 0, lag = 0;
+                for (int64_t j = 0; j < ny; j++)
+                    v += cy[d][i * ny + j] * y[j];
+                for (int64_t q = 0; q < n_sp[d]; q++)
+                    lag += beta[q] * sg[d][q] * acts[kq[d][q]][jq[d][q]];
+                REQUIRE_MSG(v >= lbs[d][i] && v - lag >= lbs[d][i],
+                            "domain %d row %d: %.17g (Lagrangian %.17g) below %.17g", d, i, v,
+                            v - lag, lbs[d][i]);
+            }
+        }
+        REQUIRE_MSG(on > 50, "domain %d: only %d samples", d, on);
+    }
+    /* (e) ReLU nets: each row's best slopes and multipliers, from its place in the call, warm-start
+     * a single pass alone back to its bound (the Sigmoid/Tanh lines are not in a warm start) */
+    int64_t R = vfy_bound_ctx_n_relu(ctx);
+    float *warm = malloc((size_t)(K * (R + 3) + 1) * sizeof(float));
+    double *flat = malloc((size_t)vfy_bounds_flat_size(ctx) * sizeof(double)), lb1[K];
+    vfy_bounds *alone = vfy_bounds_create(ctx);
+    for (int d = 0; !gated && d < D; d++) {
+        for (int i = 0; i < K; i++)
+            REQUIRE(vfy_bound_best_warm(ctx, work, d * K + i, warm + i * (R + n_sp[d])));
+        vfy_bounds_export(ctx, b[d], flat);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], flat, alone), VFY_OK);
+        vfy_bound_alpha_warm(alone, K, warm, n_sp[d]);
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[d], whi[d], alone, K, cy[d], NULL,
+                                              n_sp[d] ? &sp[d] : NULL, 1, lb1, NULL, NULL), VFY_OK);
+        for (int i = 0; i < K; i++)
+            REQUIRE_MSG(lb1[i] >= lbs[d][i] - 1e-6 * (1 + fabs(lbs[d][i])),
+                        "domain %d row %d: %.17g from its warm start, %.17g in the batch", d, i,
+                        lb1[i], lbs[d][i]);
+    }
+    free(warm);
+    free(flat);
+    vfy_bounds_free(alone);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(af);
+    for (int d = 0; d < D; d++)
+        vfy_bounds_free(b[d]);
+    vfy_bounds_free(work);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The intercept score (vfy_bound_relu_scores' iscore) counts only the rows whose coefficient at a
  * ReLU is below 0, the rows that take its upper line. One hidden layer, y = sum_j v_j relu(z_j)
  * with z over [-1, 1]^2 unstable everywhere: the row y gives each neuron the coefficient v_j, so a
@@ -4120,6 +4278,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
+    tcase_add_loop_test(tc, test_alpha_batch_early_stop, 0, 6);
     tcase_add_test(tc, test_intercept_score);
     suite_add_tcase(s, tc);
     return s;
