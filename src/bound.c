@@ -88,9 +88,9 @@ typedef struct bseg {
     vfy_bounds *b;
     const double *in_lo, *in_hi;
     int64_t r0, K, sp0, n_sp, bo;
-    /* inside vfy_bound_rows_alpha_batch: its slot in the ReLU cache, its job, and its rows' and
-     * multipliers' places in the call's stacked results (r0 and bo change when the rows of the
-     * jobs that stopped early are packed out, these do not) */
+    /* inside vfy_bound_rows_alpha_batch: its slot in the ReLU cache, its job, and where its rows
+     * and multipliers start among the call's (r0, K and bo change when rows that stopped early are
+     * packed out, these do not) */
     int64_t rc, job, o_r0, o_bo;
 } bseg;
 
@@ -140,12 +140,15 @@ typedef struct vfy_bound_scratch {
     int64_t best_K; /* rows optimised by the last vfy_bound_rows_alpha(_batch) (0: none) */
     /* that call's jobs: each one's rows (job_rows) and its segment among bsegs (job_seg; -1: not
      * optimised), for vfy_bound_best_warm/params */
-    bseg *bsegs, *wsegs; /* (wsegs: the segments still in the ascent; seg_done: stopped) */
-    unsigned char *seg_done;
+    bseg *bsegs, *wsegs; /* (wsegs: the segments still in the ascent) */
     int64_t n_jobs, cap_jobs, *job_rows, *job_seg;
     /* the stacked rows of a batch: cy, cx, and the best bound, input coefficients, constant */
     int64_t cap_stack;
     double *cyb, *cxb, *lbb, *lamb, *cinb;
+    /* the rows still in the ascent: each one's row among the call's (wrow) and whether it stops
+     * (row_done) */
+    int64_t *wrow;
+    unsigned char *row_done;
     /* beta (split multipliers): K x n_splits each, and each split's layer and neuron */
     int64_t cap_beta;
     double *beta_v, *beta_g, *beta_m, *beta_s, *best_beta;
@@ -536,7 +539,6 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->sp_off);
         vfy_free(s->bsegs);
         vfy_free(s->wsegs);
-        vfy_free(s->seg_done);
         vfy_free(s->job_rows);
         vfy_free(s->job_seg);
         vfy_free(s->cyb);
@@ -544,6 +546,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->lbb);
         vfy_free(s->lamb);
         vfy_free(s->cinb);
+        vfy_free(s->wrow);
+        vfy_free(s->row_done);
         double **sa[] = {&s->sal_lo, &s->sal_up, &s->sgrad_lo, &s->sgrad_up, &s->sm_lo, &s->sm_up,
                          &s->sv_lo, &s->sv_up, &s->stape, &s->sza, &s->sla, &s->stl};
         for (size_t i = 0; i < sizeof sa / sizeof sa[0]; i++)
@@ -3489,15 +3493,13 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     if (n > s->cap_jobs) {
         vfy_free(s->bsegs);
         vfy_free(s->wsegs);
-        vfy_free(s->seg_done);
         vfy_free(s->job_rows);
         vfy_free(s->job_seg);
         s->bsegs = vfy_alloc_array((size_t)n, sizeof(bseg));
         s->wsegs = vfy_alloc_array((size_t)n, sizeof(bseg));
-        s->seg_done = vfy_alloc_array((size_t)n, 1);
         s->job_rows = vfy_alloc_array((size_t)n, sizeof(int64_t));
         s->job_seg = vfy_alloc_array((size_t)n, sizeof(int64_t));
-        s->cap_jobs = s->bsegs && s->wsegs && s->seg_done && s->job_rows && s->job_seg ? n : 0;
+        s->cap_jobs = s->bsegs && s->wsegs && s->job_rows && s->job_seg ? n : 0;
         if (!s->cap_jobs)
             return 0;
     }
@@ -3511,38 +3513,41 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
             if (!*st[i])
                 s->cap_stack = 0;
         }
-        if (!s->cap_stack)
+        vfy_free(s->wrow);
+        vfy_free(s->row_done);
+        s->wrow = vfy_alloc_array((size_t)K, sizeof(int64_t));
+        s->row_done = vfy_alloc_array((size_t)K, 1);
+        if (!s->cap_stack || !s->wrow || !s->row_done) {
+            s->cap_stack = 0;
             return 0;
+        }
     }
     if (!batch_reserve_splits(s, NB > NS ? NB : NS))
         return 0;
     return 1;
 }
 
-/* Whether job J may leave the ascent: each of its conjunctions (rows of one stop_case) has a row
- * whose best bound lb exceeds its stop_lb (then the caller's test, lb > rhs, refutes them all). */
-static int job_stopped(const vfy_alpha_job *J, const double *lb)
+/* Whether row i of job J may leave the ascent: a row of its conjunction (the rows of its stop_case)
+ * has a best bound lb past its stop_lb (then the caller's test, lb > rhs, refutes that case). */
+static int row_stopped(const vfy_alpha_job *J, const double *lb, int64_t i)
 {
     if (!J->stop_lb)
         return 0;
-    for (int64_t i = 0; i < J->K; i++) {
-        if (lb[i] > J->stop_lb[i])
-            continue;
-        int refuted = 0; /* row i is open: is another row of its conjunction past its stop? */
-        for (int64_t i2 = 0; J->stop_case && i2 < J->K && !refuted; i2++)
-            refuted = J->stop_case[i2] == J->stop_case[i] && lb[i2] > J->stop_lb[i2];
-        if (!refuted)
-            return 0;
-    }
-    return 1;
+    if (lb[i] > J->stop_lb[i])
+        return 1;
+    for (int64_t i2 = 0; J->stop_case && i2 < J->K; i2++)
+        if (J->stop_case[i2] == J->stop_case[i] && lb[i2] > J->stop_lb[i2])
+            return 1;
+    return 0;
 }
 
-/* Packs array a, laid out as blocks (one per layer k whose width w(k) is > 0) of K rows of w(k),
- * block k at K off[k], into the same layout over the rows of the segments not done, kept in order
- * (new block k at K2 off[k], K2 their rows). Each move goes to a lower or equal address and they
- * run in increasing order, so memmove in place never overwrites what is still to be read. */
-static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const bseg *ws, int64_t nw,
-                        const unsigned char *done, int64_t K, int64_t K2)
+/* Packs array a, laid out as blocks (one per layer k of the kind `which` selects: 0 ReLU, 1
+ * Sigmoid/Tanh, 2 MaxPool/Product; n_out wide) of K rows, block k at K off[k], into the same layout
+ * over the rows not done, kept in order (new block k at K2 off[k]). Each move goes to a lower or
+ * equal address and they run in increasing order, so memmove in place never overwrites what is
+ * still to be read. */
+static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const unsigned char *done,
+                        int64_t K, int64_t K2)
 {
     const vfy_net *net = ctx->net;
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -3554,82 +3559,95 @@ static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const bs
             continue;
         int64_t w = net->layers[k].n_out;
         const int64_t off = which == 0 ? ctx->roff[k] : which == 1 ? ctx->soff[k] : ctx->moff[k];
-        for (int64_t g = 0, r2 = 0; g < nw; g++) {
-            if (done[g])
-                continue;
-            memmove(a + K2 * off + r2 * w, a + K * off + ws[g].r0 * w,
-                    (size_t)(ws[g].K * w) * sizeof(double));
-            r2 += ws[g].K;
-        }
+        for (int64_t i = 0, r2 = 0; i < K; i++)
+            if (!done[i])
+                memmove(a + K2 * off + r2++ * w, a + K * off + i * w, (size_t)w * sizeof(double));
     }
 }
 
-/* Packs a row-major array of rows of width w (w = 1: one value a row) the same way. */
-static void pack_rows(double *a, int64_t w, const bseg *ws, int64_t nw, const unsigned char *done)
+/* Packs K row-major rows of width w the same way. */
+static void pack_rows(double *a, int64_t w, const unsigned char *done, int64_t K)
 {
-    for (int64_t g = 0, r2 = 0; g < nw; g++) {
-        if (done[g])
-            continue;
-        memmove(a + r2 * w, a + ws[g].r0 * w, (size_t)(ws[g].K * w) * sizeof(double));
-        r2 += ws[g].K;
-    }
+    for (int64_t i = 0, r2 = 0; i < K; i++)
+        if (!done[i])
+            memmove(a + r2++ * w, a + i * w, (size_t)w * sizeof(double));
 }
 
-/* Packs the split multipliers' array a (segment g's at bo, K n_sp of them) the same way. */
-static int64_t pack_mult(double *a, const bseg *ws, int64_t nw, const unsigned char *done)
+/* Packs a split multipliers' array the same way: segment g's row i has n_sp of them at
+ * bo + (i - r0) n_sp of src, and the rows kept get them in order from dst on. Returns how many. */
+static int64_t pack_mult(double *dst, const double *src, const bseg *ws, int64_t nw,
+                         const unsigned char *done)
 {
     int64_t b2 = 0;
-    for (int64_t g = 0; g < nw; g++) {
-        if (done[g])
-            continue;
-        int64_t len = ws[g].K * ws[g].n_sp;
-        memmove(a + b2, a + ws[g].bo, (size_t)len * sizeof(double));
-        b2 += len;
-    }
+    for (int64_t g = 0; g < nw; g++)
+        for (int64_t i = ws[g].r0; ws[g].n_sp > 0 && i < ws[g].r0 + ws[g].K; i++) {
+            if (done[i])
+                continue;
+            memmove(dst + b2, src + ws[g].bo + (i - ws[g].r0) * ws[g].n_sp,
+                    (size_t)ws[g].n_sp * sizeof(double));
+            b2 += ws[g].n_sp;
+        }
     return b2;
 }
 
-/* Early stop: the ascent's state of the nw segments ws (KW rows, NBW multipliers) packed into the
- * rows of those not done (s->seg_done), every row keeping its own values: the slopes and Adam's
+/* Early stop: the ascent's state over the KW rows of the nw segments ws (NBW multipliers) packed
+ * into the rows not done (s->row_done), every row keeping its own values: the slopes and Adam's
  * moments of every kind, the last pass's tapes and input coefficients (the gradient step reads
- * them), the stacked rows and the multipliers. The caller then renumbers ws. */
-static void pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *ws,
-                          int64_t nw, int64_t KW, int64_t NBW, int any_cx, int sact, int sprod)
+ * them), the stacked rows, the multipliers and each row's place in the call (wrow); then the
+ * segments renumbered, those left without rows dropped. Returns the rows left. */
+static int64_t pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, bseg *ws,
+                             int64_t *nw, int64_t KW, int64_t *NBW, int any_cx, int sact,
+                             int sprod)
 {
     const vfy_net *net = ctx->net;
-    const unsigned char *done = s->seg_done;
+    const unsigned char *done = s->row_done;
     int64_t K2 = 0;
-    for (int64_t g = 0; g < nw; g++)
-        K2 += done[g] ? 0 : ws[g].K;
+    for (int64_t i = 0; i < KW; i++)
+        K2 += !done[i];
     double *relu[] = {s->alpha, s->grad, s->adam_m, s->adam_v, s->tape};
     for (size_t q = 0; ctx->n_relu > 0 && q < sizeof relu / sizeof relu[0]; q++)
-        pack_blocks(relu[q], ctx, 0, ws, nw, done, KW, K2);
+        pack_blocks(relu[q], ctx, 0, done, KW, K2);
     double *sig[] = {s->sal_lo, s->sal_up, s->sgrad_lo, s->sgrad_up, s->sm_lo, s->sm_up,
                      s->sv_lo, s->sv_up, s->stape, s->sza, s->sla, s->stl};
     for (size_t q = 0; sact && q < sizeof sig / sizeof sig[0]; q++)
-        pack_blocks(sig[q], ctx, 1, ws, nw, done, KW, K2);
+        pack_blocks(sig[q], ctx, 1, done, KW, K2);
     if (ctx->n_mp > 0 && s->mtape)
-        pack_blocks(s->mtape, ctx, 2, ws, nw, done, KW, K2);
+        pack_blocks(s->mtape, ctx, 2, done, KW, K2);
     double *mp[] = {s->pal, s->pal_g, s->pal_m1, s->pal_m2};
     for (size_t q = 0; sprod && q < sizeof mp / sizeof mp[0]; q++)
-        pack_blocks(mp[q], ctx, 2, ws, nw, done, KW, K2);
-    pack_rows(s->cyb, net->n_out, ws, nw, done);
+        pack_blocks(mp[q], ctx, 2, done, KW, K2);
+    pack_rows(s->cyb, net->n_out, done, KW);
     if (any_cx)
-        pack_rows(s->cxb, net->n_in, ws, nw, done);
-    pack_rows(s->pv2, net->n_in, ws, nw, done);
-    if (NBW > 0) {
-        pack_mult(s->beta_v, ws, nw, done);
-        pack_mult(s->beta_g, ws, nw, done);
-        int64_t nb2 = pack_mult(s->beta_m, ws, nw, done);
+        pack_rows(s->cxb, net->n_in, done, KW);
+    pack_rows(s->pv2, net->n_in, done, KW);
+    for (int64_t i = 0, r2 = 0; i < KW; i++)
+        if (!done[i])
+            s->wrow[r2++] = s->wrow[i];
+    if (*NBW > 0) {
+        pack_mult(s->beta_v, s->beta_v, ws, *nw, done);
+        pack_mult(s->beta_g, s->beta_g, ws, *nw, done);
+        int64_t nb2 = pack_mult(s->beta_m, s->beta_m, ws, *nw, done);
         /* (the second moments, NBW further: every first moment is read by now) */
-        for (int64_t g = 0, b2 = 0; g < nw; g++) {
-            if (done[g])
-                continue;
-            int64_t len = ws[g].K * ws[g].n_sp;
-            memmove(s->beta_m + nb2 + b2, s->beta_m + NBW + ws[g].bo, (size_t)len * sizeof(double));
-            b2 += len;
-        }
+        pack_mult(s->beta_m + nb2, s->beta_m + *NBW, ws, *nw, done);
+        *NBW = nb2;
     }
+    int64_t m = 0, r2 = 0, b2 = 0;
+    for (int64_t g = 0; g < *nw; g++) {
+        int64_t kept = 0;
+        for (int64_t i = ws[g].r0; i < ws[g].r0 + ws[g].K; i++)
+            kept += !done[i];
+        if (kept == 0)
+            continue;
+        ws[m] = ws[g];
+        ws[m].r0 = r2;
+        ws[m].K = kept;
+        ws[m].bo = b2;
+        r2 += kept;
+        b2 += kept * ws[m].n_sp;
+        m++;
+    }
+    *nw = m;
+    return K2;
 }
 
 vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work, int64_t n_jobs,
@@ -3833,10 +3851,12 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     s->use_palpha = sprod;
     s->pal_K = K;
     /* the segments still in the ascent (ws, nw of them) and their rows (KW) and multipliers (NBW):
-     * all of them until a job stops early (stop_lb), then packed */
+     * all of them until rows stop early (stop_lb), then packed */
     bseg *ws = s->wsegs;
     memcpy(ws, segs, (size_t)n * sizeof(bseg));
     int64_t nw = n, KW = K, NBW = NB;
+    for (int64_t i = 0; i < K; i++)
+        s->wrow[i] = i;
     int early = 0;
     for (int64_t j = 0; j < n_jobs; j++)
         early |= s->job_seg[j] >= 0 && jobs[j].stop_lb != NULL;
@@ -3849,7 +3869,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         for (int64_t g = 0; g < nw; g++) {
             const bseg *G = &ws[g];
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
-                int64_t o = G->o_r0 + (i - G->r0);
+                int64_t o = s->wrow[i];
                 if (lbc[i] > lb[o]) {
                     lb[o] = lbc[i];
                     memcpy(lam_in + o * nx, s->pv2 + i * nx, (size_t)nx * sizeof(double));
@@ -3864,27 +3884,17 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         if (early) {
             int64_t nd = 0;
             for (int64_t g = 0; g < nw; g++) {
-                s->seg_done[g] = job_stopped(&jobs[ws[g].job], lb + ws[g].o_r0);
-                nd += s->seg_done[g];
-            }
-            if (nd == nw)
-                break; /* every job refuted: nothing left to optimise */
-            if (nd > 0) {
-                pack_segments(ctx, s, ws, nw, KW, NBW, any_cx, sact, sprod);
-                int64_t m = 0, k2 = 0, nb2 = 0;
-                for (int64_t g = 0; g < nw; g++) {
-                    if (s->seg_done[g])
-                        continue;
-                    ws[m] = ws[g];
-                    ws[m].r0 = k2;
-                    ws[m].bo = nb2;
-                    k2 += ws[m].K;
-                    nb2 += ws[m].K * ws[m].n_sp;
-                    m++;
+                const bseg *G = &ws[g];
+                for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                    int64_t o = s->wrow[i] - G->o_r0;
+                    s->row_done[i] = (unsigned char)row_stopped(&jobs[G->job], lb + G->o_r0, o);
+                    nd += s->row_done[i];
                 }
-                nw = m;
-                KW = k2;
-                NBW = nb2;
+            }
+            if (nd == KW)
+                break; /* every row's case refuted: nothing left to optimise */
+            if (nd > 0) {
+                KW = pack_segments(ctx, s, ws, &nw, KW, &NBW, any_cx, sact, sprod);
                 s->pal_K = KW;
             }
         }

@@ -175,9 +175,9 @@ typedef struct vfy_alpha_job {
     const int64_t *warm_idx;
     int64_t warm_n;
     /* early stop (NULL: none): the rows stop_case[i] == c form a conjunction, refuted once one of
-     * them has lb[i] > stop_lb[i]; when every one is refuted the job leaves the ascent (its rows
-     * keep the best bounds and parameters of the passes it took), and the jobs left are packed
-     * into fewer rows, so the products shrink. stop_case NULL: each row alone. */
+     * them has lb[i] > stop_lb[i]; then its rows leave the ascent (keeping the best bounds and
+     * parameters of the passes they took) and the rows left are packed into fewer, so the
+     * products shrink. stop_case NULL: each row alone. */
     const double *stop_lb;
     const int64_t *stop_case;
 } vfy_alpha_job;
