@@ -3527,6 +3527,18 @@ static int batch_reserve(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t
     return 1;
 }
 
+/* Adam's direction for one parameter: its moments m and v updated by the gradient g, then
+ * m' / (sqrt(v') + 1e-12) for the bias-corrected m' = m r1 and v' = v r2, where r1 = 1 / (1 - b1^t)
+ * and r2 = 1 / (1 - b2^t) come once a step (one division an entry, not three). */
+#define ADAM_B1 0.9
+#define ADAM_B2 0.999
+static inline double adam_dir(double *m, double *v, double g, double r1, double r2)
+{
+    *m = ADAM_B1 * *m + (1 - ADAM_B1) * g;
+    *v = ADAM_B2 * *v + (1 - ADAM_B2) * g * g;
+    return *m * r1 / (sqrt(*v * r2) + 1e-12);
+}
+
 /* Whether row i of job J may leave the ascent: a row of its conjunction (the rows of its stop_case)
  * has a best bound lb past its stop_lb (then the caller's test, lb > rhs, refutes that case). */
 static int row_stopped(const vfy_alpha_job *J, const double *lb, int64_t i)
@@ -3844,7 +3856,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     }
     double *lbc = s->best_lb;
     s->n_primal = 0;
-    const double lr = 0.1, b1 = 0.9, b2 = 0.999;
+    const double lr = 0.1, b1 = ADAM_B1, b2 = ADAM_B2;
     const double act_decay = pow(ACT_LR_FINAL, 1.0 / (iters > 1 ? iters - 1 : 1));
     double b1t = 1, b2t = 1, act_lr = ACT_LR;
     s->use_salpha = sact; /* (reset before the return below) */
@@ -3909,34 +3921,27 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
         /* projected Adam ascent on the slopes, each kept in [0, 1] */
         b1t *= b1;
         b2t *= b2;
+        const double r1 = 1 / (1 - b1t), r2 = 1 / (1 - b2t);
         for (int64_t p = 0; p < KW * R; p++) {
             double g = s->grad[p];
             if (g == 0 && s->adam_m[p] == 0)
                 continue; /* a stable neuron's slope (no gradient ever): nothing would move */
-            s->adam_m[p] = b1 * s->adam_m[p] + (1 - b1) * g;
-            s->adam_v[p] = b2 * s->adam_v[p] + (1 - b2) * g * g;
-            double step = lr * (s->adam_m[p] / (1 - b1t)) / (sqrt(s->adam_v[p] / (1 - b2t)) + 1e-12);
-            double a = s->alpha[p] + step;
+            double a = s->alpha[p] + lr * adam_dir(&s->adam_m[p], &s->adam_v[p], g, r1, r2);
             s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
         }
         /* projected Adam ascent on the split multipliers, each kept >= 0 */
         for (int64_t p = 0; p < NBW; p++) {
-            double g = s->beta_g[p], *m1 = &s->beta_m[p], *m2 = &s->beta_m[NBW + p];
-            *m1 = b1 * *m1 + (1 - b1) * g;
-            *m2 = b2 * *m2 + (1 - b2) * g * g;
-            double step = lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
-            double v = s->beta_v[p] + step;
+            double v = s->beta_v[p] + lr * adam_dir(&s->beta_m[p], &s->beta_m[NBW + p],
+                                                    s->beta_g[p], r1, r2);
             s->beta_v[p] = v > 0 ? v : 0;
         }
         /* projected Adam ascent on the PRODUCT mixes, each kept in [0, 1] (any mix is sound:
          * product_mixed_plane certifies its intercept) */
         for (int64_t p = 0; sprod && p < KW * ctx->n_mp; p++) {
-            double g = s->pal_g[p], *m1 = &s->pal_m1[p], *m2 = &s->pal_m2[p];
-            if (g == 0 && *m1 == 0)
+            double g = s->pal_g[p];
+            if (g == 0 && s->pal_m1[p] == 0)
                 continue;
-            *m1 = b1 * *m1 + (1 - b1) * g;
-            *m2 = b2 * *m2 + (1 - b2) * g * g;
-            double v = s->pal[p] + lr * (*m1 / (1 - b1t)) / (sqrt(*m2 / (1 - b2t)) + 1e-12);
+            double v = s->pal[p] + lr * adam_dir(&s->pal_m1[p], &s->pal_m2[p], g, r1, r2);
             s->pal[p] = v < 0 ? 0 : (v > 1 ? 1 : v);
         }
         /* projected Adam ascent on the SIGMOID/TANH slopes, each kept in [0, max f'] (any slope
@@ -3955,11 +3960,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                 for (int64_t p = 0; p < KW * Ly->n_in; p++) {
                     if (g[p] == 0 && m1[p] == 0)
                         continue;
-                    m1[p] = b1 * m1[p] + (1 - b1) * g[p];
-                    m2[p] = b2 * m2[p] + (1 - b2) * g[p] * g[p];
-                    double step = act_lr * dmax * (m1[p] / (1 - b1t)) /
-                                  (sqrt(m2[p] / (1 - b2t)) + 1e-12);
-                    double v = a[p] + step;
+                    double v = a[p] + act_lr * dmax * adam_dir(&m1[p], &m2[p], g[p], r1, r2);
                     a[p] = v < 0 ? 0 : (v > dmax ? dmax : v);
                 }
             }

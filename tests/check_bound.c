@@ -3785,6 +3785,62 @@ START_TEST(test_act_alpha_eran)
 }
 END_TEST
 
+/* A domain of a batch test: its box, a point in it, its splits (layer kq, neuron jq, sign sg). */
+typedef struct test_domain {
+    const double *lo, *hi, *x0;
+    int64_t n_sp;
+    const int64_t *kq, *jq;
+    const signed char *sg;
+} test_domain;
+
+/* n samples of domain dm (every other one near x0), those on its splits' sides checked against the
+ * K rows cy (and cx, or NULL) of the batch in work from its row row0, bounded by lb: each row's
+ * value at least its bound, also less its Lagrangian terms with the multipliers the batch reports
+ * for it, no tolerance. Returns the samples checked. */
+static int batch_samples_hold(const vfy_net *net, const vfy_bound_ctx *ctx, vfy_bounds *work,
+                              int64_t row0, int K, const double *cy, const double *cx,
+                              const double *lb, const test_domain *dm, int n, uint64_t *st)
+{
+    int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
+    double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)(half + 1) * sizeof(double));
+    ck_assert(nx <= 16 && net->n_layers <= 16 && dm->n_sp <= 3);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    int on = 0;
+    for (int t = 0; t < n; t++) {
+        for (int64_t j = 0; j < nx; j++) {
+            double r = testnet_uniform(st), w = dm->hi[j] - dm->lo[j];
+            x[j] = t % 2 ? dm->lo[j] + r * w
+                         : fmin(dm->hi[j], fmax(dm->lo[j], dm->x0[j] + (r - 0.5) * 0.1 * w));
+        }
+        vfy_eval_forward_all(net, x, acts, NULL);
+        int in = 1;
+        for (int64_t q = 0; q < dm->n_sp; q++)
+            in &= dm->sg[q] * acts[dm->kq[q]][dm->jq[q]] >= 0;
+        if (!in)
+            continue;
+        on++;
+        const double *y = acts[net->n_layers - 1];
+        for (int i = 0; i < K; i++) {
+            REQUIRE(vfy_bound_best_params(ctx, work, row0 + i, af, beta));
+            double v = 0, lag = 0;
+            for (int64_t j = 0; j < ny; j++)
+                v += cy[i * ny + j] * y[j];
+            for (int64_t j = 0; cx && j < nx; j++)
+                v += cx[i * nx + j] * x[j];
+            for (int64_t q = 0; q < dm->n_sp; q++)
+                lag += beta[q] * dm->sg[q] * acts[dm->kq[q]][dm->jq[q]];
+            REQUIRE_MSG(v >= lb[i] && v - lag >= lb[i],
+                        "row %lld: %.17g (Lagrangian %.17g) below %.17g", (long long)(row0 + i), v,
+                        v - lag, lb[i]);
+        }
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    free(af);
+    return on;
+}
+
 /* Several domains' alpha/beta optimisation in one call (vfy_bound_rows_alpha_batch): three domains
  * (boxes of their own, two with ReLU splits, one with input terms cx, one with a warm start) and a
  * fourth job with no rows. (a) Every job's bounds match those of the same job run alone (the same
@@ -3887,42 +3943,14 @@ START_TEST(test_alpha_batch)
         free(cw);
     }
     /* (b) samples of each domain against the batch's bounds and multipliers */
-    double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)half * sizeof(double));
+    double x[16], beta[3], *af = malloc((size_t)half * sizeof(double));
+    double *acts[16] = {0};
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int d = 0; d < D; d++) {
-        int on = 0;
-        for (int t = 0; t < 6000; t++) {
-            for (int64_t j = 0; j < nx; j++) {
-                double r = testnet_uniform(&st);
-                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
-                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
-                                                                          (hi[d][j] - lo[d][j])));
-            }
-            vfy_eval_forward_all(net, x, acts, NULL);
-            int in = 1;
-            for (int64_t q = 0; q < n_sp[d]; q++)
-                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
-            if (!in)
-                continue;
-            on++;
-            const double *y = acts[net->n_layers - 1];
-            for (int i = 0; i < K; i++) {
-                REQUIRE(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
-                double v = 0, lag = 0;
-                for (int64_t j = 0; j < ny; j++)
-                    v += cy[d][i * ny + j] * y[j];
-                if (d == 2)
-                    for (int64_t j = 0; j < nx; j++)
-                        v += cx[i * nx + j] * x[j];
-                for (int64_t q = 0; q < n_sp[d]; q++)
-                    lag += beta[q] * sg[d][q] * acts[kq[d][q]][jq[d][q]];
-                REQUIRE_MSG(v >= lb[d][i], "domain %d row %d: %.17g below %.17g", d, i, v,
-                            lb[d][i]);
-                REQUIRE_MSG(v - lag >= lb[d][i], "domain %d row %d: Lagrangian %.17g below %.17g",
-                            d, i, v - lag, lb[d][i]);
-            }
-        }
+        test_domain dm = {lo[d], hi[d], x0[d], n_sp[d], kq[d], jq[d], sg[d]};
+        int on = batch_samples_hold(net, ctx, work, d * K, K, cy[d], d == 2 ? cx : NULL, lb[d], &dm,
+                                    6000, &st);
         REQUIRE_MSG(on > 100, "domain %d: only %d samples", d, on);
     }
     /* rows past the jobs' have no parameters */
@@ -4021,11 +4049,12 @@ END_TEST
  * {0, 0, 1} whose row 1 never passes: rows 0 and 2 refute both), job 2's case 1 (rows 1, 2) stop
  * while its case 0 (row 0, which never passes) goes on, and job 3 has no stop. (a) Job 2's row 0
  * and job 3 get the bounds of the batch without stops (their rows packed among fewer, each row's
- * passes its own); (b) each case that stops has a row past its threshold; (c) every job's bound holds at sampled points of its
- * domain (its splits kept), also less its Lagrangian terms with the multipliers the batch reports
- * for it, no tolerance; (d) the primal point is not recorded once rows are packed (how this test
- * knows packing happened); (e) on the ReLU nets, the best slopes and multipliers the batch reports
- * for a row (at its place in the call) warm-start a single pass alone back to its bound. */
+ * passes its own); (b) each case that stops has a row past its threshold; (c) every job's bound
+ * holds at sampled points of its domain (its splits kept), also less its Lagrangian terms with the
+ * multipliers the batch reports for it, no tolerance; (d) the primal point is not recorded once
+ * rows are packed (how this test knows packing happened); (e) on the ReLU nets, the best slopes
+ * and multipliers the batch reports for a row (at its place in the call) warm-start a single pass
+ * alone back to its bound. */
 START_TEST(test_alpha_batch_early_stop)
 {
     enum { D = 4, K = 3, IT = 15 };
@@ -4043,7 +4072,7 @@ START_TEST(test_alpha_batch_early_stop)
         net = random_multilayer(_i, 7900 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0], wlo[0],
                                 whi[0]);
     }
-    int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
+    int64_t nx = net->n_in, ny = net->n_out;
     ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
     for (int d = 1; d < D; d++)
         random_box(&st, nx, 0.1 + 0.05 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
@@ -4054,7 +4083,8 @@ START_TEST(test_alpha_batch_early_stop)
     double cy[D][K * 8], lbr[D][K], lb4[D][K], lbs[D][K];
     for (int d = 0; d < D; d++) {
         b[d] = vfy_bounds_create(ctx);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]),
+                         VFY_OK);
         for (int64_t j = 0; j < nx; j++)
             x0[d][j] = lo[d][j] + testnet_uniform(&st) * (hi[d][j] - lo[d][j]);
         if (d % 2 == 1 && !gated)
@@ -4105,38 +4135,9 @@ START_TEST(test_alpha_batch_early_stop)
     REQUIRE(lbs[1][0] > stop[1][0] && lbs[1][2] > stop[1][2]);
     REQUIRE(lbs[2][1] > stop[2][1] || lbs[2][2] > stop[2][2]);
     /* (c) */
-    double *acts[16] = {0}, x[16], beta[3], *af = malloc((size_t)(half + 1) * sizeof(double));
-    for (int64_t k = 0; k < net->n_layers; k++)
-        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int d = 0; d < D; d++) {
-        int on = 0;
-        for (int t = 0; t < 3000; t++) {
-            for (int64_t j = 0; j < nx; j++) {
-                double r = testnet_uniform(&st);
-                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
-                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
-                                                                          (hi[d][j] - lo[d][j])));
-            }
-            vfy_eval_forward_all(net, x, acts, NULL);
-            int in = 1;
-            for (int64_t q = 0; q < n_sp[d]; q++)
-                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
-            if (!in)
-                continue;
-            on++;
-            const double *y = acts[net->n_layers - 1];
-            for (int i = 0; i < K; i++) {
-                REQUIRE(vfy_bound_best_params(ctx, work, d * K + i, af, beta));
-                double v = 0, lag = 0;
-                for (int64_t j = 0; j < ny; j++)
-                    v += cy[d][i * ny + j] * y[j];
-                for (int64_t q = 0; q < n_sp[d]; q++)
-                    lag += beta[q] * sg[d][q] * acts[kq[d][q]][jq[d][q]];
-                REQUIRE_MSG(v >= lbs[d][i] && v - lag >= lbs[d][i],
-                            "domain %d row %d: %.17g (Lagrangian %.17g) below %.17g", d, i, v,
-                            v - lag, lbs[d][i]);
-            }
-        }
+        test_domain dm = {lo[d], hi[d], x0[d], n_sp[d], kq[d], jq[d], sg[d]};
+        int on = batch_samples_hold(net, ctx, work, d * K, K, cy[d], NULL, lbs[d], &dm, 3000, &st);
         REQUIRE_MSG(on > 50, "domain %d: only %d samples", d, on);
     }
     /* (e) ReLU nets: each row's best slopes and multipliers, from its place in the call, warm-start
@@ -4149,7 +4150,8 @@ START_TEST(test_alpha_batch_early_stop)
         for (int i = 0; i < K; i++)
             REQUIRE(vfy_bound_best_warm(ctx, work, d * K + i, warm + i * (R + n_sp[d])));
         vfy_bounds_export(ctx, b[d], flat);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], flat, alone), VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], flat, alone),
+                         VFY_OK);
         vfy_bound_alpha_warm(alone, K, warm, n_sp[d]);
         ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[d], whi[d], alone, K, cy[d], NULL,
                                               n_sp[d] ? &sp[d] : NULL, 1, lb1, NULL, NULL), VFY_OK);
@@ -4161,9 +4163,6 @@ START_TEST(test_alpha_batch_early_stop)
     free(warm);
     free(flat);
     vfy_bounds_free(alone);
-    for (int64_t k = 0; k < net->n_layers; k++)
-        free(acts[k]);
-    free(af);
     for (int d = 0; d < D; d++)
         vfy_bounds_free(b[d]);
     vfy_bounds_free(work);
