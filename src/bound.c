@@ -2273,8 +2273,7 @@ static int relu_cache_fill(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     s->rc_n = n_seg;
     for (int64_t g = 0; g < n_seg; g++) {
         const bseg *G = &segs[g];
-        if (G->rc != g)
-            return 0; /* (filled for the call's segments, in order) */
+        VFY_ASSERT(G->rc == g); /* (filled for the call's segments, in order) */
         for (int64_t k = 0; k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
             if (Ly->kind != VFY_LAYER_RELU)
