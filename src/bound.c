@@ -2619,16 +2619,20 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             }
             double ps[4] = {0, 0, 0, 0}, pa[4] = {0, 0, 0, 0};
             int64_t j = 0;
+            /* (the end point selected without branches, so that the loop vectorises: c * 0
+             * for c == 0, the same product as before, and a NaN c still gives NaN) */
             for (; j + 4 <= n; j += 4)
                 for (int t = 0; t < 4; t++) {
-                    double c = row[j + t];
-                    double p = c > 0 ? c * in_lo[j + t] : (c < 0 ? c * in_hi[j + t] : c * 0.0);
+                    double c = row[j + t], lo = in_lo[j + t], hi = in_hi[j + t];
+                    double e = c > 0 ? lo : hi;
+                    double p = c * (c == 0 ? 0.0 : e);
                     ps[t] += p;
                     pa[t] += fabs(p);
                 }
             for (; j < n; j++) {
-                double c = row[j];
-                double p = c > 0 ? c * in_lo[j] : (c < 0 ? c * in_hi[j] : c * 0.0);
+                double c = row[j], lo = in_lo[j], hi = in_hi[j];
+                double e = c > 0 ? lo : hi;
+                double p = c * (c == 0 ? 0.0 : e);
                 ps[0] += p;
                 pa[0] += fabs(p);
             }
