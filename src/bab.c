@@ -98,11 +98,20 @@ void vfy_verify_result_free(vfy_verify_result *res)
     res->y64 = NULL;
 }
 
+/* The input box of the domains below one ReLU split: ReLU splitting never changes a domain's box,
+ * so its descendants hold one copy between them, counted (a CIFAR box is 48 KB, three quarters of
+ * such a domain's own block). Domains are made and freed by the search's thread only. */
+typedef struct shared_box {
+    int64_t refs;
+    double v[]; /* lo, then hi */
+} shared_box;
+
 typedef struct domain {
     int64_t depth;
     int64_t n_active;  /* cases of the box not yet refuted on this domain */
     int64_t *active;
-    double *lo, *hi;
+    double *lo, *hi;   /* in the block, or in sbox */
+    shared_box *sbox;  /* the box shared with other domains (a reference), or NULL */
     double *prior;     /* the parent's layer bounds (flat), or NULL at a root; compact: only the
                         * entries of the search's compact set (search.cp_idx), lower then upper */
     int compact;
@@ -121,21 +130,31 @@ typedef struct domain {
     size_t bytes;      /* the block's size, counted against the memory ceiling while queued */
 } domain;
 
-/* One block: the struct, lo, hi, the prior bounds (n_prior doubles, may be 0), the active list, the
- * splits' indices, the warm start (n_warm floats, may be 0), the splits' signs. */
-static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits,
-                          int64_t n_warm)
+/* One block: the struct, lo and hi (unless the box is sb's: then a reference to it is taken), the
+ * prior bounds (n_prior doubles, may be 0), the active list, the splits' indices, the warm start
+ * (n_warm floats, may be 0), the splits' signs. */
+static domain *domain_new_in(int64_t nx, shared_box *sb, int64_t n_prior, int64_t n_active,
+                             int64_t n_splits, int64_t n_warm)
 {
-    size_t sz = sizeof(domain) + (size_t)(2 * nx + n_prior) * sizeof(double) +
+    int64_t n_box = sb ? 0 : 2 * nx;
+    size_t sz = sizeof(domain) + (size_t)(n_box + n_prior) * sizeof(double) +
                 (size_t)(n_active + n_splits) * sizeof(int64_t) + (size_t)n_warm * sizeof(float) +
                 (size_t)n_splits;
     domain *d = vfy_alloc(sz);
     if (!d)
         return NULL;
-    d->lo = (double *)(d + 1);
-    d->hi = d->lo + nx;
-    d->prior = n_prior ? d->hi + nx : NULL;
-    d->active = (int64_t *)(d->hi + nx + n_prior);
+    double *tail = (double *)(d + 1);
+    d->sbox = sb;
+    if (sb) {
+        sb->refs++;
+        d->lo = sb->v;
+        d->hi = sb->v + nx;
+    } else {
+        d->lo = tail;
+        d->hi = tail + nx;
+    }
+    d->prior = n_prior ? tail + n_box : NULL;
+    d->active = (int64_t *)(tail + n_box + n_prior);
     d->n_active = n_active;
     d->split_idx = d->active + n_active;
     d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
@@ -146,6 +165,35 @@ static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t
     d->n_splits = n_splits;
     d->bytes = sz;
     return d;
+}
+
+static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits,
+                          int64_t n_warm)
+{
+    return domain_new_in(nx, NULL, n_prior, n_active, n_splits, n_warm);
+}
+
+/* d's box as a shared one: d's own (a new copy, no reference taken yet), or NULL out of memory. */
+static shared_box *domain_box_share(const domain *d, int64_t nx)
+{
+    if (d->sbox)
+        return d->sbox;
+    shared_box *sb = vfy_alloc(sizeof *sb + (size_t)(2 * nx) * sizeof(double));
+    if (!sb)
+        return NULL;
+    sb->refs = 0;
+    memcpy(sb->v, d->lo, (size_t)nx * sizeof(double));
+    memcpy(sb->v + nx, d->hi, (size_t)nx * sizeof(double));
+    return sb;
+}
+
+static void domain_free(domain *d)
+{
+    if (!d)
+        return;
+    if (d->sbox && --d->sbox->refs == 0)
+        vfy_free(d->sbox);
+    vfy_free(d);
 }
 
 typedef enum { R_PROVED, R_SAT, R_SPLIT, R_STUCK, R_SKIPPED, R_NOMEM } rkind;
@@ -1042,7 +1090,7 @@ static int refine_settled(void *user)
     vfy_bounds_export(s->ctx, s->workers[0].b, rc->now);
     domain *d = constrained_root(s, rc->root, rc->before, rc->now, &n);
     int settled = d && root_refuted(s, &s->workers[0], d);
-    vfy_free(d);
+    domain_free(d);
     return settled;
 }
 
@@ -2081,9 +2129,9 @@ static domain *frontier_pop(frontier *f)
 static void frontier_free(frontier *f)
 {
     for (int64_t i = 0; i < f->n; i++)
-        vfy_free(f->heap[i]);
+        domain_free(f->heap[i]);
     for (int64_t i = 0; i < f->n_stk; i++)
-        vfy_free(f->stk[i]);
+        domain_free(f->stk[i]);
     vfy_free(f->heap);
     vfy_free(f->stk);
 }
@@ -2325,7 +2373,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * domains a level of depth, STACK_DEPTH_ROOM levels, at most a quarter of the ceiling) and
      * less what the process holds already, and at least a quarter of the ceiling */
     {
-        double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(2 * nx + s.n_flat) +
+        /* (a ReLU split's children share their box: not counted) */
+        double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(s.relu_split ? 0 : 2 * nx) +
+                           8.0 * (double)s.n_flat +
                            (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
         double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
@@ -2512,7 +2562,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         if (n_phases == 2)
                             s.dl.t_end = fmin(t_final, s.dl.t_end + (vfy_now() - t_lp));
                         if (left == 0) { /* the box is done */
-                            vfy_free(root);
+                            domain_free(root);
                             continue;
                         }
                         nc = left;
@@ -2530,7 +2580,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                 }
                 if (st != VFY_OK) {
-                    vfy_free(root);
+                    domain_free(root);
                     goto nomem;
                 }
                 vfy_bounds_export(ctx, b0, root->prior);
@@ -2545,7 +2595,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
             if (kept && bi == bi_start && 20 * n_t < n_unstable && !root_proved) {
                 vfy_log(1, "refinement decided %lld of %lld unstable: the first search goes on",
                         (long long)n_t, (long long)n_unstable);
-                vfy_free(root);
+                domain_free(root);
             } else {
                 if (kept) {
                     /* the first search's queue is gone, and the refinement's searches too: the
@@ -2559,14 +2609,14 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 }
                 s.round = 0;
                 if (!compact_begin(&s, root, fr.n + fr.n_stk == 0)) {
-                    vfy_free(root);
+                    domain_free(root);
                     goto nomem;
                 }
                 root->of_base = s.base != NULL;
                 if (s.base && s.n_cp > res->compact_entries)
                     res->compact_entries = s.n_cp;
                 if (!frontier_push(&fr, root)) {
-                    vfy_free(root);
+                    domain_free(root);
                     goto nomem;
                 }
             }
@@ -2614,7 +2664,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     if (opts->on_refuted && (r->kind == R_PROVED || r->kind == R_SPLIT) &&
                         !report_refuted(&s, d, r, bi, box_cases)) {
                         for (int j = i; j >= 0; j--)
-                            vfy_free(s.batch[j]);
+                            domain_free(s.batch[j]);
                         goto nomem;
                     }
                     s.lp_tried += r->lp_tried;
@@ -2629,30 +2679,30 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     switch (r->kind) {
                     case R_PROVED:
                         res->domains++;
-                        vfy_free(d);
+                        domain_free(d);
                         break;
                     case R_STUCK:
                         res->domains++;
                         res->unresolved++;
-                        vfy_free(d);
+                        domain_free(d);
                         break;
                     case R_SAT:
                         res->domains++;
-                        vfy_free(d);
+                        domain_free(d);
                         break;
                     case R_SKIPPED: /* back to the frontier, for a search that goes on */
                         timed_out = 1;
                         if (!frontier_push(&fr, d)) {
-                            vfy_free(d);
+                            domain_free(d);
                             for (int j = i - 1; j >= 0; j--)
-                                vfy_free(s.batch[j]);
+                                domain_free(s.batch[j]);
                             goto nomem;
                         }
                         break;
                     case R_NOMEM:
-                        vfy_free(d);
+                        domain_free(d);
                         for (int j = i - 1; j >= 0; j--)
-                            vfy_free(s.batch[j]);
+                            domain_free(s.batch[j]);
                         goto nomem;
                     case R_SPLIT: {
                         res->domains++;
@@ -2663,20 +2713,32 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         int64_t n_prior = cmp ? 2 * s.n_cp : s.n_flat;
                         int64_t n_ws = cmp ? s.n_cw : s.n_relu;
                         int64_t n_warm = r->relu ? r->warm_rows * (n_ws + r->warm_nsp) : 0;
-                        domain *ch[2] = {domain_new(nx, n_prior, r->n_active, nsp, n_warm),
-                                         domain_new(nx, n_prior, r->n_active, nsp, n_warm)};
+                        /* a ReLU split keeps the box: the children share d's (held by a
+                         * reference of this block's own meanwhile) */
+                        shared_box *sb = r->relu ? domain_box_share(d, nx) : NULL;
+                        domain *ch[2] = {NULL, NULL};
+                        if (sb || !r->relu) {
+                            if (sb)
+                                sb->refs++;
+                            ch[0] = domain_new_in(nx, sb, n_prior, r->n_active, nsp, n_warm);
+                            ch[1] = domain_new_in(nx, sb, n_prior, r->n_active, nsp, n_warm);
+                            if (sb && --sb->refs == 0)
+                                vfy_free(sb);
+                        }
                         if (!ch[0] || !ch[1]) {
-                            vfy_free(ch[0]);
-                            vfy_free(ch[1]);
-                            vfy_free(d);
+                            domain_free(ch[0]);
+                            domain_free(ch[1]);
+                            domain_free(d);
                             for (int j = i - 1; j >= 0; j--)
-                                vfy_free(s.batch[j]);
+                                domain_free(s.batch[j]);
                             goto nomem;
                         }
                         double mid = r->relu ? 0.0 : 0.5 * (d->lo[r->dim] + d->hi[r->dim]);
                         for (int h = 0; h < 2; h++) {
-                            memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
-                            memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
+                            if (!ch[h]->sbox) {
+                                memcpy(ch[h]->lo, d->lo, (size_t)nx * sizeof(double));
+                                memcpy(ch[h]->hi, d->hi, (size_t)nx * sizeof(double));
+                            }
                             memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                             ch[h]->compact = cmp;
                             if (cmp) /* (the entries outside the set are the base's) */
@@ -2754,15 +2816,15 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         }
                         if (ch[0]->depth > res->max_depth)
                             res->max_depth = ch[0]->depth;
-                        vfy_free(d);
+                        domain_free(d);
                         ch[0]->prio = ch[1]->prio = r->prio;
                         if (!frontier_push(&fr, ch[1])) {
-                            vfy_free(ch[0]);
-                            vfy_free(ch[1]);
+                            domain_free(ch[0]);
+                            domain_free(ch[1]);
                             goto nomem;
                         }
                         if (!frontier_push(&fr, ch[0])) {
-                            vfy_free(ch[0]);
+                            domain_free(ch[0]);
                             goto nomem;
                         }
                         break;

@@ -1339,6 +1339,34 @@ START_TEST(test_memory_ceiling_depth_first)
 }
 END_TEST
 
+/* A ReLU split never changes a domain's input box, so the domains below one split hold one copy of
+ * it between them: a domain's own block (max_domain_bytes) no longer carries 2 nx doubles. Here the
+ * box is 768 bytes and the rest of a domain (the prior bounds of 6 + 6 ReLUs, the warm start, the
+ * splits) 482 at most; with a box in every domain, 1,250. */
+START_TEST(test_relu_split_shares_box)
+{
+    enum { NX = 48 };
+    int64_t hidden[2] = {6, 6};
+    vfy_net *net = testnet_random(5, NX, hidden, 2, 1, 1.0, 0);
+    vfy_spec *spec = below_min_spec(net, NX, 3, 1.0);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.lp = VFY_LP_OFF;
+    o.timeout_s = 30;
+    vfy_verify_result res;
+    vfy_error err;
+    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    ck_assert_int_eq(res.verdict, VFY_UNSAT);
+    REQUIRE_MSG(res.max_depth >= 2, "depth %lld", (long long)res.max_depth);
+    REQUIRE_MSG(res.max_domain_bytes > 0 && res.max_domain_bytes < 2 * NX * (int64_t)sizeof(double),
+                "%lld bytes", (long long)res.max_domain_bytes);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
@@ -1356,6 +1384,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
+    tcase_add_test(tc, test_relu_split_shares_box);
     tcase_add_test(tc, test_disjunction_of_boxes);
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);
     tcase_add_test(tc, test_mismatch_is_error);
