@@ -98,22 +98,44 @@ void vfy_verify_result_free(vfy_verify_result *res)
     res->y64 = NULL;
 }
 
-/* The input box of the domains below one ReLU split: ReLU splitting never changes a domain's box,
- * so its descendants hold one copy between them, counted (a CIFAR box is 48 KB, three quarters of
- * such a domain's own block). Domains are made and freed by the search's thread only. */
-typedef struct shared_box {
-    int64_t refs;
-    double v[]; /* lo, then hi */
-} shared_box;
+/* Read-only data shared by domains, counted: the input box of the domains below a ReLU split (a
+ * ReLU split never changes the box: a CIFAR box is 48 KB, three quarters of such a domain's own
+ * block), and the prior bounds and warm start that a ReLU split's two children have alike (each
+ * child's own split is applied when the prior is read, full_prior). Domains are made, queued and
+ * freed by the search's thread only. */
+typedef struct shared_block {
+    int64_t refs;    /* domains holding it */
+    int64_t in_heap; /* of them, those in the best-first heap (the block is counted once there) */
+    size_t bytes;
+    double v[];
+} shared_block;
+
+static shared_block *block_new(size_t payload)
+{
+    shared_block *b = vfy_alloc(sizeof *b + payload);
+    if (b) {
+        b->refs = b->in_heap = 0;
+        b->bytes = sizeof *b + payload;
+    }
+    return b;
+}
+
+static void block_unref(shared_block *b)
+{
+    if (b && --b->refs == 0)
+        vfy_free(b);
+}
 
 typedef struct domain {
     int64_t depth;
     int64_t n_active;  /* cases of the box not yet refuted on this domain */
     int64_t *active;
-    double *lo, *hi;   /* in the block, or in sbox */
-    shared_box *sbox;  /* the box shared with other domains (a reference), or NULL */
+    double *lo, *hi;   /* in the block, or in sbox (then never written) */
+    shared_block *sbox; /* the box, shared with other domains (a reference), or NULL */
+    shared_block *spw;  /* prior and warm, shared with the sibling (a reference), or NULL */
     double *prior;     /* the parent's layer bounds (flat), or NULL at a root; compact: only the
-                        * entries of the search's compact set (search.cp_idx), lower then upper */
+                        * entries of the search's compact set (search.cp_idx), lower then upper.
+                        * In spw: without this domain's last split's clamp (full_prior adds it) */
     int compact;
     int of_base;       /* the root whose bounds are the search's base (compact_begin) */
     double prio;       /* the parent's best bound on this region: lower is more promising for sat */
@@ -127,24 +149,26 @@ typedef struct domain {
      * NULL: warm_rows rows of n_relu + warm_nsp floats */
     float *warm;
     int64_t warm_rows, warm_nsp;
-    size_t bytes;      /* the block's size, counted against the memory ceiling while queued */
+    size_t bytes;      /* the block's own size, counted against the memory ceiling while queued
+                        * (with sbox and spw, each counted once: heap_charge) */
 } domain;
 
-/* One block: the struct, lo and hi (unless the box is sb's: then a reference to it is taken), the
- * prior bounds (n_prior doubles, may be 0), the active list, the splits' indices, the warm start
- * (n_warm floats, may be 0), the splits' signs. */
-static domain *domain_new_in(int64_t nx, shared_box *sb, int64_t n_prior, int64_t n_active,
-                             int64_t n_splits, int64_t n_warm)
+/* One block: the struct, lo and hi (unless they are sb's), the prior bounds (n_prior doubles, may
+ * be 0) and the warm start (n_warm floats, may be 0) unless they are pw's, the active list, the
+ * splits' indices and signs. A reference to sb and to pw is taken. */
+static domain *domain_new_in(int64_t nx, shared_block *sb, shared_block *pw, int64_t n_prior,
+                             int64_t n_active, int64_t n_splits, int64_t n_warm)
 {
-    int64_t n_box = sb ? 0 : 2 * nx;
-    size_t sz = sizeof(domain) + (size_t)(n_box + n_prior) * sizeof(double) +
-                (size_t)(n_active + n_splits) * sizeof(int64_t) + (size_t)n_warm * sizeof(float) +
-                (size_t)n_splits;
+    int64_t n_box = sb ? 0 : 2 * nx, n_own_prior = pw ? 0 : n_prior, n_own_warm = pw ? 0 : n_warm;
+    size_t sz = sizeof(domain) + (size_t)(n_box + n_own_prior) * sizeof(double) +
+                (size_t)(n_active + n_splits) * sizeof(int64_t) +
+                (size_t)n_own_warm * sizeof(float) + (size_t)n_splits;
     domain *d = vfy_alloc(sz);
     if (!d)
         return NULL;
     double *tail = (double *)(d + 1);
     d->sbox = sb;
+    d->spw = pw;
     if (sb) {
         sb->refs++;
         d->lo = sb->v;
@@ -153,15 +177,21 @@ static domain *domain_new_in(int64_t nx, shared_box *sb, int64_t n_prior, int64_
         d->lo = tail;
         d->hi = tail + nx;
     }
-    d->prior = n_prior ? tail + n_box : NULL;
-    d->active = (int64_t *)(tail + n_box + n_prior);
+    d->active = (int64_t *)(tail + n_box + n_own_prior);
     d->n_active = n_active;
     d->split_idx = d->active + n_active;
-    d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
+    if (pw) {
+        pw->refs++;
+        d->prior = n_prior ? pw->v : NULL;
+        d->warm = n_warm ? (float *)(pw->v + n_prior) : NULL;
+    } else {
+        d->prior = n_prior ? tail + n_box : NULL;
+        d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
+    }
     d->warm_rows = d->warm_nsp = 0;
     d->stale = 0;
     d->compact = d->of_base = 0;
-    d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_warm);
+    d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_own_warm);
     d->n_splits = n_splits;
     d->bytes = sz;
     return d;
@@ -170,18 +200,17 @@ static domain *domain_new_in(int64_t nx, shared_box *sb, int64_t n_prior, int64_
 static domain *domain_new(int64_t nx, int64_t n_prior, int64_t n_active, int64_t n_splits,
                           int64_t n_warm)
 {
-    return domain_new_in(nx, NULL, n_prior, n_active, n_splits, n_warm);
+    return domain_new_in(nx, NULL, NULL, n_prior, n_active, n_splits, n_warm);
 }
 
 /* d's box as a shared one: d's own (a new copy, no reference taken yet), or NULL out of memory. */
-static shared_box *domain_box_share(const domain *d, int64_t nx)
+static shared_block *domain_box_share(const domain *d, int64_t nx)
 {
     if (d->sbox)
         return d->sbox;
-    shared_box *sb = vfy_alloc(sizeof *sb + (size_t)(2 * nx) * sizeof(double));
+    shared_block *sb = block_new((size_t)(2 * nx) * sizeof(double));
     if (!sb)
         return NULL;
-    sb->refs = 0;
     memcpy(sb->v, d->lo, (size_t)nx * sizeof(double));
     memcpy(sb->v + nx, d->hi, (size_t)nx * sizeof(double));
     return sb;
@@ -191,8 +220,8 @@ static void domain_free(domain *d)
 {
     if (!d)
         return;
-    if (d->sbox && --d->sbox->refs == 0)
-        vfy_free(d->sbox);
+    block_unref(d->sbox);
+    block_unref(d->spw);
     vfy_free(d);
 }
 
@@ -1603,20 +1632,38 @@ static int compact_begin(search *s, const domain *root, int frontier_empty)
     return 1;
 }
 
-/* d's prior in the full flat layout: d->prior itself, or a compact one over the base (w->pf). */
+/* d's prior in the full flat layout: d->prior itself, or a copy in w->pf (a compact one over the
+ * base) clamped by d's splits when the prior is shared with d's sibling (which has the other sign
+ * of the last split). SOUND: each split's sign holds on all of d. */
 static const double *full_prior(const search *s, worker *w, const domain *d)
 {
-    if (!d->compact)
+    if (!d->compact && !d->spw)
         return d->prior;
     int64_t half = s->n_half;
-    if (w->pf_gen != s->base_gen) {
-        memcpy(w->pf, s->base, (size_t)s->n_flat * sizeof(double));
-        w->pf_gen = s->base_gen;
+    if (!d->compact) {
+        memcpy(w->pf, d->prior, (size_t)s->n_flat * sizeof(double));
+        w->pf_gen = 0; /* (pf holds no base now) */
+    } else {
+        if (w->pf_gen != s->base_gen) {
+            memcpy(w->pf, s->base, (size_t)s->n_flat * sizeof(double));
+            w->pf_gen = s->base_gen;
+        }
+        /* (every compact domain writes the same entries: the others stay the base's) */
+        for (int64_t q = 0; q < s->n_cp; q++) {
+            w->pf[s->cp_idx[q]] = d->prior[q];
+            w->pf[half + s->cp_idx[q]] = d->prior[s->n_cp + q];
+        }
     }
-    /* (every compact domain writes the same entries: the others stay the base's) */
-    for (int64_t q = 0; q < s->n_cp; q++) {
-        w->pf[s->cp_idx[q]] = d->prior[q];
-        w->pf[half + s->cp_idx[q]] = d->prior[s->n_cp + q];
+    /* (compact: only the set's entries, which the next domain writes over; a split neuron is in
+     * the set, see the split) */
+    for (int64_t q = 0; d->spw && q < d->n_splits; q++) {
+        int64_t f = d->split_idx[q];
+        if (d->compact && s->cp_pos[f] < 0)
+            continue;
+        if (d->split_sign[q] > 0 && w->pf[f] < 0)
+            w->pf[f] = 0;
+        if (d->split_sign[q] < 0 && w->pf[half + f] > 0)
+            w->pf[half + f] = 0;
     }
     return w->pf;
 }
@@ -2075,12 +2122,45 @@ static int grow(domain ***arr, int64_t *cap, int64_t n)
     return 1;
 }
 
+/* What queuing d in the heap adds to its bytes: d's own block, and each shared block of d's that
+ * no domain in the heap holds yet (heap_enter, heap_leave keep the counts). */
+static double heap_charge(const domain *d)
+{
+    double c = (double)d->bytes;
+    if (d->sbox && d->sbox->in_heap == 0)
+        c += (double)d->sbox->bytes;
+    if (d->spw && d->spw->in_heap == 0)
+        c += (double)d->spw->bytes;
+    return c;
+}
+
+static void heap_enter(frontier *f, domain *d)
+{
+    f->heap_bytes += heap_charge(d);
+    if (d->sbox)
+        d->sbox->in_heap++;
+    if (d->spw)
+        d->spw->in_heap++;
+}
+
+static void heap_leave(frontier *f, domain *d)
+{
+    f->heap_bytes -= (double)d->bytes;
+    if (d->sbox && --d->sbox->in_heap == 0)
+        f->heap_bytes -= (double)d->sbox->bytes;
+    if (d->spw && --d->spw->in_heap == 0)
+        f->heap_bytes -= (double)d->spw->bytes;
+}
+
 static int frontier_push(frontier *f, domain *d)
 {
     d->seq = f->seq++;
-    if (d->depth > 0 && d->bytes > f->max_bytes)
-        f->max_bytes = d->bytes;
-    if (f->n > 0 && f->heap_bytes + (double)d->bytes > f->budget) {
+    /* (a domain's size: its own block and its half of the prior and warm start it shares with
+     * its sibling; the box, shared by the whole tree, is left out) */
+    size_t size = d->bytes + (d->spw ? d->spw->bytes / 2 : 0);
+    if (d->depth > 0 && size > f->max_bytes)
+        f->max_bytes = size;
+    if (f->n > 0 && f->heap_bytes + heap_charge(d) > f->budget) {
         if (!grow(&f->stk, &f->cap_stk, f->n_stk))
             return 0;
         f->stk[f->n_stk++] = d;
@@ -2089,7 +2169,7 @@ static int frontier_push(frontier *f, domain *d)
     if (!grow(&f->heap, &f->cap_alloc, f->n))
         return 0;
     int64_t i = f->n++;
-    f->heap_bytes += (double)d->bytes;
+    heap_enter(f, d);
     while (i > 0) {
         int64_t p = (i - 1) / 2;
         if (!dom_less(d, f->heap[p]))
@@ -2108,7 +2188,9 @@ static domain *frontier_pop(frontier *f)
     if (f->n == 0)
         return NULL;
     domain *top = f->heap[0], *last = f->heap[--f->n];
-    f->heap_bytes = f->n > 0 ? f->heap_bytes - (double)top->bytes : 0.0;
+    heap_leave(f, top);
+    if (f->n == 0)
+        f->heap_bytes = 0.0;
     int64_t i = 0;
     for (;;) {
         int64_t c = 2 * i + 1;
@@ -2713,18 +2795,33 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         int64_t n_prior = cmp ? 2 * s.n_cp : s.n_flat;
                         int64_t n_ws = cmp ? s.n_cw : s.n_relu;
                         int64_t n_warm = r->relu ? r->warm_rows * (n_ws + r->warm_nsp) : 0;
-                        /* a ReLU split keeps the box: the children share d's (held by a
-                         * reference of this block's own meanwhile) */
-                        shared_box *sb = r->relu ? domain_box_share(d, nx) : NULL;
+                        /* a ReLU split keeps the box: the children share d's; and (but for
+                         * certificates, whose priors are built per child) one copy of the prior
+                         * and warm start, which they have alike. Each block is held by a
+                         * reference of this code's own meanwhile. */
+                        int share = r->relu && !s.cert;
+                        shared_block *sb = r->relu ? domain_box_share(d, nx) : NULL;
+                        shared_block *pw =
+                            share ? block_new((size_t)n_prior * sizeof(double) +
+                                              (size_t)n_warm * sizeof(float))
+                                  : NULL;
                         domain *ch[2] = {NULL, NULL};
-                        if (sb || !r->relu) {
+                        if ((sb || !r->relu) && (pw || !share)) {
                             if (sb)
                                 sb->refs++;
-                            ch[0] = domain_new_in(nx, sb, n_prior, r->n_active, nsp, n_warm);
-                            ch[1] = domain_new_in(nx, sb, n_prior, r->n_active, nsp, n_warm);
-                            if (sb && --sb->refs == 0)
-                                vfy_free(sb);
+                            if (pw)
+                                pw->refs++;
+                            ch[0] = domain_new_in(nx, sb, pw, n_prior, r->n_active, nsp, n_warm);
+                            ch[1] = domain_new_in(nx, sb, pw, n_prior, r->n_active, nsp, n_warm);
                         }
+                        if (sb && sb->refs == 0) /* (a new copy that was never held) */
+                            vfy_free(sb);
+                        else
+                            block_unref(sb);
+                        if (pw && pw->refs == 0)
+                            vfy_free(pw);
+                        else
+                            block_unref(pw);
                         if (!ch[0] || !ch[1]) {
                             domain_free(ch[0]);
                             domain_free(ch[1]);
@@ -2741,18 +2838,20 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             }
                             memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                             ch[h]->compact = cmp;
-                            if (cmp) /* (the entries outside the set are the base's) */
+                            /* (a shared prior and warm start are filled in once, by ch[0]) */
+                            int fill = h == 0 || !ch[1]->spw;
+                            if (fill && cmp) /* (the entries outside the set are the base's) */
                                 for (int64_t q = 0; q < s.n_cp; q++) {
                                     ch[h]->prior[q] = r->bounds[s.cp_idx[q]];
                                     ch[h]->prior[s.n_cp + q] = r->bounds[s.n_half + s.cp_idx[q]];
                                 }
-                            else
+                            else if (fill)
                                 memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
                             ch[h]->depth = d->depth + 1;
                             ch[h]->stale = !r->relu ? 0
                                            : (r->rebounded || d->n_splits == 0) ? 1
                                                                                 : d->stale + 1;
-                            if (n_warm > 0 && cmp) {
+                            if (fill && n_warm > 0 && cmp) {
                                 /* the unstable ReLUs' slopes, then the multipliers */
                                 int64_t fs = s.n_relu + r->warm_nsp, cs = s.n_cw + r->warm_nsp;
                                 for (int64_t row = 0; row < r->warm_rows; row++) {
@@ -2763,7 +2862,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                     memcpy(dst + s.n_cw, src + s.n_relu,
                                            (size_t)r->warm_nsp * sizeof(float));
                                 }
-                            } else if (n_warm > 0) {
+                            } else if (fill && n_warm > 0) {
                                 memcpy(ch[h]->warm, r->warm, (size_t)n_warm * sizeof(float));
                             }
                             if (n_warm > 0) {
@@ -2805,9 +2904,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                  * clamp would only be left out, the split staying a constraint) */
                             int64_t lo_at = cmp ? s.cp_pos[r->dim] : r->dim;
                             int64_t hi_at = cmp ? s.n_cp + lo_at : half + r->dim;
-                            if (lo_at >= 0 && ch[0]->prior[hi_at] > 0)
+                            /* (a shared prior gets each child's clamps as it is read) */
+                            if (lo_at >= 0 && !ch[0]->spw && ch[0]->prior[hi_at] > 0)
                                 ch[0]->prior[hi_at] = 0;
-                            if (lo_at >= 0 && ch[1]->prior[lo_at] < 0)
+                            if (lo_at >= 0 && !ch[1]->spw && ch[1]->prior[lo_at] < 0)
                                 ch[1]->prior[lo_at] = 0;
                         } else {
                             /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */

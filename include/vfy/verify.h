@@ -158,7 +158,9 @@ typedef struct vfy_verify_result {
     int64_t max_depth;
     int64_t max_queued; /* most domains held at once (best-first heap and depth-first stack) */
     int64_t max_domain_bytes; /* the largest domain queued below a root (a root carries every
-                                 bound of the network: its size is the net's) */
+                                 bound of the network: its size is the net's): its own block and
+                                 half of the prior and warm start it shares with its sibling; not
+                                 the input box, which a ReLU split's whole tree shares */
     int64_t unresolved; /* leaves that could not be split further nor decided */
     int64_t lp_domains; /* domains given the LP stage */
     int64_t lp_refuted; /* cases refuted there (by the LP or the phase enumeration) */
