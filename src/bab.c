@@ -2497,8 +2497,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     gt = vfy_alloc(sizeof *gt);
     if (!box_cases || !gt || !s.case_done)
         goto nomem;
-    if (s.n_workers > 1)
-        vfy_la_single_thread();
+    /* BLAS on one thread, with one worker too: the products are small and many, and OpenBLAS's
+     * own threads wait for the next by spinning (sched_yield) on the other cores, so a search
+     * given one thread used two (oval21 img876 with --threads 1: 13.3 s of CPU in 11.1 s) */
+    vfy_la_single_thread();
 
     /* 1. attack every case before any proof effort, with a budget of about 3e7 multiply-adds of
      * sampling and 1e8 of gradient steps per case (2000 samples and 8 x 100 steps on ACAS Xu) */
@@ -2806,22 +2808,17 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                               (size_t)n_warm * sizeof(float))
                                   : NULL;
                         domain *ch[2] = {NULL, NULL};
+                        if (sb)
+                            sb->refs++;
+                        if (pw)
+                            pw->refs++;
                         if ((sb || !r->relu) && (pw || !share)) {
-                            if (sb)
-                                sb->refs++;
-                            if (pw)
-                                pw->refs++;
                             ch[0] = domain_new_in(nx, sb, pw, n_prior, r->n_active, nsp, n_warm);
                             ch[1] = domain_new_in(nx, sb, pw, n_prior, r->n_active, nsp, n_warm);
                         }
-                        if (sb && sb->refs == 0) /* (a new copy that was never held) */
-                            vfy_free(sb);
-                        else
-                            block_unref(sb);
-                        if (pw && pw->refs == 0)
-                            vfy_free(pw);
-                        else
-                            block_unref(pw);
+                        /* (a new block no child holds goes here; d's box stays d's) */
+                        block_unref(sb);
+                        block_unref(pw);
                         if (!ch[0] || !ch[1]) {
                             domain_free(ch[0]);
                             domain_free(ch[1]);

@@ -1367,6 +1367,47 @@ START_TEST(test_relu_split_shares_box)
 }
 END_TEST
 
+/* Every allocation of a ReLU-split search may fail: the search then ends with VFY_ERR_NOMEM (or,
+ * where the failure only cost it an attempt, a verdict that agrees), never a crash, a leak or a
+ * block freed while a domain still holds it (the sanitizer build runs this too). Swept over the
+ * first allocations one by one, then at a growing stride, on the search of
+ * test_relu_split_shares_box (shared boxes and sibling blocks, a split's failures included). */
+START_TEST(test_search_alloc_failures)
+{
+    enum { NX = 48 };
+    int64_t hidden[2] = {6, 6};
+    vfy_net *net = testnet_random(5, NX, hidden, 2, 1, 1.0, 0);
+    vfy_spec *spec = below_min_spec(net, NX, 3, 1.0);
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.split = VFY_SPLIT_RELU;
+    o.lp = VFY_LP_OFF;
+    o.refine = 0;
+    o.threads = 1;
+    o.timeout_s = 30;
+    int n_nomem = 0, n_ok = 0;
+    for (long n = 0; n < 6000; n += 1 + n / 24) {
+        vfy_verify_result res;
+        vfy_error err;
+        vfy_alloc_fail_after(n);
+        vfy_status st = vfy_verify(net, spec, &o, &res, &err);
+        vfy_alloc_fail_after(-1);
+        ck_assert(st == VFY_OK || st == VFY_ERR_NOMEM);
+        if (st == VFY_OK) {
+            n_ok++;
+            ck_assert(res.verdict != VFY_SAT);
+            vfy_verify_result_free(&res);
+        } else {
+            n_nomem++;
+        }
+    }
+    /* (both kinds of end were reached: the sweep covered the search and went past it) */
+    REQUIRE_MSG(n_nomem > 20 && n_ok > 0, "%d out of memory, %d ended", n_nomem, n_ok);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
@@ -1385,6 +1426,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
     tcase_add_test(tc, test_relu_split_shares_box);
+    tcase_add_test(tc, test_search_alloc_failures);
     tcase_add_test(tc, test_disjunction_of_boxes);
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);
     tcase_add_test(tc, test_mismatch_is_error);
