@@ -1339,27 +1339,38 @@ START_TEST(test_memory_ceiling_depth_first)
 }
 END_TEST
 
+enum { SHARE_NX = 48 };
+
+/* A ReLU-split search (no LP, 30 s) whose domains are small beside its box: a 48-input net of 6 + 6
+ * ReLUs and a threshold below its sampled minimum, which it proves after a few splits. */
+static void shared_box_search(vfy_net **net, vfy_spec **spec, vfy_verify_opts *o)
+{
+    int64_t hidden[2] = {6, 6};
+    *net = testnet_random(5, SHARE_NX, hidden, 2, 1, 1.0, 0);
+    *spec = below_min_spec(*net, SHARE_NX, 3, 1.0);
+    vfy_verify_opts_default(o);
+    o->split = VFY_SPLIT_RELU;
+    o->lp = VFY_LP_OFF;
+    o->timeout_s = 30;
+}
+
 /* A ReLU split never changes a domain's input box, so the domains below one split hold one copy of
  * it between them: a domain's own block (max_domain_bytes) no longer carries 2 nx doubles. Here the
  * box is 768 bytes and the rest of a domain (the prior bounds of 6 + 6 ReLUs, the warm start, the
  * splits) 482 at most; with a box in every domain, 1,250. */
 START_TEST(test_relu_split_shares_box)
 {
-    enum { NX = 48 };
-    int64_t hidden[2] = {6, 6};
-    vfy_net *net = testnet_random(5, NX, hidden, 2, 1, 1.0, 0);
-    vfy_spec *spec = below_min_spec(net, NX, 3, 1.0);
+    vfy_net *net;
+    vfy_spec *spec;
     vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.split = VFY_SPLIT_RELU;
-    o.lp = VFY_LP_OFF;
-    o.timeout_s = 30;
+    shared_box_search(&net, &spec, &o);
     vfy_verify_result res;
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     ck_assert_int_eq(res.verdict, VFY_UNSAT);
     REQUIRE_MSG(res.max_depth >= 2, "depth %lld", (long long)res.max_depth);
-    REQUIRE_MSG(res.max_domain_bytes > 0 && res.max_domain_bytes < 2 * NX * (int64_t)sizeof(double),
+    REQUIRE_MSG(res.max_domain_bytes > 0 &&
+                    res.max_domain_bytes < 2 * SHARE_NX * (int64_t)sizeof(double),
                 "%lld bytes", (long long)res.max_domain_bytes);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
@@ -1374,17 +1385,12 @@ END_TEST
  * test_relu_split_shares_box (shared boxes and sibling blocks, a split's failures included). */
 START_TEST(test_search_alloc_failures)
 {
-    enum { NX = 48 };
-    int64_t hidden[2] = {6, 6};
-    vfy_net *net = testnet_random(5, NX, hidden, 2, 1, 1.0, 0);
-    vfy_spec *spec = below_min_spec(net, NX, 3, 1.0);
+    vfy_net *net;
+    vfy_spec *spec;
     vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.split = VFY_SPLIT_RELU;
-    o.lp = VFY_LP_OFF;
+    shared_box_search(&net, &spec, &o);
     o.refine = 0;
     o.threads = 1;
-    o.timeout_s = 30;
     int n_nomem = 0, n_ok = 0;
     for (long n = 0; n < 6000; n += 1 + n / 24) {
         vfy_verify_result res;
