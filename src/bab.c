@@ -3103,7 +3103,9 @@ done:
     vfy_free(s.workers);
     vfy_bound_ctx_free(ctx);
     res->time_s = vfy_now() - t0;
-    if (st != VFY_OK)
+    if (st != VFY_OK) {
         res->verdict = VFY_UNKNOWN;
+        vfy_verify_result_free(res); /* (a failed call leaves nothing to free) */
+    }
     return st;
 }

@@ -209,7 +209,8 @@ int vfy_gap_hopeless(const vfy_gap_track *gt, double t, double t_end);
 int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final);
 
 /* Run the verifier. net and spec are borrowed; the spec's n_x/n_y must match the network (checked:
- * VFY_ERR_INVALID). The result's arrays are allocated here; free with vfy_verify_result_free. */
+ * VFY_ERR_INVALID). The result's arrays are allocated here; free with vfy_verify_result_free (a
+ * call that fails, out of memory say, frees them itself: freeing again is harmless). */
 vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify_opts *opts,
                       vfy_verify_result *res, vfy_error *err);
 void vfy_verify_result_free(vfy_verify_result *res);
