@@ -135,7 +135,7 @@ typedef struct domain {
     shared_block *spw;  /* prior and warm, shared with the sibling (a reference), or NULL */
     double *prior;     /* the parent's layer bounds (flat), or NULL at a root; compact: only the
                         * entries of the search's compact set (search.cp_idx), lower then upper.
-                        * In spw: without this domain's last split's clamp (full_prior adds it) */
+                        * In spw: without the clamp of this domain's last split (full_prior's) */
     int compact;
     int of_base;       /* the root whose bounds are the search's base (compact_begin) */
     double prio;       /* the parent's best bound on this region: lower is more promising for sat */
@@ -1633,8 +1633,9 @@ static int compact_begin(search *s, const domain *root, int frontier_empty)
 }
 
 /* d's prior in the full flat layout: d->prior itself, or a copy in w->pf (a compact one over the
- * base) clamped by d's splits when the prior is shared with d's sibling (which has the other sign
- * of the last split). SOUND: each split's sign holds on all of d. */
+ * base), clamped by d's last split when the prior is shared with d's sibling (which has the other
+ * sign of it; the parent's bounds hold the earlier splits' clamps). SOUND: the split's sign holds
+ * on all of d. */
 static const double *full_prior(const search *s, worker *w, const domain *d)
 {
     if (!d->compact && !d->spw)
@@ -1654,16 +1655,16 @@ static const double *full_prior(const search *s, worker *w, const domain *d)
             w->pf[half + s->cp_idx[q]] = d->prior[s->n_cp + q];
         }
     }
-    /* (compact: only the set's entries, which the next domain writes over; a split neuron is in
-     * the set, see the split) */
-    for (int64_t q = 0; d->spw && q < d->n_splits; q++) {
-        int64_t f = d->split_idx[q];
-        if (d->compact && s->cp_pos[f] < 0)
-            continue;
-        if (d->split_sign[q] > 0 && w->pf[f] < 0)
-            w->pf[f] = 0;
-        if (d->split_sign[q] < 0 && w->pf[half + f] > 0)
-            w->pf[half + f] = 0;
+    /* (compact: only a set's entry, which the next domain writes over; a split neuron is in the
+     * set, see the split) */
+    if (d->spw && d->n_splits > 0) {
+        int64_t q = d->n_splits - 1, f = d->split_idx[q];
+        if (!(d->compact && s->cp_pos[f] < 0)) {
+            if (d->split_sign[q] > 0 && w->pf[f] < 0)
+                w->pf[f] = 0;
+            if (d->split_sign[q] < 0 && w->pf[half + f] > 0)
+                w->pf[half + f] = 0;
+        }
     }
     return w->pf;
 }
