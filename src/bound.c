@@ -23,6 +23,7 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ETA64 0x1p-1074 /* smallest positive subnormal double: the absolute error of an underflow */
@@ -77,6 +78,11 @@ struct vfy_bound_ctx {
     float **wf;      /* DENSE layers (not sparse) whose weights are all 0 or normal float32
                       * numbers: W in float32, exactly (the float products); else NULL */
     int f32;         /* float32 products allowed (vfy_bound_ctx_set_f32; default 1) */
+    int facets;      /* ideal upper facets in the alpha passes (vfy_bound_ctx_set_facets;
+                      * default 0) */
+    int64_t *fvoff;  /* per layer: a ReLU layer's offset among the facet layers' inputs (the
+                      * primal vectors' layout), -1 where it takes no facets */
+    int64_t n_fv;    /* the facet layers' inputs in all */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -125,6 +131,17 @@ typedef struct vfy_bound_scratch {
     int64_t f32_from;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
+    /* ideal upper facets (vfy_bound_rows_alpha_batch): per row, the primal input of each DENSE
+     * layer feeding a facet layer (ctx->fvoff), the coefficients the facets add on that input
+     * and their error terms; the mixes (fac_lam: K R mixes, then their gradients and Adam's
+     * moments); the selection's workspace; fac_ok while fac_v holds the last primal point */
+    double *fac_v, *fac_corr, *fac_err, *fac_lam; /* fac_lam: 4 K R (mix, gradient, Adam) */
+    size_t cap_fac_v, cap_fac_corr, cap_fac_err, cap_fac_lam;
+    struct fac_item *fac_ord;
+    size_t cap_fac_ord;
+    double *fac_key; /* width: the row's triangle intercepts (FAC_TOP) */
+    size_t cap_fac_key;
+    int fac_ok;
     double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
                         * for the bounds l, u: l, u, sl, tl, su, tu, and (convex kinds) m >= |f|
                         * over [l, u]; then (SIGMOID/TANH) ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
@@ -299,6 +316,38 @@ static void clamp_nonneg(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
             b->lo[k][j] = 0;
 }
 
+/* The ReLU layers that take ideal upper facets (backward_segs): those whose input comes from a
+ * DENSE layer with exact weights (w_relerr 0: the facet's coefficients are its weights) of at most
+ * FAC_MAX_FANIN inputs a neuron (a facet costs a pass over the neuron's inputs per row and
+ * gradient step; oval21's dense layers after the convolutions have 512 and 1024 inputs, and
+ * their facets helped cifar_deep_kw img1052: unsat in 221 s with them, still open at 466 s
+ * without them (nor facets in the root's hidden bounds)). */
+#define FAC_MAX_FANIN 1024
+
+static void facet_layers(vfy_bound_ctx *ctx)
+{
+    const vfy_net *net = ctx->net;
+    ctx->n_fv = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k], *P = k > 0 ? &net->layers[k - 1] : NULL;
+        ctx->fvoff[k] = -1;
+        if (L->kind != VFY_LAYER_RELU || !P || P->kind != VFY_LAYER_DENSE || P->w_relerr > 0)
+            continue;
+        int64_t fan = P->n_in;
+        if (P->csr) {
+            fan = 0;
+            for (int64_t j = 0; j < P->n_out; j++) {
+                int64_t c = P->csr->row_start[j + 1] - P->csr->row_start[j];
+                fan = c > fan ? c : fan;
+            }
+        }
+        if (fan > FAC_MAX_FANIN)
+            continue;
+        ctx->fvoff[k] = ctx->n_fv;
+        ctx->n_fv += P->n_in;
+    }
+}
+
 vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bound_ctx **out,
                                 vfy_error *err)
 {
@@ -325,6 +374,10 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->act_search = 1;
     ctx->n_threads = 1;
     ctx->f32 = 1;
+    ctx->fvoff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fvoff);
+    if (!ctx->fvoff)
+        goto nomem;
+    facet_layers(ctx);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         ctx->foff[k] = off;
         ctx->roff[k] = ctx->n_relu;
@@ -389,6 +442,11 @@ int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx) { return ctx->float_
 void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on) { ctx->act_search = on != 0; }
 void vfy_bound_ctx_set_threads(vfy_bound_ctx *ctx, int n) { ctx->n_threads = n < 1 ? 1 : n; }
 void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on) { ctx->f32 = on != 0; }
+void vfy_bound_ctx_set_facets(vfy_bound_ctx *ctx, int on)
+{
+    ctx->facets = on != 0 && ctx->n_fv > 0;
+}
+int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx) { return ctx->facets; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -399,6 +457,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
             vfy_free(ctx->absw[k]);
     vfy_free(ctx->absw);
     vfy_free(ctx->wfull);
+    vfy_free(ctx->fvoff);
     if (ctx->rowmax)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->rowmax[k]);
@@ -509,6 +568,12 @@ void vfy_bounds_free(vfy_bounds *b)
         free_per_layer(s->act, b->n_layers);
         vfy_free(s->tiny32);
         vfy_free(s->fws);
+        vfy_free(s->fac_v);
+        vfy_free(s->fac_corr);
+        vfy_free(s->fac_err);
+        vfy_free(s->fac_lam);
+        vfy_free(s->fac_ord);
+        vfy_free(s->fac_key);
         vfy_free(s->hsum);
         vfy_free(s->alpha);
         vfy_free(s->tape);
@@ -2333,6 +2398,207 @@ static void scale_row_terms(double *restrict out, const double *restrict row,
     *d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
 }
 
+
+/* ---------------------------------------------------------------- ideal upper facets */
+/* The hull of y = relu(sum_i w_i v_i + beta) over the box of v (Anderson et al. 2020), beta <= bu:
+ * with Lc_i the end of v_i minimising w_i v_i, Uc_i the other, l(I) = bu + sum_I w_i Lc_i +
+ * sum_{not I} w_i Uc_i, any I and h not in I with l(I) >= 0 >= l(I + h) give
+ *     y <= sum_I w_i (v_i - Lc_i) + theta w_h (v_h - Lc_h),   theta = l(I) / (|w_h| (Uc_h - Lc_h)),
+ * and so does any theta' >= max(theta, 0): at z <= 0 every term is >= 0; at z > 0 the right side
+ * minus z is at least -l(I) + |w_h| |Uc_h - v_h| + theta' |w_h| |v_h - Lc_h|, linear in v_h,
+ * 0 at Uc_h and -l(I + h) >= 0 at Lc_h. A row's coefficient x < 0 on y then takes x times the
+ * right side, which acts on v directly (the neuron's coefficient on z is 0). The facet of a row is
+ * the tightest at its last primal point v*: the inputs by increasing (v*_i - Lc_i)/(Uc_i - Lc_i),
+ * I their prefix until l would cross 0, h the one crossing. */
+static double ds_hsum(const vfy_bounds *b, int64_t k) { return b->scratch->hsum[k]; }
+
+/* The mixes' ascent rate: on oval21 cifar_deep_kw img1052 (the search's gap after 60 s
+ * --no-refine) 0.01: -0.0129, 0.05: -0.0052, 0.1: -0.0030, 0.2: -0.0040 */
+#define FAC_LR 0.1
+/* Neurons of a row and layer whose facets are looked at in a gradient step: the FAC_TOP of the
+ * largest triangle intercepts (and those mixed already). With all of them, oval21 cifar_deep_kw
+ * img4168 (1,238 unstable neurons) bounded 109 domains in its first phase's 2.4 s, its gap closed
+ * too slowly for that phase to go on, and it timed out at 72 s (unsat in 10.6 s without facets);
+ * with 64, unsat in 61.8 s. img1052's worst gap after 60 s (--no-refine): all -0.0050 (its hidden
+ * bounds without facets), 32 -0.0070 (the same), 64 -0.0023 (with) */
+#define FAC_TOP 64
+
+/* The k-th largest of a[0 .. n) (1 <= k <= n; a is reordered). */
+static double kth_largest(double *a, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n, want = k - 1; /* a[want] once a is ordered by decreasing value */
+    while (hi - lo > 1) {
+        double piv = a[lo + (hi - lo) / 2];
+        int64_t gt = lo, t = lo, lt = hi; /* [lo, gt) > piv, [gt, t) == piv, [lt, hi) < piv */
+        while (t < lt) {
+            double x = a[t];
+            if (x > piv) {
+                a[t++] = a[gt];
+                a[gt++] = x;
+            } else if (x < piv) {
+                a[t] = a[--lt];
+                a[lt] = x;
+            } else
+                t++;
+        }
+        if (want < gt)
+            hi = gt;
+        else if (want < lt)
+            return piv;
+        else
+            lo = lt;
+    }
+    return a[lo];
+}
+struct fac_item {
+    double p, d;
+    int64_t i;
+};
+
+/* Neuron j of DENSE layer P: its inputs (col NULL: all of P's) and weights. */
+static int64_t fac_row(const vfy_layer *P, int64_t j, const int64_t **col, const double **w)
+{
+    if (P->csr) {
+        int64_t a = P->csr->row_start[j];
+        *col = P->csr->col + a;
+        *w = P->csr->val + a;
+        return P->csr->row_start[j + 1] - a;
+    }
+    *col = NULL;
+    *w = P->w + j * P->n_in;
+    return P->n_in;
+}
+
+/* The tightest facet of neuron j of DENSE layer P (input box lo, hi; beta <= bu) at the point vs,
+ * in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
+ * the inputs that can move ord[0 .. *m); its value at vs in *fv, the pre-activation there in *zs.
+ * Returns 0 when there is none (an input unbounded, or the neuron stable over the box). */
+static int fac_select(const vfy_layer *P, int64_t j, const double *lo, const double *hi,
+                      double bu, const double *vs, struct fac_item *ord, int64_t *qo,
+                      int64_t *mo, double *fv, double *zs)
+{
+    const int64_t *col;
+    const double *w;
+    int64_t n = fac_row(P, j, &col, &w), m = 0;
+    double l0 = bu, z = P->b[j];
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = col ? col[e] : e;
+        double wi = w[e], a = lo[i], b = hi[i];
+        z += wi * vs[i];
+        l0 += wi * (wi >= 0 ? b : a);
+        if (wi != 0 && b > a) {
+            ord[m].p = wi >= 0 ? (vs[i] - a) / (b - a) : (b - vs[i]) / (b - a);
+            ord[m].d = fabs(wi) * (b - a);
+            ord[m++].i = e;
+        }
+    }
+    *zs = z;
+    if (!(l0 > 0) || !isfinite(l0))
+        return 0;
+    /* the crossing by weighted selection (expected linear time): ord[0 .. q) become I (in no
+     * order), ord[q] h */
+    int64_t a = 0, bnd = m;
+    double budget = l0;
+    while (bnd - a > 1) {
+        double piv = ord[a + (bnd - a) / 2].p;
+        int64_t lt = a, gt = bnd, t = a; /* [a, lt) < piv, [lt, t) == piv, [gt, bnd) > piv */
+        double sl = 0, se = 0;
+        while (t < gt) {
+            struct fac_item it = ord[t];
+            if (it.p < piv) {
+                ord[t++] = ord[lt];
+                ord[lt++] = it;
+                sl += it.d;
+            } else if (it.p > piv) {
+                ord[t] = ord[--gt];
+                ord[gt] = it;
+            } else {
+                t++;
+                se += it.d;
+            }
+        }
+        if (sl >= budget) {
+            bnd = lt;
+        } else if (sl + se >= budget) {
+            budget -= sl;
+            for (a = lt; a < gt - 1 && ord[a].d < budget; a++) /* equal keys: as they stand */
+                budget -= ord[a].d;
+            bnd = a + 1;
+        } else {
+            budget -= sl + se;
+            a = gt;
+        }
+    }
+    if (a >= m)
+        return 0;
+    *qo = a;
+    *mo = m;
+    double f = 0, th = budget / ord[a].d;
+    for (int64_t t = 0; t < a; t++)
+        f += ord[t].p * ord[t].d;
+    *fv = f + fmin(fmax(th, 0.0), 1.0) * ord[a].p * ord[a].d;
+    return 1;
+}
+
+/* For a row with coefficient x < 0 on the ReLU of neuron j (beta <= bu), the facet fac_select
+ * chose (I = ord[0 .. q), h = ord[q]), with rigorous rounding: x times its coefficients added to
+ * corr, its constant's lower bound in *cst, |x| sum |g_i| H_i in *err. Returns 0 when the chosen
+ * I, h do not make a facet once rounded (l(I + h) > 0 rounding up). */
+static int fac_emit(const vfy_layer *P, int64_t j, const double *lo, const double *hi, double bu,
+                    struct fac_item *ord, int64_t q, int64_t m, double x, double *corr,
+                    double *cst, double *err)
+{
+    const int64_t *col;
+    const double *w;
+    int64_t n = fac_row(P, j, &col, &w);
+    double l0 = bu;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = col ? col[e] : e;
+        l0 = vfy_add_up(l0, vfy_mul_up(w[e], w[e] >= 0 ? hi[i] : lo[i]));
+    }
+    double l = l0;
+    for (int64_t t = 0; t < q; t++) {
+        int64_t e = ord[t].i, i = col ? col[e] : e;
+        l = vfy_sub_up(l, vfy_mul_down(fabs(w[e]), vfy_sub_down(hi[i], lo[i])));
+    }
+    int64_t h = ord[q].i, ih = col ? col[h] : h;
+    double dh = vfy_mul_down(fabs(w[h]), vfy_sub_down(hi[ih], lo[ih]));
+    /* rounded up, l(I + h) may still be above 0 where the plain sums crossed: h joins I and the
+     * next input by position is h (a few times at most) */
+    for (int tries = 0; tries < 4 && dh > 0 && vfy_sub_up(l, dh) > 0 && q + 1 < m; tries++) {
+        l = vfy_sub_up(l, dh);
+        int64_t nx = q + 1;
+        for (int64_t t = q + 2; t < m; t++)
+            nx = ord[t].p < ord[nx].p ? t : nx;
+        struct fac_item it = ord[q + 1];
+        ord[q + 1] = ord[nx];
+        ord[nx] = it;
+        q++;
+        h = ord[q].i;
+        ih = col ? col[h] : h;
+        dh = vfy_mul_down(fabs(w[h]), vfy_sub_down(hi[ih], lo[ih]));
+    }
+    if (!(dh > 0) || !(vfy_sub_up(l, dh) <= 0) || !isfinite(l))
+        return 0;
+    double theta = fmax(vfy_div_up(l, dh), 0.0);
+    double S = 0, E = 0;
+    for (int64_t t = 0; t < q; t++) {
+        int64_t e = ord[t].i, i = col ? col[e] : e;
+        double lc = w[e] >= 0 ? lo[i] : hi[i];
+        corr[i] += x * w[e];
+        S = vfy_add_down(S, vfy_mul_down(w[e], lc));
+        E = vfy_add_up(E, vfy_mul_up(fabs(w[e]), fmax(fabs(lo[i]), fabs(hi[i]))));
+    }
+    double lch = w[h] >= 0 ? lo[ih] : hi[ih];
+    double tlo = vfy_mul_down(theta, w[h]), thi = vfy_mul_up(theta, w[h]);
+    corr[ih] += x * (theta * w[h]);
+    S = vfy_add_down(S, fmin(vfy_mul_down(tlo, lch), vfy_mul_down(thi, lch)));
+    E = vfy_add_up(E, vfy_mul_up(fmax(fabs(tlo), fabs(thi)), fmax(fabs(lo[ih]), fabs(hi[ih]))));
+    *cst = vfy_mul_down(-x, S);
+    *err = vfy_mul_up(-x, E);
+    return isfinite(*cst) && isfinite(*err);
+}
+
 /* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
  * constant and error of each row, with the invariant (for every execution of the network)
  *     row_i(y) >= lam_i · v_{k_end} + beta_i - slack_i.
@@ -2344,6 +2610,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                           const double *beta)
 {
     const vfy_net *net = ctx->net;
+    int64_t fac_layer = -1; /* the ReLU layer whose facets wait for their affine step */
     for (int64_t k = k_end - 1; k >= 0; k--) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
@@ -2425,6 +2692,13 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             if (sig && (s->use_salpha || s->keep_stape))
                 memcpy(s->stape + K * ctx->soff[k], lam, (size_t)(K * n_in) * sizeof(double));
             double exec_err = ctx->float_semantics ? act_exec_err(L) : 0.0;
+            int64_t fo = relu && ctx->facets && s->fac_ok ? ctx->fvoff[k] : -1;
+            const vfy_layer *FP = fo >= 0 ? &net->layers[k - 1] : NULL;
+            if (FP) {
+                memset(s->fac_corr, 0, (size_t)(K * FP->n_in) * sizeof(double));
+                memset(s->fac_err, 0, (size_t)K * sizeof(double));
+                fac_layer = k;
+            }
             int cvx = vfy_layer_is_convex(L->kind);
             int per_neuron = cvx && !vfy_layer_in_softmax(L) && ctx->float_semantics;
             double g = vfy_la_gamma(n_in);
@@ -2471,9 +2745,11 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     tu = c + 5 * n_in;
                     mag = c + 6 * n_in;
                 }
+                const double *fvlo = FP ? layer_in_lo(G->b, k - 1, G->in_lo) : NULL;
+                const double *fvhi = FP ? layer_in_hi(G->b, k - 1, G->in_hi) : NULL;
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                     double *row = lam + i * n_in;
-                    double d = 0, abst = 0, errmu = 0, absx = 0, exs = 0;
+                    double d = 0, abst = 0, errmu = 0, absx = 0, exs = 0, facd = 0;
                     /* look-ahead rows: on their child the neuron is decided, relu(z) = 0
                      * (inactive) or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and
                      * takes the lines of its child's interval, [l, 0] or [0, u] (act_relax: sound
@@ -2491,6 +2767,23 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                         double x = row[j], mu;
                         if (cvx && x == 0)
                             continue; /* (exactly nothing: its lines may be infinite) */
+                        double lmb = FP && x < 0 && j != ovj
+                                         ? s->fac_lam[K * ctx->roff[k] + i * n_in + j] : 0;
+                        if (lmb > 0) {
+                            /* x = xf + xt (+ delta, |delta| <= 2^-53 |x|, times y in [0, H]) */
+                            double xf = x * lmb, xt = x - xf, cst, fe, fv, zs;
+                            double bu = vfy_add_up(FP->b[j], ds->q[k - 1][j]);
+                            int64_t nv = FP->n_in, q, m;
+                            if (fac_select(FP, j, fvlo, fvhi, bu, s->fac_v + K * fo + i * nv,
+                                           s->fac_ord, &q, &m, &fv, &zs) &&
+                                fac_emit(FP, j, fvlo, fvhi, bu, s->fac_ord, q, m, xf,
+                                         s->fac_corr + i * nv, &cst, &fe)) {
+                                facd = vfy_add_down(facd, cst);
+                                s->fac_err[i] = vfy_add_up(s->fac_err[i], fe);
+                                errmu = vfy_add_up(errmu, vfy_mul_up(fabs(x), H[j]));
+                                x = xt;
+                            }
+                        }
                         /* SOUND: a standalone convex kind's float value is within
                          * conv_exec_err(|f|) of f(z): |lam| times it, summed rounding up */
                         if (per_neuron)
@@ -2543,6 +2836,10 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     e = vfy_add_up(e, exs);
                     s->beta[i] += d;
                     e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+                    if (facd != 0) { /* SOUND: facd is a lower bound; the addition's rounding */
+                        s->beta[i] += facd;
+                        e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+                    }
                     s->slack[i] = vfy_add_up(vfy_add_up(s->slack[i], e), tiny);
                 }
             }
@@ -2567,6 +2864,33 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
         }
         double g = vfy_la_gamma(n_out);
+        if (fac_layer == k + 1) {
+            /* the facets' coefficients on this layer's input, added to the product.
+             * SOUND: each entry is the product plus at most n_out + 1 rounded terms g_i, so
+             * within gamma(n_out + 3) (|product| + sum |g_i|) of the exact sum; times H */
+            double gf = vfy_la_gamma(n_out + 3);
+            for (int64_t sg = 0; sg < n_seg; sg++) {
+                const bseg *G = &segs[sg];
+                const double *vlo = layer_in_lo(G->b, k, G->in_lo);
+                const double *vhi = layer_in_hi(G->b, k, G->in_hi);
+                for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                    if (s->fac_err[i] == 0)
+                        continue; /* (a facet with a nonzero term has err > 0: none here) */
+                    double *r2 = lam2 + i * n_in, ea = 0;
+                    const double *cr = s->fac_corr + i * n_in;
+                    for (int64_t p = 0; p < n_in; p++) {
+                        double H = fmax(fabs(vlo[p]), fabs(vhi[p]));
+                        ea = vfy_add_up(ea, vfy_mul_up(fabs(r2[p]), H));
+                        r2[p] += cr[p];
+                    }
+                    double e = vfy_mul_up(gf, vfy_add_up(ea, s->fac_err[i]));
+                    e = vfy_add_up(e, vfy_mul_up((double)(2 * n_out + 2) * ETA64,
+                                                 vfy_add_up(ds_hsum(G->b, k), 1.0)));
+                    s->slack[i] = vfy_add_up(s->slack[i], e);
+                }
+            }
+            fac_layer = -1;
+        }
         for (int64_t sg = 0; sg < n_seg; sg++) {
             const bseg *G = &segs[sg];
             const vfy_bound_scratch *ds = G->b->scratch;
@@ -3142,6 +3466,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
+        if (ctx->facets && s->fac_v && k + 1 < net->n_layers) {
+            int64_t fo = ctx->fvoff[k + 1];
+            if (fo >= 0)
+                memcpy(s->fac_v + K * fo, v, (size_t)(K * n_in) * sizeof(double));
+        }
         if (L->kind == VFY_LAYER_DENSE) {
             if (L->conv)
                 vfy_la_conv_fwd(L->conv, VFY_CONV_W, K, v, v2, s->conv_ws);
@@ -3273,11 +3602,29 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         if (l[j] < 0 && u[j] > 0)
                             relu_upper_line(l[j], u[j], &s->s_up[j], &s->t_up[j]);
                 }
-                for (int64_t i = G->r0; i < G->r0 + G->K; i++)
+                /* (facets) a row's upper line mixed with the tightest facet at the
+                 * layer's input here, lam F + (1 - lam) T, and d bound / d lam = tp (F - T) */
+                int64_t fo = ctx->facets && s->fac_v ? ctx->fvoff[k] : -1;
+                const vfy_layer *FP = fo >= 0 ? &net->layers[k - 1] : NULL;
+                const double *fvlo = FP ? layer_in_lo(G->b, k - 1, G->in_lo) : NULL;
+                const double *fvhi = FP ? layer_in_hi(G->b, k - 1, G->in_hi) : NULL;
+                for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+                    /* (facets) the FAC_TOP neurons of the row's largest triangle intercepts
+                     * |tp| tu, and those already mixed, are looked at; the others keep the line */
+                    double thr = 0;
+                    if (FP) {
+                        int64_t c = 0;
+                        for (int64_t j = 0; j < n_in; j++)
+                            if (l[j] < 0 && u[j] > 0 && tp[i * n_in + j] < 0)
+                                s->fac_key[c++] = -tp[i * n_in + j] * tu[j];
+                        thr = c > FAC_TOP ? kth_largest(s->fac_key, c, FAC_TOP) : 0;
+                    }
                     for (int64_t j = 0; j < n_in; j++) {
                         double z = v[i * n_in + j], out;
                         int64_t ij = i * n_in + j;
                         gr[ij] = 0;
+                        if (FP)
+                            s->fac_lam[K * ctx->n_relu + K * ctx->roff[k] + ij] = 0;
                         if (l[j] >= 0)
                             out = z;
                         else if (!(u[j] > 0))
@@ -3285,10 +3632,23 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         else if (tp[ij] >= 0) {
                             out = al[ij] * z;
                             gr[ij] = tp[ij] * z;
-                        } else
+                        } else {
                             out = su[j] * z + tu[j];
+                            double fv, zs;
+                            int64_t nv = FP ? FP->n_in : 0, q, m;
+                            int64_t p = K * ctx->roff[k] + ij;
+                            if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr) &&
+                                fac_select(FP, j, fvlo, fvhi,
+                                           FP->b[j] + G->b->scratch->q[k - 1][j],
+                                           s->fac_v + K * fo + i * nv, s->fac_ord, &q, &m, &fv,
+                                           &zs)) {
+                                s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
+                                out += s->fac_lam[p] * (fv - out);
+                            }
+                        }
                         v2[ij] = out;
                     }
+                }
             }
         }
         /* d bound / d beta_q = -sign_q (z_q* - t_q) (z_q* the split neuron's value at the
@@ -3308,6 +3668,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     }
     s->pv = v;
     s->pv2 = v2;
+    s->fac_ok = ctx->facets && s->fac_v;
 }
 
 /* Each row's value in the relaxed network at the primal point of the pass whose bounds are lbc,
@@ -3690,6 +4051,26 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     }
     if (!batch_reserve(ctx, s, n_jobs, K, NS, NB))
         return VFY_ERR_NOMEM;
+    s->fac_ok = 0;
+    if (ctx->facets) {
+        int64_t tot = ctx->n_fv, w = 0;
+        for (int64_t k = 0; k < L; k++)
+            w = net->layers[k].n_in > w ? net->layers[k].n_in : w;
+        if (!grow_buf(&s->fac_v, &s->cap_fac_v, (size_t)(K * tot + 1)) ||
+            !grow_buf(&s->fac_corr, &s->cap_fac_corr, (size_t)(K * w + 1)) ||
+            !grow_buf(&s->fac_err, &s->cap_fac_err, (size_t)(K + 1)) ||
+            !grow_buf(&s->fac_lam, &s->cap_fac_lam, (size_t)(4 * K * R + 1)) ||
+            !grow_buf(&s->fac_key, &s->cap_fac_key, (size_t)(w + 1)))
+            return VFY_ERR_NOMEM;
+        memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
+        if ((size_t)w + 1 > s->cap_fac_ord) {
+            vfy_free(s->fac_ord);
+            s->fac_ord = vfy_alloc_array((size_t)w + 1, sizeof(struct fac_item));
+            s->cap_fac_ord = s->fac_ord ? (size_t)w + 1 : 0;
+            if (!s->fac_ord)
+                return VFY_ERR_NOMEM;
+        }
+    }
     /* the others: CROWN's bound (each on its own scratch) */
     n = K = NS = NB = 0;
     for (int64_t j = 0; j < n_jobs; j++) {
@@ -3910,6 +4291,9 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                 break; /* every row's case refuted: nothing left to optimise */
             if (nd > 0) {
                 KW = pack_segments(ctx, s, ws, &nw, KW, &NBW, any_cx, sact, sprod);
+                s->fac_ok = 0; /* (the primal rows moved) */
+                if (ctx->facets)
+                    memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
                 s->pal_K = KW;
             }
         }
@@ -3931,6 +4315,16 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                 continue; /* a stable neuron's slope (no gradient ever): nothing would move */
             double a = s->alpha[p] + lr * adam_dir(&s->adam_m[p], &s->adam_v[p], g, r1, r2);
             s->alpha[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
+        }
+        /* projected Adam ascent on the facets' mixes, each kept in [0, 1] (the
+         * gradients from the pass above, at the primal point before it) */
+        for (int64_t p = 0; ctx->facets && s->fac_ok && p < KW * R; p++) {
+            double *fl = s->fac_lam, g = fl[KW * R + p];
+            double *m1 = fl + 2 * KW * R, *m2 = fl + 3 * KW * R;
+            if (g == 0 && m1[p] == 0)
+                continue;
+            double a = fl[p] + FAC_LR * adam_dir(&m1[p], &m2[p], g, r1, r2);
+            fl[p] = a < 0 ? 0 : (a > 1 ? 1 : a);
         }
         /* projected Adam ascent on the split multipliers, each kept >= 0 */
         for (int64_t p = 0; p < NBW; p++) {
@@ -3972,6 +4366,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     s->use_salpha = 0;
     s->use_palpha = 0;
     s->rc_on = 0;
+    s->fac_ok = 0;
     /* each job's results */
     for (int64_t j = 0; j < n_jobs; j++) {
         if (s->job_seg[j] < 0)
@@ -4467,8 +4862,10 @@ static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
         pre.n_out = n_out;
         vfy_bound_ctx *pc = NULL;
         st = vfy_bound_ctx_create(&pre, ctx->float_semantics, &pc, NULL);
-        if (st == VFY_OK)
+        if (st == VFY_OK) {
             vfy_bound_ctx_set_act_search(pc, ctx->act_search);
+            vfy_bound_ctx_set_facets(pc, ctx->facets);
+        }
         /* rows 2j, 2j + 1: +-e_j for unstable neuron idx[j], in equal chunks of at most
          * TIGHTEN_CHUNK, and at least TIGHTEN_SPLIT of at least TIGHTEN_MIN_ROWS when there are
          * enough rows, whatever the threads (the chunking is part of the rounding) */

@@ -73,11 +73,16 @@ static const char usage_text[] =
     "                     or more), whose timing the verdict then depends on\n"
     "  --refine-bounds    the refinement's later prefix searches also carry the bounds its\n"
     "                     searches tightened (not only the neurons made stable) as constraints\n"
+    "  --no-facets        the alpha passes without ideal upper facets (on by default on\n"
+    "                     networks with a convolution, where a ReLU's input layer has at most\n"
+    "                     1024 inputs a neuron: a mix of the triangle and a facet of the ReLU's\n"
+    "                     hull over its inputs' box; off with --certificate)\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  --compare-bounds   instead of verifying, print for every row of the spec the lower bound of\n"
     "                     its margin (row - rhs) over the first input box by IBP, CROWN and\n"
-    "                     alpha-CROWN (8 and 50 iterations), the triangle LP (GLPK, safe\n"
+    "                     alpha-CROWN (8 and 50 iterations; alpha-fac: 50 with the facets of\n"
+    "                     --no-facets, where the network has them), the triangle LP (GLPK, safe\n"
     "                     dual bound), the LP with multi-neuron cuts, the LP with single-neuron\n"
     "                     ideal cuts (the hull of each ReLU of at most 64 inputs over their\n"
     "                     box), and CROWN and the LP after the hidden layers are tightened by\n"
@@ -243,15 +248,20 @@ static vfy_status compare_bounds(const vfy_net *net, const vfy_spec *spec, int f
         printf("rows bounded on the input of the model's %s (its logits)\n",
                net->out_op == VFY_OUT_SOFTMAX ? "Softmax" : "LogSoftmax");
     printf("method      time_s   margin lower bound per row (row - rhs; > 0 refutes the row)\n");
-    static const char *const names[] = {"ibp", "crown", "alpha-8", "alpha-50"};
-    for (int m = 0; m < 4 && compare_in_time(names[m], dl); m++) {
+    /* alpha-fac: alpha-50 with the ideal upper facets, on networks that have them */
+    static const char *const names[] = {"ibp", "crown", "alpha-8", "alpha-50", "alpha-fac"};
+    vfy_bound_ctx_set_facets(ctx, 1);
+    int n_methods = vfy_bound_ctx_facets(ctx) ? 5 : 4;
+    for (int m = 0; m < n_methods && compare_in_time(names[m], dl); m++) {
         double t0 = vfy_now();
+        vfy_bound_ctx_set_facets(ctx, m == 4);
         st = vfy_bound_layers(ctx, m == 0 ? VFY_BOUND_IBP : VFY_BOUND_CROWN, lo, hi, NULL, b);
         if (st == VFY_OK && m < 2)
             st = vfy_bound_rows(ctx, m == 0 ? VFY_BOUND_IBP : VFY_BOUND_CROWN, lo, hi, b, K, cy, cx,
                                 lb, lam, cc);
         else if (st == VFY_OK)
-            st = vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, m == 2 ? 8 : 50, lb, lam, cc);
+            st = vfy_bound_rows_alpha(ctx, lo, hi, b, K, cy, cx, NULL, m == 2 ? 8 : 50, lb, lam,
+                                      cc);
         if (st != VFY_OK) {
             st = vfy_fail(err, st, "bounding failed (%s)", vfy_status_name(st));
             goto done;
@@ -390,6 +400,8 @@ int main(int argc, char **argv)
             opts.refine = 0;
         } else if (!strcmp(a, "--refine-bounds")) {
             opts.refine_bounds = 1;
+        } else if (!strcmp(a, "--no-facets")) {
+            opts.facets = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
                    !strcmp(a, "--max-memory") || !strcmp(a, "--split") || !strcmp(a, "--lp-exact") ||

@@ -206,6 +206,7 @@ static vfy_status prefix_search(const vfy_net *P, const vfy_spec *sub, const vfy
     o.root_split_sign = proved->sign;
     o.root_bounds = bounds->n > 0 ? bounds : NULL;
     o.attack = 0; /* observe() looked already */
+    o.facets = opts->facets;
     vfy_verify_result r;
     /* the prefix searches' own progress reports would drown the caller's (a search of one
      * thread logs from the calling thread only) */

@@ -1640,12 +1640,15 @@ static void require_constraints_sound(const vfy_net *net, const vfy_bound_ctx *c
 /* Random network i (seeds st0, net_seed) and point x0 in its box; up to 3 unstable neurons as
  * split_domain picks them (with_offsets: bounds as constraints, else splits):
  * require_constraints_sound. */
-static void constraints_case(int i, uint64_t st0, uint64_t net_seed, int with_offsets)
+static void constraints_case(int i, uint64_t st0, uint64_t net_seed, int with_offsets,
+                             int facets)
 {
     uint64_t st = st0;
     double lo[16], hi[16], wlo[16], whi[16], x0[16], off[3];
     vfy_bound_ctx *ctx;
     vfy_net *net = random_multilayer(i, net_seed, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bound_ctx_set_facets(ctx, facets);
+    ck_assert_int_eq(vfy_bound_ctx_facets(ctx), facets); /* (every layer's fan-in is small) */
     vfy_bounds *b = vfy_bounds_create(ctx);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
     int64_t idx[3], kq[3], jq[3];
@@ -1666,7 +1669,166 @@ static void constraints_case(int i, uint64_t st0, uint64_t net_seed, int with_of
  * accordingly. */
 START_TEST(test_beta_sound)
 {
-    constraints_case(_i, 300 + (uint64_t)_i, 1200 + (uint64_t)_i, 0);
+    constraints_case(_i, 300 + (uint64_t)_i, 1200 + (uint64_t)_i, 0, 0);
+}
+END_TEST
+
+/* The same with ideal upper facets (vfy_bound_ctx_set_facets), splits and bounds as constraints:
+ * every sampled point of the region is above each row's bound, with no tolerance. */
+START_TEST(test_facets_sound)
+{
+    constraints_case(_i, 7300 + (uint64_t)_i, 7700 + (uint64_t)_i, _i % 2, 1);
+}
+END_TEST
+
+/* Hidden bounds by alpha-CROWN with facets (the prefix contexts take the setting) contain every
+ * sampled execution (no tolerance). */
+START_TEST(test_facets_hidden_sound)
+{
+    uint64_t st = 7950 + (uint64_t)_i;
+    double lo[16], hi[16], wlo[16], whi[16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 8150 + (uint64_t)_i, &st, 0.3, &ctx, lo, hi, wlo, whi);
+    vfy_bound_ctx_set_facets(ctx, 1);
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, b), VFY_OK);
+    int64_t n_t = 0;
+    ck_assert_int_eq(vfy_bound_tighten_alpha(ctx, wlo, whi, b, 20, NULL, &n_t), VFY_OK);
+    check_contains(net, b, lo, hi, 31 + (uint64_t)_i, 400);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Several domains in one batch with facets (vfy_bound_rows_alpha_batch: the rows of all domains
+ * through each layer, their facets' coefficients per row), with splits, an early stop packing
+ * rows out, and rows with input terms: every sampled point of each domain's region is above each
+ * of its rows' bounds, with no tolerance. */
+START_TEST(test_facets_batch_sound)
+{
+    enum { D = 3, K = 3 };
+    uint64_t st = 7900 + (uint64_t)_i;
+    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 8100 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
+                                     wlo[0], whi[0]);
+    vfy_bound_ctx_set_facets(ctx, 1);
+    ck_assert(vfy_bound_ctx_facets(ctx));
+    int64_t nx = net->n_in, ny = net->n_out;
+    ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
+    for (int d = 1; d < D; d++)
+        random_box(&st, nx, 0.1 + 0.1 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
+    vfy_bounds *b[D], *work = vfy_bounds_create(ctx);
+    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
+    signed char sg[D][3];
+    vfy_splits sp[D];
+    double cy[D][K * 8], cx[K * 16], lb[D][K], stop[K] = {-1e-3, 1e30, 1e30};
+    vfy_alpha_job jobs[D];
+    for (int d = 0; d < D; d++) {
+        b[d] = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]), VFY_OK);
+        for (int64_t j = 0; j < nx; j++)
+            x0[d][j] = lo[d][j] + testnet_uniform(&st) * (hi[d][j] - lo[d][j]);
+        if (d > 0)
+            n_sp[d] = split_domain(net, ctx, b[d], wlo[d], whi[d], x0[d], &st, idx[d], kq[d], jq[d],
+                                   sg[d], NULL);
+        sp[d] = (vfy_splits){n_sp[d], idx[d], sg[d], NULL};
+        for (int64_t i = 0; i < K * ny; i++)
+            cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+        jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
+                                  n_sp[d] ? &sp[d] : NULL, NULL, 0, 0, lb[d], NULL, NULL, NULL,
+                                  0, d == 1 ? stop : NULL, NULL};
+    }
+    for (int64_t i = 0; i < K * nx; i++)
+        cx[i] = testnet_uniform(&st) - 0.5;
+    ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D, jobs, 20), VFY_OK);
+    double *acts[16] = {0}, x[16];
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    for (int d = 0; d < D; d++) {
+        int on = 0;
+        for (int t = 0; t < 6000; t++) {
+            for (int64_t j = 0; j < nx; j++) {
+                double r = testnet_uniform(&st);
+                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
+                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
+                                                                        (hi[d][j] - lo[d][j])));
+            }
+            vfy_eval_forward_all(net, x, acts, NULL);
+            int in = 1;
+            for (int64_t q = 0; q < n_sp[d]; q++)
+                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
+            if (!in)
+                continue;
+            on++;
+            const double *y = acts[net->n_layers - 1];
+            for (int i = 0; i < K; i++) {
+                double v = 0;
+                for (int64_t j = 0; j < ny; j++)
+                    v += cy[d][i * ny + j] * y[j];
+                for (int64_t j = 0; d == 2 && j < nx; j++)
+                    v += cx[i * nx + j] * x[j];
+                REQUIRE_MSG(v >= lb[d][i], "domain %d row %d: value %.17g below the bound %.17g",
+                            d, i, v, lb[d][i]);
+            }
+        }
+        REQUIRE_MSG(on > 100, "domain %d: only %d samples in the region", d, on);
+        vfy_bounds_free(b[d]);
+    }
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    vfy_bounds_free(work);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* A facet where the triangle is loose: y = relu(v1 + v2 - 1) on [0, 1]^2 is at most v1 (the
+ * hull's facet), while the triangle over z in [-1, 1] only gives (v1 + v2) / 2. The output
+ * v1 - y is >= 0 everywhere (0 at v = 0): alpha-CROWN's bound is -1/2, with facets it is 0 up to
+ * the float allowance, and never above 0. On a net whose only layer has 2,000 inputs a neuron, the
+ * setter leaves them off. */
+START_TEST(test_facets_tighter)
+{
+    const int64_t sizes[3] = {2, 2, 1};
+    const double w1[4] = {1, 1, 1, 0}, b1[2] = {-1, 0}, w2[2] = {-1, 1}, b2[1] = {0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    vfy_net *net = testnet_dense(2, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    for (int fs = 0; fs <= 1; fs++) {
+        vfy_bound_ctx *ctx;
+        ck_assert_int_eq(vfy_bound_ctx_create(net, fs, &ctx, NULL), VFY_OK);
+        vfy_bounds *bb = vfy_bounds_create(ctx);
+        double lo[2] = {0, 0}, hi[2] = {1, 1}, cy = 1.0, lb[2];
+        vfy_bound_widen_input(ctx, 2, lo, hi);
+        for (int f = 0; f <= 1; f++) {
+            vfy_bound_ctx_set_facets(ctx, f);
+            ck_assert_int_eq(vfy_bound_ctx_facets(ctx), f);
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bb), VFY_OK);
+            ck_assert_int_eq(vfy_bound_rows_alpha(ctx, lo, hi, bb, 1, &cy, NULL, NULL, 30, &lb[f],
+                                                  NULL, NULL), VFY_OK);
+        }
+        REQUIRE_MSG(lb[0] < -0.49 && lb[0] > -0.51, "without facets: %.17g", lb[0]);
+        REQUIRE_MSG(lb[1] > -1e-3 && lb[1] <= 0, "with facets (float semantics %d): %.17g", fs,
+                    lb[1]);
+        vfy_bounds_free(bb);
+        vfy_bound_ctx_free(ctx);
+    }
+    vfy_net_free(net);
+    /* a layer of more inputs a neuron than facets take (bound.c: FAC_MAX_FANIN): none */
+    const int64_t wide[3] = {2000, 1, 1};
+    double *ww = calloc(2000, sizeof(double)), one = 1, zero = 0;
+    const double *w3[2] = {ww, &one}, *b3[2] = {&zero, &zero};
+    net = testnet_dense(2, wide, w3, b3);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bound_ctx_set_facets(ctx, 1);
+    ck_assert_int_eq(vfy_bound_ctx_facets(ctx), 0);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+    free(ww);
 }
 END_TEST
 
@@ -1735,7 +1897,7 @@ END_TEST
  * it). */
 START_TEST(test_offset_constraints_sound)
 {
-    constraints_case(_i, 900 + (uint64_t)_i, 4200 + (uint64_t)_i, 1);
+    constraints_case(_i, 900 + (uint64_t)_i, 4200 + (uint64_t)_i, 1, 0);
 }
 END_TEST
 
@@ -4245,6 +4407,10 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_alpha_warm, 0, 4);
     tcase_add_loop_test(tc, test_beta_sound, 0, 12);
     tcase_add_loop_test(tc, test_offset_constraints_sound, 0, 12);
+    tcase_add_loop_test(tc, test_facets_sound, 0, 16);
+    tcase_add_loop_test(tc, test_facets_batch_sound, 0, 8);
+    tcase_add_loop_test(tc, test_facets_hidden_sound, 0, 6);
+    tcase_add_test(tc, test_facets_tighter);
     tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_any_slope, 0, 2);

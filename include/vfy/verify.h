@@ -135,6 +135,9 @@ typedef struct vfy_verify_opts {
                                   the bounds the refinement's searches tightened as constraints
                                   (root_bounds); 0 (default): only the neurons it made stable
                                   (measured no better: docs/results.md) */
+    int facets;                /* 1 (default): ideal upper facets in the alpha passes where the
+                                  network has them (vfy_bound_ctx_set_facets; not with
+                                  on_refuted); 0: the triangle's lines only */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
