@@ -48,12 +48,13 @@ void vfy_bound_ctx_set_threads(vfy_bound_ctx *ctx, int n);
  * implementation). */
 void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on);
 /* Ideal upper facets (default off): in the alpha passes (vfy_bound_rows_alpha and its batch, and
- * so vfy_bound_tighten_alpha's, whose prefix contexts take the setting), each unstable ReLU whose input is a DENSE layer of at most 1024 inputs a neuron (bound.c,
- * facet_layers) may take, for a row that bounds it from above, a mix of its triangle's upper line
- * and a facet of its hull over the box of the layer's inputs (Anderson et al. 2020), the mix
- * optimised with the slopes. Every pass stays sound; a step costs more, and the bounds are mostly
- * tighter (not always: the mixes change the slopes' ascent). A certificate cannot record the
- * facets: its runs leave them off. No effect on a network without such a layer. */
+ * so vfy_bound_tighten_alpha's, whose prefix contexts take the setting), each unstable ReLU whose
+ * input is a DENSE layer of at most 1024 inputs a neuron (bound.c, facet_layers) may take, for a
+ * row that bounds it from above, a mix of its triangle's upper line and a facet of its hull over
+ * the box of the layer's inputs (Anderson et al. 2020), the mix optimised with the slopes. Every
+ * pass stays sound; a step costs more, and the bounds are mostly tighter (not always: the mixes
+ * change the slopes' ascent). A certificate cannot record the facets: its runs leave them off. No
+ * effect on a network without such a layer. */
 void vfy_bound_ctx_set_facets(vfy_bound_ctx *ctx, int on);
 int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx); /* whether they are on */
 
