@@ -2471,20 +2471,19 @@ static int64_t fac_row(const vfy_layer *P, int64_t j, const int64_t **col, const
 
 /* The tightest facet of neuron j of DENSE layer P (input box lo, hi; beta <= bu) at the point vs,
  * in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
- * the inputs that can move ord[0 .. *m); its value at vs in *fv, the pre-activation there in *zs.
+ * the inputs that can move ord[0 .. *m); its value at vs in *fv (fv NULL: not wanted).
  * Returns 0 when there is none (an input unbounded, or the neuron stable over the box). */
 static int fac_select(const vfy_layer *P, int64_t j, const double *lo, const double *hi,
                       double bu, const double *vs, struct fac_item *ord, int64_t *qo,
-                      int64_t *mo, double *fv, double *zs)
+                      int64_t *mo, double *fv)
 {
     const int64_t *col;
     const double *w;
     int64_t n = fac_row(P, j, &col, &w), m = 0;
-    double l0 = bu, z = P->b[j];
+    double l0 = bu;
     for (int64_t e = 0; e < n; e++) {
         int64_t i = col ? col[e] : e;
         double wi = w[e], a = lo[i], b = hi[i];
-        z += wi * vs[i];
         l0 += wi * (wi >= 0 ? b : a);
         if (wi != 0 && b > a) {
             ord[m].p = wi >= 0 ? (vs[i] - a) / (b - a) : (b - vs[i]) / (b - a);
@@ -2492,7 +2491,6 @@ static int fac_select(const vfy_layer *P, int64_t j, const double *lo, const dou
             ord[m++].i = e;
         }
     }
-    *zs = z;
     if (!(l0 > 0) || !isfinite(l0))
         return 0;
     /* the crossing by weighted selection (expected linear time): ord[0 .. q) become I (in no
@@ -2533,6 +2531,8 @@ static int fac_select(const vfy_layer *P, int64_t j, const double *lo, const dou
         return 0;
     *qo = a;
     *mo = m;
+    if (!fv)
+        return 1;
     double f = 0, th = budget / ord[a].d;
     for (int64_t t = 0; t < a; t++)
         f += ord[t].p * ord[t].d;
@@ -2771,11 +2771,11 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                                          ? s->fac_lam[K * ctx->roff[k] + i * n_in + j] : 0;
                         if (lmb > 0) {
                             /* x = xf + xt (+ delta, |delta| <= 2^-53 |x|, times y in [0, H]) */
-                            double xf = x * lmb, xt = x - xf, cst, fe, fv, zs;
+                            double xf = x * lmb, xt = x - xf, cst, fe;
                             double bu = vfy_add_up(FP->b[j], ds->q[k - 1][j]);
                             int64_t nv = FP->n_in, q, m;
                             if (fac_select(FP, j, fvlo, fvhi, bu, s->fac_v + K * fo + i * nv,
-                                           s->fac_ord, &q, &m, &fv, &zs) &&
+                                           s->fac_ord, &q, &m, NULL) &&
                                 fac_emit(FP, j, fvlo, fvhi, bu, s->fac_ord, q, m, xf,
                                          s->fac_corr + i * nv, &cst, &fe)) {
                                 facd = vfy_add_down(facd, cst);
@@ -3634,14 +3634,14 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             gr[ij] = tp[ij] * z;
                         } else {
                             out = su[j] * z + tu[j];
-                            double fv, zs;
+                            double fv;
                             int64_t nv = FP ? FP->n_in : 0, q, m;
                             int64_t p = K * ctx->roff[k] + ij;
                             if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr) &&
                                 fac_select(FP, j, fvlo, fvhi,
                                            FP->b[j] + G->b->scratch->q[k - 1][j],
-                                           s->fac_v + K * fo + i * nv, s->fac_ord, &q, &m, &fv,
-                                           &zs)) {
+                                           s->fac_v + K * fo + i * nv, s->fac_ord, &q, &m,
+                                           &fv)) {
                                 s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
                                 out += s->fac_lam[p] * (fv - out);
                             }
