@@ -313,6 +313,8 @@ typedef struct search {
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
+    int facets;        /* ideal upper facets in every alpha pass (networks with a convolution) */
+    int root_facets;   /* ...in the root's hidden bounds (every network) */
     int alpha_iters;   /* alpha-CROWN iterations per domain (opts->alpha_iters, resolved) */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
@@ -2402,16 +2404,20 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     }
     /* a certificate records ReLU slopes only: Sigmoid/Tanh keep their default lines there */
     vfy_bound_ctx_set_act_search(ctx, !s.cert);
-    /* nor facets (bound.h: vfy_bound_ctx_set_facets). They pay on networks with convolutions,
-     * whose domains cost their products in any case: oval21 cifar_deep_kw img1052, unsat in 221 s
-     * (--no-refine) where it timed out at 720 s. On fully connected nets, whose products are
-     * cheap (BLAS), a domain costs many times more and the searches end in more time for far
-     * fewer domains: mnist_fc 256x4 prop_14_0.05 27.0 s against 11.4 s (76 domains against
-     * 5,055), 256x6 prop_3_0.05 35.8 s against 27.0 s: there they stay off */
+    /* nor facets (bound.h: vfy_bound_ctx_set_facets). In every alpha pass they pay on networks
+     * with convolutions, whose domains cost their products in any case: oval21 cifar_deep_kw
+     * img1052, unsat in 221 s (--no-refine) where it timed out at 720 s. On fully connected nets,
+     * whose products are cheap (BLAS), a domain costs many times more and the searches end in more
+     * time for fewer domains (mnist_fc 256x4 prop_10_0.05, --no-refine: 16.6 s, 1,075 domains;
+     * 51.3 s, 28,031 without facets): there they tighten the root's hidden bounds only, in a
+     * second pass before the first search (below), which every domain inherits (at 75 s,
+     * prop_10_0.05 10.2 s against 47.6 s, prop_0_0.05 5.8 s against 36.5 s) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
-    vfy_bound_ctx_set_facets(ctx, opts->facets && !s.cert && conv);
+    s.facets = opts->facets && !s.cert && conv;
+    s.root_facets = opts->facets && !s.cert;
+    vfy_bound_ctx_set_facets(ctx, s.facets);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)
         s.act_lines |= net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH;
     s.alpha_iters = opts->alpha_iters >= 0 ? opts->alpha_iters
@@ -2644,6 +2650,29 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
+                    if (st == VFY_OK && s.root_facets && !s.facets && phase == 0 &&
+                        !vfy_deadline_over(&adl)) {
+                        /* a second pass with the facets, within the same time: on fully
+                         * connected nets they cost 5-20 times as much, and a pass cut short
+                         * leaves its later layers as they were (keeping the better of each
+                         * bound): in place of the first, its cut on mnist_fc 256x4 prop_0_0.05
+                         * at 8 s left 292 neurons unstable against the plain pass's 204. Not
+                         * after a refinement, whose prefix searches do better without it: the
+                         * neurons they prove stable carry multipliers (root splits), those the
+                         * facets made stable none (256x4 prop_9_0.05 at 75 s: 132 left unstable
+                         * without the pass, 145 with it, and a timeout) */
+                        double t_fac = vfy_now();
+                        int64_t n_f = 0;
+                        vfy_bound_ctx_set_facets(ctx, 1);
+                        if (vfy_bound_ctx_facets(ctx)) { /* (a ReLU layer that takes them) */
+                            st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0,
+                                                             HIDDEN_ALPHA_ITERS, &adl, &n_f, NULL,
+                                                             NULL);
+                            vfy_log(2, "root: %lld hidden bounds tightened by a pass with facets "
+                                    "in %.2f s", (long long)n_f, vfy_now() - t_fac);
+                        }
+                        vfy_bound_ctx_set_facets(ctx, 0);
+                    }
                     if (st == VFY_OK && s.act_lines && !opts->on_root_bound) {
                         long_attack la = {&t_long, &rng, n_samples, long_steps};
                         st = deepen_root(&s, root, b0, vfy_now() - t_pass, res, &la);

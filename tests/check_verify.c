@@ -353,6 +353,43 @@ START_TEST(test_split_needed_unsat)
 }
 END_TEST
 
+/* On a fully connected net the root's hidden bounds take ideal upper facets (bab.c: root_facets):
+ * over [0, 1]^2, z = relu(x0 + x1 - 1) - relu(x0) <= 0 by the facet relu(x0 + x1 - 1) <= x0, where
+ * the triangle gives 1/2. So y = relu(z) >= 0.01 is refuted at the root with them; without them
+ * (--no-facets) the search splits. */
+START_TEST(test_root_facets_fc)
+{
+    const int64_t sizes[4] = {2, 2, 1, 1};
+    const double w1[4] = {1, 1, 1, 0}, b1[2] = {-1, 0}, w2[2] = {1, -1}, b2[1] = {0};
+    const double w3[1] = {1}, b3[1] = {0};
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    vfy_net *net = testnet_dense(3, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    vfy_spec *spec = parse("(declare-const X_0 Real)(declare-const X_1 Real)"
+                           "(declare-const Y_0 Real)(assert (>= X_0 0))(assert (<= X_0 1))"
+                           "(assert (>= X_1 0))(assert (<= X_1 1))(assert (>= Y_0 0.01))");
+    for (int f = 0; f <= 1; f++) {
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF;
+        o.refine = 0;
+        o.facets = f;
+        o.threads = 1;
+        o.timeout_s = 10;
+        vfy_verify_result res;
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        ck_assert_int_eq(res.verdict, VFY_UNSAT);
+        REQUIRE_MSG(f ? res.domains == 1 : res.domains > 1, "facets %d: %lld domains", f,
+                    (long long)res.domains);
+        vfy_verify_result_free(&res);
+    }
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_disjunction_of_boxes)
 {
     /* the second box reaches y = |x0| - |x1| <= -0.5 (x0 = 0, x1 = 0.9), the first does not */
@@ -1430,6 +1467,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
+    tcase_add_test(tc, test_root_facets_fc);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
     tcase_add_test(tc, test_relu_split_shares_box);
     tcase_add_test(tc, test_search_alloc_failures);

@@ -137,7 +137,9 @@ typedef struct vfy_verify_opts {
                                   (measured no better: docs/results.md) */
     int facets;                /* 1 (default): ideal upper facets in the alpha passes where the
                                   network has them (vfy_bound_ctx_set_facets; not with
-                                  on_refuted); 0: the triangle's lines only */
+                                  on_refuted): on networks with a convolution in every pass, on
+                                  the others in a second pass over the root's hidden bounds;
+                                  0: the triangle's lines only */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
