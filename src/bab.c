@@ -1012,6 +1012,9 @@ int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final)
  * again (*t_long = INFINITY): a violation is not left behind a minute of tightening (eran sigmoid
  * idx 7259 at 300 s: the long attack found it at 85.6 s, after the 540-step pass). SOUND: each pass
  * is vfy_bound_tighten_alpha's, which keeps the better of a bound and its new value. */
+/* The root's pass with facets (fully connected nets) starts with at least this many times the plain
+ * pass's time left in the phase (vfy_verify) */
+#define FACET_PASS_ROOM 4.0
 static int root_refuted(search *s, worker *w, const domain *d);
 static int64_t open_cases(search *s, worker *w, const domain *d, int64_t *open,
                           unsigned char *done);
@@ -2650,8 +2653,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0, HIDDEN_ALPHA_ITERS,
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
+                    double t_plain = vfy_now() - t_pass;
                     if (st == VFY_OK && s.root_facets && !s.facets && phase == 0 &&
-                        !vfy_deadline_over(&adl)) {
+                        !vfy_deadline_over(&adl) &&
+                        vfy_now() + FACET_PASS_ROOM * t_plain < s.dl.t_end) {
                         /* a second pass with the facets, within the same time: on fully
                          * connected nets they cost 5-20 times as much, and a pass cut short
                          * leaves its later layers as they were (keeping the better of each
@@ -2660,7 +2665,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                          * after a refinement, whose prefix searches do better without it: the
                          * neurons they prove stable carry multipliers (root splits), those the
                          * facets made stable none (256x4 prop_9_0.05 at 75 s: 132 left unstable
-                         * without the pass, 145 with it, and a timeout) */
+                         * without the pass, 145 with it, and a timeout). Nor when the phase's
+                         * time left is short of FACET_PASS_ROOM plain passes: its layers check
+                         * the deadline between them, and one with facets may overrun it by a
+                         * second, the first phase's whole time at an 8 s timeout (no refinement
+                         * then: test_refine_phase_benchmark) */
                         double t_fac = vfy_now();
                         int64_t n_f = 0;
                         vfy_bound_ctx_set_facets(ctx, 1);
