@@ -2684,7 +2684,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     if (st == VFY_OK && s.act_lines && !opts->on_root_bound) {
                         long_attack la = {&t_long, &rng, n_samples, long_steps};
-                        st = deepen_root(&s, root, b0, vfy_now() - t_pass, res, &la);
+                        /* (the time of the plain pass: deepen_root's passes are plain) */
+                        st = deepen_root(&s, root, b0, t_plain, res, &la);
                     }
                     if (st == VFY_OK && phase == 0 && s.root_lp_on && !opts->on_root_bound &&
                         !vfy_deadline_over(&s.dl)) {
