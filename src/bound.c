@@ -83,6 +83,8 @@ struct vfy_bound_ctx {
     int64_t *fvoff;  /* per layer: a ReLU layer's offset among the facet layers' inputs (the
                       * primal vectors' layout), -1 where it takes no facets */
     int64_t n_fv;    /* the facet layers' inputs in all */
+    int64_t *fooff;  /* per layer: a ReLU layer's offset among the facet layers' neurons, -1 */
+    int64_t n_fo;    /* the facet layers' neurons in all */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -141,8 +143,17 @@ typedef struct vfy_bound_scratch {
     size_t cap_fac_ord;
     double *fac_key; /* width: the row's triangle intercepts (FAC_TOP) */
     size_t cap_fac_key;
-    double *fac_pre; /* FAC_PRE_N x fac_w: a domain's facet layer's data (fac_pre_start) */
+    /* K R: the facet the last gradient step chose for each row and neuron at fac_v's point (h's
+     * entry in its layer's row + 1; -1: none; 0: not looked at), which the next backward pass
+     * takes instead of choosing again (fac_emit_at) */
+    double *fac_h;
+    size_t cap_fac_h;
+    double *fac_pre; /* fac_w: a row's position in a facet layer's box (fac_pre_row) */
     size_t cap_fac_pre;
+    /* per segment of the call (its slot rc) and facet layer: what fac_pre_start computes once
+     * for the call (FAC_BOX(ctx) each), and whether it has (fac_rdy, n_layers each: 0 or 1) */
+    double *fac_box, *fac_rdy;
+    size_t cap_fac_box, cap_fac_rdy;
     int64_t fac_w;   /* the widest layer's input */
     int fac_ok;
     double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
@@ -330,10 +341,10 @@ static void clamp_nonneg(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
 static void facet_layers(vfy_bound_ctx *ctx)
 {
     const vfy_net *net = ctx->net;
-    ctx->n_fv = 0;
+    ctx->n_fv = ctx->n_fo = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k], *P = k > 0 ? &net->layers[k - 1] : NULL;
-        ctx->fvoff[k] = -1;
+        ctx->fvoff[k] = ctx->fooff[k] = -1;
         if (L->kind != VFY_LAYER_RELU || !P || P->kind != VFY_LAYER_DENSE || P->w_relerr > 0)
             continue;
         int64_t fan = P->n_in;
@@ -348,6 +359,8 @@ static void facet_layers(vfy_bound_ctx *ctx)
             continue;
         ctx->fvoff[k] = ctx->n_fv;
         ctx->n_fv += P->n_in;
+        ctx->fooff[k] = ctx->n_fo;
+        ctx->n_fo += P->n_out;
     }
 }
 
@@ -378,7 +391,8 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->n_threads = 1;
     ctx->f32 = 1;
     ctx->fvoff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fvoff);
-    if (!ctx->fvoff)
+    ctx->fooff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fooff);
+    if (!ctx->fvoff || !ctx->fooff)
         goto nomem;
     facet_layers(ctx);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
@@ -461,6 +475,7 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
     vfy_free(ctx->absw);
     vfy_free(ctx->wfull);
     vfy_free(ctx->fvoff);
+    vfy_free(ctx->fooff);
     if (ctx->rowmax)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->rowmax[k]);
@@ -577,7 +592,10 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->fac_lam);
         vfy_free(s->fac_ord);
         vfy_free(s->fac_key);
+        vfy_free(s->fac_h);
         vfy_free(s->fac_pre);
+        vfy_free(s->fac_box);
+        vfy_free(s->fac_rdy);
         vfy_free(s->hsum);
         vfy_free(s->alpha);
         vfy_free(s->tape);
@@ -2473,30 +2491,41 @@ static int64_t fac_row(const vfy_layer *P, int64_t j, const int64_t **col, const
     return P->n_in;
 }
 
-/* What the facets of one domain's DENSE layer P share (its input box lo, hi being fixed over a
- * pass), in FAC_PRE_N arrays of the scratch's width W: per input, hi - lo (plain: the selection),
- * the same rounded down, max(|lo|, |hi|), and the row's point's position (v*_i - lo_i) / (hi_i -
- * lo_i) (fac_pre_row); per neuron, l(empty) in plain arithmetic and rounded up, each computed at
- * its first use in the pass (NAN until then). Computed once per domain and layer instead of once
- * per row and neuron: mnist_fc 256x4 prop_14_0.05 spent 80% of its time in the selection and the
- * emission, whose sums over the box they were most of. */
-#define FAC_PRE_N 6
+/* What the facets of one domain's DENSE layer P share: per input of its box lo, hi, hi - lo
+ * (plain: the selection), the same rounded down and max(|lo|, |hi|); per neuron, l(empty)
+ * (fac_l0) in plain arithmetic and rounded up, each computed at its first use (NAN until then);
+ * and the row's point's position (v*_i - lo_i) / (hi_i - lo_i) (fac_pre_row). Computed once per
+ * domain and layer for a whole call of vfy_bound_rows_alpha_batch, whose passes all bound the
+ * domain on the same layer bounds and perturbations (once per pass, the sums over the box were
+ * 11% of oval21 cifar_wide_kw img3458's time; once per row and neuron, 80% of mnist_fc 256x4
+ * prop_14_0.05's). */
 typedef struct {
     const double *lo, *hi;
     double *rng, *rng_dn, *mag, *pos, *l0, *l0_up;
 } fac_pre;
 
-static fac_pre fac_pre_start(const vfy_layer *P, const double *lo, const double *hi, double *buf,
-                             int64_t W)
+#define FAC_BOX(ctx) (3 * (ctx)->n_fv + 2 * (ctx)->n_fo)
+
+static fac_pre fac_pre_start(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const bseg *G,
+                             int64_t k)
 {
-    fac_pre f = {lo, hi, buf, buf + W, buf + 2 * W, buf + 3 * W, buf + 4 * W, buf + 5 * W};
-    for (int64_t i = 0; i < P->n_in; i++) {
-        f.rng[i] = hi[i] - lo[i];
-        f.rng_dn[i] = vfy_sub_down(hi[i], lo[i]);
-        f.mag[i] = fmax(fabs(lo[i]), fabs(hi[i]));
+    const vfy_layer *P = &ctx->net->layers[k - 1];
+    const double *lo = layer_in_lo(G->b, k - 1, G->in_lo), *hi = layer_in_hi(G->b, k - 1, G->in_hi);
+    double *box = s->fac_box + G->rc * FAC_BOX(ctx);
+    int64_t v = ctx->fvoff[k], o = 3 * ctx->n_fv + ctx->fooff[k];
+    fac_pre f = {lo,      hi,           box + v, box + ctx->n_fv + v, box + 2 * ctx->n_fv + v,
+                 s->fac_pre, box + o, box + o + ctx->n_fo};
+    double *rdy = &s->fac_rdy[G->rc * ctx->net->n_layers + k];
+    if (*rdy == 0) {
+        for (int64_t i = 0; i < P->n_in; i++) {
+            f.rng[i] = hi[i] - lo[i];
+            f.rng_dn[i] = vfy_sub_down(hi[i], lo[i]);
+            f.mag[i] = fmax(fabs(lo[i]), fabs(hi[i]));
+        }
+        for (int64_t j = 0; j < P->n_out; j++)
+            f.l0[j] = f.l0_up[j] = NAN;
+        *rdy = 1;
     }
-    for (int64_t j = 0; j < P->n_out; j++)
-        f.l0[j] = f.l0_up[j] = NAN;
     return f;
 }
 
@@ -2507,51 +2536,79 @@ static void fac_pre_row(const vfy_layer *P, fac_pre *f, const double *vs)
         f->pos[i] = f->rng[i] > 0 ? (vs[i] - f->lo[i]) / f->rng[i] : 0.0;
 }
 
-/* The tightest facet of neuron j of DENSE layer P (beta <= bu; the box and the point's position in
- * f) in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
- * the inputs that can move ord[0 .. *m); its value at the point in *fv (fv NULL: not wanted).
- * Returns 0 when there is none (an input unbounded, or the neuron stable over the box). */
-static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct fac_item *ord,
-                      int64_t *qo, int64_t *mo, double *fv)
+/* l(empty) = bu + sum_i w_i (w_i >= 0 ? u_i : l_i) of neuron j, in plain arithmetic (f->l0: it
+ * only chooses; -inf: none) and rounded up (f->l0_up; +inf: none), both at its first use in the
+ * pass, in one pass over the row. SOUND: the sum of bu and n rounded products is within
+ * gamma(n + 1) (|bu| + sum |p_i|) of the exact one, plus 2^-1074 per product for underflow
+ * (vfy_la_gamma(n + 2) covers the rounding of the computed sum of magnitudes too); an infinite
+ * or NaN sum (an unbounded input) names no facet. */
+static void fac_l0(const vfy_layer *P, int64_t j, fac_pre *f, double bu)
 {
+    if (!isnan(f->l0_up[j]))
+        return;
     const int64_t *col;
     const double *w;
-    int64_t n = fac_row(P, j, &col, &w), m = 0;
-    if (isnan(f->l0[j])) {
-        double l0 = bu;
-        for (int64_t e = 0; e < n; e++) {
-            int64_t i = col ? col[e] : e;
-            l0 += w[e] * (w[e] >= 0 ? f->hi[i] : f->lo[i]);
-        }
-        f->l0[j] = isfinite(l0) ? l0 : -INFINITY; /* (NaN: none) */
-    }
-    double l0 = f->l0[j];
-    if (!(l0 > 0))
-        return 0;
-    for (int64_t e = 0; e < n; e++) {
+    int64_t n = fac_row(P, j, &col, &w), e = 0;
+    double ps[4] = {0, 0, 0, 0}, pa[4] = {0, 0, 0, 0};
+    if (!col)
+        for (; e + 4 <= n; e += 4)
+            for (int t = 0; t < 4; t++) {
+                double p = w[e + t] * (w[e + t] >= 0 ? f->hi[e + t] : f->lo[e + t]);
+                ps[t] += p;
+                pa[t] += fabs(p);
+            }
+    for (; e < n; e++) {
         int64_t i = col ? col[e] : e;
-        double wi = w[e];
-        if (wi != 0 && f->rng[i] > 0) {
-            ord[m].p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i];
-            ord[m].d = fabs(wi) * f->rng[i];
-            ord[m++].i = e;
-        }
+        double p = w[e] * (w[e] >= 0 ? f->hi[i] : f->lo[i]);
+        ps[0] += p;
+        pa[0] += fabs(p);
     }
-    /* the crossing by weighted selection (expected linear time): ord[0 .. q) become I (in no
-     * order), ord[q] h */
-    int64_t a = 0, bnd = m;
-    double budget = l0;
+    double sum = bu + ((ps[0] + ps[1]) + (ps[2] + ps[3]));
+    double mag = fabs(bu) + ((pa[0] + pa[1]) + (pa[2] + pa[3]));
+    double err = vfy_add_up(vfy_mul_up(mag, vfy_la_gamma(n + 2)), (double)n * ETA64);
+    double up = vfy_add_up(sum, err);
+    f->l0[j] = isfinite(sum) && isfinite(up) ? sum : -INFINITY;
+    f->l0_up[j] = isfinite(sum) && isfinite(up) ? up : INFINITY;
+}
+
+/* Inputs in the order of their position, ties by their entry in the row: a strict total order,
+ * so that a facet is named by its h alone (I: the inputs before h; fac_emit_at) */
+static inline int fac_before(double p, int64_t e, double ph, int64_t eh)
+{
+    return p < ph || (p == ph && e < eh);
+}
+
+/* The tightest facet of neuron j of DENSE layer P (beta <= bu; the box and the point's position in
+ * f) in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
+ * the inputs that can move ord[0 .. *m); I holds exactly the inputs before h (fac_before); its
+ * value at the point in *fv (fv NULL: not wanted). Returns 0 when there is none (an input
+ * unbounded, or the neuron stable over the box). */
+/* Positions in FAC_NB buckets (fac_select): a bucket's inputs all come before the next's */
+#define FAC_NB 64
+static inline int fac_bucket(double p)
+{
+    return p > 0 ? (p < 1 ? (int)(p * FAC_NB) : FAC_NB - 1) : 0;
+}
+
+/* The crossing among ord[a .. end) in the order fac_before, by weighted selection (expected
+ * linear time): the input where the widths d, summed in that order, reach *budget. The inputs
+ * before it move to the front of the range; returns its place, *budget less their widths; or
+ * end, *budget less all the range's, when they sum to less. */
+static int64_t fac_cross(struct fac_item *ord, int64_t a, int64_t end, double *budget)
+{
+    int64_t bnd = end;
     while (bnd - a > 1) {
         double piv = ord[a + (bnd - a) / 2].p;
-        int64_t lt = a, gt = bnd, t = a; /* [a, lt) < piv, [lt, t) == piv, [gt, bnd) > piv */
+        int64_t pe = ord[a + (bnd - a) / 2].i;
+        int64_t lt = a, gt = bnd, t = a; /* [a, lt) before piv, [lt, t) piv, [gt, bnd) after */
         double sl = 0, se = 0;
         while (t < gt) {
             struct fac_item it = ord[t];
-            if (it.p < piv) {
+            if (fac_before(it.p, it.i, piv, pe)) {
                 ord[t++] = ord[lt];
                 ord[lt++] = it;
                 sl += it.d;
-            } else if (it.p > piv) {
+            } else if (it.i != pe) {
                 ord[t] = ord[--gt];
                 ord[gt] = it;
             } else {
@@ -2559,26 +2616,83 @@ static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, stru
                 se += it.d;
             }
         }
-        if (sl >= budget) {
+        if (sl >= *budget) {
             bnd = lt;
-        } else if (sl + se >= budget) {
-            budget -= sl;
-            for (a = lt; a < gt - 1 && ord[a].d < budget; a++) /* equal keys: as they stand */
-                budget -= ord[a].d;
+        } else if (sl + se >= *budget) {
+            *budget -= sl;
+            a = lt; /* (gt == lt + 1: the pivot alone) */
             bnd = a + 1;
         } else {
-            budget -= sl + se;
+            *budget -= sl + se;
             a = gt;
         }
     }
+    if (a < end && bnd == end && ord[a].d < *budget) { /* the last input, short of it */
+        *budget -= ord[a].d;
+        return end;
+    }
+    return a;
+}
+
+static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct fac_item *ord,
+                      int64_t *qo, int64_t *mo, double *fv)
+{
+    const int64_t *col;
+    const double *w;
+    int64_t n = fac_row(P, j, &col, &w), m = 0;
+    fac_l0(P, j, f, bu);
+    double l0 = f->l0[j];
+    if (!(l0 > 0))
+        return 0;
+    /* the inputs that can move, and their widths d and p d summed per bucket of position */
+    double bd[FAC_NB] = {0}, bpd[FAC_NB] = {0};
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = col ? col[e] : e;
+        double wi = w[e];
+        if (wi != 0 && f->rng[i] > 0) {
+            double p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i], d = fabs(wi) * f->rng[i];
+            if (isnan(p))
+                continue; /* (fac_before puts it before nothing: never in I, never h) */
+            int b = fac_bucket(p);
+            bd[b] += d;
+            bpd[b] += p * d;
+            ord[m++] = (struct fac_item){p, d, e};
+        }
+    }
+    /* the bucket where the widths reach l(empty), the inputs of those before it to the front,
+     * then its own: the crossing is among these (or, by the sums' rounding, after them) */
+    double budget = l0, fs = 0;
+    int B = 0;
+    for (; B < FAC_NB && bd[B] < budget; B++) {
+        budget -= bd[B];
+        fs += bpd[B];
+    }
+    if (B == FAC_NB)
+        return 0;
+    int64_t lt = 0, t = 0, gt = m;
+    while (t < gt) {
+        struct fac_item it = ord[t];
+        int b = fac_bucket(it.p);
+        if (b < B) {
+            ord[t++] = ord[lt];
+            ord[lt++] = it;
+        } else if (b > B) {
+            ord[t] = ord[--gt];
+            ord[gt] = it;
+        } else
+            t++;
+    }
+    int64_t a = fac_cross(ord, lt, gt, &budget);
+    if (a >= gt)
+        a = fac_cross(ord, gt, m, &budget);
     if (a >= m)
         return 0;
     *qo = a;
     *mo = m;
     if (!fv)
         return 1;
-    double fs = 0, th = budget / ord[a].d;
-    for (int64_t t = 0; t < a; t++)
+    double th = budget / ord[a].d;
+    for (t = lt; t < a; t++)
         fs += ord[t].p * ord[t].d;
     *fv = fs + fmin(fmax(th, 0.0), 1.0) * ord[a].p * ord[a].d;
     return 1;
@@ -2594,15 +2708,8 @@ static int fac_emit(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct
     const int64_t *col;
     const double *w;
     const double *lo = f->lo, *hi = f->hi;
-    int64_t n = fac_row(P, j, &col, &w);
-    if (isnan(f->l0_up[j])) {
-        double l0 = bu;
-        for (int64_t e = 0; e < n; e++) {
-            int64_t i = col ? col[e] : e;
-            l0 = vfy_add_up(l0, vfy_mul_up(w[e], w[e] >= 0 ? hi[i] : lo[i]));
-        }
-        f->l0_up[j] = isfinite(l0) ? l0 : INFINITY; /* (NaN: none) */
-    }
+    fac_row(P, j, &col, &w);
+    fac_l0(P, j, f, bu);
     double l = f->l0_up[j];
     for (int64_t t = 0; t < q; t++) {
         int64_t e = ord[t].i, i = col ? col[e] : e;
@@ -2635,6 +2742,67 @@ static int fac_emit(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct
         corr[i] += x * w[e];
         S = vfy_add_down(S, vfy_mul_down(w[e], lc));
         E = vfy_add_up(E, vfy_mul_up(fabs(w[e]), f->mag[i]));
+    }
+    double lch = w[h] >= 0 ? lo[ih] : hi[ih];
+    double tlo = vfy_mul_down(theta, w[h]), thi = vfy_mul_up(theta, w[h]);
+    corr[ih] += x * (theta * w[h]);
+    S = vfy_add_down(S, fmin(vfy_mul_down(tlo, lch), vfy_mul_down(thi, lch)));
+    E = vfy_add_up(E, vfy_mul_up(fmax(fabs(tlo), fabs(thi)), f->mag[ih]));
+    *cst = vfy_mul_down(-x, S);
+    *err = vfy_mul_up(-x, E);
+    return isfinite(*cst) && isfinite(*err);
+}
+
+/* fac_emit for the facet named by h alone (an entry of P's row): I is the inputs before h
+ * (fac_before) at f's position, the set fac_select chose there. One pass over the row gathers
+ * I, with its three sums in plain arithmetic, each then widened by its rounding error (SOUND, for
+ * any summation order: a sum of n rounded products is within gamma(n + 1) times the computed sum
+ * of their magnitudes, plus 2^-1074 per product for underflow, of the exact sum):
+ *   D = sum_I |w_i| (u_i - l_i)dn, taken low, so l(I) = l(empty)up - D is taken high;
+ *   S = sum_I w_i lc_i, taken low;   E = sum_I |w_i| H_i, taken high;
+ * each is what fac_emit's chains of directed roundings bound. ord (width n) holds I's entries.
+ * Returns 1 with the facet added as fac_emit does, 0 when there is none, -1 when l(I + h) > 0
+ * once rounded (fac_emit's walk past h is the caller's). */
+static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int64_t h,
+                       struct fac_item *ord, double x, double *corr, double *cst, double *err)
+{
+    const int64_t *col;
+    const double *w;
+    const double *lo = f->lo, *hi = f->hi;
+    int64_t n = fac_row(P, j, &col, &w), q = 0;
+    fac_l0(P, j, f, bu);
+    double l0 = f->l0_up[j];
+    int64_t ih = col ? col[h] : h;
+    double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
+    double D = 0, S = 0, Sa = 0, E = 0;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = col ? col[e] : e;
+        double wi = w[e];
+        if (wi == 0 || !(f->rng[i] > 0))
+            continue;
+        double p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i];
+        if (!fac_before(p, e, ph, h))
+            continue;
+        double t = wi * (wi >= 0 ? lo[i] : hi[i]);
+        D += fabs(wi) * f->rng_dn[i];
+        S += t;
+        Sa += fabs(t);
+        E += fabs(wi) * f->mag[i];
+        ord[q++].i = e;
+    }
+    double g = vfy_la_gamma(q + 1), tiny = (double)q * ETA64;
+    double l = vfy_sub_up(l0, vfy_sub_down(D, vfy_add_up(vfy_mul_up(D, g), tiny)));
+    double dh = vfy_mul_down(fabs(w[h]), f->rng_dn[ih]);
+    if (!(dh > 0) || !isfinite(l))
+        return 0;
+    if (!(vfy_sub_up(l, dh) <= 0))
+        return -1;
+    double theta = fmax(vfy_div_up(l, dh), 0.0);
+    S = vfy_sub_down(S, vfy_add_up(vfy_mul_up(Sa, g), tiny));
+    E = vfy_add_up(E, vfy_add_up(vfy_mul_up(E, g), tiny));
+    for (int64_t t = 0; t < q; t++) {
+        int64_t e = ord[t].i;
+        corr[col ? col[e] : e] += x * w[e];
     }
     double lch = w[h] >= 0 ? lo[ih] : hi[ih];
     double tlo = vfy_mul_down(theta, w[h]), thi = vfy_mul_up(theta, w[h]);
@@ -2794,8 +2962,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 }
                 fac_pre fpre = {0};
                 if (FP)
-                    fpre = fac_pre_start(FP, layer_in_lo(G->b, k - 1, G->in_lo),
-                                         layer_in_hi(G->b, k - 1, G->in_hi), s->fac_pre, s->fac_w);
+                    fpre = fac_pre_start(ctx, s, G, k);
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                     double *row = lam + i * n_in;
                     double d = 0, abst = 0, errmu = 0, absx = 0, exs = 0, facd = 0;
@@ -2828,9 +2995,17 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                                 fac_pre_row(FP, &fpre, s->fac_v + K * fo + i * nv);
                                 row_pos = 1;
                             }
-                            if (fac_select(FP, j, &fpre, bu, s->fac_ord, &q, &m, NULL) &&
-                                fac_emit(FP, j, &fpre, bu, s->fac_ord, q, m, xf,
-                                         s->fac_corr + i * nv, &cst, &fe)) {
+                            /* the facet the gradient step chose at this point, else chosen */
+                            double hc = s->fac_h[K * ctx->roff[k] + i * n_in + j];
+                            int ok = hc < 0 ? 0 : -1;
+                            if (hc > 0)
+                                ok = fac_emit_at(FP, j, &fpre, bu, (int64_t)hc - 1, s->fac_ord,
+                                                 xf, s->fac_corr + i * nv, &cst, &fe);
+                            if (ok < 0)
+                                ok = fac_select(FP, j, &fpre, bu, s->fac_ord, &q, &m, NULL) &&
+                                     fac_emit(FP, j, &fpre, bu, s->fac_ord, q, m, xf,
+                                              s->fac_corr + i * nv, &cst, &fe);
+                            if (ok) {
                                 facd = vfy_add_down(facd, cst);
                                 s->fac_err[i] = vfy_add_up(s->fac_err[i], fe);
                                 errmu = vfy_add_up(errmu, vfy_mul_up(fabs(x), H[j]));
@@ -3661,8 +3836,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 const vfy_layer *FP = fo >= 0 ? &net->layers[k - 1] : NULL;
                 fac_pre fpre = {0};
                 if (FP)
-                    fpre = fac_pre_start(FP, layer_in_lo(G->b, k - 1, G->in_lo),
-                                         layer_in_hi(G->b, k - 1, G->in_hi), s->fac_pre, s->fac_w);
+                    fpre = fac_pre_start(ctx, s, G, k);
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                     /* (facets) the FAC_TOP neurons of the row's largest triangle intercepts
                      * |tp| tu, and those already mixed, are looked at; the others keep the line */
@@ -3680,8 +3854,10 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         double z = v[i * n_in + j], out;
                         int64_t ij = i * n_in + j;
                         gr[ij] = 0;
-                        if (FP)
+                        if (FP) {
                             s->fac_lam[K * ctx->n_relu + K * ctx->roff[k] + ij] = 0;
+                            s->fac_h[K * ctx->roff[k] + ij] = 0;
+                        }
                         if (l[j] >= 0)
                             out = z;
                         else if (!(u[j] > 0))
@@ -3693,11 +3869,16 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             out = su[j] * z + tu[j];
                             double fv;
                             int64_t q, m, p = K * ctx->roff[k] + ij;
-                            if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr) &&
-                                fac_select(FP, j, &fpre, FP->b[j] + G->b->scratch->q[k - 1][j],
-                                           s->fac_ord, &q, &m, &fv)) {
-                                s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
-                                out += s->fac_lam[p] * (fv - out);
+                            if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr)) {
+                                /* (bu as the backward pass's: fac_l0 keeps its sums) */
+                                if (fac_select(FP, j, &fpre,
+                                               vfy_add_up(FP->b[j], G->b->scratch->q[k - 1][j]),
+                                               s->fac_ord, &q, &m, &fv)) {
+                                    s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
+                                    out += s->fac_lam[p] * (fv - out);
+                                    s->fac_h[p] = (double)(s->fac_ord[q].i + 1);
+                                } else
+                                    s->fac_h[p] = -1;
                             }
                         }
                         v2[ij] = out;
@@ -4115,10 +4296,15 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_err, &s->cap_fac_err, (size_t)(K + 1)) ||
             !grow_buf(&s->fac_lam, &s->cap_fac_lam, (size_t)(4 * K * R + 1)) ||
             !grow_buf(&s->fac_key, &s->cap_fac_key, (size_t)(w + 1)) ||
-            !grow_buf(&s->fac_pre, &s->cap_fac_pre, (size_t)(FAC_PRE_N * w + 1)))
+            !grow_buf(&s->fac_h, &s->cap_fac_h, (size_t)(K * R + 1)) ||
+            !grow_buf(&s->fac_pre, &s->cap_fac_pre, (size_t)(w + 1)) ||
+            !grow_buf(&s->fac_box, &s->cap_fac_box, (size_t)(n * FAC_BOX(ctx) + 1)) ||
+            !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)))
             return VFY_ERR_NOMEM;
+        memset(s->fac_rdy, 0, (size_t)(n * L) * sizeof(double));
         s->fac_w = w;
         memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
+        memset(s->fac_h, 0, (size_t)(K * R) * sizeof(double));
         if ((size_t)w + 1 > s->cap_fac_ord) {
             vfy_free(s->fac_ord);
             s->fac_ord = vfy_alloc_array((size_t)w + 1, sizeof(struct fac_item));
@@ -4348,8 +4534,10 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             if (nd > 0) {
                 KW = pack_segments(ctx, s, ws, &nw, KW, &NBW, any_cx, sact, sprod);
                 s->fac_ok = 0; /* (the primal rows moved) */
-                if (ctx->facets)
+                if (ctx->facets) {
                     memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
+                    memset(s->fac_h, 0, (size_t)(K * R) * sizeof(double));
+                }
                 s->pal_K = KW;
             }
         }
