@@ -2414,7 +2414,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * time for fewer domains (mnist_fc 256x4 prop_10_0.05, --no-refine: 16.6 s, 1,075 domains;
      * 51.3 s, 28,031 without facets): there they tighten the root's hidden bounds only, in a
      * second pass before the first search (below), which every domain inherits (at 75 s,
-     * prop_10_0.05 10.2 s against 47.6 s, prop_0_0.05 5.8 s against 36.5 s) */
+     * prop_10_0.05 10.2 s against 47.6 s, prop_0_0.05 5.8 s against 36.5 s). With the facets
+     * at half their cost per domain, in every domain they still lose there at 75 s: 256x4
+     * prop_9_0.05 / prop_4_0.05 / prop_12_0.05 time out (57.4 / 44.5 / 28.5 s root only) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
