@@ -2698,6 +2698,23 @@ static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, stru
     return 1;
 }
 
+/* The facet's term theta w_h (v_h - Lc_h) (input ih of weight wh) added to a row's emission: its
+ * coefficient x theta wh onto corr, its constant into S (low; the product theta wh enclosed
+ * between its two roundings) and its magnitude into E (high); then the row's constant's lower
+ * bound -x S in *cst and its error |x| E in *err. Returns 0 where either is not finite. */
+static int fac_emit_h(const fac_pre *f, double wh, int64_t ih, double theta, double x, double S,
+                      double E, double *corr, double *cst, double *err)
+{
+    double lch = wh >= 0 ? f->lo[ih] : f->hi[ih];
+    double tlo = vfy_mul_down(theta, wh), thi = vfy_mul_up(theta, wh);
+    corr[ih] += x * (theta * wh);
+    S = vfy_add_down(S, fmin(vfy_mul_down(tlo, lch), vfy_mul_down(thi, lch)));
+    E = vfy_add_up(E, vfy_mul_up(fmax(fabs(tlo), fabs(thi)), f->mag[ih]));
+    *cst = vfy_mul_down(-x, S);
+    *err = vfy_mul_up(-x, E);
+    return isfinite(*cst) && isfinite(*err);
+}
+
 /* For a row with coefficient x < 0 on the ReLU of neuron j (beta <= bu), the facet fac_select
  * chose (I = ord[0 .. q), h = ord[q]), with rigorous rounding: x times its coefficients added to
  * corr, its constant's lower bound in *cst, |x| sum |g_i| H_i in *err. Returns 0 when the chosen
@@ -2743,14 +2760,7 @@ static int fac_emit(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct
         S = vfy_add_down(S, vfy_mul_down(w[e], lc));
         E = vfy_add_up(E, vfy_mul_up(fabs(w[e]), f->mag[i]));
     }
-    double lch = w[h] >= 0 ? lo[ih] : hi[ih];
-    double tlo = vfy_mul_down(theta, w[h]), thi = vfy_mul_up(theta, w[h]);
-    corr[ih] += x * (theta * w[h]);
-    S = vfy_add_down(S, fmin(vfy_mul_down(tlo, lch), vfy_mul_down(thi, lch)));
-    E = vfy_add_up(E, vfy_mul_up(fmax(fabs(tlo), fabs(thi)), f->mag[ih]));
-    *cst = vfy_mul_down(-x, S);
-    *err = vfy_mul_up(-x, E);
-    return isfinite(*cst) && isfinite(*err);
+    return fac_emit_h(f, w[h], ih, theta, x, S, E, corr, cst, err);
 }
 
 /* fac_emit for the facet named by h alone (an entry of P's row): I is the inputs before h
@@ -2804,14 +2814,7 @@ static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int
         int64_t e = ord[t].i;
         corr[col ? col[e] : e] += x * w[e];
     }
-    double lch = w[h] >= 0 ? lo[ih] : hi[ih];
-    double tlo = vfy_mul_down(theta, w[h]), thi = vfy_mul_up(theta, w[h]);
-    corr[ih] += x * (theta * w[h]);
-    S = vfy_add_down(S, fmin(vfy_mul_down(tlo, lch), vfy_mul_down(thi, lch)));
-    E = vfy_add_up(E, vfy_mul_up(fmax(fabs(tlo), fabs(thi)), f->mag[ih]));
-    *cst = vfy_mul_down(-x, S);
-    *err = vfy_mul_up(-x, E);
-    return isfinite(*cst) && isfinite(*err);
+    return fac_emit_h(f, w[h], ih, theta, x, S, E, corr, cst, err);
 }
 
 /* The backward pass. On entry s->lam holds K rows of coefficients on v_{k_end} and beta/slack the
