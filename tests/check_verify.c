@@ -49,14 +49,20 @@ static vfy_spec *box_spec(const double *x, int n, int m, double r, const char *u
     return parse(text);
 }
 
+/* The default options with the suite's LP setting, threads and timeout. */
+static void opts_run(vfy_verify_opts *o, int threads, double timeout)
+{
+    vfy_verify_opts_default(o);
+    o->lp = run_lp;
+    o->threads = threads;
+    o->timeout_s = timeout;
+}
+
 static vfy_verdict run(const vfy_net *net, const vfy_spec *spec, int threads, double timeout,
                        vfy_verify_result *res)
 {
     vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.lp = run_lp;
-    o.threads = threads;
-    o.timeout_s = timeout;
+    opts_run(&o, threads, timeout);
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, spec, &o, res, &err), VFY_OK);
     return res->verdict;
@@ -910,10 +916,7 @@ START_TEST(test_refine_phase_benchmark)
     /* (without facets: the root's pass with them can take the whole first phase here, and the
      * search then goes on without the refinement, unsat in about 4 s; test_root_facets_fc) */
     vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.lp = run_lp;
-    o.threads = 2;
-    o.timeout_s = budget;
+    opts_run(&o, 2, budget);
     o.facets = 0;
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     ck_assert(res.verdict != VFY_SAT); /* (unsat in consensus.csv) */
@@ -1125,10 +1128,7 @@ START_TEST(test_rebound_auto_benchmarks)
     /* one search (no refinement, which would take most of the time: its prefix searches are
      * searches of their own) */
     vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.lp = run_lp;
-    o.threads = 2;
-    o.timeout_s = budget;
+    opts_run(&o, 2, budget);
     o.refine = 0;
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
     ck_assert(res.verdict != VFY_SAT);
