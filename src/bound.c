@@ -148,13 +148,12 @@ typedef struct vfy_bound_scratch {
      * takes instead of choosing again (fac_emit_at) */
     double *fac_h;
     size_t cap_fac_h;
-    double *fac_pre; /* fac_w: a row's position in a facet layer's box (fac_pre_row) */
+    double *fac_pre; /* the widest layer's input: a row's position in a facet layer's box */
     size_t cap_fac_pre;
     /* per segment of the call (its slot rc) and facet layer: what fac_pre_start computes once
      * for the call (FAC_BOX(ctx) each), and whether it has (fac_rdy, n_layers each: 0 or 1) */
     double *fac_box, *fac_rdy;
     size_t cap_fac_box, cap_fac_rdy;
-    int64_t fac_w;   /* the widest layer's input */
     int fac_ok;
     double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
                         * for the bounds l, u: l, u, sl, tl, su, tu, and (convex kinds) m >= |f|
@@ -2578,11 +2577,6 @@ static inline int fac_before(double p, int64_t e, double ph, int64_t eh)
     return p < ph || (p == ph && e < eh);
 }
 
-/* The tightest facet of neuron j of DENSE layer P (beta <= bu; the box and the point's position in
- * f) in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
- * the inputs that can move ord[0 .. *m); I holds exactly the inputs before h (fac_before); its
- * value at the point in *fv (fv NULL: not wanted). Returns 0 when there is none (an input
- * unbounded, or the neuron stable over the box). */
 /* Positions in FAC_NB buckets (fac_select): a bucket's inputs all come before the next's */
 #define FAC_NB 64
 static inline int fac_bucket(double p)
@@ -2634,6 +2628,11 @@ static int64_t fac_cross(struct fac_item *ord, int64_t a, int64_t end, double *b
     return a;
 }
 
+/* The tightest facet of neuron j of DENSE layer P (beta <= bu; the box and the point's position in
+ * f) in plain arithmetic (it only chooses): I is ord[0 .. *q), h is ord[*q].i (entries of P's row),
+ * the inputs that can move ord[0 .. *m); I holds exactly the inputs before h (fac_before); its
+ * value at the point in *fv (fv NULL: not wanted). Returns 0 when there is none (an input
+ * unbounded, or the neuron stable over the box). */
 static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct fac_item *ord,
                       int64_t *qo, int64_t *mo, double *fv)
 {
@@ -4305,7 +4304,6 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)))
             return VFY_ERR_NOMEM;
         memset(s->fac_rdy, 0, (size_t)(n * L) * sizeof(double));
-        s->fac_w = w;
         memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
         memset(s->fac_h, 0, (size_t)(K * R) * sizeof(double));
         if ((size_t)w + 1 > s->cap_fac_ord) {

@@ -376,13 +376,11 @@ START_TEST(test_root_facets_fc)
                            "(assert (>= X_1 0))(assert (<= X_1 1))(assert (>= Y_0 0.01))");
     for (int f = 0; f <= 1; f++) {
         vfy_verify_opts o;
-        vfy_verify_opts_default(&o);
+        opts_run(&o, 1, 10);
         o.split = VFY_SPLIT_RELU;
         o.lp = VFY_LP_OFF;
         o.refine = 0;
         o.facets = f;
-        o.threads = 1;
-        o.timeout_s = 10;
         vfy_verify_result res;
         vfy_error err;
         ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
