@@ -25,6 +25,10 @@
 #define RETRY_GROWTH 2.0
 #define RETRY_PASSES 3
 #define RETRY_SHARE 0.5
+/* ...and each at most RETRY_CAP times its pass's floor: a layer whose bounds' searches were skipped
+ * (BOUND_PROBE) leaves most of its time, which one sign search cut short would otherwise take
+ * (oval21 cifar_deep_kw img9931's layer 3: one search, run again for 14 s and then 7 s, unproved) */
+#define RETRY_CAP 4.0
 /* A neuron seen at both signs has its bound searched when the value seen leaves at least this
  * share of its interval to gain; the search's target is that far (a share of the gap) past the
  * value */
@@ -33,6 +37,15 @@
 /* ...and at most this long: a layer with few of them leaves the rest of its time to the next
  * layers and to the search after (its bound gains little past a second, a search's delay costs) */
 #define MAX_TIGHTEN_S 1.0
+/* A layer's searches of a bound stop once BOUND_PROBE of them have ended and fewer than one in
+ * BOUND_YIELD changed a bound: the rest would not either, and their time goes to the next layers
+ * and to the search after. On mnist_fc a bound's search pays (256x6 prop_12_0.05, layer 3: 116 of
+ * them and 24 of a sign changed 57 bounds); on oval21 the prefix searches' attacks find values
+ * past nearly every target (cifar_deep_kw img9931: 431 of them changed 3 bounds in 25.7 s of its
+ * layer 3, 579 changed 10 in layer 5, and the refinement took 131 s of 300 for 22 neurons made
+ * stable, too few for the search to restart on them: bab.c keeps its first search then). */
+#define BOUND_PROBE 32
+#define BOUND_YIELD 16
 
 typedef struct {
     const vfy_net *P;
@@ -250,14 +263,17 @@ typedef struct {
     int64_t n_retry;    /* ...and their count */
     vfy_refine_stats *stats;
     int64_t n_changed;
+    int64_t bound_done;    /* searches of a bound ended in this layer... */
+    int64_t bound_changed; /* ...of which changed it */
+    int64_t n_skipped;     /* searches of a bound skipped for that yield (BOUND_PROBE) */
     vfy_status st; /* the first failure */
     vfy_error err;
 } layer_pool;
 
 /* The candidate at position pos of the pool's pass: its search(es) within its share of the layer's
- * time. */
-static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_row *row,
-                                   const vfy_spec *sub, vfy_error *err)
+ * time; *any_changed: set when they changed a bound. */
+static vfy_status search_targets(layer_pool *lp, int64_t pos, double *cy, vfy_row *row,
+                                 const vfy_spec *sub, int *any_changed, vfy_error *err)
 {
     const vfy_deadline *dl = lp->dl;
     double left = dl ? dl->t_end - vfy_now() : INFINITY;
@@ -304,6 +320,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_
             else
                 lp->zhi[j] = fmin(lp->zhi[j], t);
             lp->searched[j] |= from_below ? SEARCHED_LO : SEARCHED_HI;
+            *any_changed = 1;
             if (kind < TIGHTEN_LO)
                 lp->stats->proved++;
             else
@@ -323,6 +340,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_
             }
             lp->stats->tightened += changed;
             lp->n_changed += changed;
+            *any_changed |= changed;
         }
         if (st == VFY_OK && v == VFY_TIMEOUT && kind < TIGHTEN_LO)
             lp->retry[lp->n_retry++] = c;
@@ -342,6 +360,29 @@ static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_
     }
 }
 
+static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_row *row,
+                                   const vfy_spec *sub, vfy_error *err)
+{
+    int changed = 0;
+    vfy_status st = search_targets(lp, pos, cy, row, sub, &changed, err);
+    if (lp->cs[lp->order ? lp->order[pos] : pos].kind >= TIGHTEN_LO) {
+        pthread_mutex_lock(&lp->mu);
+        lp->bound_done++;
+        lp->bound_changed += changed;
+        pthread_mutex_unlock(&lp->mu);
+    }
+    return st;
+}
+
+/* Whether the candidate at position pos is a bound's search that the layer's yield so far says
+ * to skip (BOUND_PROBE; under the pool's lock) */
+static int bound_search_skipped(const layer_pool *lp, int64_t pos)
+{
+    int64_t c = lp->order ? lp->order[pos] : pos;
+    return lp->cs[c].kind >= TIGHTEN_LO && lp->bound_done >= BOUND_PROBE &&
+           lp->bound_changed * BOUND_YIELD < lp->bound_done;
+}
+
 static void *layer_worker(void *arg)
 {
     layer_pool *lp = arg;
@@ -356,6 +397,12 @@ static void *layer_worker(void *arg)
     while (st == VFY_OK) {
         pthread_mutex_lock(&lp->mu);
         int64_t c = lp->st == VFY_OK ? lp->next++ : lp->n;
+        if (c < lp->n && bound_search_skipped(lp, c)) {
+            /* (the bounds' searches come last in a pass: cand_cmp) */
+            lp->stats->bound_skipped += lp->n - c;
+            lp->n_skipped += lp->n - c;
+            lp->next = c = lp->n;
+        }
         pthread_mutex_unlock(&lp->mu);
         double left = lp->dl ? lp->dl->t_end - vfy_now() : INFINITY;
         if (c >= lp->n || (lp->dl && (vfy_deadline_over(lp->dl) || !(left > MIN_START_S))))
@@ -398,13 +445,15 @@ static int index_cmp(const void *pa, const void *pb)
 
 /* Decide the unstable pre-activations of ReLU layer k (layer k-1's outputs) by prefix searches,
  * within dl, or dl_sign (later) when at least half of the searches are of a sign; may_retry: the
- * sign searches cut short run again with part of the time the layer leaves (RETRY_SHARE). */
+ * sign searches cut short run again with part of the time the layer leaves (RETRY_SHARE). With
+ * fewer candidates of a sign than need, none is searched (*hopeless). */
 static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                const double *start, unsigned char *searched,
                                const double *weight, int64_t k, int may_retry,
                                const vfy_verify_opts *opts,
                                const vfy_deadline *dl, const vfy_deadline *dl_sign, vfy_rng *rng,
-                               vfy_refine_stats *stats, int64_t *n_changed, vfy_error *err)
+                               int64_t need, int *hopeless, vfy_refine_stats *stats,
+                               int64_t *n_changed, vfy_error *err)
 {
     const vfy_net *net = vfy_bound_ctx_net(ctx);
     vfy_net *P = NULL;
@@ -466,6 +515,13 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     vfy_log(2, "refine: layer %lld: %lld unstable, %lld seen at both signs", (long long)k,
             (long long)n_unstable, (long long)n_both);
     stats->candidates += n_sign;
+    *hopeless = n_sign < need;
+    if (*hopeless) {
+        vfy_log(2, "refine: layer %lld: %lld searches of a sign, short of the %lld more neurons the "
+                   "refinement needs proved stable: it ends", (long long)k, (long long)n_sign,
+                (long long)need);
+        goto done;
+    }
     qsort(cs, (size_t)n, sizeof(cand), cand_cmp);
     if (dl_sign && 2 * n_sign >= n)
         dl = dl_sign;
@@ -518,7 +574,7 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
             opts->refine_bounds ? "" : " (--refine-bounds off)");
     layer_pool lp = {P, box, opts, pflat, &proved, &bounds, dl, cs, k, NULL, n, MIN_SEARCH_S,
                      n_threads, zlo, zhi, searched + woff,
-                     PTHREAD_MUTEX_INITIALIZER, 0, retry, 0, stats, 0, VFY_OK, {0}};
+                     PTHREAD_MUTEX_INITIALIZER, 0, retry, 0, stats, 0, 0, 0, 0, VFY_OK, {0}};
     double t_layer = vfy_now();
     int started = run_pass(&lp);
     int64_t n_retried = 0;
@@ -532,6 +588,10 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
         double each = left * (double)n_threads / (double)lp.n_retry;
         if (!(each >= RETRY_GROWTH * lp.min_s))
             break;
+        /* (the threads take them in rounds) */
+        double most = RETRY_CAP * RETRY_GROWTH * lp.min_s *
+                      (double)((lp.n_retry + n_threads - 1) / n_threads);
+        left = fmin(left, most);
         qsort(lp.retry, (size_t)lp.n_retry, sizeof(int64_t), index_cmp);
         int64_t *pass_order = lp.retry;
         lp.retry = pass_order == retry ? retry + n : retry;
@@ -553,10 +613,11 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     st = lp.st;
     if (st != VFY_OK)
         *err = lp.err;
-    vfy_log(2, "refine: layer %lld: %lld searches of a sign (%lld run again), %lld of a bound, "
-               "%lld bounds changed (%d threads) in %.1f s of %.1f s", (long long)k,
-            (long long)n_sign, (long long)n_retried, (long long)(n - n_sign),
-            (long long)*n_changed, started, vfy_now() - t_layer,
+    vfy_log(2, "refine: layer %lld: %lld searches of a sign (%lld run again), %lld of a bound "
+               "(%lld skipped: %lld of %lld changed it), %lld bounds changed (%d threads) in %.1f "
+               "s of %.1f s", (long long)k, (long long)n_sign, (long long)n_retried,
+            (long long)(n - n_sign), (long long)lp.n_skipped, (long long)lp.bound_changed,
+            (long long)lp.bound_done, (long long)*n_changed, started, vfy_now() - t_layer,
             dl ? dl->t_end - t_layer : INFINITY);
 done:
     observer_free(&ob, P ? P->n_layers : 0);
@@ -609,13 +670,13 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
                              const double *weight, const vfy_verify_opts *opts,
                              const vfy_deadline *dl, vfy_refine_stats *stats, vfy_error *err)
 {
-    return vfy_refine_hidden_until(ctx, box, b, weight, opts, dl, NULL, NULL, NULL, stats, err);
+    return vfy_refine_hidden_until(ctx, box, b, weight, opts, dl, NULL, 0, NULL, NULL, stats, err);
 }
 
 vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                    const double *weight, const vfy_verify_opts *opts,
                                    const vfy_deadline *dl, const vfy_deadline *dl_sign,
-                                   int (*settled)(void *user), void *user,
+                                   int64_t min_proved, int (*settled)(void *user), void *user,
                                    vfy_refine_stats *stats, vfy_error *err)
 {
     /* (the refinement's own steps end at the later deadline) */
@@ -658,13 +719,22 @@ vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box,
         vfy_deadline share = layer_share(dl, n_layers - q);
         vfy_deadline share_sign = layer_share(dl_sign, n_layers - q);
         int64_t k = layers[q], n_changed = 0;
+        /* the neurons this layer's searches must prove for min_proved to be in reach, were every
+         * unstable neuron of the later layers proved too */
+        int64_t need = min_proved - stats->proved;
+        for (int64_t r = q + 1; r < n_layers; r++) {
+            const double *zl = b->lo[layers[r] - 1], *zh = b->hi[layers[r] - 1];
+            for (int64_t j = 0; j < net->layers[layers[r]].n_out; j++)
+                need -= zl[j] < 0 && zh[j] > 0;
+        }
+        int hopeless = 0;
         /* the last layer's time left goes to what follows the refinement (the caller's search),
          * not to its searches cut short (mnist_fc 256x6 prop_12_0.05 proved in 187.8 s against
          * 220.7 s with retries there) */
         st = refine_layer(ctx, box, b, start, searched, weight, k, q + 1 < n_layers, opts,
-                          dl ? &share : NULL, dl_sign ? &share_sign : NULL, &rng, stats,
-                          &n_changed, err);
-        if (st != VFY_OK)
+                          dl ? &share : NULL, dl_sign ? &share_sign : NULL, &rng, need,
+                          &hopeless, stats, &n_changed, err);
+        if (st != VFY_OK || hopeless)
             goto done;
         if (n_changed > 0 && !(dl_end && vfy_deadline_over(dl_end))) {
             /* the later layers, on top of the neurons decided: CROWN, then alpha-CROWN with

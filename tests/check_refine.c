@@ -115,8 +115,9 @@ typedef struct {
     vfy_refine_stats rs;
 } refined_net;
 
-static void refine_hidden_stable_within(double c, int fs, const vfy_deadline *dl,
-                                        const vfy_deadline *dl_sign, refined_net *r)
+static void refine_hidden_stable_needing(double c, int fs, const vfy_deadline *dl,
+                                         const vfy_deadline *dl_sign, int64_t min_proved,
+                                         refined_net *r)
 {
     r->net = hidden_stable_net(c);
     ck_assert_ptr_nonnull(r->net);
@@ -131,9 +132,15 @@ static void refine_hidden_stable_within(double c, int fs, const vfy_deadline *dl
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
-    ck_assert_int_eq(vfy_refine_hidden_until(r->ctx, &tb.box, r->b, NULL, &o, dl, dl_sign, NULL,
+    ck_assert_int_eq(vfy_refine_hidden_until(r->ctx, &tb.box, r->b, NULL, &o, dl, dl_sign, min_proved, NULL,
                                              NULL, &r->rs, &err),
                      VFY_OK);
+}
+
+static void refine_hidden_stable_within(double c, int fs, const vfy_deadline *dl,
+                                        const vfy_deadline *dl_sign, refined_net *r)
+{
+    refine_hidden_stable_needing(c, fs, dl, dl_sign, 0, r);
 }
 
 static void refine_hidden_stable(double c, int fs, refined_net *r)
@@ -161,6 +168,24 @@ START_TEST(test_refine_decides_hidden_neuron)
     /* proved active: the lower bound is 0 (its exact value 0.5 lies above), the upper one kept */
     ck_assert(r.b->lo[2][0] == 0.0);
     ck_assert(r.b->hi[2][0] == r.z_hi0);
+    refined_net_free(&r);
+}
+END_TEST
+
+/* min_proved: c = 2.5's one candidate of a sign is searched (and proved) when the refinement needs
+ * one neuron made stable, not when it needs two (its layer is the last: nothing else could add) */
+START_TEST(test_refine_min_proved)
+{
+    vfy_deadline dl = {vfy_now() + 20, 0};
+    refined_net r;
+    refine_hidden_stable_needing(2.5, 0, &dl, NULL, 1, &r);
+    ck_assert_int_eq(r.rs.proved, 1);
+    ck_assert(r.b->lo[2][0] == 0.0);
+    refined_net_free(&r);
+    refine_hidden_stable_needing(2.5, 0, &dl, NULL, 2, &r);
+    ck_assert_int_eq(r.rs.candidates, 1);
+    ck_assert_int_eq(r.rs.searches, 0);
+    ck_assert(r.b->lo[2][0] == r.z_lo0 && r.b->hi[2][0] == r.z_hi0);
     refined_net_free(&r);
 }
 END_TEST
@@ -208,6 +233,126 @@ START_TEST(test_refine_tightens_unstable_neuron)
         REQUIRE(z >= r.b->lo[2][0]);
     }
     refined_net_free(&r);
+}
+END_TEST
+
+/* A layer of n neurons z_i = c_i - relu(x0 + x1) - relu(x0 - x1) (c_i spread over [0.2, 1.8]) over
+ * [-1, 1]^2, then their sum: as for c = 1 above, each z_i is seen at both signs, attains c_i - 2 at
+ * a corner, and the relaxations give c_i - 3; every bound's search tightens. */
+static vfy_net *tightening_layer_net(int64_t n)
+{
+    const int64_t sizes[4] = {2, 2, n, 1};
+    double w1[4] = {1, 1, 1, -1}, b1[2] = {0, 0}, w2[128], b2[64], w3[64], b3[1] = {0};
+    for (int64_t i = 0; i < n; i++) {
+        w2[2 * i] = w2[2 * i + 1] = -1;
+        b2[i] = 0.2 + 1.6 * (double)i / (double)(n - 1);
+        w3[i] = 1;
+    }
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    return testnet_dense(3, sizes, w, b);
+}
+
+/* 40 inputs in [0.5, 1], a first layer of 8 ReLUs active over the whole box (positive weights and
+ * biases), a second of n whose inputs are affine in x with weights of both signs: CROWN's bounds
+ * on them are exact (attained at corners), while the box's random corners rarely reach them. Every
+ * bound's search finds a value past its target and leaves the bound as it was. */
+static vfy_net *exact_layer_net(int64_t n)
+{
+    const int64_t sizes[4] = {40, 8, n, 1};
+    static double w1[8 * 40], w2[64 * 8];
+    double b1[8], b2[64], w3[64], b3[1] = {0};
+    uint64_t st = 11;
+    for (int64_t i = 0; i < 8 * 40; i++)
+        w1[i] = 0.1 + testnet_uniform(&st);
+    for (int64_t i = 0; i < 8; i++)
+        b1[i] = 0.5;
+    for (int64_t i = 0; i < n * 8; i++)
+        w2[i] = 2 * testnet_uniform(&st) - 1;
+    for (int64_t i = 0; i < n; i++) {
+        /* centred: the corners' values lie on both sides of 0 */
+        double mid = 0;
+        for (int64_t h = 0; h < 8; h++) {
+            double s = b1[h];
+            for (int64_t q = 0; q < 40; q++)
+                s += 0.75 * w1[h * 40 + q];
+            mid += w2[i * 8 + h] * s;
+        }
+        b2[i] = -mid;
+        w3[i] = 1;
+    }
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    return testnet_dense(3, sizes, w, b);
+}
+
+/* One thread's refinement of net's root bounds over the box [lo, hi]^n_in; the second layer's
+ * bounds before it in lo0, hi0. */
+static void refine_layer_net(vfy_net *net, double lo, double hi, vfy_bound_ctx **ctx,
+                             vfy_bounds **b, double *lo0, double *hi0, vfy_refine_stats *rs)
+{
+    vfy_error err;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, ctx, &err), VFY_OK);
+    double blo[64], bhi[64];
+    for (int64_t i = 0; i < net->n_in; i++) {
+        blo[i] = lo;
+        bhi[i] = hi;
+    }
+    test_box tb;
+    box_init(&tb, net->n_in, blo, bhi);
+    *b = root_bounds(*ctx, &tb, net->n_in, NULL);
+    int64_t m = net->layers[2].n_out;
+    memcpy(lo0, (*b)->lo[2], (size_t)m * sizeof(double));
+    memcpy(hi0, (*b)->hi[2], (size_t)m * sizeof(double));
+    vfy_verify_opts o;
+    vfy_verify_opts_default(&o);
+    o.threads = 1;
+    vfy_deadline dl = {vfy_now() + 60, 0};
+    ck_assert_int_eq(
+        vfy_refine_hidden_until(*ctx, &tb.box, *b, NULL, &o, &dl, NULL, 0, NULL, NULL, rs, &err),
+        VFY_OK);
+}
+
+/* A layer's searches of a bound stop when the first BOUND_PROBE (32) of them changed too few
+ * bounds (fewer than one in 16), and run on when they pay. */
+START_TEST(test_refine_bound_yield)
+{
+    int64_t n = 48;
+    vfy_bound_ctx *ctx;
+    vfy_bounds *b;
+    double lo0[64], hi0[64];
+    vfy_refine_stats rs;
+    /* every search pays: all of them run */
+    vfy_net *net = tightening_layer_net(n);
+    ck_assert_ptr_nonnull(net);
+    refine_layer_net(net, -1, 1, &ctx, &b, lo0, hi0, &rs);
+    ck_assert_int_eq(rs.observed, n);
+    ck_assert_int_eq(rs.bound_skipped, 0);
+    REQUIRE_MSG(rs.tightened >= n, "%lld bounds tightened by %lld searches",
+                (long long)rs.tightened, (long long)rs.searches);
+    for (int64_t i = 0; i < n; i++) {
+        double c = 0.2 + 1.6 * (double)i / (double)(n - 1);
+        /* SOUND: c - 2 is attained (x = (1, 1)); tighter than the relaxation's c - 3 */
+        REQUIRE_MSG(b->lo[2][i] <= c - 2 && b->lo[2][i] > lo0[i], "z_%lld >= %.17g (was %g)",
+                    (long long)i, b->lo[2][i], lo0[i]);
+    }
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+    /* none pays: after the first 32 the rest of the layer's are skipped, the bounds unchanged */
+    net = exact_layer_net(n);
+    ck_assert_ptr_nonnull(net);
+    refine_layer_net(net, 0.5, 1, &ctx, &b, lo0, hi0, &rs);
+    int64_t n_bound = rs.searches - (rs.candidates > 0 ? rs.candidates : 0);
+    REQUIRE_MSG(rs.observed >= n / 2 && rs.tightened == 0 && rs.proved == 0,
+                "%lld seen at both signs, %lld tightened, %lld proved", (long long)rs.observed,
+                (long long)rs.tightened, (long long)rs.proved);
+    REQUIRE_MSG(rs.bound_skipped > 0 && rs.bound_skipped + 32 <= 2 * rs.observed,
+                "%lld searches of a bound skipped of %lld run (%lld neurons seen at both signs)",
+                (long long)rs.bound_skipped, (long long)n_bound, (long long)rs.observed);
+    for (int64_t i = 0; i < n; i++)
+        ck_assert(b->lo[2][i] == lo0[i] && b->hi[2][i] == hi0[i]);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -801,6 +946,8 @@ static Suite *refine_suite(void)
     tcase_add_loop_test(tc, test_refine_retries_cut_searches, 0, 2);
     tcase_add_loop_test(tc, test_refine_decides_hidden_neuron, 0, 2);
     tcase_add_loop_test(tc, test_refine_tightens_unstable_neuron, 0, 2);
+    tcase_add_test(tc, test_refine_bound_yield);
+    tcase_add_test(tc, test_refine_min_proved);
     tcase_add_loop_test(tc, test_refine_sound_random, 0, 6);
     tcase_add_loop_test(tc, test_refine_root_slopes_sound, 0, 6);
     tcase_add_test(tc, test_hidden_prior_used);

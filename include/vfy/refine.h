@@ -14,8 +14,10 @@
  * bound after it: the same search, on "z_j <= t" for a target t just below the least value seen
  * (or above the greatest), proves z_j > t or leaves its open bound (on mnist_fc 256x4 at eps 0.05,
  * a second-layer neuron's [-7.38, 4.23] became [-6.00, 3.70]); a counterexample, a value past the
- * target, moves the target past it while the time allows. This is what alpha-beta-CROWN's MIP
- * refinement of the hidden layers (bab-refine) computes with Gurobi, here by its own search.
+ * target, moves the target past it while the time allows; a layer whose first bounds' searches
+ * change too few bounds skips the rest of them (refine.c: BOUND_PROBE). This is what
+ * alpha-beta-CROWN's MIP refinement of the hidden layers (bab-refine) computes with Gurobi, here
+ * by its own search.
  *
  * Layers are refined in order, so each prefix search starts from the bounds its earlier layers got
  * (vfy_verify_opts.hidden_prior), and the later layers are re-bounded after each. A neuron made
@@ -45,6 +47,8 @@ typedef struct vfy_refine_stats {
                          * a proof of a target) */
     int64_t observed;   /* neurons seen with both signs (really unstable: only their bounds are
                          * searched) */
+    int64_t bound_skipped; /* searches of a bound not run: too few of their layer's first ones
+                            * changed a bound */
     int64_t rebounded;  /* domains of the searches whose later layers were re-bounded (with
                          * opts->rebound AUTO none: a search keeps its parents' bounds) */
 } vfy_refine_stats;
@@ -64,11 +68,14 @@ vfy_status vfy_refine_hidden(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_b
  * after it): nonzero ends the refinement there (e.g. the caller's property is proved on b). A layer
  * where at least half of the searches are of a sign (neurons never seen at one of them) has its
  * share of the time to dl_sign instead of dl, when given (later than dl): proving signs is what
- * makes the deep layers' bounds, a tightened bound of a neuron seen at both signs gains less. */
+ * makes the deep layers' bounds, a tightened bound of a neuron seen at both signs gains less.
+ * The refinement ends before a layer's searches once min_proved neurons made stable are out of
+ * reach: those proved so far, the layer's neurons seen at one sign only and every unstable neuron
+ * of the later layers are fewer (for a caller that has no use for fewer; 0: no minimum). */
 vfy_status vfy_refine_hidden_until(const vfy_bound_ctx *ctx, const vfy_box *box, vfy_bounds *b,
                                    const double *weight, const vfy_verify_opts *opts,
                                    const vfy_deadline *dl, const vfy_deadline *dl_sign,
-                                   int (*settled)(void *user), void *user,
+                                   int64_t min_proved, int (*settled)(void *user), void *user,
                                    vfy_refine_stats *stats, vfy_error *err);
 
 #endif
