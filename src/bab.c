@@ -1137,9 +1137,10 @@ static int refine_settled(void *user)
 
 /* Second phase: decide unstable hidden neurons of the root by prefix searches (refine.h), the
  * neurons that matter most to the box's rows (their branching scores) first, within dl (dl_sign for
- * a layer whose searches are mostly of a sign). *n_proved counts the
- * neurons made stable; it ends once min_proved of them are out of reach. Only running out of memory is an error; any other failure of the refinement
- * leaves the bounds as they were proved so far (each change is a proof of its own). */
+ * a layer whose searches are mostly of a sign). *n_proved counts the neurons made stable; it ends
+ * once min_proved of them are out of reach. Only running out of memory is an error; any other
+ * failure of the refinement leaves the bounds as they were proved so far (each change is a proof
+ * of its own). */
 static vfy_status refine_root(search *s, const domain *root, int64_t bi, const int64_t *box_cases,
                               int64_t nc, const vfy_deadline *dl, const vfy_deadline *dl_sign,
                               int64_t min_proved, int64_t *n_proved)

@@ -25,9 +25,9 @@
 #define RETRY_GROWTH 2.0
 #define RETRY_PASSES 3
 #define RETRY_SHARE 0.5
-/* ...and each at most RETRY_CAP times its pass's floor: a layer whose bounds' searches were skipped
- * (BOUND_PROBE) leaves most of its time, which one sign search cut short would otherwise take
- * (oval21 cifar_deep_kw img9931's layer 3: one search, run again for 14 s and then 7 s, unproved) */
+/* ...and each at most RETRY_CAP times its pass's floor: a layer whose bounds' searches were
+ * skipped (BOUND_PROBE) leaves most of its time, which one sign search cut short would otherwise
+ * take (oval21 cifar_deep_kw img9931, layer 3: one search run again for 14 s, then 7 s, in vain) */
 #define RETRY_CAP 4.0
 /* A neuron seen at both signs has its bound searched when the value seen leaves at least this
  * share of its interval to gain; the search's target is that far (a share of the gap) past the
@@ -517,8 +517,8 @@ static vfy_status refine_layer(const vfy_bound_ctx *ctx, const vfy_box *box, vfy
     stats->candidates += n_sign;
     *hopeless = n_sign < need;
     if (*hopeless) {
-        vfy_log(2, "refine: layer %lld: %lld searches of a sign, short of the %lld more neurons the "
-                   "refinement needs proved stable: it ends", (long long)k, (long long)n_sign,
+        vfy_log(2, "refine: layer %lld: %lld searches of a sign, short of the %lld more neurons "
+                   "the refinement needs proved stable: it ends", (long long)k, (long long)n_sign,
                 (long long)need);
         goto done;
     }

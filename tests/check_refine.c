@@ -132,8 +132,8 @@ static void refine_hidden_stable_needing(double c, int fs, const vfy_deadline *d
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
-    ck_assert_int_eq(vfy_refine_hidden_until(r->ctx, &tb.box, r->b, NULL, &o, dl, dl_sign, min_proved, NULL,
-                                             NULL, &r->rs, &err),
+    ck_assert_int_eq(vfy_refine_hidden_until(r->ctx, &tb.box, r->b, NULL, &o, dl, dl_sign,
+                                             min_proved, NULL, NULL, &r->rs, &err),
                      VFY_OK);
 }
 
