@@ -270,6 +270,12 @@ typedef struct {
     vfy_error err;
 } layer_pool;
 
+/* The candidate at position pos of the pool's pass (an index into cs) */
+static int64_t pass_cand(const layer_pool *lp, int64_t pos)
+{
+    return lp->order ? lp->order[pos] : pos;
+}
+
 /* The candidate at position pos of the pool's pass: its search(es) within its share of the layer's
  * time; *any_changed: set when they changed a bound. */
 static vfy_status search_targets(layer_pool *lp, int64_t pos, double *cy, vfy_row *row,
@@ -277,7 +283,7 @@ static vfy_status search_targets(layer_pool *lp, int64_t pos, double *cy, vfy_ro
 {
     const vfy_deadline *dl = lp->dl;
     double left = dl ? dl->t_end - vfy_now() : INFINITY;
-    int64_t c = lp->order ? lp->order[pos] : pos;
+    int64_t c = pass_cand(lp, pos);
     int64_t j = lp->cs[c].j, m = lp->P->n_out;
     int kind = lp->cs[c].kind;
     /* the row's unsafe side: z_j <= t (a proof gives z_j > t: t = 0 for a sign, the target for a
@@ -365,7 +371,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_
 {
     int changed = 0;
     vfy_status st = search_targets(lp, pos, cy, row, sub, &changed, err);
-    if (lp->cs[lp->order ? lp->order[pos] : pos].kind >= TIGHTEN_LO) {
+    if (lp->cs[pass_cand(lp, pos)].kind >= TIGHTEN_LO) {
         pthread_mutex_lock(&lp->mu);
         lp->bound_done++;
         lp->bound_changed += changed;
@@ -378,8 +384,7 @@ static vfy_status search_candidate(layer_pool *lp, int64_t pos, double *cy, vfy_
  * to skip (BOUND_PROBE; under the pool's lock) */
 static int bound_search_skipped(const layer_pool *lp, int64_t pos)
 {
-    int64_t c = lp->order ? lp->order[pos] : pos;
-    return lp->cs[c].kind >= TIGHTEN_LO && lp->bound_done >= BOUND_PROBE &&
+    return lp->cs[pass_cand(lp, pos)].kind >= TIGHTEN_LO && lp->bound_done >= BOUND_PROBE &&
            lp->bound_changed * BOUND_YIELD < lp->bound_done;
 }
 
