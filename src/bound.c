@@ -143,13 +143,18 @@ typedef struct vfy_bound_scratch {
     size_t cap_fac_ord;
     double *fac_key; /* width: the row's triangle intercepts (FAC_TOP) */
     size_t cap_fac_key;
-    /* K R: the facet the last gradient step chose for each row and neuron at fac_v's point (h's
-     * entry in its layer's row + 1; -1: none; 0: not looked at), which the next backward pass
-     * takes instead of choosing again (fac_emit_at) */
+    /* K R: the facet the last selection (FAC_RESELECT) chose for each row and neuron at fac_v's
+     * point (h's entry in its layer's row + 1; -1: none; 0: not looked at), which the backward
+     * passes take instead of choosing again (fac_emit_at) */
     double *fac_h;
     size_t cap_fac_h;
     double *fac_pre; /* the widest layer's input: a row's position in a facet layer's box */
     size_t cap_fac_pre;
+    /* between selections (FAC_RESELECT) the facets stay those named at fac_v's point, and a
+     * gradient step evaluates them at its own point (fac_vc; its positions in fac_pos) */
+    double *fac_vc, *fac_pos;
+    size_t cap_fac_vc, cap_fac_pos;
+    int fac_step;
     /* per segment of the call (its slot rc) and facet layer: what fac_pre_start computes once
      * for the call (FAC_BOX(ctx) each), and whether it has (fac_rdy, n_layers each: 0 or 1) */
     double *fac_box, *fac_rdy;
@@ -586,6 +591,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->tiny32);
         vfy_free(s->fws);
         vfy_free(s->fac_v);
+        vfy_free(s->fac_vc);
+        vfy_free(s->fac_pos);
         vfy_free(s->fac_corr);
         vfy_free(s->fac_err);
         vfy_free(s->fac_lam);
@@ -2443,6 +2450,15 @@ static double ds_hsum(const vfy_bounds *b, int64_t k) { return b->scratch->hsum[
  * with 64, unsat in 61.8 s. img1052's worst gap after 60 s (--no-refine): all -0.0050 (its hidden
  * bounds without facets), 32 -0.0070 (the same), 64 -0.0023 (with) */
 #define FAC_TOP 64
+/* The facets are chosen at one gradient step in FAC_RESELECT (and after rows leave the ascent);
+ * the steps between keep them, named at the point where they were chosen (fac_v), and move their
+ * mixes by their values at each step's own point (fac_value_at). Chosen anew at every step, the
+ * facet tightest at one minimiser was loose at the next and the mixes never settled: oval21
+ * cifar_deep_kw img1052's root (CROWN's layer bounds), first row, -0.0566 after 50, 200 or 1,000
+ * steps; kept for 2, 4, 8 steps or for good: -0.0204, -0.0125, -0.0079, -0.0115 (alpha alone
+ * -0.0804; the LP with each ReLU's hull over its inputs' box +0.059). Its search (--no-refine):
+ * a timeout at 120 s (26,193 domains) before; unsat in 65.4 s with 4 and 57.3 s with 8 */
+#define FAC_RESELECT 8
 
 /* The k-th largest of a[0 .. n) (1 <= k <= n; a is reordered). */
 static double kth_largest(double *a, int64_t n, int64_t k)
@@ -2695,6 +2711,41 @@ static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, stru
         fs += ord[t].p * ord[t].d;
     *fv = fs + fmin(fmax(th, 0.0), 1.0) * ord[a].p * ord[a].d;
     return 1;
+}
+
+/* The value at the point whose positions are pos of the facet named by h at f's point (I: the
+ * inputs before h there; plain arithmetic: it only steers the ascent). Returns 0 when h names
+ * none. */
+static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double *pos, double bu,
+                        int64_t h, double *fv)
+{
+    const int64_t *col;
+    const double *w;
+    int64_t n = fac_row(P, j, &col, &w);
+    fac_l0(P, j, f, bu);
+    double l0 = f->l0[j];
+    if (!(l0 > 0))
+        return 0;
+    int64_t ih = col ? col[h] : h;
+    if (!(f->rng[ih] > 0) || w[h] == 0)
+        return 0;
+    double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
+    double D = 0, fs = 0;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t i = col ? col[e] : e;
+        double wi = w[e];
+        if (wi == 0 || !(f->rng[i] > 0))
+            continue;
+        double p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i];
+        if (!fac_before(p, e, ph, h))
+            continue;
+        double d = fabs(wi) * f->rng[i];
+        D += d;
+        fs += (wi >= 0 ? pos[i] : 1.0 - pos[i]) * d;
+    }
+    double dh = fabs(w[h]) * f->rng[ih], th = (l0 - D) / dh;
+    *fv = fs + fmin(fmax(th, 0.0), 1.0) * (w[h] >= 0 ? pos[ih] : 1.0 - pos[ih]) * dh;
+    return isfinite(*fv);
 }
 
 /* The facet's term theta w_h (v_h - Lc_h) (input ih of weight wh) added to a row's emission: its
@@ -3689,6 +3740,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
     const vfy_net *net = ctx->net;
     int64_t nx = net->n_in;
     double *v = s->pv, *v2 = s->pv2;
+    /* (facets) chosen anew at this step's point, recorded in fac_v, or kept (FAC_RESELECT): this
+     * step's point then goes to fac_vc, where the facets kept are evaluated */
+    int reselect = !s->fac_ok || s->fac_step % FAC_RESELECT == 0;
+    s->fac_step++;
+    double *fv_rec = reselect ? s->fac_v : s->fac_vc;
     for (int64_t sg = 0; sg < n_seg; sg++)
         for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++)
             for (int64_t j = 0; j < nx; j++)
@@ -3699,7 +3755,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
         if (ctx->facets && s->fac_v && k + 1 < net->n_layers) {
             int64_t fo = ctx->fvoff[k + 1];
             if (fo >= 0)
-                memcpy(s->fac_v + K * fo, v, (size_t)(K * n_in) * sizeof(double));
+                memcpy(fv_rec + K * fo, v, (size_t)(K * n_in) * sizeof(double));
         }
         if (L->kind == VFY_LAYER_DENSE) {
             if (L->conv)
@@ -3851,6 +3907,12 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         thr = c > FAC_TOP ? kth_largest(s->fac_key, c, FAC_TOP) : 0;
                         if (c > 0)
                             fac_pre_row(FP, &fpre, s->fac_v + K * fo + i * FP->n_in);
+                        if (c > 0 && !reselect) { /* fac_pre_row's, at this step's point */
+                            const double *vc = s->fac_vc + K * fo + i * FP->n_in;
+                            for (int64_t e = 0; e < FP->n_in; e++)
+                                s->fac_pos[e] =
+                                    fpre.rng[e] > 0 ? (vc[e] - fpre.lo[e]) / fpre.rng[e] : 0.0;
+                        }
                     }
                     for (int64_t j = 0; j < n_in; j++) {
                         double z = v[i * n_in + j], out;
@@ -3858,7 +3920,8 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                         gr[ij] = 0;
                         if (FP) {
                             s->fac_lam[K * ctx->n_relu + K * ctx->roff[k] + ij] = 0;
-                            s->fac_h[K * ctx->roff[k] + ij] = 0;
+                            if (reselect)
+                                s->fac_h[K * ctx->roff[k] + ij] = 0;
                         }
                         if (l[j] >= 0)
                             out = z;
@@ -3871,11 +3934,17 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             out = su[j] * z + tu[j];
                             double fv;
                             int64_t q, m, p = K * ctx->roff[k] + ij;
-                            if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr)) {
-                                /* (bu as the backward pass's: fac_l0 keeps its sums) */
-                                if (fac_select(FP, j, &fpre,
-                                               vfy_add_up(FP->b[j], G->b->scratch->q[k - 1][j]),
-                                               s->fac_ord, &q, &m, &fv)) {
+                            /* (bu as the backward pass's: fac_l0 keeps its sums) */
+                            double bu = FP ? vfy_add_up(FP->b[j], G->b->scratch->q[k - 1][j]) : 0;
+                            if (FP && !reselect) { /* the facet kept, at this step's point */
+                                double hc = s->fac_h[p];
+                                if (hc > 0 && fac_value_at(FP, j, &fpre, s->fac_pos, bu,
+                                                           (int64_t)hc - 1, &fv)) {
+                                    s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
+                                    out += s->fac_lam[p] * (fv - out);
+                                }
+                            } else if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr)) {
+                                if (fac_select(FP, j, &fpre, bu, s->fac_ord, &q, &m, &fv)) {
                                     s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
                                     out += s->fac_lam[p] * (fv - out);
                                     s->fac_h[p] = (double)(s->fac_ord[q].i + 1);
@@ -4289,6 +4358,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     if (!batch_reserve(ctx, s, n_jobs, K, NS, NB))
         return VFY_ERR_NOMEM;
     s->fac_ok = 0;
+    s->fac_step = 0;
     if (ctx->facets) {
         int64_t tot = ctx->n_fv, w = 0;
         for (int64_t k = 0; k < L; k++)
@@ -4300,6 +4370,8 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_key, &s->cap_fac_key, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_h, &s->cap_fac_h, (size_t)(K * R + 1)) ||
             !grow_buf(&s->fac_pre, &s->cap_fac_pre, (size_t)(w + 1)) ||
+            !grow_buf(&s->fac_vc, &s->cap_fac_vc, (size_t)(K * tot + 1)) ||
+            !grow_buf(&s->fac_pos, &s->cap_fac_pos, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_box, &s->cap_fac_box, (size_t)(n * FAC_BOX(ctx) + 1)) ||
             !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)))
             return VFY_ERR_NOMEM;
