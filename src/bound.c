@@ -141,8 +141,6 @@ typedef struct vfy_bound_scratch {
     size_t cap_fac_v, cap_fac_corr, cap_fac_err, cap_fac_lam;
     struct fac_item *fac_ord;
     size_t cap_fac_ord;
-    double *fac_key; /* width: the row's triangle intercepts (FAC_TOP) */
-    size_t cap_fac_key;
     /* K R: the facet the last selection (FAC_RESELECT) chose for each row and neuron at fac_v's
      * point (h's entry in its layer's row + 1; -1: none; 0: not looked at), which the backward
      * passes take instead of choosing again (fac_emit_at) */
@@ -597,7 +595,6 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->fac_err);
         vfy_free(s->fac_lam);
         vfy_free(s->fac_ord);
-        vfy_free(s->fac_key);
         vfy_free(s->fac_h);
         vfy_free(s->fac_pre);
         vfy_free(s->fac_box);
@@ -2443,50 +2440,21 @@ static double ds_hsum(const vfy_bounds *b, int64_t k) { return b->scratch->hsum[
 /* The mixes' ascent rate: on oval21 cifar_deep_kw img1052 (the search's gap after 60 s
  * --no-refine) 0.01: -0.0129, 0.05: -0.0052, 0.1: -0.0030, 0.2: -0.0040 */
 #define FAC_LR 0.1
-/* Neurons of a row and layer whose facets are looked at in a gradient step: the FAC_TOP of the
- * largest triangle intercepts (and those mixed already). With all of them, oval21 cifar_deep_kw
- * img4168 (1,238 unstable neurons) bounded 109 domains in its first phase's 2.4 s, its gap closed
- * too slowly for that phase to go on, and it timed out at 72 s (unsat in 10.6 s without facets);
- * with 64, unsat in 61.8 s. img1052's worst gap after 60 s (--no-refine): all -0.0050 (its hidden
- * bounds without facets), 32 -0.0070 (the same), 64 -0.0023 (with) */
-#define FAC_TOP 64
 /* The facets are chosen at one gradient step in FAC_RESELECT (and after rows leave the ascent);
  * the steps between keep them, named at the point where they were chosen (fac_v), and move their
  * mixes by their values at each step's own point (fac_value_at). Chosen anew at every step, the
  * facet tightest at one minimiser was loose at the next and the mixes never settled: oval21
  * cifar_deep_kw img1052's root (CROWN's layer bounds), first row, -0.0566 after 50, 200 or 1,000
- * steps; kept for 2, 4, 8 steps or for good: -0.0204, -0.0125, -0.0079, -0.0115 (alpha alone
- * -0.0804; the LP with each ReLU's hull over its inputs' box +0.059). Its search (--no-refine):
- * a timeout at 120 s (26,193 domains) before; unsat in 65.4 s with 4 and 57.3 s with 8 */
+ * steps; kept for 2, 4, 8, 10 steps or for good: -0.0204, -0.0125, -0.0079, -0.0048, -0.0115
+ * (alpha alone -0.0804; the LP with each ReLU's hull over its inputs' box +0.059). Its search
+ * (--no-refine): a timeout at 120 s (26,193 domains) before; unsat in 65.4 s with 4, 57.3 s
+ * with 8. Every unstable neuron of a row is looked at: chosen at every step, the facets of all
+ * of them had cost too much (cifar_deep_kw img4168 timed out at 72 s: 109 domains in its first
+ * phase's 2.4 s), so only the 64 of the largest triangle intercepts were; chosen one step in 8,
+ * all of them take img1052's first row to +0.0155 (refuted at the root) and its search to 33.4 s
+ * (5,929 domains, against 13,035 with 64); img4168 63.8 s */
 #define FAC_RESELECT 8
 
-/* The k-th largest of a[0 .. n) (1 <= k <= n; a is reordered). */
-static double kth_largest(double *a, int64_t n, int64_t k)
-{
-    int64_t lo = 0, hi = n, want = k - 1; /* a[want] once a is ordered by decreasing value */
-    while (hi - lo > 1) {
-        double piv = a[lo + (hi - lo) / 2];
-        int64_t gt = lo, t = lo, lt = hi; /* [lo, gt) > piv, [gt, t) == piv, [lt, hi) < piv */
-        while (t < lt) {
-            double x = a[t];
-            if (x > piv) {
-                a[t++] = a[gt];
-                a[gt++] = x;
-            } else if (x < piv) {
-                a[t] = a[--lt];
-                a[lt] = x;
-            } else
-                t++;
-        }
-        if (want < gt)
-            hi = gt;
-        else if (want < lt)
-            return piv;
-        else
-            lo = lt;
-    }
-    return a[lo];
-}
 struct fac_item {
     double p, d;
     int64_t i;
@@ -3896,15 +3864,11 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                 if (FP)
                     fpre = fac_pre_start(ctx, s, G, k);
                 for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
-                    /* (facets) the FAC_TOP neurons of the row's largest triangle intercepts
-                     * |tp| tu, and those already mixed, are looked at; the others keep the line */
-                    double thr = 0;
+                    /* (facets) for every unstable neuron whose row's coefficient is negative */
                     if (FP) {
                         int64_t c = 0;
-                        for (int64_t j = 0; j < n_in; j++)
-                            if (l[j] < 0 && u[j] > 0 && tp[i * n_in + j] < 0)
-                                s->fac_key[c++] = -tp[i * n_in + j] * tu[j];
-                        thr = c > FAC_TOP ? kth_largest(s->fac_key, c, FAC_TOP) : 0;
+                        for (int64_t j = 0; j < n_in && !c; j++)
+                            c = l[j] < 0 && u[j] > 0 && tp[i * n_in + j] < 0;
                         if (c > 0)
                             fac_pre_row(FP, &fpre, s->fac_v + K * fo + i * FP->n_in);
                         if (c > 0 && !reselect) { /* fac_pre_row's, at this step's point */
@@ -3943,7 +3907,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                                     s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
                                     out += s->fac_lam[p] * (fv - out);
                                 }
-                            } else if (FP && (s->fac_lam[p] > 0 || -tp[ij] * tu[j] >= thr)) {
+                            } else if (FP) {
                                 if (fac_select(FP, j, &fpre, bu, s->fac_ord, &q, &m, &fv)) {
                                     s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
                                     out += s->fac_lam[p] * (fv - out);
@@ -4367,7 +4331,6 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_corr, &s->cap_fac_corr, (size_t)(K * w + 1)) ||
             !grow_buf(&s->fac_err, &s->cap_fac_err, (size_t)(K + 1)) ||
             !grow_buf(&s->fac_lam, &s->cap_fac_lam, (size_t)(4 * K * R + 1)) ||
-            !grow_buf(&s->fac_key, &s->cap_fac_key, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_h, &s->cap_fac_h, (size_t)(K * R + 1)) ||
             !grow_buf(&s->fac_pre, &s->cap_fac_pre, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_vc, &s->cap_fac_vc, (size_t)(K * tot + 1)) ||
