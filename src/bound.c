@@ -2681,6 +2681,17 @@ static int fac_select(const vfy_layer *P, int64_t j, fac_pre *f, double bu, stru
     return 1;
 }
 
+/* Whether entry e of a row (weights w, columns col) is in the I of the facet named by h at f's
+ * point (ph: h's position there), its input in *i: an input that can move, before h (fac_before) */
+static inline int fac_in_I(const fac_pre *f, const int64_t *col, const double *w, int64_t e,
+                           double ph, int64_t h, int64_t *i)
+{
+    *i = col ? col[e] : e;
+    if (w[e] == 0 || !(f->rng[*i] > 0))
+        return 0;
+    return fac_before(w[e] >= 0 ? f->pos[*i] : 1.0 - f->pos[*i], e, ph, h);
+}
+
 /* The value at the point whose positions are pos of the facet named by h at f's point (I: the
  * inputs before h there; plain arithmetic: it only steers the ascent). Returns 0 when h names
  * none. */
@@ -2699,17 +2710,12 @@ static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double 
         return 0;
     double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
     double D = 0, fs = 0;
-    for (int64_t e = 0; e < n; e++) {
-        int64_t i = col ? col[e] : e;
-        double wi = w[e];
-        if (wi == 0 || !(f->rng[i] > 0))
+    for (int64_t e = 0, i; e < n; e++) {
+        if (!fac_in_I(f, col, w, e, ph, h, &i))
             continue;
-        double p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i];
-        if (!fac_before(p, e, ph, h))
-            continue;
-        double d = fabs(wi) * f->rng[i];
+        double d = fabs(w[e]) * f->rng[i];
         D += d;
-        fs += (wi >= 0 ? pos[i] : 1.0 - pos[i]) * d;
+        fs += (w[e] >= 0 ? pos[i] : 1.0 - pos[i]) * d;
     }
     double dh = fabs(w[h]) * f->rng[ih], th = (l0 - D) / dh;
     *fv = fs + fmin(fmax(th, 0.0), 1.0) * (w[h] >= 0 ? pos[ih] : 1.0 - pos[ih]) * dh;
@@ -2803,15 +2809,10 @@ static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int
     int64_t ih = col ? col[h] : h;
     double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
     double D = 0, S = 0, Sa = 0, E = 0;
-    for (int64_t e = 0; e < n; e++) {
-        int64_t i = col ? col[e] : e;
-        double wi = w[e];
-        if (wi == 0 || !(f->rng[i] > 0))
+    for (int64_t e = 0, i; e < n; e++) {
+        if (!fac_in_I(f, col, w, e, ph, h, &i))
             continue;
-        double p = wi >= 0 ? f->pos[i] : 1.0 - f->pos[i];
-        if (!fac_before(p, e, ph, h))
-            continue;
-        double t = wi * (wi >= 0 ? lo[i] : hi[i]);
+        double wi = w[e], t = wi * (wi >= 0 ? lo[i] : hi[i]);
         D += fabs(wi) * f->rng_dn[i];
         S += t;
         Sa += fabs(t);
