@@ -1093,9 +1093,10 @@ END_TEST
 
 /* The automatic choice on real nets (skipped without ../shared): on oval21's convolutional
  * cifar_base_kw a split cuts the later layers' widths by a few hundredths of a percent, and most
- * domains keep their parent's bounds; on mnist_fc's 256-wide layers it cuts them by over 1%, and
- * the domains re-bound them (all but a few in a full run; three quarters within these seconds,
- * whose first domains split the neurons of the best intercept scores, often in the last layer). */
+ * domains keep their parent's bounds (those of the warm-up aside: img8194 is proved in 127
+ * domains, 34 re-bounded); on mnist_fc's 256-wide layers it cuts them by more, and most domains
+ * re-bound them (568 of 569 for 256x4 prop_0_0.05 while the facets were chosen anew at every
+ * step; 335 of 565 since they are kept: the root's bounds are tighter, and a split cuts less). */
 START_TEST(test_rebound_auto_benchmarks)
 {
     static const struct { const char *onnx, *vnnlib; int fixed; } inst[] = {
@@ -1133,10 +1134,10 @@ START_TEST(test_rebound_auto_benchmarks)
     ck_assert_int_eq(res.refined, 0);
     REQUIRE_MSG(res.domains > 100, "%s: %lld domains", inst[i].onnx, (long long)res.domains);
     if (inst[i].fixed)
-        REQUIRE_MSG(4 * res.rebounded < res.domains, "%lld of %lld re-bounded",
+        REQUIRE_MSG(3 * res.rebounded < res.domains, "%lld of %lld re-bounded",
                     (long long)res.rebounded, (long long)res.domains);
     else
-        REQUIRE_MSG(3 * res.rebounded > 2 * res.domains, "%lld of %lld re-bounded",
+        REQUIRE_MSG(2 * res.rebounded > res.domains, "%lld of %lld re-bounded",
                     (long long)res.rebounded, (long long)res.domains);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
