@@ -3872,11 +3872,10 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             c = l[j] < 0 && u[j] > 0 && tp[i * n_in + j] < 0;
                         if (c > 0)
                             fac_pre_row(FP, &fpre, s->fac_v + K * fo + i * FP->n_in);
-                        if (c > 0 && !reselect) { /* fac_pre_row's, at this step's point */
-                            const double *vc = s->fac_vc + K * fo + i * FP->n_in;
-                            for (int64_t e = 0; e < FP->n_in; e++)
-                                s->fac_pos[e] =
-                                    fpre.rng[e] > 0 ? (vc[e] - fpre.lo[e]) / fpre.rng[e] : 0.0;
+                        if (c > 0 && !reselect) { /* the positions at this step's point */
+                            fac_pre cur = fpre;
+                            cur.pos = s->fac_pos;
+                            fac_pre_row(FP, &cur, s->fac_vc + K * fo + i * FP->n_in);
                         }
                     }
                     for (int64_t j = 0; j < n_in; j++) {
