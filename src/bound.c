@@ -4188,10 +4188,11 @@ static int row_stopped(const vfy_alpha_job *J, const double *lb, int64_t i)
 }
 
 /* Packs array a, laid out as blocks (one per layer k of the kind `which` selects: 0 ReLU, 1
- * Sigmoid/Tanh, 2 MaxPool/Product; n_out wide) of K rows, block k at K off[k], into the same layout
- * over the rows not done, kept in order (new block k at K2 off[k]). Each move goes to a lower or
- * equal address and they run in increasing order, so memmove in place never overwrites what is
- * still to be read. */
+ * Sigmoid/Tanh, 2 MaxPool/Product, n_out wide; 3 ReLU layers with facets, fvoff, as wide as
+ * the input of the DENSE layer before) of K
+ * rows, block k at K off[k], into the same layout over the rows not done, kept in order (new
+ * block k at K2 off[k]). Each move goes to a lower or equal address and they run in increasing
+ * order, so memmove in place never overwrites what is still to be read. */
 static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const unsigned char *done,
                         int64_t K, int64_t K2)
 {
@@ -4200,11 +4201,15 @@ static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const un
         vfy_layer_kind kind = net->layers[k].kind;
         int in = which == 0 ? kind == VFY_LAYER_RELU
                : which == 1 ? kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH
-                            : kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT;
+               : which == 2 ? kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT
+                            : ctx->fvoff[k] >= 0;
         if (!in)
             continue;
-        int64_t w = net->layers[k].n_out;
-        const int64_t off = which == 0 ? ctx->roff[k] : which == 1 ? ctx->soff[k] : ctx->moff[k];
+        int64_t w = which == 3 ? net->layers[k - 1].n_in : net->layers[k].n_out;
+        const int64_t off = which == 0 ? ctx->roff[k]
+                          : which == 1 ? ctx->soff[k]
+                          : which == 2 ? ctx->moff[k]
+                                       : ctx->fvoff[k];
         for (int64_t i = 0, r2 = 0; i < K; i++)
             if (!done[i])
                 memmove(a + K2 * off + r2++ * w, a + K * off + i * w, (size_t)w * sizeof(double));
@@ -4262,6 +4267,20 @@ static int64_t pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, bse
     double *mp[] = {s->pal, s->pal_g, s->pal_m1, s->pal_m2};
     for (size_t q = 0; sprod && q < sizeof mp / sizeof mp[0]; q++)
         pack_blocks(mp[q], ctx, 2, done, KW, K2);
+    if (ctx->facets && s->fac_v) {
+        /* the facets: the points where they were chosen (fac_v) and their names (fac_h), and
+         * their mixes, the mixes' gradients and Adam's moments (four blocks of KW R, each in
+         * the slopes' layout, packed in place and then moved down to blocks of K2 R). A row's
+         * ascent is then the one it would have alone (test_facets_rows_packed). */
+        int64_t R = ctx->n_relu;
+        pack_blocks(s->fac_v, ctx, 3, done, KW, K2);
+        pack_blocks(s->fac_h, ctx, 0, done, KW, K2);
+        for (int64_t q = 0; q < 4; q++) {
+            pack_blocks(s->fac_lam + q * KW * R, ctx, 0, done, KW, K2);
+            memmove(s->fac_lam + q * K2 * R, s->fac_lam + q * KW * R,
+                    (size_t)(K2 * R) * sizeof(double));
+        }
+    }
     pack_rows(s->cyb, net->n_out, done, KW);
     if (any_cx)
         pack_rows(s->cxb, net->n_in, done, KW);
@@ -4569,11 +4588,6 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                 break; /* every row's case refuted: nothing left to optimise */
             if (nd > 0) {
                 KW = pack_segments(ctx, s, ws, &nw, KW, &NBW, any_cx, sact, sprod);
-                s->fac_ok = 0; /* (the primal rows moved) */
-                if (ctx->facets) {
-                    memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
-                    memset(s->fac_h, 0, (size_t)(K * R) * sizeof(double));
-                }
                 s->pal_K = KW;
             }
         }

@@ -4263,12 +4263,15 @@ END_TEST
  * multipliers the batch reports for it, no tolerance; (d) the primal point is not recorded once
  * rows are packed (how this test knows packing happened); (e) on the ReLU nets, the best slopes
  * and multipliers the batch reports for a row (at its place in the call) warm-start a single pass
- * alone back to its bound. */
+ * alone back to its bound. The last runs take ideal upper facets (vfy_bound_ctx_set_facets): their
+ * points, names and mixes are packed with the rows, so (a) holds with them too (they were chosen
+ * again, their mixes cleared, when rows were packed); (e) is not asked (a warm start has no
+ * mixes). */
 START_TEST(test_alpha_batch_early_stop)
 {
     enum { D = 4, K = 3, IT = 15 };
     uint64_t st = 7700 + (uint64_t)_i;
-    int gated = _i % 3 == 2;
+    int facets = _i >= 6, gated = !facets && _i % 3 == 2;
     double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
     vfy_bound_ctx *ctx;
     vfy_net *net;
@@ -4281,6 +4284,8 @@ START_TEST(test_alpha_batch_early_stop)
         net = random_multilayer(_i, 7900 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0], wlo[0],
                                 whi[0]);
     }
+    vfy_bound_ctx_set_facets(ctx, facets);
+    ck_assert_int_eq(vfy_bound_ctx_facets(ctx), facets);
     int64_t nx = net->n_in, ny = net->n_out;
     ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
     for (int d = 1; d < D; d++)
@@ -4355,7 +4360,7 @@ START_TEST(test_alpha_batch_early_stop)
     float *warm = malloc((size_t)(K * (R + 3) + 1) * sizeof(float));
     double *flat = malloc((size_t)vfy_bounds_flat_size(ctx) * sizeof(double)), lb1[K];
     vfy_bounds *alone = vfy_bounds_create(ctx);
-    for (int d = 0; !gated && d < D; d++) {
+    for (int d = 0; !gated && !facets && d < D; d++) {
         for (int i = 0; i < K; i++)
             REQUIRE(vfy_bound_best_warm(ctx, work, d * K + i, warm + i * (R + n_sp[d])));
         vfy_bounds_export(ctx, b[d], flat);
@@ -4491,7 +4496,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
-    tcase_add_loop_test(tc, test_alpha_batch_early_stop, 0, 6);
+    tcase_add_loop_test(tc, test_alpha_batch_early_stop, 0, 9);
     tcase_add_test(tc, test_intercept_score);
     suite_add_tcase(s, tc);
     return s;
