@@ -1809,7 +1809,7 @@ static void bound_group(search *s, worker *w, int i0, int n)
                                        spp, d->warm, d->warm_rows,
                                        d->warm_nsp, w->lb, w->lam_in, w->c_in,
                                        d->compact ? s->cw_idx : NULL, d->compact ? s->n_cw : 0,
-                                       w->row_rhs, w->row_case};
+                                       w->row_rhs, w->row_case, &s->dl};
             slot[nj++] = g;
             w->slot_row0[g] = row0;
             row0 += K;

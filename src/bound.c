@@ -4087,7 +4087,7 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
 {
     vfy_bound_scratch *s = b->scratch;
     vfy_alpha_job job = {b, in_lo, in_hi, K, cy, cx, splits, s->warm, s->warm_K, s->warm_nsp,
-                         lb, lam_in, c_in, NULL, 0, NULL, NULL};
+                         lb, lam_in, c_in, NULL, 0, NULL, NULL, NULL};
     s->warm = NULL; /* one call only */
     return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
 }
@@ -4551,8 +4551,11 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
     for (int64_t i = 0; i < K; i++)
         s->wrow[i] = i;
     int early = 0;
-    for (int64_t j = 0; j < n_jobs; j++)
+    const vfy_deadline *dl = NULL;
+    for (int64_t j = 0; j < n_jobs; j++) {
         early |= s->job_seg[j] >= 0 && jobs[j].stop_lb != NULL;
+        dl = dl ? dl : jobs[j].dl;
+    }
     for (int it = 0; it < iters; it++) {
         memcpy(s->lam, s->cyb, (size_t)(KW * ny) * sizeof(double));
         rows_init(s, KW);
@@ -4572,7 +4575,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                 }
             }
         }
-        if (it + 1 == iters)
+        if (it + 1 == iters || (dl && vfy_deadline_over(dl)))
             break;
         if (early) {
             int64_t nd = 0;

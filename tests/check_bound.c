@@ -1729,7 +1729,7 @@ START_TEST(test_facets_batch_sound)
                      jq[d], sg[d], &n_sp[d], &sp[d], K, cy[d]);
         jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
                                   n_sp[d] ? &sp[d] : NULL, NULL, 0, 0, lb[d], NULL, NULL, NULL,
-                                  0, d == 1 ? stop : NULL, NULL};
+                                  0, d == 1 ? stop : NULL, NULL, NULL};
     }
     for (int64_t i = 0; i < K * nx; i++)
         cx[i] = testnet_uniform(&st) - 0.5;
@@ -4101,10 +4101,10 @@ START_TEST(test_alpha_batch)
     for (int d = 0; d < D; d++)
         jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
                                   n_sp[d] ? &sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
-                                  lb[d], lam[d], c_in[d], NULL, 0, NULL, NULL};
+                                  lb[d], lam[d], c_in[d], NULL, 0, NULL, NULL, NULL};
     double none_lb[1] = {-1};
     jobs[D] = (vfy_alpha_job){b[0], wlo[0], whi[0], 0, cy[0], NULL, NULL, NULL, 0, 0, none_lb,
-                              NULL, NULL, NULL, 0, NULL, NULL};
+                              NULL, NULL, NULL, 0, NULL, NULL, NULL};
     ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D + 1, jobs, 15), VFY_OK);
     ck_assert(none_lb[0] == -1); /* no rows: nothing written */
     /* (a) each job alone, on a copy of its bounds */
@@ -4142,7 +4142,7 @@ START_TEST(test_alpha_batch)
                              VFY_OK);
             vfy_alpha_job j1 = {alone, wlo[0], whi[0], K, cy[0], NULL, NULL, pass ? cw : warm, K, 0,
                                 lbw[pass], NULL, NULL, pass ? widx : NULL, pass ? nw : 0,
-                                NULL, NULL};
+                                NULL, NULL, NULL};
             ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, alone, 1, &j1, 15), VFY_OK);
         }
         for (int i = 0; i < K; i++)
@@ -4316,7 +4316,7 @@ START_TEST(test_alpha_batch_early_stop)
         double(*out)[K] = pass == 0 ? lbr : pass == 1 ? lb4 : lbs;
         for (int d = 0; d < D; d++) {
             jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], NULL, n_sp[d] ? &sp[d] : NULL,
-                                      NULL, 0, 0, out[d], NULL, NULL, NULL, 0, NULL, NULL};
+                                      NULL, 0, 0, out[d], NULL, NULL, NULL, 0, NULL, NULL, NULL};
             if (pass < 2 || d == 3)
                 continue;
             for (int i = 0; i < K; i++)
@@ -4377,6 +4377,56 @@ START_TEST(test_alpha_batch_early_stop)
     free(warm);
     free(flat);
     vfy_bounds_free(alone);
+    for (int d = 0; d < D; d++)
+        vfy_bounds_free(b[d]);
+    vfy_bounds_free(work);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* A batch's deadline (vfy_alpha_job.dl): over before the call (or cancelled), the ascent ends
+ * after its first pass, and every row gets exactly the bound of a call of one pass; a deadline far
+ * off changes nothing (the bounds of 15 passes without one). With facets and splits. */
+START_TEST(test_alpha_batch_deadline)
+{
+    enum { D = 2, K = 3 };
+    uint64_t st = 9100 + (uint64_t)_i;
+    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
+    vfy_bound_ctx *ctx;
+    vfy_net *net = random_multilayer(_i, 9200 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
+                                     wlo[0], whi[0]);
+    vfy_bound_ctx_set_facets(ctx, _i % 2);
+    random_box(&st, net->n_in, 0.2, 0.5, ctx, lo[1], hi[1], wlo[1], whi[1]);
+    vfy_bounds *b[D], *work = vfy_bounds_create(ctx);
+    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
+    signed char sg[D][3];
+    vfy_splits sp[D];
+    double cy[D][K * 8], lb[4][D][K];
+    for (int d = 0; d < D; d++)
+        batch_domain(net, ctx, d, &st, lo[d], hi[d], wlo[d], whi[d], &b[d], x0[d], idx[d], kq[d],
+                     jq[d], sg[d], &n_sp[d], &sp[d], K, cy[d]);
+    vfy_deadline over = {0.0, 0}, cancelled = {INFINITY, 1}, far = {vfy_now() + 3600, 0};
+    const vfy_deadline *dls[4] = {NULL, &over, &cancelled, &far};
+    double none[D][K];
+    for (int run = 0; run < 5; run++) { /* one pass; 15 with each deadline; 15 with none */
+        vfy_alpha_job jobs[D];
+        for (int d = 0; d < D; d++)
+            jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], NULL,
+                                      n_sp[d] ? &sp[d] : NULL, NULL, 0, 0,
+                                      run < 4 ? lb[run][d] : none[d], NULL, NULL, NULL, 0, NULL,
+                                      NULL, run < 4 ? dls[run] : NULL};
+        ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D, jobs, run == 0 ? 1 : 15),
+                         VFY_OK);
+    }
+    for (int d = 0; d < D; d++)
+        for (int i = 0; i < K; i++) {
+            REQUIRE_MSG(lb[1][d][i] == lb[0][d][i] && lb[2][d][i] == lb[0][d][i],
+                        "domain %d row %d: one pass %.17g; deadline over %.17g, cancelled %.17g",
+                        d, i, lb[0][d][i], lb[1][d][i], lb[2][d][i]);
+            REQUIRE_MSG(lb[3][d][i] == none[d][i], "domain %d row %d: %.17g with a deadline "
+                        "far off, %.17g without", d, i, lb[3][d][i], none[d][i]);
+        }
     for (int d = 0; d < D; d++)
         vfy_bounds_free(b[d]);
     vfy_bounds_free(work);
@@ -4497,6 +4547,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
     tcase_add_loop_test(tc, test_alpha_batch_early_stop, 0, 9);
+    tcase_add_loop_test(tc, test_alpha_batch_deadline, 0, 4);
     tcase_add_test(tc, test_intercept_score);
     suite_add_tcase(s, tc);
     return s;

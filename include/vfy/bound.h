@@ -190,6 +190,10 @@ typedef struct vfy_alpha_job {
      * products shrink. stop_case NULL: each row alone. */
     const double *stop_lb;
     const int64_t *stop_case;
+    /* or NULL: once it is over, the ascent of the whole call ends after its current pass (every
+     * row keeps the best bound of the passes it took, each sound): a batch of a deep net's
+     * domains takes about a second, which the search's deadline would otherwise overrun */
+    const vfy_deadline *dl;
 } vfy_alpha_job;
 
 /* vfy_bound_rows_alpha for n domains at once: every job gets exactly the bounds it would get
