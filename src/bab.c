@@ -896,7 +896,7 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * no room for the 60-step pass (7 s); at a half it runs and proves idx 3881, 4857, 3991, 3789,
  * 4214 and 6553 at the root in 9-10 s, which 30 s of splitting Sigmoids at 0 did not */
 #define HIDDEN_ALPHA_DEEPEN_SHARE 0.5
-#define HIDDEN_ALPHA_SHARE 0.2     /* of the whole time left (not the phase's), for the first pass */
+#define HIDDEN_ALPHA_SHARE 0.2 /* of the whole time left (not the phase's), for the first pass */
 /* of the time left, for refining the root's hidden layers (ending once the root is proved), and
  * for its layers whose searches are mostly of a sign (vfy_refine_hidden_until's dl_sign). Proving
  * signs makes the deep nets' bounds: mnist_fc 256x6 prop_1_0.03 needs about 200 s of refinement
