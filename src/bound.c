@@ -2440,7 +2440,8 @@ static double ds_hsum(const vfy_bounds *b, int64_t k) { return b->scratch->hsum[
 /* The mixes' ascent rate: on oval21 cifar_deep_kw img1052 (the search's gap after 60 s
  * --no-refine) 0.01: -0.0129, 0.05: -0.0052, 0.1: -0.0030, 0.2: -0.0040 */
 #define FAC_LR 0.1
-/* The facets are chosen at one gradient step in FAC_RESELECT (and after rows leave the ascent);
+/* The facets are chosen at one gradient step in FAC_RESELECT (rows that leave the ascent take
+ * theirs with them: pack_segments packs the rest's points, names and mixes);
  * the steps between keep them, named at the point where they were chosen (fac_v), and move their
  * mixes by their values at each step's own point (fac_value_at). Chosen anew at every step, the
  * facet tightest at one minimiser was loose at the next and the mixes never settled: oval21
@@ -4188,11 +4189,11 @@ static int row_stopped(const vfy_alpha_job *J, const double *lb, int64_t i)
 }
 
 /* Packs array a, laid out as blocks (one per layer k of the kind `which` selects: 0 ReLU, 1
- * Sigmoid/Tanh, 2 MaxPool/Product, n_out wide; 3 ReLU layers with facets, fvoff, as wide as
- * the input of the DENSE layer before) of K
- * rows, block k at K off[k], into the same layout over the rows not done, kept in order (new
- * block k at K2 off[k]). Each move goes to a lower or equal address and they run in increasing
- * order, so memmove in place never overwrites what is still to be read. */
+ * Sigmoid/Tanh, 2 MaxPool/Product, n_out wide; 3 ReLU layers with facets, fvoff, as wide as the
+ * input of the DENSE layer before) of K rows, block k at K off[k], into the same layout over the
+ * rows not done, kept in order (new block k at K2 off[k]). Each move goes to a lower or equal
+ * address and they run in increasing order, so memmove in place never overwrites what is still
+ * to be read. */
 static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const unsigned char *done,
                         int64_t K, int64_t K2)
 {
@@ -4271,7 +4272,7 @@ static int64_t pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, bse
         /* the facets: the points where they were chosen (fac_v) and their names (fac_h), and
          * their mixes, the mixes' gradients and Adam's moments (four blocks of KW R, each in
          * the slopes' layout, packed in place and then moved down to blocks of K2 R). A row's
-         * ascent is then the one it would have alone (test_facets_rows_packed). */
+         * ascent is then the one it would have alone (test_alpha_batch_early_stop). */
         int64_t R = ctx->n_relu;
         pack_blocks(s->fac_v, ctx, 3, done, KW, K2);
         pack_blocks(s->fac_h, ctx, 0, done, KW, K2);
