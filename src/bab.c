@@ -2674,11 +2674,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                      * prop_1_0.05 at 75 s: 15.3 s, against 1.6 s for the plain pass), and the
                      * time it would take is the refinement's */
                     vfy_deadline fdl = adl;
-                    if (extend)
+                    if (extend) {
                         fdl.t_end = fmin(adl.t_end,
                                          t_pass + HIDDEN_ALPHA_SHARE * (s.dl.t_end - t_pass));
-                    if (extend)
                         s.dl.t_end = fmin(t_final, s.dl.t_end + t_plain);
+                    }
                     if (st == VFY_OK && s.root_facets && !s.facets && phase == 0 &&
                         !vfy_deadline_over(&fdl) &&
                         vfy_now() + FACET_PASS_ROOM * t_plain < s.dl.t_end) {
