@@ -574,6 +574,9 @@ int main(int argc, char **argv)
     if (res.rebounded > 0)
         vfy_log(1, "ReLU splits: the later layers re-bounded on %lld of %lld domains",
                 (long long)res.rebounded, (long long)res.domains);
+    if (res.lookahead_closed > 0)
+        vfy_log(1, "ReLU splits: %lld children refuted by the branching look-ahead, not bounded",
+                (long long)res.lookahead_closed);
     if (res.max_queued > 0)
         vfy_log(1, "queue: at most %lld domains at once, the largest below a root %.1f KB",
                 (long long)res.max_queued, (double)res.max_domain_bytes / 1024.0);

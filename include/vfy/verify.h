@@ -177,6 +177,8 @@ typedef struct vfy_verify_result {
     int64_t root_deepened; /* alpha-CROWN passes over a root's hidden layers after its first, with
                             * more steps (Sigmoid/Tanh nets, as many as the time allows) */
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
+    int64_t lookahead_closed; /* children of ReLU splits refuted by the branching look-ahead's
+                               * bounds, never bounded themselves (not in domains) */
     int64_t compact_entries; /* the most bound entries a compact domain kept (0: none compact) */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
