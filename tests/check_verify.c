@@ -789,16 +789,25 @@ static size_t unit_box_text(const vfy_net *net, int nx, uint64_t rs, char *text,
     return n;
 }
 
-/* The spec "Y_0 <= its sampled minimum less k times its sampled range" over [-1, 1]^nx. */
-static vfy_spec *below_min_spec(const vfy_net *net, int nx, uint64_t rs, double k)
+/* The spec "Y_0 <= its sampled minimum less k times its sampled range" over [-1, 1]^nx; *thr
+ * (may be NULL): that threshold. */
+static vfy_spec *below_min_spec_thr(const vfy_net *net, int nx, uint64_t rs, double k, double *thr)
 {
     char text[4096];
     double mn, mx;
     size_t n = unit_box_text(net, nx, rs, text, sizeof text, &mn, &mx);
+    double t = mn - k * (mx - mn);
     n += (size_t)snprintf(text + n, sizeof text - n,
-                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", mn - k * (mx - mn));
+                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", t);
     ck_assert(n < sizeof text);
+    if (thr)
+        *thr = t;
     return parse(text);
+}
+
+static vfy_spec *below_min_spec(const vfy_net *net, int nx, uint64_t rs, double k)
+{
+    return below_min_spec_thr(net, nx, rs, k, NULL);
 }
 
 /* vfy_verify with ReLU splitting and a timeout on the spec text (n_cases cases), which must end
@@ -907,14 +916,8 @@ START_TEST(test_lookahead_closes_children)
     enum { NX = 8 };
     int64_t hidden[3] = {16, 16, 16};
     vfy_net *net = testnet_random(900 + (uint64_t)_i, NX, hidden, 3, 1, 1.0, 0);
-    char text[4096];
-    double mn, mx;
-    size_t n = unit_box_text(net, NX, 3, text, sizeof text, &mn, &mx);
-    double thr = mn - 0.3 * (mx - mn);
-    n += (size_t)snprintf(text + n, sizeof text - n,
-                          "(declare-const Y_0 Real)(assert (<= Y_0 %.17g))", thr);
-    ck_assert(n < sizeof text);
-    vfy_spec *spec = parse(text);
+    double thr;
+    vfy_spec *spec = below_min_spec_thr(net, NX, 3, 0.3, &thr);
     vfy_verify_result r[2];
     int64_t regions = 0;
     for (int cert = 0; cert < 2; cert++) {
