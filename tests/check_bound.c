@@ -1700,6 +1700,50 @@ static void batch_domain(const vfy_net *net, const vfy_bound_ctx *ctx, int d, ui
         cy[i] = (double)(int)(testnet_uniform(st) * 5) - 2;
 }
 
+/* The domains of a batch test (at most BATCH_D, of at most BATCH_K rows): a random multilayer
+ * net (random_multilayer's case i and seed), facets on or off, domain 0 on the net's own box,
+ * domain d > 0 on a random box of radius 0.1 + 0.1 d, each with its layer bounds, point, splits
+ * and rows (batch_domain). */
+enum { BATCH_D = 3, BATCH_K = 3 };
+typedef struct {
+    vfy_net *net;
+    vfy_bound_ctx *ctx;
+    int D;
+    double lo[BATCH_D][16], hi[BATCH_D][16], wlo[BATCH_D][16], whi[BATCH_D][16], x0[BATCH_D][16];
+    vfy_bounds *b[BATCH_D];
+    int64_t idx[BATCH_D][3], kq[BATCH_D][3], jq[BATCH_D][3], n_sp[BATCH_D];
+    signed char sg[BATCH_D][3];
+    vfy_splits sp[BATCH_D];
+    double cy[BATCH_D][BATCH_K * 8];
+} batch_fixture;
+
+static void batch_fixture_init(batch_fixture *f, int D, int64_t K, int i, uint64_t net_seed,
+                               uint64_t *st, int facets)
+{
+    ck_assert(D <= BATCH_D && K <= BATCH_K);
+    memset(f, 0, sizeof *f);
+    f->D = D;
+    f->net = random_multilayer(i, net_seed, st, 0.3, &f->ctx, f->lo[0], f->hi[0], f->wlo[0],
+                               f->whi[0]);
+    vfy_bound_ctx_set_facets(f->ctx, facets);
+    ck_assert(f->net->n_in <= 16 && f->net->n_out <= 8 && f->net->n_layers <= 16);
+    for (int d = 1; d < D; d++)
+        random_box(st, f->net->n_in, 0.1 + 0.1 * d, 0.5, f->ctx, f->lo[d], f->hi[d], f->wlo[d],
+                   f->whi[d]);
+    for (int d = 0; d < D; d++)
+        batch_domain(f->net, f->ctx, d, st, f->lo[d], f->hi[d], f->wlo[d], f->whi[d], &f->b[d],
+                     f->x0[d], f->idx[d], f->kq[d], f->jq[d], f->sg[d], &f->n_sp[d], &f->sp[d], K,
+                     f->cy[d]);
+}
+
+static void batch_fixture_free(batch_fixture *f)
+{
+    for (int d = 0; d < f->D; d++)
+        vfy_bounds_free(f->b[d]);
+    vfy_bound_ctx_free(f->ctx);
+    vfy_net_free(f->net);
+}
+
 /* Several domains in one batch with facets (vfy_bound_rows_alpha_batch: the rows of all domains
  * through each layer, their facets' coefficients per row), with splits, an early stop packing
  * rows out, and rows with input terms: every sampled point of each domain's region is above each
@@ -1708,28 +1752,19 @@ START_TEST(test_facets_batch_sound)
 {
     enum { D = 3, K = 3 };
     uint64_t st = 7900 + (uint64_t)_i;
-    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
-    vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 8100 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
-                                     wlo[0], whi[0]);
-    vfy_bound_ctx_set_facets(ctx, 1);
+    batch_fixture fx;
+    batch_fixture_init(&fx, D, K, _i, 8100 + (uint64_t)_i, &st, 1);
+    vfy_net *net = fx.net;
+    vfy_bound_ctx *ctx = fx.ctx;
     ck_assert(vfy_bound_ctx_facets(ctx));
     int64_t nx = net->n_in, ny = net->n_out;
-    ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
-    for (int d = 1; d < D; d++)
-        random_box(&st, nx, 0.1 + 0.1 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
-    vfy_bounds *b[D], *work = vfy_bounds_create(ctx);
-    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
-    signed char sg[D][3];
-    vfy_splits sp[D];
-    double cy[D][K * 8], cx[K * 16], lb[D][K], stop[K] = {-1e-3, 1e30, 1e30};
+    vfy_bounds *work = vfy_bounds_create(ctx);
+    double cx[K * 16], lb[D][K], stop[K] = {-1e-3, 1e30, 1e30};
     vfy_alpha_job jobs[D];
     for (int d = 0; d < D; d++) {
-        batch_domain(net, ctx, d, &st, lo[d], hi[d], wlo[d], whi[d], &b[d], x0[d], idx[d], kq[d],
-                     jq[d], sg[d], &n_sp[d], &sp[d], K, cy[d]);
-        jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
-                                  n_sp[d] ? &sp[d] : NULL, NULL, 0, 0, lb[d], NULL, NULL, NULL,
-                                  0, d == 1 ? stop : NULL, NULL, NULL};
+        jobs[d] = (vfy_alpha_job){fx.b[d], fx.wlo[d], fx.whi[d], K, fx.cy[d], d == 2 ? cx : NULL,
+                                  fx.n_sp[d] ? &fx.sp[d] : NULL, NULL, 0, 0, lb[d], NULL, NULL,
+                                  NULL, 0, d == 1 ? stop : NULL, NULL, NULL};
     }
     for (int64_t i = 0; i < K * nx; i++)
         cx[i] = testnet_uniform(&st) - 0.5;
@@ -1742,14 +1777,15 @@ START_TEST(test_facets_batch_sound)
         for (int t = 0; t < 6000; t++) {
             for (int64_t j = 0; j < nx; j++) {
                 double r = testnet_uniform(&st);
-                x[j] = t % 2 ? lo[d][j] + r * (hi[d][j] - lo[d][j])
-                             : fmin(hi[d][j], fmax(lo[d][j], x0[d][j] + (r - 0.5) * 0.1 *
-                                                                        (hi[d][j] - lo[d][j])));
+                double w = fx.hi[d][j] - fx.lo[d][j];
+                x[j] = t % 2 ? fx.lo[d][j] + r * w
+                             : fmin(fx.hi[d][j],
+                                    fmax(fx.lo[d][j], fx.x0[d][j] + (r - 0.5) * 0.1 * w));
             }
             vfy_eval_forward_all(net, x, acts, NULL);
             int in = 1;
-            for (int64_t q = 0; q < n_sp[d]; q++)
-                in &= sg[d][q] * acts[kq[d][q]][jq[d][q]] >= 0;
+            for (int64_t q = 0; q < fx.n_sp[d]; q++)
+                in &= fx.sg[d][q] * acts[fx.kq[d][q]][fx.jq[d][q]] >= 0;
             if (!in)
                 continue;
             on++;
@@ -1757,7 +1793,7 @@ START_TEST(test_facets_batch_sound)
             for (int i = 0; i < K; i++) {
                 double v = 0;
                 for (int64_t j = 0; j < ny; j++)
-                    v += cy[d][i * ny + j] * y[j];
+                    v += fx.cy[d][i * ny + j] * y[j];
                 for (int64_t j = 0; d == 2 && j < nx; j++)
                     v += cx[i * nx + j] * x[j];
                 REQUIRE_MSG(v >= lb[d][i], "domain %d row %d: value %.17g below the bound %.17g",
@@ -1765,13 +1801,11 @@ START_TEST(test_facets_batch_sound)
             }
         }
         REQUIRE_MSG(on > 100, "domain %d: only %d samples in the region", d, on);
-        vfy_bounds_free(b[d]);
     }
     for (int64_t k = 0; k < net->n_layers; k++)
         free(acts[k]);
     vfy_bounds_free(work);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    batch_fixture_free(&fx);
 }
 END_TEST
 
@@ -4072,50 +4106,42 @@ START_TEST(test_alpha_batch)
 {
     enum { D = 3, K = 3 };
     uint64_t st = 500 + (uint64_t)_i;
-    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
-    vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 1500 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
-                                     wlo[0], whi[0]);
+    batch_fixture fx;
+    batch_fixture_init(&fx, D, K, _i, 1500 + (uint64_t)_i, &st, 0);
+    vfy_net *net = fx.net;
+    vfy_bound_ctx *ctx = fx.ctx;
     int64_t nx = net->n_in, ny = net->n_out, half = vfy_bounds_flat_size(ctx) / 2;
     int64_t R = vfy_bound_ctx_n_relu(ctx);
-    ck_assert(nx <= 16 && ny <= 8 && net->n_layers <= 16);
-    for (int d = 1; d < D; d++)
-        random_box(&st, nx, 0.1 + 0.1 * d, 0.5, ctx, lo[d], hi[d], wlo[d], whi[d]);
-    vfy_bounds *b[D], *work = vfy_bounds_create(ctx), *alone = vfy_bounds_create(ctx);
-    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
-    signed char sg[D][3];
-    vfy_splits sp[D];
-    double cy[D][K * 8], cx[K * 16], lb[D][K], lb1[K], lam[D][K * 16], c_in[D][K];
-    for (int d = 0; d < D; d++)
-        batch_domain(net, ctx, d, &st, lo[d], hi[d], wlo[d], whi[d], &b[d], x0[d], idx[d], kq[d],
-                     jq[d], sg[d], &n_sp[d], &sp[d], K, cy[d]);
+    vfy_bounds *work = vfy_bounds_create(ctx), *alone = vfy_bounds_create(ctx);
+    double cx[K * 16], lb[D][K], lb1[K], lam[D][K * 16], c_in[D][K];
     for (int64_t i = 0; i < K * nx; i++)
         cx[i] = testnet_uniform(&st) - 0.5;
     /* a warm start for domain 0: a short single run's best slopes */
     float *warm = malloc((size_t)(K * R + 1) * sizeof(float));
-    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[0], whi[0], b[0], K, cy[0], NULL, NULL, 3, lb1,
-                                          NULL, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, fx.wlo[0], fx.whi[0], fx.b[0], K, fx.cy[0], NULL,
+                                          NULL, 3, lb1, NULL, NULL), VFY_OK);
     for (int i = 0; i < K; i++)
-        ck_assert(vfy_bound_best_warm(ctx, b[0], i, warm + i * R));
+        ck_assert(vfy_bound_best_warm(ctx, fx.b[0], i, warm + i * R));
     vfy_alpha_job jobs[D + 1];
     for (int d = 0; d < D; d++)
-        jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL,
-                                  n_sp[d] ? &sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
+        jobs[d] = (vfy_alpha_job){fx.b[d], fx.wlo[d], fx.whi[d], K, fx.cy[d], d == 2 ? cx : NULL,
+                                  fx.n_sp[d] ? &fx.sp[d] : NULL, d == 0 ? warm : NULL, K, 0,
                                   lb[d], lam[d], c_in[d], NULL, 0, NULL, NULL, NULL};
     double none_lb[1] = {-1};
-    jobs[D] = (vfy_alpha_job){b[0], wlo[0], whi[0], 0, cy[0], NULL, NULL, NULL, 0, 0, none_lb,
-                              NULL, NULL, NULL, 0, NULL, NULL, NULL};
+    jobs[D] = (vfy_alpha_job){fx.b[0], fx.wlo[0], fx.whi[0], 0, fx.cy[0], NULL, NULL, NULL, 0, 0,
+                              none_lb, NULL, NULL, NULL, 0, NULL, NULL, NULL};
     ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D + 1, jobs, 15), VFY_OK);
     ck_assert(none_lb[0] == -1); /* no rows: nothing written */
     /* (a) each job alone, on a copy of its bounds */
     double *flat = malloc((size_t)vfy_bounds_flat_size(ctx) * sizeof(double));
     for (int d = 0; d < D; d++) {
-        vfy_bounds_export(ctx, b[d], flat);
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], flat, alone), VFY_OK);
+        vfy_bounds_export(ctx, fx.b[d], flat);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, fx.wlo[d], fx.whi[d], flat,
+                                          alone), VFY_OK);
         if (d == 0)
             vfy_bound_alpha_warm(alone, K, warm, 0);
-        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[d], whi[d], alone, K, cy[d],
-                                              d == 2 ? cx : NULL, n_sp[d] ? &sp[d] : NULL, 15,
+        ck_assert_int_eq(vfy_bound_rows_alpha(ctx, fx.wlo[d], fx.whi[d], alone, K, fx.cy[d],
+                                              d == 2 ? cx : NULL, fx.n_sp[d] ? &fx.sp[d] : NULL, 15,
                                               lb1, NULL, NULL), VFY_OK);
         for (int i = 0; i < K; i++)
             REQUIRE_MSG(fabs(lb[d][i] - lb1[i]) <= 1e-6 * (1 + fabs(lb1[i])),
@@ -4125,7 +4151,7 @@ START_TEST(test_alpha_batch)
      * bab.c's compact domains keep them) gives the full layout's bounds exactly: a stable ReLU's
      * slope is never used */
     {
-        vfy_bounds_export(ctx, b[0], flat);
+        vfy_bounds_export(ctx, fx.b[0], flat);
         int64_t *widx = malloc((size_t)(half + 1) * sizeof(int64_t)), nw = 0;
         for (int64_t f = 0; f < half; f++) {
             int64_t ri = vfy_bound_relu_index(ctx, f);
@@ -4138,11 +4164,11 @@ START_TEST(test_alpha_batch)
                 cw[i * nw + q] = warm[i * R + widx[q]];
         double lbw[2][K];
         for (int pass = 0; pass < 2; pass++) {
-            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[0], whi[0], flat, alone),
-                             VFY_OK);
-            vfy_alpha_job j1 = {alone, wlo[0], whi[0], K, cy[0], NULL, NULL, pass ? cw : warm, K, 0,
-                                lbw[pass], NULL, NULL, pass ? widx : NULL, pass ? nw : 0,
-                                NULL, NULL, NULL};
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, fx.wlo[0], fx.whi[0], flat,
+                                              alone), VFY_OK);
+            vfy_alpha_job j1 = {alone, fx.wlo[0], fx.whi[0], K, fx.cy[0], NULL, NULL,
+                                pass ? cw : warm, K, 0, lbw[pass], NULL, NULL,
+                                pass ? widx : NULL, pass ? nw : 0, NULL, NULL, NULL};
             ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, alone, 1, &j1, 15), VFY_OK);
         }
         for (int i = 0; i < K; i++)
@@ -4157,9 +4183,9 @@ START_TEST(test_alpha_batch)
     for (int64_t k = 0; k < net->n_layers; k++)
         acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
     for (int d = 0; d < D; d++) {
-        test_domain dm = {lo[d], hi[d], x0[d], n_sp[d], kq[d], jq[d], sg[d]};
-        int on = batch_samples_hold(net, ctx, work, d * K, K, cy[d], d == 2 ? cx : NULL, lb[d], &dm,
-                                    6000, &st);
+        test_domain dm = {fx.lo[d], fx.hi[d], fx.x0[d], fx.n_sp[d], fx.kq[d], fx.jq[d], fx.sg[d]};
+        int on = batch_samples_hold(net, ctx, work, d * K, K, fx.cy[d], d == 2 ? cx : NULL, lb[d],
+                                    &dm, 6000, &st);
         REQUIRE_MSG(on > 100, "domain %d: only %d samples", d, on);
     }
     /* rows past the jobs' have no parameters */
@@ -4171,10 +4197,10 @@ START_TEST(test_alpha_batch)
     for (int64_t k = 0, o = 0; k + 1 < net->n_layers && cand < 0; o += net->layers[k].n_out, k++)
         for (int64_t j = 0; j < net->layers[k].n_out && cand < 0; j++) {
             int taken = 0;
-            for (int64_t q = 0; q < n_sp[1]; q++)
-                taken |= idx[1][q] == o + j;
-            if (net->layers[k + 1].kind == VFY_LAYER_RELU && b[1]->lo[k][j] < 0 &&
-                b[1]->hi[k][j] > 0 && !taken) {
+            for (int64_t q = 0; q < fx.n_sp[1]; q++)
+                taken |= fx.idx[1][q] == o + j;
+            if (net->layers[k + 1].kind == VFY_LAYER_RELU && fx.b[1]->lo[k][j] < 0 &&
+                fx.b[1]->hi[k][j] > 0 && !taken) {
                 cand = o + j;
                 kc = k;
                 jc = j;
@@ -4187,26 +4213,27 @@ START_TEST(test_alpha_batch)
             prow[i] = K + i;
             none[i] = -1;
         }
-        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1,
-                                                   &cand, work, prow, ln, lp), VFY_OK);
-        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1,
-                                                   &cand, work, none, ln0, lp0), VFY_OK);
-        ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo[1], whi[1], b[1], K, cy[1], NULL, 1, &cand,
-                                            ln1, lp1), VFY_OK);
+        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, fx.wlo[1], fx.whi[1], fx.b[1], K, fx.cy[1],
+                                                   NULL, 1, &cand, work, prow, ln, lp), VFY_OK);
+        ck_assert_int_eq(vfy_bound_split_lb_params(ctx, fx.wlo[1], fx.whi[1], fx.b[1], K, fx.cy[1],
+                                                   NULL, 1, &cand, work, none, ln0, lp0), VFY_OK);
+        ck_assert_int_eq(vfy_bound_split_lb(ctx, fx.wlo[1], fx.whi[1], fx.b[1], K, fx.cy[1], NULL,
+                                            1, &cand, ln1, lp1), VFY_OK);
         for (int i = 0; i < K; i++)
             REQUIRE(ln0[i] == ln1[i] && lp0[i] == lp1[i]);
         int seen[2] = {0, 0};
         for (int t = 0; t < 6000; t++) {
             for (int64_t j = 0; j < nx; j++) {
                 double r = testnet_uniform(&st);
-                x[j] = t % 2 ? lo[1][j] + r * (hi[1][j] - lo[1][j])
-                             : fmin(hi[1][j], fmax(lo[1][j], x0[1][j] + (r - 0.5) * 0.1 *
-                                                                          (hi[1][j] - lo[1][j])));
+                double w = fx.hi[1][j] - fx.lo[1][j];
+                x[j] = t % 2 ? fx.lo[1][j] + r * w
+                             : fmin(fx.hi[1][j],
+                                    fmax(fx.lo[1][j], fx.x0[1][j] + (r - 0.5) * 0.1 * w));
             }
             vfy_eval_forward_all(net, x, acts, NULL);
             int in = 1;
-            for (int64_t q = 0; q < n_sp[1]; q++)
-                in &= sg[1][q] * acts[kq[1][q]][jq[1][q]] >= 0;
+            for (int64_t q = 0; q < fx.n_sp[1]; q++)
+                in &= fx.sg[1][q] * acts[fx.kq[1][q]][fx.jq[1][q]] >= 0;
             if (!in)
                 continue;
             double z = acts[kc][jc];
@@ -4214,7 +4241,7 @@ START_TEST(test_alpha_batch)
             for (int i = 0; i < K; i++) {
                 double v = 0;
                 for (int64_t j = 0; j < ny; j++)
-                    v += cy[1][i * ny + j] * y[j];
+                    v += fx.cy[1][i * ny + j] * y[j];
                 if (z <= 0)
                     REQUIRE_MSG(ln[i] <= v, "z <= 0 child, row %d: %.17g > %.17g", i, ln[i], v);
                 if (z >= 0)
@@ -4227,12 +4254,14 @@ START_TEST(test_alpha_batch)
     /* (c) domain 1's best parameters from the batch warm-start a single pass alone */
     float *warm1 = malloc((size_t)(K * (R + 3) + 1) * sizeof(float));
     for (int i = 0; i < K; i++)
-        ck_assert(vfy_bound_best_warm(ctx, work, K + i, warm1 + i * (R + n_sp[1])));
-    vfy_bounds_export(ctx, b[1], flat);
-    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[1], whi[1], flat, alone), VFY_OK);
-    vfy_bound_alpha_warm(alone, K, warm1, n_sp[1]);
-    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo[1], whi[1], alone, K, cy[1], NULL,
-                                          n_sp[1] ? &sp[1] : NULL, 1, lb1, NULL, NULL), VFY_OK);
+        ck_assert(vfy_bound_best_warm(ctx, work, K + i, warm1 + i * (R + fx.n_sp[1])));
+    vfy_bounds_export(ctx, fx.b[1], flat);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, fx.wlo[1], fx.whi[1], flat, alone),
+                     VFY_OK);
+    vfy_bound_alpha_warm(alone, K, warm1, fx.n_sp[1]);
+    ck_assert_int_eq(vfy_bound_rows_alpha(ctx, fx.wlo[1], fx.whi[1], alone, K, fx.cy[1], NULL,
+                                          fx.n_sp[1] ? &fx.sp[1] : NULL, 1, lb1, NULL, NULL),
+                     VFY_OK);
     for (int i = 0; i < K; i++)
         REQUIRE_MSG(lb1[i] >= lb[1][i] - 1e-6 * (1 + fabs(lb[1][i])),
                     "row %d: %g from the batch's warm start, %g in the batch", i, lb1[i], lb[1][i]);
@@ -4242,12 +4271,9 @@ START_TEST(test_alpha_batch)
     free(flat);
     free(warm);
     free(warm1);
-    for (int d = 0; d < D; d++)
-        vfy_bounds_free(b[d]);
     vfy_bounds_free(work);
     vfy_bounds_free(alone);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    batch_fixture_free(&fx);
 }
 END_TEST
 
@@ -4392,28 +4418,19 @@ START_TEST(test_alpha_batch_deadline)
 {
     enum { D = 2, K = 3 };
     uint64_t st = 9100 + (uint64_t)_i;
-    double lo[D][16], hi[D][16], wlo[D][16], whi[D][16], x0[D][16];
-    vfy_bound_ctx *ctx;
-    vfy_net *net = random_multilayer(_i, 9200 + (uint64_t)_i, &st, 0.3, &ctx, lo[0], hi[0],
-                                     wlo[0], whi[0]);
-    vfy_bound_ctx_set_facets(ctx, _i % 2);
-    random_box(&st, net->n_in, 0.2, 0.5, ctx, lo[1], hi[1], wlo[1], whi[1]);
-    vfy_bounds *b[D], *work = vfy_bounds_create(ctx);
-    int64_t idx[D][3], kq[D][3], jq[D][3], n_sp[D] = {0};
-    signed char sg[D][3];
-    vfy_splits sp[D];
-    double cy[D][K * 8], lb[4][D][K];
-    for (int d = 0; d < D; d++)
-        batch_domain(net, ctx, d, &st, lo[d], hi[d], wlo[d], whi[d], &b[d], x0[d], idx[d], kq[d],
-                     jq[d], sg[d], &n_sp[d], &sp[d], K, cy[d]);
+    batch_fixture fx;
+    batch_fixture_init(&fx, D, K, _i, 9200 + (uint64_t)_i, &st, _i % 2);
+    vfy_bound_ctx *ctx = fx.ctx;
+    vfy_bounds *work = vfy_bounds_create(ctx);
+    double lb[4][D][K];
     vfy_deadline over = {0.0, 0}, cancelled = {INFINITY, 1}, far = {vfy_now() + 3600, 0};
     const vfy_deadline *dls[4] = {NULL, &over, &cancelled, &far};
     double none[D][K];
     for (int run = 0; run < 5; run++) { /* one pass; 15 with each deadline; 15 with none */
         vfy_alpha_job jobs[D];
         for (int d = 0; d < D; d++)
-            jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], NULL,
-                                      n_sp[d] ? &sp[d] : NULL, NULL, 0, 0,
+            jobs[d] = (vfy_alpha_job){fx.b[d], fx.wlo[d], fx.whi[d], K, fx.cy[d], NULL,
+                                      fx.n_sp[d] ? &fx.sp[d] : NULL, NULL, 0, 0,
                                       run < 4 ? lb[run][d] : none[d], NULL, NULL, NULL, 0, NULL,
                                       NULL, run < 4 ? dls[run] : NULL};
         ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D, jobs, run == 0 ? 1 : 15),
@@ -4427,11 +4444,8 @@ START_TEST(test_alpha_batch_deadline)
             REQUIRE_MSG(lb[3][d][i] == none[d][i], "domain %d row %d: %.17g with a deadline "
                         "far off, %.17g without", d, i, lb[3][d][i], none[d][i]);
         }
-    for (int d = 0; d < D; d++)
-        vfy_bounds_free(b[d]);
     vfy_bounds_free(work);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    batch_fixture_free(&fx);
 }
 END_TEST
 
