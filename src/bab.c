@@ -1585,8 +1585,9 @@ static int64_t branch_choice(search *s, worker *w, const domain *d, const dresul
         }
     }
     /* SOUND: a case is refuted on a child when its row's bound there exceeds the row's rhs_hi
-     * (strictly, as domain_finish decides it) */
-    closed[0] = closed[1] = K > 0;
+     * (strictly, as domain_finish decides it). (Not with a certificate, which records each
+     * region's own proof: every child is bounded.) */
+    closed[0] = closed[1] = K > 0 && !s->cert;
     for (int64_t i = 0; i < K; i++) {
         closed[0] &= w->lbn[best_c * K + i] > w->brhs[i];
         closed[1] &= w->lbp[best_c * K + i] > w->brhs[i];
@@ -2039,8 +2040,6 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
             return;
         }
         int64_t idx = branch_choice(s, w, d, r, r->closed);
-        if (s->cert) /* (a certificate records each region's own proof: every child is bounded) */
-            r->closed[0] = r->closed[1] = 0;
         if (idx == -2) {
             r->kind = R_NOMEM;
             return;
@@ -3031,7 +3030,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         ch[0]->prio = ch[1]->prio = r->prio;
                         /* a child the look-ahead refuted is done (branch_choice) */
                         for (int h = 0; h < 2; h++)
-                            if (r->relu && r->closed[h]) {
+                            if (r->closed[h]) {
                                 domain_free(ch[h]);
                                 ch[h] = NULL;
                                 res->lookahead_closed++;
