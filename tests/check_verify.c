@@ -990,13 +990,15 @@ START_TEST(test_refine_phase_benchmark)
 }
 END_TEST
 
-/* A root whose bounds take all of the first phase (a tenth of the time: here the timeout is four
- * times the root's CROWN time, the least of three): the search goes on to the end without the
+/* A root whose bounds take all of the first phase (a tenth of the time: here the timeout is six
+ * times the root's CROWN time, the least of five; at four times, the root's passes after its
+ * CROWN took all of it now and then, 0 domains bounded): the search goes on to the end without the
  * refinement, whose prefix searches would each cost as much (a convBig-sized root spent 12 s of
  * its 12 s phase there, then the refinement 31 s for nothing, the root bounded again). No restart
  * (first_phase_s stays 0), nothing refined, domains bounded after the root. The row's threshold
- * lies half way from a sampled maximum of y_0 to CROWN's bound, and the attack is off: the
- * search stays open to the end (no sat, no proof at the root). */
+ * lies a quarter of the way from a sampled maximum of y_0 to CROWN's bound (half way, it was
+ * proved in the longer time), and the attack is off: the search stays open to the end (no sat,
+ * no proof at the root). */
 START_TEST(test_root_took_first_phase)
 {
     enum { NI = 300 };
@@ -1015,7 +1017,7 @@ START_TEST(test_root_took_first_phase)
     vfy_bounds *b = vfy_bounds_create(ctx);
     ck_assert(b);
     double t_root = INFINITY;
-    for (int r = 0; r < 3; r++) {
+    for (int r = 0; r < 5; r++) {
         double t = vfy_now();
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
         t_root = fmin(t_root, vfy_now() - t);
@@ -1038,14 +1040,14 @@ START_TEST(test_root_took_first_phase)
                               "(assert (<= X_%d %.17g))\n", j, j, lo[j], j, hi[j]);
     snprintf(text + k, cap - k, "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const "
              "Y_2 Real)(declare-const Y_3 Real)(assert (>= Y_0 %.17g))\n",
-             best + 0.5 * (ub - best));
+             best + 0.25 * (ub - best));
     vfy_spec *spec = parse(text);
     free(text);
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1;
     o.attack = 0;
-    o.timeout_s = 4 * t_root;
+    o.timeout_s = 6 * t_root;
     vfy_verify_result res;
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
@@ -1158,8 +1160,11 @@ END_TEST
 
 /* The automatic choice on real nets (skipped without ../shared): on oval21's convolutional
  * cifar_deep_kw a split cuts the later layers' widths by a few hundredths of a percent, and most
- * domains keep their parent's bounds (those of the warm-up aside: img9931, open after the time,
- * 169 of 755 re-bounded, 173 of 883 under the sanitizers; cifar_base_kw img8194, which this test
+ * domains keep their parent's bounds (those of the warm-up and one in INTERM_SAMPLE aside:
+ * img9931, open after the time, 169 of 755 re-bounded, 173 of 883 under the sanitizers; on
+ * another machine 139 of 572-592 alone, 129 of 368 within the whole suite: the warm-up's hundred
+ * or so domains are re-bounded however few follow in the time, so fewer than half, where the
+ * mnist net asks more than half; cifar_base_kw img8194, which this test
  * took before, is now proved in 97 domains, mostly the warm-up's); on mnist_fc's 256-wide layers
  * it cuts them by more, and most domains
  * re-bound them (568 of 569 for 256x4 prop_0_0.05 while the facets were chosen anew at every
@@ -1201,7 +1206,7 @@ START_TEST(test_rebound_auto_benchmarks)
     ck_assert_int_eq(res.refined, 0);
     REQUIRE_MSG(res.domains > 100, "%s: %lld domains", inst[i].onnx, (long long)res.domains);
     if (inst[i].fixed)
-        REQUIRE_MSG(3 * res.rebounded < res.domains, "%lld of %lld re-bounded",
+        REQUIRE_MSG(2 * res.rebounded < res.domains, "%lld of %lld re-bounded",
                     (long long)res.rebounded, (long long)res.domains);
     else
         REQUIRE_MSG(2 * res.rebounded > res.domains, "%lld of %lld re-bounded",
