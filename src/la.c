@@ -13,11 +13,29 @@
 
 void openblas_set_num_threads(int num_threads);
 
+/* Products with fewer rows than this go row by row through gemv. A gemm packs all of B, the
+ * layer's weights, before it multiplies, whatever the rows: with a 256 x 256 B (OpenBLAS 0.3.21,
+ * Haswell kernels) one row took 44 us by dgemm and 7 us by dgemv, four rows 57 / 29 us, eight 63 /
+ * 57 us, sixteen 89 / 115 us (scripts/gemm_rows.c). The refinement's prefix searches bound one or
+ * a few rows at a time: packing was the largest part of their time (mnist_fc 256x6, perf). Every
+ * entry of C is still one dot product of a row of A and a column of B, in some order: the error
+ * bounds of la.h hold as they are. C's rows are zeroed first where they are not accumulated into:
+ * with beta 0, a BLAS may scale what C held by 0 (a NaN left there would stay). */
+#define GEMV_ROWS 8
+
 void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                  int accumulate)
 {
     if (m == 0 || n == 0)
         return;
+    if (m < GEMV_ROWS && k > 0) {
+        if (!accumulate)
+            memset(c, 0, (size_t)(m * n) * sizeof(double));
+        for (int64_t i = 0; i < m; i++)
+            cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, 1.0, b, (int)n, a + i * k, 1,
+                        accumulate ? 1.0 : 0.0, c + i * n, 1);
+        return;
+    }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k,
                 b, (int)n, accumulate ? 1.0 : 0.0, c, (int)n);
 }
@@ -26,6 +44,13 @@ void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const doub
 {
     if (m == 0 || n == 0)
         return;
+    if (m < GEMV_ROWS && k > 0) {
+        memset(c, 0, (size_t)(m * n) * sizeof(double));
+        for (int64_t i = 0; i < m; i++)
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0, b, (int)k, a + i * k, 1,
+                        0.0, c + i * n, 1);
+        return;
+    }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k, b,
                 (int)k, 0.0, c, (int)n);
 }
@@ -48,8 +73,20 @@ int vfy_la_gemm_f32(int64_t m, int64_t n, int64_t k, const double *a, const floa
     unsigned int csr = _mm_getcsr();
     _mm_setcsr(csr | 0x8040u);
 #endif
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, b_trans ? CblasTrans : CblasNoTrans, (int)m, (int)n,
-                (int)k, 1.0f, af, (int)k, b, b_trans ? (int)k : (int)n, 0.0f, cf, (int)n);
+    if (m < GEMV_ROWS && k > 0) {
+        memset(cf, 0, (size_t)(m * n) * sizeof(float));
+        for (int64_t i = 0; i < m; i++) {
+            if (b_trans)
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, b, (int)k, af + i * k,
+                            1, 0.0f, cf + i * n, 1);
+            else
+                cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, 1.0f, b, (int)n, af + i * k,
+                            1, 0.0f, cf + i * n, 1);
+        }
+    } else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, b_trans ? CblasTrans : CblasNoTrans, (int)m,
+                    (int)n, (int)k, 1.0f, af, (int)k, b, b_trans ? (int)k : (int)n, 0.0f, cf,
+                    (int)n);
 #ifdef VFY_HAVE_MXCSR
     _mm_setcsr(csr);
 #endif

@@ -67,24 +67,43 @@ START_TEST(test_directed_rounding_zero)
 }
 END_TEST
 
+/* vfy_la_gemm (C = A B, and C += A B), vfy_la_gemm_bt (C = A B^T) against the plain reference, for
+ * 1 to 12 rows: fewer than la.c's GEMV_ROWS go row by row through gemv, more through one gemm.
+ * What C held before is overwritten (NaN there included) unless accumulated into. */
 START_TEST(test_gemm_matches_reference)
 {
-    uint64_t st = 11;
-    int64_t m = 7, n = 9, k = 13;
-    double a[7 * 13], b[13 * 9], c1[7 * 9], c2[7 * 9];
+    uint64_t st = 11 + (uint64_t)_i;
+    int64_t m = 1 + _i, n = 9, k = 13;
+    double a[12 * 13], b[13 * 9], bt[9 * 13], c0[12 * 9], c1[12 * 9], c2[12 * 9], c3[12 * 9];
     for (int i = 0; i < m * k; i++)
         a[i] = 2 * testnet_uniform(&st) - 1;
     for (int i = 0; i < k * n; i++)
         b[i] = 2 * testnet_uniform(&st) - 1;
+    for (int p = 0; p < k; p++)
+        for (int j = 0; j < n; j++)
+            bt[j * k + p] = b[p * n + j];
+    for (int i = 0; i < m * n; i++) {
+        c0[i] = 2 * testnet_uniform(&st) - 1;
+        c1[i] = c3[i] = NAN;
+        c2[i] = c0[i];
+    }
     vfy_la_gemm(m, n, k, a, b, c1, 0);
-    vfy_la_gemm_ref(m, n, k, a, b, c2, 0);
+    vfy_la_gemm_bt(m, n, k, a, bt, c3);
+    vfy_la_gemm(m, n, k, a, b, c2, 1);
+    double r[12 * 9];
+    vfy_la_gemm_ref(m, n, k, a, b, r, 0);
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) {
             double s = 0;
             for (int p = 0; p < k; p++)
                 s += fabs(a[i * k + p] * b[p * n + j]);
-            /* both are within gamma(k) sum|a||b| of the exact value */
-            REQUIRE(fabs(c1[i * n + j] - c2[i * n + j]) <= 2 * vfy_la_gamma(k) * s);
+            /* each is within gamma(k) sum|a||b| of the exact value (the accumulated one within
+             * gamma(k + 1) (sum|a||b| + |c0|)) */
+            double e = r[i * n + j];
+            REQUIRE(fabs(c1[i * n + j] - e) <= 2 * vfy_la_gamma(k) * s);
+            REQUIRE(fabs(c3[i * n + j] - e) <= 2 * vfy_la_gamma(k) * s);
+            REQUIRE(fabs(c2[i * n + j] - (e + c0[i * n + j])) <=
+                    2 * vfy_la_gamma(k + 1) * (s + fabs(c0[i * n + j])));
         }
 }
 END_TEST
@@ -316,20 +335,29 @@ START_TEST(test_exec_allowance_orders)
 END_TEST
 
 /* vfy_la_gemm_f32 within the error la.h states (tiny coefficients, subnormal in float32,
- * included), and it declines what float32 cannot hold. */
+ * included), by gemv (5 rows, fewer than la.c's GEMV_ROWS) and by gemm (12 rows), and it declines
+ * what float32 cannot hold. */
 START_TEST(test_gemm_f32_error)
 {
     uint64_t st = 21;
-    enum { M = 5, N = 7, KK = 300 };
-    static double a[M * KK], c[M * N];
-    static float b[KK * N], ws[M * (KK + N)];
+    enum { MMAX = 12, N = 7, KK = 300 };
+    const int M = _i == 0 ? 5 : MMAX;
+    static double a[MMAX * KK], c[MMAX * N];
+    static float b[KK * N], ws[MMAX * (KK + N)];
     for (int i = 0; i < M * KK; i++) {
         double u = testnet_uniform(&st);
         a[i] = u < 0.1 ? 0.0 : (u < 0.3 ? (2 * u - 0.4) * 1e-39 : 4 * testnet_uniform(&st) - 2);
     }
     for (int i = 0; i < KK * N; i++)
         b[i] = (float)(4 * testnet_uniform(&st) - 2);
+    /* the transposed form: each within the same error (by gemm, the same products) */
+    static float bt[N * KK];
+    static double c2[MMAX * N];
+    for (int p = 0; p < KK; p++)
+        for (int j = 0; j < N; j++)
+            bt[j * KK + p] = b[p * N + j];
     ck_assert(vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
+    ck_assert(vfy_la_gemm_f32(M, N, KK, a, bt, 1, c2, ws));
     long double g32 = vfy_la_gamma32(KK);
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -343,16 +371,11 @@ START_TEST(test_gemm_f32_error)
             }
             bound += (2.0L * KK + 2) * 0x1p-126L;
             REQUIRE_MSG(fabsl((long double)c[i * N + j] - exact) <= bound, "entry %d %d", i, j);
+            REQUIRE_MSG(fabsl((long double)c2[i * N + j] - exact) <= bound, "entry %d %d (B^T)", i,
+                        j);
+            if (M >= 8)
+                ck_assert(c2[i * N + j] == c[i * N + j]);
         }
-    /* the transposed form gives the same products */
-    static float bt[N * KK];
-    static double c2[M * N];
-    for (int p = 0; p < KK; p++)
-        for (int j = 0; j < N; j++)
-            bt[j * KK + p] = b[p * N + j];
-    ck_assert(vfy_la_gemm_f32(M, N, KK, a, bt, 1, c2, ws));
-    for (int i = 0; i < M * N; i++)
-        ck_assert(c2[i] == c[i]);
     a[3] = 0x1p101;
     ck_assert(!vfy_la_gemm_f32(M, N, KK, a, b, 0, c, ws));
     a[3] = NAN;
@@ -4506,8 +4529,8 @@ static Suite *bound_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_directed_rounding);
     tcase_add_test(tc, test_directed_rounding_zero);
-    tcase_add_test(tc, test_gemm_matches_reference);
-    tcase_add_test(tc, test_gemm_f32_error);
+    tcase_add_loop_test(tc, test_gemm_matches_reference, 0, 12);
+    tcase_add_loop_test(tc, test_gemm_f32_error, 0, 2);
     tcase_add_test(tc, test_exec_err32_any_order);
     tcase_add_test(tc, test_exec_allowance_orders);
     tcase_add_loop_test(tc, test_f32_products_sound, 0, 4);
