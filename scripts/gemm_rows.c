@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < (long)k * n; i++)
         b[i] = rand() / (double)RAND_MAX - 0.5;
     printf("B: %d x %d\n", k, n);
-    for (int m = 1; m <= 256; m = m < 8 ? m + 1 : 2 * m) {
+    for (int m = 1; m <= 256; m = m < 16 ? m + 1 : 2 * m) {
         int reps = 20000 / m;
         double t = now_s();
         for (int r = 0; r < reps; r++)
