@@ -27,7 +27,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "gemm_rows: n and k must be positive\n");
         return 1;
     }
-    double *a = malloc(sizeof(double) * 256 * (size_t)k), *b = malloc(sizeof(double) * (size_t)k * n);
+    double *a = malloc(sizeof(double) * 256 * (size_t)k);
+    double *b = malloc(sizeof(double) * (size_t)k * (size_t)n);
     double *c = malloc(sizeof(double) * 256 * (size_t)n);
     if (!a || !b || !c)
         return 1;

@@ -15,9 +15,10 @@ void openblas_set_num_threads(int num_threads);
 
 /* Products with fewer rows than this go row by row through gemv. A gemm packs all of B, the
  * layer's weights, before it multiplies, whatever the rows: with a 256 x 256 B (OpenBLAS 0.3.21,
- * Haswell kernels) one row took 44 us by dgemm and 7 us by dgemv, four rows 57 / 29 us, eight 63 /
- * 57 us, sixteen 89 / 115 us (scripts/gemm_rows.c). The refinement's prefix searches bound one or
- * a few rows at a time: packing was the largest part of their time (mnist_fc 256x6, perf). Every
+ * Haswell kernels) one row took 50 us by dgemm and 6 us by dgemv, four rows 57 / 25 us, eight 73 /
+ * 51 us, sixteen 97 / 102 us; with ACAS Xu's 50 x 50, gemm wins from eight rows on (1.4 / 2.0 us;
+ * scripts/gemm_rows.c). The refinement's prefix searches bound one or a few rows at a time:
+ * packing was the largest part of their time (mnist_fc 256x6, perf). Every
  * entry of C is still one dot product of a row of A and a column of B, in some order: the error
  * bounds of la.h hold as they are. C's rows are zeroed first where they are not accumulated into:
  * with beta 0, a BLAS may scale what C held by 0 (a NaN left there would stay). */
@@ -77,8 +78,8 @@ int vfy_la_gemm_f32(int64_t m, int64_t n, int64_t k, const double *a, const floa
         memset(cf, 0, (size_t)(m * n) * sizeof(float));
         for (int64_t i = 0; i < m; i++) {
             if (b_trans)
-                cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, b, (int)k, af + i * k,
-                            1, 0.0f, cf + i * n, 1);
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, b, (int)k,
+                            af + i * k, 1, 0.0f, cf + i * n, 1);
             else
                 cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, 1.0f, b, (int)n, af + i * k,
                             1, 0.0f, cf + i * n, 1);
