@@ -18,10 +18,11 @@ void openblas_set_num_threads(int num_threads);
  * Haswell kernels) one row took 50 us by dgemm and 6 us by dgemv, four rows 57 / 25 us, eight 73 /
  * 51 us, sixteen 97 / 102 us; with ACAS Xu's 50 x 50, gemm wins from eight rows on (1.4 / 2.0 us;
  * scripts/gemm_rows.c). The refinement's prefix searches bound one or a few rows at a time:
- * packing was the largest part of their time (mnist_fc 256x6, perf). Every
- * entry of C is still one dot product of a row of A and a column of B, in some order: the error
- * bounds of la.h hold as they are. C's rows are zeroed first where they are not accumulated into:
- * with beta 0, a BLAS may scale what C held by 0 (a NaN left there would stay). */
+ * packing was the largest part of their time (mnist_fc 256x6, perf). Every entry of C is still
+ * one dot product of a row of A and a column of B, in some order: the error bounds of la.h hold as
+ * they are. C's rows are zeroed first where they are not accumulated into,
+ * then accumulated into (beta 1): with beta 0 a BLAS scales what C held by 0 in a pass of its own,
+ * and a NaN left there could stay. */
 #define GEMV_ROWS 8
 
 void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
@@ -34,7 +35,7 @@ void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double 
             memset(c, 0, (size_t)(m * n) * sizeof(double));
         for (int64_t i = 0; i < m; i++)
             cblas_dgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, 1.0, b, (int)n, a + i * k, 1,
-                        accumulate ? 1.0 : 0.0, c + i * n, 1);
+                        1.0, c + i * n, 1);
         return;
     }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k,
@@ -49,7 +50,7 @@ void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const doub
         memset(c, 0, (size_t)(m * n) * sizeof(double));
         for (int64_t i = 0; i < m; i++)
             cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0, b, (int)k, a + i * k, 1,
-                        0.0, c + i * n, 1);
+                        1.0, c + i * n, 1);
         return;
     }
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)m, (int)n, (int)k, 1.0, a, (int)k, b,
@@ -79,10 +80,10 @@ int vfy_la_gemm_f32(int64_t m, int64_t n, int64_t k, const double *a, const floa
         for (int64_t i = 0; i < m; i++) {
             if (b_trans)
                 cblas_sgemv(CblasRowMajor, CblasNoTrans, (int)n, (int)k, 1.0f, b, (int)k,
-                            af + i * k, 1, 0.0f, cf + i * n, 1);
+                            af + i * k, 1, 1.0f, cf + i * n, 1);
             else
                 cblas_sgemv(CblasRowMajor, CblasTrans, (int)k, (int)n, 1.0f, b, (int)n, af + i * k,
-                            1, 0.0f, cf + i * n, 1);
+                            1, 1.0f, cf + i * n, 1);
         }
     } else
         cblas_sgemm(CblasRowMajor, CblasNoTrans, b_trans ? CblasTrans : CblasNoTrans, (int)m,
