@@ -85,6 +85,10 @@ struct vfy_bound_ctx {
     int64_t n_fv;    /* the facet layers' inputs in all */
     int64_t *fooff;  /* per layer: a ReLU layer's offset among the facet layers' neurons, -1 */
     int64_t n_fo;    /* the facet layers' neurons in all */
+    int64_t *fbw;    /* per facet layer: 64-bit words of a bit set over a neuron's inputs */
+    int64_t *fboff;  /* per facet layer: its neurons' bit sets' offset in a row's, in words */
+    int64_t n_fb;    /* a row's bit sets in all, in words */
+    int fac_memo;    /* the facets' memo between selections (vfy_bound_ctx_set_facet_memo; 1) */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -101,6 +105,25 @@ typedef struct bseg {
      * packed out, these do not) */
     int64_t rc, job, o_r0, o_bo;
 } bseg;
+
+/* Between two selections of the facets (FAC_RESELECT) a row's facet at a neuron stays the one
+ * named by h at fac_v's point over the call's box, so what the passes derive from it is the same
+ * at every step: its set I (a bit set over the neuron's row, in fac_bits), fac_emit_at's theta and
+ * the constant's sums S and E once rounded (and its outcome), fac_value_at's D. Each is computed
+ * at its first use in a generation (gen: the scratch's fac_gen then; a new selection, rows packed
+ * out or a new call start the next) and read back after: the same numbers as computing it again.
+ * On cifar_wide_kw, the loops over a neuron's inputs that computed them at every step were a third
+ * of the search's time. */
+struct fac_memo {
+    double theta, S, E, D;
+    uint64_t gen;
+    int32_t h;     /* (an entry of a facet layer's row: fewer than FAC_MAX_FANIN) */
+    int16_t flags; /* FM_BITS, FM_EMIT (rc: fac_emit_at's outcome), FM_VAL (D) */
+    int16_t rc;
+};
+#define FM_BITS 1
+#define FM_EMIT 2
+#define FM_VAL 4
 
 typedef struct vfy_bound_scratch {
     int64_t cap_rows;   /* rows the K-sized buffers hold */
@@ -158,6 +181,13 @@ typedef struct vfy_bound_scratch {
     double *fac_box, *fac_rdy;
     size_t cap_fac_box, cap_fac_rdy;
     int fac_ok;
+    /* per row and facet neuron (K n_fo of them, the slopes' layout over the facet layers; and
+     * K n_fb words of bit sets): the facets' memo (struct fac_memo) and the current generation */
+    struct fac_memo *fac_mm;
+    size_t cap_fac_mm;
+    uint64_t *fac_bits;
+    size_t cap_fac_bits;
+    uint64_t fac_gen;
     double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
                         * for the bounds l, u: l, u, sl, tl, su, tu, and (convex kinds) m >= |f|
                         * over [l, u]; then (SIGMOID/TANH) ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
@@ -343,10 +373,11 @@ static void clamp_nonneg(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k)
 static void facet_layers(vfy_bound_ctx *ctx)
 {
     const vfy_net *net = ctx->net;
-    ctx->n_fv = ctx->n_fo = 0;
+    ctx->n_fv = ctx->n_fo = ctx->n_fb = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k], *P = k > 0 ? &net->layers[k - 1] : NULL;
-        ctx->fvoff[k] = ctx->fooff[k] = -1;
+        ctx->fvoff[k] = ctx->fooff[k] = ctx->fboff[k] = -1;
+        ctx->fbw[k] = 0;
         if (L->kind != VFY_LAYER_RELU || !P || P->kind != VFY_LAYER_DENSE || P->w_relerr > 0)
             continue;
         int64_t fan = P->n_in;
@@ -363,6 +394,9 @@ static void facet_layers(vfy_bound_ctx *ctx)
         ctx->n_fv += P->n_in;
         ctx->fooff[k] = ctx->n_fo;
         ctx->n_fo += P->n_out;
+        ctx->fbw[k] = (fan + 63) / 64;
+        ctx->fboff[k] = ctx->n_fb;
+        ctx->n_fb += P->n_out * ctx->fbw[k];
     }
 }
 
@@ -394,8 +428,11 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->f32 = 1;
     ctx->fvoff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fvoff);
     ctx->fooff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fooff);
-    if (!ctx->fvoff || !ctx->fooff)
+    ctx->fbw = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fbw);
+    ctx->fboff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fboff);
+    if (!ctx->fvoff || !ctx->fooff || !ctx->fbw || !ctx->fboff)
         goto nomem;
+    ctx->fac_memo = 1;
     facet_layers(ctx);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++) {
         ctx->foff[k] = off;
@@ -466,6 +503,7 @@ void vfy_bound_ctx_set_facets(vfy_bound_ctx *ctx, int on)
     ctx->facets = on != 0 && ctx->n_fv > 0;
 }
 int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx) { return ctx->facets; }
+void vfy_bound_ctx_set_facet_memo(vfy_bound_ctx *ctx, int on) { ctx->fac_memo = on != 0; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -478,6 +516,8 @@ void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
     vfy_free(ctx->wfull);
     vfy_free(ctx->fvoff);
     vfy_free(ctx->fooff);
+    vfy_free(ctx->fbw);
+    vfy_free(ctx->fboff);
     if (ctx->rowmax)
         for (int64_t k = 0; k < ctx->net->n_layers; k++)
             vfy_free(ctx->rowmax[k]);
@@ -512,6 +552,17 @@ static void scratch_free_rows(vfy_bound_scratch *s)
 }
 
 /* *p holding at least n doubles (kept between calls, *cap its size); NULL on allocation failure. */
+/* The same for n elements of elem bytes, zeroed when new */
+static void *grow_mem(void **p, size_t *cap, size_t n, size_t elem)
+{
+    if (n > *cap) {
+        vfy_free(*p);
+        *p = vfy_alloc_array(n, elem);
+        *cap = *p ? n : 0;
+    }
+    return *p;
+}
+
 static double *grow_buf(double **p, size_t *cap, size_t n)
 {
     if (n > *cap) {
@@ -596,6 +647,8 @@ void vfy_bounds_free(vfy_bounds *b)
         vfy_free(s->fac_lam);
         vfy_free(s->fac_ord);
         vfy_free(s->fac_h);
+        vfy_free(s->fac_mm);
+        vfy_free(s->fac_bits);
         vfy_free(s->fac_pre);
         vfy_free(s->fac_box);
         vfy_free(s->fac_rdy);
@@ -2721,11 +2774,23 @@ static inline int fac_in_I(const fac_pre *f, double we, int64_t i, int64_t e, do
     return (p < ph) | ((p == ph) & (e < h));
 }
 
+/* mm's flags for generation gen and the facet named by h, after clearing an entry of another */
+static inline int fac_memo_flags(struct fac_memo *mm, uint64_t gen, int64_t h)
+{
+    if (mm->gen != gen || mm->h != h) {
+        mm->gen = gen;
+        mm->h = (int32_t)h;
+        mm->flags = 0;
+    }
+    return mm->flags;
+}
+
 /* The value at the point whose positions are pos of the facet named by h at f's point (I: the
  * inputs before h there; plain arithmetic: it only steers the ascent). Returns 0 when h names
- * none. */
+ * none. mm (NULL: none) and bits are the row's and neuron's memo (struct fac_memo) for gen: I and
+ * D from it where they are there, else put there. */
 static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double *pos, double bu,
-                        int64_t h, double *fv)
+                        int64_t h, struct fac_memo *mm, uint64_t *bits, uint64_t gen, double *fv)
 {
     const int64_t *col;
     const double *w;
@@ -2737,17 +2802,38 @@ static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double 
     int64_t ih = col ? col[h] : h;
     if (!(f->rng[ih] > 0) || w[h] == 0)
         return 0;
-    double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
     double D = 0, fs = 0;
-    for (int64_t e = 0; e < n; e++) {
-        int64_t i = col ? col[e] : e;
-        double we = w[e];
-        if (we == 0 || !(f->rng[i] > 0))
-            continue;
-        int in = fac_in_I(f, we, i, e, ph, h);
-        double d = fac_keep(in, fabs(we) * f->rng[i]);
-        D += d;
-        fs += fac_keep(in, fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * d);
+    int fl = mm ? fac_memo_flags(mm, gen, h) : 0;
+    if ((fl & (FM_BITS | FM_VAL)) == (FM_BITS | FM_VAL)) {
+        /* I's entries in the order of the row: the sum below, less its terms of +0 */
+        D = mm->D;
+        for (int64_t wd = 0; wd * 64 < n; wd++)
+            for (uint64_t b = bits[wd]; b; b &= b - 1) {
+                int64_t e = wd * 64 + __builtin_ctzll(b), i = col ? col[e] : e;
+                double we = w[e];
+                fs += fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * (fabs(we) * f->rng[i]);
+            }
+    } else {
+        double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
+        int mk = mm && !(fl & FM_BITS);
+        if (mk)
+            memset(bits, 0, (size_t)((n + 63) / 64) * sizeof *bits);
+        for (int64_t e = 0; e < n; e++) {
+            int64_t i = col ? col[e] : e;
+            double we = w[e];
+            if (we == 0 || !(f->rng[i] > 0))
+                continue;
+            int in = fac_in_I(f, we, i, e, ph, h);
+            double d = fac_keep(in, fabs(we) * f->rng[i]);
+            D += d;
+            fs += fac_keep(in, fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * d);
+            if (mk)
+                bits[e >> 6] |= (uint64_t)in << (e & 63);
+        }
+        if (mm) {
+            mm->D = D;
+            mm->flags |= FM_BITS | FM_VAL;
+        }
     }
     double dh = fabs(w[h]) * f->rng[ih], th = (l0 - D) / dh;
     *fv = fs + fmin(fmax(th, 0.0), 1.0) * (w[h] >= 0 ? pos[ih] : 1.0 - pos[ih]) * dh;
@@ -2826,21 +2912,40 @@ static int fac_emit(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct
  * of their magnitudes, plus 2^-1074 per product for underflow, of the exact sum):
  *   D = sum_I |w_i| (u_i - l_i)dn, taken low, so l(I) = l(empty)up - D is taken high;
  *   S = sum_I w_i lc_i, taken low;   E = sum_I |w_i| H_i, taken high;
- * each is what fac_emit's chains of directed roundings bound. ord (width n) holds I's entries.
- * Returns 1 with the facet added as fac_emit does, 0 when there is none, -1 when l(I + h) > 0
- * once rounded (fac_emit's walk past h is the caller's). */
+ * each is what fac_emit's chains of directed roundings bound. Returns 1 with the facet added as
+ * fac_emit does, 0 when there is none, -1 when l(I + h) > 0 once rounded (fac_emit's walk past h
+ * is the caller's). mm (NULL: none) and bits are the row's and neuron's memo for gen: I, theta,
+ * S, E and the outcome, which depend on the facet and the box, not on x, from it where they are
+ * there (the same numbers), else put there. */
 static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int64_t h,
-                       struct fac_item *ord, double x, double *corr, double *cst, double *err)
+                       struct fac_memo *mm, uint64_t *bits, uint64_t gen, double x, double *corr,
+                       double *cst, double *err)
 {
     const int64_t *col;
     const double *w;
     const double *lo = f->lo, *hi = f->hi;
-    int64_t n = fac_row(P, j, &col, &w), q = 0;
+    int64_t n = fac_row(P, j, &col, &w);
+    int64_t ih = col ? col[h] : h;
+    int fl = mm ? fac_memo_flags(mm, gen, h) : 0;
+    if ((fl & (FM_BITS | FM_EMIT)) == (FM_BITS | FM_EMIT)) {
+        if (mm->rc != 1)
+            return mm->rc;
+        for (int64_t wd = 0; wd * 64 < n; wd++)
+            for (uint64_t b = bits[wd]; b; b &= b - 1) {
+                int64_t e = wd * 64 + __builtin_ctzll(b);
+                corr[col ? col[e] : e] += x * w[e];
+            }
+        return fac_emit_h(f, w[h], ih, mm->theta, x, mm->S, mm->E, corr, cst, err);
+    }
     fac_l0(P, j, f, bu);
     double l0 = f->l0_up[j];
-    int64_t ih = col ? col[h] : h;
     double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
     double D = 0, S = 0, Sa = 0, E = 0;
+    int64_t q = 0;
+    uint64_t own[FAC_MAX_FANIN / 64]; /* (without a memo; a facet layer's fan-in is at most that) */
+    if (!mm)
+        bits = own;
+    memset(bits, 0, (size_t)((n + 63) / 64) * sizeof *bits);
     for (int64_t e = 0; e < n; e++) {
         int64_t i = col ? col[e] : e;
         double wi = w[e];
@@ -2852,23 +2957,34 @@ static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int
         S += t;
         Sa += fabs(t);
         E += fac_keep(in, fabs(wi) * f->mag[i]);
-        ord[q].i = e;
+        bits[e >> 6] |= (uint64_t)in << (e & 63);
         q += in;
     }
     double g = vfy_la_gamma(q + 1), tiny = (double)q * ETA64;
     double l = vfy_sub_up(l0, vfy_sub_down(D, vfy_add_up(vfy_mul_up(D, g), tiny)));
     double dh = vfy_mul_down(fabs(w[h]), f->rng_dn[ih]);
+    int rc = 1;
     if (!(dh > 0) || !isfinite(l))
-        return 0;
-    if (!(vfy_sub_up(l, dh) <= 0))
-        return -1;
-    double theta = fmax(vfy_div_up(l, dh), 0.0);
+        rc = 0;
+    else if (!(vfy_sub_up(l, dh) <= 0))
+        rc = -1;
+    double theta = rc == 1 ? fmax(vfy_div_up(l, dh), 0.0) : 0.0;
     S = vfy_sub_down(S, vfy_add_up(vfy_mul_up(Sa, g), tiny));
     E = vfy_add_up(E, vfy_add_up(vfy_mul_up(E, g), tiny));
-    for (int64_t t = 0; t < q; t++) {
-        int64_t e = ord[t].i;
-        corr[col ? col[e] : e] += x * w[e];
+    if (mm) {
+        mm->theta = theta;
+        mm->S = S;
+        mm->E = E;
+        mm->rc = (int16_t)rc;
+        mm->flags |= FM_BITS | FM_EMIT;
     }
+    if (rc != 1)
+        return rc;
+    for (int64_t wd = 0; wd * 64 < n; wd++)
+        for (uint64_t b = bits[wd]; b; b &= b - 1) {
+            int64_t e = wd * 64 + __builtin_ctzll(b);
+            corr[col ? col[e] : e] += x * w[e];
+        }
     return fac_emit_h(f, w[h], ih, theta, x, S, E, corr, cst, err);
 }
 
@@ -3056,9 +3172,17 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                             /* the facet the gradient step chose at this point, else chosen */
                             double hc = s->fac_h[K * ctx->roff[k] + i * n_in + j];
                             int ok = hc < 0 ? 0 : -1;
-                            if (hc > 0)
-                                ok = fac_emit_at(FP, j, &fpre, bu, (int64_t)hc - 1, s->fac_ord,
-                                                 xf, s->fac_corr + i * nv, &cst, &fe);
+                            if (hc > 0) {
+                                struct fac_memo *mm = NULL;
+                                uint64_t *bits = NULL;
+                                if (ctx->fac_memo) {
+                                    mm = s->fac_mm + K * ctx->fooff[k] + i * n_in + j;
+                                    bits = s->fac_bits + K * ctx->fboff[k] +
+                                           (i * n_in + j) * ctx->fbw[k];
+                                }
+                                ok = fac_emit_at(FP, j, &fpre, bu, (int64_t)hc - 1, mm, bits,
+                                                 s->fac_gen, xf, s->fac_corr + i * nv, &cst, &fe);
+                            }
                             if (ok < 0)
                                 ok = fac_select(FP, j, &fpre, bu, s->fac_ord, &q, &m, NULL) &&
                                      fac_emit(FP, j, &fpre, bu, s->fac_ord, q, m, xf,
@@ -3749,6 +3873,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
      * step's point then goes to fac_vc, where the facets kept are evaluated */
     int reselect = !s->fac_ok || s->fac_step % FAC_RESELECT == 0;
     s->fac_step++;
+    s->fac_gen += reselect; /* (the facets' memo: those of the last selection no longer hold) */
     double *fv_rec = reselect ? s->fac_v : s->fac_vc;
     for (int64_t sg = 0; sg < n_seg; sg++)
         for (int64_t i = segs[sg].r0; i < segs[sg].r0 + segs[sg].K; i++)
@@ -3938,8 +4063,15 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                             double bu = FP ? vfy_add_up(FP->b[j], G->b->scratch->q[k - 1][j]) : 0;
                             if (FP && !reselect) { /* the facet kept, at this step's point */
                                 double hc = s->fac_h[p];
+                                struct fac_memo *mm = NULL;
+                                uint64_t *bits = NULL;
+                                if (ctx->fac_memo) {
+                                    mm = s->fac_mm + K * ctx->fooff[k] + ij;
+                                    bits = s->fac_bits + K * ctx->fboff[k] + ij * ctx->fbw[k];
+                                }
                                 if (hc > 0 && fac_value_at(FP, j, &fpre, s->fac_pos, bu,
-                                                           (int64_t)hc - 1, &fv)) {
+                                                           (int64_t)hc - 1, mm, bits, s->fac_gen,
+                                                           &fv)) {
                                     s->fac_lam[K * ctx->n_relu + p] = tp[ij] * (fv - out);
                                     out += s->fac_lam[p] * (fv - out);
                                 }
@@ -4311,6 +4443,7 @@ static int64_t pack_segments(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, bse
         int64_t R = ctx->n_relu;
         pack_blocks(s->fac_v, ctx, 3, done, KW, K2);
         pack_blocks(s->fac_h, ctx, 0, done, KW, K2);
+        s->fac_gen++; /* (the memo is in the layout of KW rows: computed again in K2's) */
         for (int64_t q = 0; q < 4; q++) {
             pack_blocks(s->fac_lam + q * KW * R, ctx, 0, done, KW, K2);
             memmove(s->fac_lam + q * K2 * R, s->fac_lam + q * KW * R,
@@ -4391,8 +4524,14 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_vc, &s->cap_fac_vc, (size_t)(K * tot + 1)) ||
             !grow_buf(&s->fac_pos, &s->cap_fac_pos, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_box, &s->cap_fac_box, (size_t)(n * FAC_BOX(ctx) + 1)) ||
-            !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)))
+            !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)) ||
+            (ctx->fac_memo &&
+             (!grow_mem((void **)&s->fac_mm, &s->cap_fac_mm, (size_t)(K * ctx->n_fo + 1),
+                        sizeof *s->fac_mm) ||
+              !grow_mem((void **)&s->fac_bits, &s->cap_fac_bits, (size_t)(K * ctx->n_fb + 1),
+                        sizeof *s->fac_bits))))
             return VFY_ERR_NOMEM;
+        s->fac_gen++; /* (a new call: new boxes, new rows) */
         memset(s->fac_rdy, 0, (size_t)(n * L) * sizeof(double));
         memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
         memset(s->fac_h, 0, (size_t)(K * R) * sizeof(double));
@@ -5198,6 +5337,7 @@ static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
         if (st == VFY_OK) {
             vfy_bound_ctx_set_act_search(pc, ctx->act_search);
             vfy_bound_ctx_set_facets(pc, ctx->facets);
+            vfy_bound_ctx_set_facet_memo(pc, ctx->fac_memo);
         }
         /* rows 2j, 2j + 1: +-e_j for unstable neuron idx[j], in equal chunks of at most
          * TIGHTEN_CHUNK, and at least TIGHTEN_SPLIT of at least TIGHTEN_MIN_ROWS when there are

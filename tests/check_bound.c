@@ -1832,6 +1832,77 @@ START_TEST(test_facets_batch_sound)
 }
 END_TEST
 
+/* One batch of three domains of a net whose facet layers have 100 to 150 inputs a neuron (bit
+ * sets of two and three words), twenty passes (three selections of the facets), one domain's
+ * first row stopping mid-ascent (packed out) and one domain with input terms: with the facets'
+ * memo (vfy_bound_ctx_set_facet_memo) every bound and every row's input coefficients are those
+ * computed without it, bit for bit, and the facets change some bound (they were taken). */
+static void memo_batch(vfy_bound_ctx *ctx, uint64_t seed, int facets, int memo, int iters,
+                       double stop0, double *lb, double *lam_in)
+{
+    enum { D = 3, K = 4 };
+    const vfy_net *net = vfy_bound_ctx_net(ctx);
+    int64_t nx = net->n_in, ny = net->n_out;
+    uint64_t st = seed;
+    double lo[D][100], hi[D][100], wlo[D][100], whi[D][100], cy[D][K * 6], cx[K * 100];
+    double stop[K] = {stop0, 1e30, 1e30, 1e30};
+    vfy_bounds *b[D];
+    vfy_alpha_job jobs[D];
+    ck_assert(nx == 100 && ny <= 6);
+    vfy_bound_ctx_set_facets(ctx, facets);
+    vfy_bound_ctx_set_facet_memo(ctx, memo);
+    ck_assert_int_eq(vfy_bound_ctx_facets(ctx), facets);
+    for (int64_t i = 0; i < K * nx; i++)
+        cx[i] = testnet_uniform(&st) - 0.5;
+    for (int d = 0; d < D; d++) {
+        random_box(&st, nx, 0.02 + 0.02 * d, 0.05, ctx, lo[d], hi[d], wlo[d], whi[d]);
+        b[d] = vfy_bounds_create(ctx);
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo[d], whi[d], NULL, b[d]),
+                         VFY_OK);
+        for (int64_t i = 0; i < K * ny; i++)
+            cy[d][i] = (double)(int)(testnet_uniform(&st) * 5) - 2;
+        jobs[d] = (vfy_alpha_job){b[d], wlo[d], whi[d], K, cy[d], d == 2 ? cx : NULL, NULL, NULL,
+                                  0, 0, lb + d * K, lam_in + d * K * nx, NULL, NULL, 0,
+                                  d == 1 ? stop : NULL, NULL, NULL};
+    }
+    vfy_bounds *work = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_rows_alpha_batch(ctx, work, D, jobs, iters), VFY_OK);
+    vfy_bounds_free(work);
+    for (int d = 0; d < D; d++)
+        vfy_bounds_free(b[d]);
+}
+
+START_TEST(test_facets_memo_same)
+{
+    enum { N = 3 * 4 };
+    const int64_t hidden[3] = {150, 130, 70};
+    vfy_net *net = testnet_random(9100 + (uint64_t)_i, 100, hidden, 3, 6, 0.15, 0);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    static double lb[3][N], lam[3][N * 100];
+    uint64_t seed = 9200 + (uint64_t)_i;
+    /* domain 1's first row stops halfway between its first pass's bound and its last's */
+    memo_batch(ctx, seed, 1, 0, 1, 1e30, lb[0], lam[0]);
+    memo_batch(ctx, seed, 1, 0, 20, 1e30, lb[1], lam[1]);
+    ck_assert(lb[1][4] > lb[0][4]);
+    double stop0 = 0.5 * (lb[0][4] + lb[1][4]);
+    memo_batch(ctx, seed, 1, 1, 20, stop0, lb[0], lam[0]);
+    memo_batch(ctx, seed, 1, 0, 20, stop0, lb[1], lam[1]);
+    memo_batch(ctx, seed, 0, 1, 20, stop0, lb[2], lam[2]);
+    int differ = 0;
+    for (int i = 0; i < N; i++) {
+        REQUIRE_MSG(memcmp(&lb[0][i], &lb[1][i], sizeof(double)) == 0,
+                    "row %d: %.17g with the memo, %.17g without", i, lb[0][i], lb[1][i]);
+        differ |= lb[0][i] != lb[2][i];
+    }
+    ck_assert(memcmp(lam[0], lam[1], sizeof lam[0]) == 0);
+    REQUIRE_MSG(differ, "the facets changed no bound");
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* A facet where the triangle is loose: y = relu(v1 + v2 - 1) on [0, 1]^2 is at most v1 (the
  * hull's facet), while the triangle over z in [-1, 1] only gives (v1 + v2) / 2. The output
  * v1 - y is >= 0 everywhere (0 at v = 0): alpha-CROWN's bound is -1/2, with facets it is 0 up to
@@ -4552,6 +4623,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_facets_sound, 0, 16);
     tcase_add_loop_test(tc, test_facets_batch_sound, 0, 8);
     tcase_add_test(tc, test_facets_tighter);
+    tcase_add_loop_test(tc, test_facets_memo_same, 0, 4);
     tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
     tcase_add_loop_test(tc, test_act_lines, 0, 2);
     tcase_add_loop_test(tc, test_act_any_slope, 0, 2);

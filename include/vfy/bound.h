@@ -57,6 +57,10 @@ void vfy_bound_ctx_set_f32(vfy_bound_ctx *ctx, int on);
  * effect on a network without such a layer. */
 void vfy_bound_ctx_set_facets(vfy_bound_ctx *ctx, int on);
 int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx); /* whether they are on */
+/* Whether the facets' passes memoise, between two selections of a row's facets, what they derive
+ * from them (default on; bound.c, fac_memo). The bounds are the same bit for bit either way: off
+ * is for the test that says so. */
+void vfy_bound_ctx_set_facet_memo(vfy_bound_ctx *ctx, int on);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */
