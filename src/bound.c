@@ -117,10 +117,14 @@ typedef struct bseg {
 struct fac_memo {
     double theta, S, E, D;
     uint64_t gen;
-    int32_t h;     /* (an entry of a facet layer's row: fewer than FAC_MAX_FANIN) */
+    int32_t h;     /* (an entry of a facet layer's row: at most FAC_MAX_FANIN of them) */
     int16_t flags; /* FM_BITS, FM_EMIT (rc: fac_emit_at's outcome), FM_VAL (D) */
     int16_t rc;
 };
+/* The memo's memory in one call at most (K n_fo entries and K n_fb words): past it (the hidden
+ * bounds of a net with tens of thousands of ReLUs, 256 rows a call) a call computes them at every
+ * step instead, as before the memo; oval21's searches take 20-80 MB */
+#define FAC_MEMO_BYTES ((size_t)256 << 20)
 #define FM_BITS 1
 #define FM_EMIT 2
 #define FM_VAL 4
@@ -188,6 +192,7 @@ typedef struct vfy_bound_scratch {
     uint64_t *fac_bits;
     size_t cap_fac_bits;
     uint64_t fac_gen;
+    int fac_mm_on; /* this call memoises (ctx->fac_memo, and within FAC_MEMO_BYTES) */
     double **act;      /* per activation layer but ReLU: ACT_CACHE n: cached lines (act_lines)
                         * for the bounds l, u: l, u, sl, tl, su, tu, and (convex kinds) m >= |f|
                         * over [l, u]; then (SIGMOID/TANH) ACT_PIECE_LEN(ACT_ALPHA_PIECES) n: each
@@ -551,18 +556,19 @@ static void scratch_free_rows(vfy_bound_scratch *s)
     s->cap_rows = 0;
 }
 
-/* *p holding at least n doubles (kept between calls, *cap its size); NULL on allocation failure. */
-/* The same for n elements of elem bytes, zeroed when new */
-static void *grow_mem(void **p, size_t *cap, size_t n, size_t elem)
+/* p, or a new block in its place (p freed), holding at least n elements of elem bytes (kept
+ * between calls, *cap its size), zeroed when new; NULL on allocation failure. */
+static void *grow_mem(void *p, size_t *cap, size_t n, size_t elem)
 {
-    if (n > *cap) {
-        vfy_free(*p);
-        *p = vfy_alloc_array(n, elem);
-        *cap = *p ? n : 0;
-    }
-    return *p;
+    if (n <= *cap)
+        return p;
+    vfy_free(p);
+    p = vfy_alloc_array(n, elem);
+    *cap = p ? n : 0;
+    return p;
 }
 
+/* The same for doubles */
 static double *grow_buf(double **p, size_t *cap, size_t n)
 {
     if (n > *cap) {
@@ -3175,7 +3181,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                             if (hc > 0) {
                                 struct fac_memo *mm = NULL;
                                 uint64_t *bits = NULL;
-                                if (ctx->fac_memo) {
+                                if (s->fac_mm_on) {
                                     mm = s->fac_mm + K * ctx->fooff[k] + i * n_in + j;
                                     bits = s->fac_bits + K * ctx->fboff[k] +
                                            (i * n_in + j) * ctx->fbw[k];
@@ -4065,7 +4071,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
                                 double hc = s->fac_h[p];
                                 struct fac_memo *mm = NULL;
                                 uint64_t *bits = NULL;
-                                if (ctx->fac_memo) {
+                                if (s->fac_mm_on) {
                                     mm = s->fac_mm + K * ctx->fooff[k] + ij;
                                     bits = s->fac_bits + K * ctx->fboff[k] + ij * ctx->fbw[k];
                                 }
@@ -4524,13 +4530,17 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             !grow_buf(&s->fac_vc, &s->cap_fac_vc, (size_t)(K * tot + 1)) ||
             !grow_buf(&s->fac_pos, &s->cap_fac_pos, (size_t)(w + 1)) ||
             !grow_buf(&s->fac_box, &s->cap_fac_box, (size_t)(n * FAC_BOX(ctx) + 1)) ||
-            !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)) ||
-            (ctx->fac_memo &&
-             (!grow_mem((void **)&s->fac_mm, &s->cap_fac_mm, (size_t)(K * ctx->n_fo + 1),
-                        sizeof *s->fac_mm) ||
-              !grow_mem((void **)&s->fac_bits, &s->cap_fac_bits, (size_t)(K * ctx->n_fb + 1),
-                        sizeof *s->fac_bits))))
+            !grow_buf(&s->fac_rdy, &s->cap_fac_rdy, (size_t)(n * L + 1)))
             return VFY_ERR_NOMEM;
+        size_t n_mm = (size_t)(K * ctx->n_fo + 1), n_bits = (size_t)(K * ctx->n_fb + 1);
+        s->fac_mm_on = ctx->fac_memo &&
+                       n_mm * sizeof *s->fac_mm + n_bits * sizeof *s->fac_bits <= FAC_MEMO_BYTES;
+        if (s->fac_mm_on) {
+            s->fac_mm = grow_mem(s->fac_mm, &s->cap_fac_mm, n_mm, sizeof *s->fac_mm);
+            s->fac_bits = grow_mem(s->fac_bits, &s->cap_fac_bits, n_bits, sizeof *s->fac_bits);
+            if (!s->fac_mm || !s->fac_bits)
+                return VFY_ERR_NOMEM;
+        }
         s->fac_gen++; /* (a new call: new boxes, new rows) */
         memset(s->fac_rdy, 0, (size_t)(n * L) * sizeof(double));
         memset(s->fac_lam, 0, (size_t)(4 * K * R) * sizeof(double));
