@@ -2911,6 +2911,18 @@ static int fac_emit(const vfy_layer *P, int64_t j, fac_pre *f, double bu, struct
     return fac_emit_h(f, w[h], ih, theta, x, S, E, corr, cst, err);
 }
 
+/* x w_e onto corr at the input of each entry e of the bit set I (a row of n entries), in the
+ * row's order */
+static void fac_corr_add(int64_t n, const int64_t *col, const double *w, const uint64_t *bits,
+                         double x, double *corr)
+{
+    for (int64_t wd = 0; wd * 64 < n; wd++)
+        for (uint64_t b = bits[wd]; b; b &= b - 1) {
+            int64_t e = wd * 64 + __builtin_ctzll(b);
+            corr[col ? col[e] : e] += x * w[e];
+        }
+}
+
 /* fac_emit for the facet named by h alone (an entry of P's row): I is the inputs before h
  * (fac_before) at f's position, the set fac_select chose there. One pass over the row gathers
  * I, with its three sums in plain arithmetic, each then widened by its rounding error (SOUND, for
@@ -2936,11 +2948,7 @@ static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int
     if ((fl & (FM_BITS | FM_EMIT)) == (FM_BITS | FM_EMIT)) {
         if (mm->rc != 1)
             return mm->rc;
-        for (int64_t wd = 0; wd * 64 < n; wd++)
-            for (uint64_t b = bits[wd]; b; b &= b - 1) {
-                int64_t e = wd * 64 + __builtin_ctzll(b);
-                corr[col ? col[e] : e] += x * w[e];
-            }
+        fac_corr_add(n, col, w, bits, x, corr);
         return fac_emit_h(f, w[h], ih, mm->theta, x, mm->S, mm->E, corr, cst, err);
     }
     fac_l0(P, j, f, bu);
@@ -2986,11 +2994,7 @@ static int fac_emit_at(const vfy_layer *P, int64_t j, fac_pre *f, double bu, int
     }
     if (rc != 1)
         return rc;
-    for (int64_t wd = 0; wd * 64 < n; wd++)
-        for (uint64_t b = bits[wd]; b; b &= b - 1) {
-            int64_t e = wd * 64 + __builtin_ctzll(b);
-            corr[col ? col[e] : e] += x * w[e];
-        }
+    fac_corr_add(n, col, w, bits, x, corr);
     return fac_emit_h(f, w[h], ih, theta, x, S, E, corr, cst, err);
 }
 
