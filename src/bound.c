@@ -2810,19 +2810,25 @@ static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double 
         return 0;
     double D = 0, fs = 0;
     int fl = mm ? fac_memo_flags(mm, gen, h) : 0;
-    if ((fl & (FM_BITS | FM_VAL)) == (FM_BITS | FM_VAL)) {
-        /* I's entries in the order of the row: the sum below, less its terms of +0 */
-        D = mm->D;
+    if (fl & FM_BITS) {
+        /* I's entries in the order of the row: the sums below, less their terms of +0 (D too
+         * where fac_emit_at put I there first) */
+        int dv = !(fl & FM_VAL);
         for (int64_t wd = 0; wd * 64 < n; wd++)
             for (uint64_t b = bits[wd]; b; b &= b - 1) {
                 int64_t e = wd * 64 + __builtin_ctzll(b), i = col ? col[e] : e;
-                double we = w[e];
-                fs += fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * (fabs(we) * f->rng[i]);
+                double we = w[e], d = fabs(we) * f->rng[i];
+                D += dv ? d : 0.0;
+                fs += fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * d;
             }
+        if (dv) {
+            mm->D = D;
+            mm->flags |= FM_VAL;
+        }
+        D = mm->D;
     } else {
         double ph = w[h] >= 0 ? f->pos[ih] : 1.0 - f->pos[ih];
-        int mk = mm && !(fl & FM_BITS);
-        if (mk)
+        if (mm)
             memset(bits, 0, (size_t)((n + 63) / 64) * sizeof *bits);
         for (int64_t e = 0; e < n; e++) {
             int64_t i = col ? col[e] : e;
@@ -2833,7 +2839,7 @@ static int fac_value_at(const vfy_layer *P, int64_t j, fac_pre *f, const double 
             double d = fac_keep(in, fabs(we) * f->rng[i]);
             D += d;
             fs += fac_keep(in, fac_sel(we >= 0, pos[i], 1.0 - pos[i]) * d);
-            if (mk)
+            if (mm)
                 bits[e >> 6] |= (uint64_t)in << (e & 63);
         }
         if (mm) {
