@@ -2512,8 +2512,14 @@ static double ds_hsum(const vfy_bounds *b, int64_t k) { return b->scratch->hsum[
  * of them had cost too much (cifar_deep_kw img4168 timed out at 72 s: 109 domains in its first
  * phase's 2.4 s), so only the 64 of the largest triangle intercepts were; chosen one step in 8,
  * all of them take img1052's first row to +0.0155 (refuted at the root) and its search to 33.4 s
- * (5,929 domains, against 13,035 with 64); img4168 63.8 s */
-#define FAC_RESELECT 8
+ * (5,929 domains, against 13,035 with 64); img4168 63.8 s. Since the memo (struct fac_memo)
+ * made a kept step cheap, 16 (a search's domain, 16 steps, chooses its facets once): oval21 at a
+ * tenth of its timeouts, its 23 solved in 84.6 / 89.4 s against 90.9 / 91.8 s with 8 (two runs
+ * each; cifar_deep_kw img1052 6.9-8.0 s against 10.9-11.6 s), and mnist_fc's root pass with the
+ * facets faster and tighter (256x6 prop_12_0.05: 4.72 s, 1,001 left unstable, against 5.80 s,
+ * 1,008; 256x4 prop_2_0.05: 2.22 s, 503, against 2.90 s, 511); cifar_wide_kw img9916 at 120 s
+ * 17,168 domains against 11,570 */
+#define FAC_RESELECT 16
 
 struct fac_item {
     double p, d;
