@@ -160,6 +160,8 @@ typedef struct vfy_bound_scratch {
     int64_t f32_from;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
+    double *gws; /* the transposed products' workspace (vfy_la_gemm_ws; grow-only) */
+    size_t cap_gws;
     /* ideal upper facets (vfy_bound_rows_alpha_batch): per row, the primal input of each DENSE
      * layer feeding a facet layer (ctx->fvoff), the coefficients the facets add on that input
      * and their error terms; the mixes (fac_lam: K R mixes, then their gradients and Adam's
@@ -645,6 +647,7 @@ void vfy_bounds_free(vfy_bounds *b)
         free_per_layer(s->act, b->n_layers);
         vfy_free(s->tiny32);
         vfy_free(s->fws);
+        vfy_free(s->gws);
         vfy_free(s->fac_v);
         vfy_free(s->fac_vc);
         vfy_free(s->fac_pos);
@@ -2356,6 +2359,17 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
     return s->fws;
 }
 
+/* The transposed products' workspace of at least n doubles; NULL when out of memory. */
+static double *gemm_ws(vfy_bound_scratch *s, int64_t n)
+{
+    if ((size_t)n > s->cap_gws) {
+        vfy_free(s->gws);
+        s->gws = vfy_alloc_array((size_t)n, sizeof(double));
+        s->cap_gws = s->gws ? (size_t)n : 0;
+    }
+    return s->gws;
+}
+
 /* An activation layer's neurons for a backward pass over its input bounds [l, u] (n of them):
  * H = max(|l|, |u|) and its sum rounded up (*hsum); the neurons to relax, unst[0 .. *nu): every
  * neuron of a SIGMOID/TANH layer, a ReLU layer's unstable ones, with their upper line su z + tu
@@ -3292,7 +3306,10 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             float *ws = ctx->f32 && k >= s->f32_from && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out))
                                                                     : NULL;
             f32 = ws && vfy_la_gemm_f32(K, n_in, n_out, lam, ctx->wf[k], 0, lam2, ws);
-            if (!f32)
+            double *gws = f32 ? NULL : gemm_ws(s, K * n_in);
+            if (gws)
+                vfy_la_gemm_ws(K, n_in, n_out, lam, L->w, lam2, gws);
+            else if (!f32)
                 vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
         }
         double g = vfy_la_gamma(n_out);

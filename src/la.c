@@ -42,6 +42,32 @@ void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double 
                 b, (int)n, accumulate ? 1.0 : 0.0, c, (int)n);
 }
 
+/* Products of GEMV_ROWS to TT_ROWS rows whose inner dimension k is a multiple of 128 or at least
+ * 512 go through the transposed product C^T = B^T A^T (one dgemm with both operands transposed)
+ * and a transposition: OpenBLAS packs the operands the other way round, and packing A with a row
+ * stride of a multiple of 1 KB is slow (cache sets). Time of the transposed form and its
+ * transposition against one plain dgemm (OpenBLAS 0.3.21, one thread, scripts/gemm_rows.c's
+ * method): k = 256, n = 256: 0.55 at 8 rows, 0.65 at 16, 0.92 at 32, 1.24 at 72; k = 784, n =
+ * 256: 0.70 / 0.80 / 0.91; k = 520-1000: 0.62-0.86 at 8-16 rows; k = 300: 1.00-1.11, k = 100:
+ * 0.9-1.9 (not taken). mnist_fc 256x6's refinement (prefix searches of 8 one-row domains)
+ * bounded more domains a second with it. Each entry of C is still one dot product of a row of A
+ * and a column of B: the bounds of la.h hold as they are. */
+#define TT_ROWS 32
+
+void vfy_la_gemm_ws(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
+                    double *ws)
+{
+    if (m < GEMV_ROWS || m > TT_ROWS || k == 0 || n == 0 || (k % 128 != 0 && k < 512)) {
+        vfy_la_gemm(m, n, k, a, b, c, 0);
+        return;
+    }
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasTrans, (int)n, (int)m, (int)k, 1.0, b, (int)n, a,
+                (int)k, 0.0, ws, (int)m);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++)
+            c[i * n + j] = ws[j * m + i];
+}
+
 void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c)
 {
     if (m == 0 || n == 0)

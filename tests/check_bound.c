@@ -108,6 +108,44 @@ START_TEST(test_gemm_matches_reference)
 }
 END_TEST
 
+/* vfy_la_gemm_ws against the plain reference, on shapes that take the transposed product (8 to 32
+ * rows, k a multiple of 128 or at least 512; la.c) and shapes that do not (fewer or more rows, k
+ * 300): every entry within the error of one dot product, and what C held (NaN) overwritten. */
+START_TEST(test_gemm_ws_matches_reference)
+{
+    static const int64_t ms[] = {1, 7, 8, 13, 32, 33}, ks[] = {128, 256, 300, 520};
+    int64_t m = ms[_i % 6], k = ks[_i / 6 % 4], n = _i / 24 ? 131 : 9;
+    uint64_t st = 101 + (uint64_t)_i;
+    double *a = malloc((size_t)(m * k) * sizeof(double)), *b = malloc((size_t)(k * n) * 8);
+    double *c = malloc((size_t)(m * n) * 8), *r = malloc((size_t)(m * n) * 8);
+    double *ws = malloc((size_t)(m * n) * 8);
+    ck_assert(a && b && c && r && ws);
+    for (int64_t i = 0; i < m * k; i++)
+        a[i] = 2 * testnet_uniform(&st) - 1;
+    for (int64_t i = 0; i < k * n; i++)
+        b[i] = 2 * testnet_uniform(&st) - 1;
+    for (int64_t i = 0; i < m * n; i++)
+        c[i] = ws[i] = NAN;
+    vfy_la_gemm_ws(m, n, k, a, b, c, ws);
+    vfy_la_gemm_ref(m, n, k, a, b, r, 0);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int64_t p = 0; p < k; p++)
+                s += fabs(a[i * k + p] * b[p * n + j]);
+            REQUIRE_MSG(fabs(c[i * n + j] - r[i * n + j]) <= 2 * vfy_la_gamma(k) * s,
+                        "m %lld k %lld n %lld: entry (%lld, %lld) %g against %g", (long long)m,
+                        (long long)k, (long long)n, (long long)i, (long long)j, c[i * n + j],
+                        r[i * n + j]);
+        }
+    free(a);
+    free(b);
+    free(c);
+    free(r);
+    free(ws);
+}
+END_TEST
+
 /* ---- the float32 execution of one row in any order (la.h, vfy_la_exec_err32) ----
  * Terms are float32 products w v (exact in double) and a float32 bias, with w, v in +-[2^-6, 2):
  * every product, every float32 rounding of a multiple of 2^-58 below 2^13 and every float32 sum of
@@ -4601,6 +4639,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_directed_rounding);
     tcase_add_test(tc, test_directed_rounding_zero);
     tcase_add_loop_test(tc, test_gemm_matches_reference, 0, 12);
+    tcase_add_loop_test(tc, test_gemm_ws_matches_reference, 0, 48);
     tcase_add_loop_test(tc, test_gemm_f32_error, 0, 2);
     tcase_add_test(tc, test_exec_err32_any_order);
     tcase_add_test(tc, test_exec_allowance_orders);

@@ -18,6 +18,10 @@
  * dimensions equal to the column counts. Uses OpenBLAS dgemm. */
 void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                  int accumulate);
+/* C = A * B as vfy_la_gemm (not accumulated), through the transposed product where that is faster
+ * (few rows against a wide B); ws holds m n doubles. */
+void vfy_la_gemm_ws(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
+                    double *ws);
 /* C = A * B^T: A is m x k, B is n x k. */
 void vfy_la_gemm_bt(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c);
 /* C = A * B (B_trans 0: B is k x n) or A * B^T (B_trans 1: B is n x k) in float32 arithmetic: A
