@@ -1,5 +1,7 @@
 /* gemm_rows: the time of a product C = A B of few rows A (m x k) against a weight matrix B (k x n)
- * by one cblas_dgemm, and by m calls of cblas_dgemv, for m from 1 to 256 (la.c: GEMV_ROWS).
+ * by one cblas_dgemm, by m calls of cblas_dgemv, and by the transposed product C^T = B^T A^T (one
+ * cblas_dgemm, both operands transposed) followed by its transposition into C, for m from 1 to 256
+ * (la.c: GEMV_ROWS, TT_ROWS).
  *
  *   cc -O2 $(pkg-config --cflags openblas) scripts/gemm_rows.c -o /tmp/gemm_rows \
  *      $(pkg-config --libs openblas) && /tmp/gemm_rows 256 256
@@ -30,7 +32,8 @@ int main(int argc, char **argv)
     double *a = malloc(sizeof(double) * 256 * (size_t)k);
     double *b = malloc(sizeof(double) * (size_t)k * (size_t)n);
     double *c = malloc(sizeof(double) * 256 * (size_t)n);
-    if (!a || !b || !c)
+    double *ct = malloc(sizeof(double) * 256 * (size_t)n);
+    if (!a || !b || !c || !ct)
         return 1;
     for (long i = 0; i < 256L * k; i++)
         a[i] = rand() / (double)RAND_MAX - 0.5;
@@ -50,11 +53,21 @@ int main(int argc, char **argv)
                 cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, b, n, a + (long)i * k, 1, 0.0,
                             c + (long)i * n, 1);
         double t_gemv = (now_s() - t) / reps;
-        printf("m = %3d   dgemm %8.1f us   %d x dgemv %8.1f us\n", m, 1e6 * t_gemm, m,
-               1e6 * t_gemv);
+        t = now_s();
+        for (int r = 0; r < reps; r++) {
+            cblas_dgemm(CblasRowMajor, CblasTrans, CblasTrans, n, m, k, 1.0, b, n, a, k, 0.0, ct,
+                        m);
+            for (long j = 0; j < n; j++)
+                for (long i = 0; i < m; i++)
+                    c[i * n + j] = ct[j * m + i];
+        }
+        double t_tt = (now_s() - t) / reps;
+        printf("m = %3d   dgemm %8.1f us   %d x dgemv %8.1f us   transposed %8.1f us\n", m,
+               1e6 * t_gemm, m, 1e6 * t_gemv, 1e6 * t_tt);
     }
     free(a);
     free(b);
     free(c);
+    free(ct);
     return 0;
 }

@@ -49,9 +49,12 @@ void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double 
  * transposition against one plain dgemm (OpenBLAS 0.3.21, one thread, scripts/gemm_rows.c's
  * method): k = 256, n = 256: 0.55 at 8 rows, 0.65 at 16, 0.92 at 32, 1.24 at 72; k = 784, n =
  * 256: 0.70 / 0.80 / 0.91; k = 520-1000: 0.62-0.86 at 8-16 rows; k = 300: 1.00-1.11, k = 100:
- * 0.9-1.9 (not taken). mnist_fc 256x6's refinement (prefix searches of 8 one-row domains)
- * bounded more domains a second with it. Each entry of C is still one dot product of a row of A
- * and a column of B: the bounds of la.h hold as they are. */
+ * 0.9-1.9 (not taken). mnist_fc 256x6 prop_12_0.05's refinement (prefix searches, groups of 8
+ * one-row domains; the first 100 s) bounded 782-878 / 729-752 / 504-546 domains a second in its
+ * layers 3 / 5 / 7 in three runs, against 677 / 537 / 379 without it. Each entry of C is still
+ * one dot product of a row of A and a column of B: the bounds of la.h hold as they are. (sgemm
+ * gains less: k = 256, n = 256 or 784, 0.77-0.87 at 8-16 rows before the transposition; in
+ * vfy_la_gemm_f32 it made no difference that the same measurement could tell.) */
 #define TT_ROWS 32
 
 void vfy_la_gemm_ws(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
