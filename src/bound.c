@@ -2359,17 +2359,6 @@ static float *f32_ws(vfy_bound_scratch *s, int64_t n)
     return s->fws;
 }
 
-/* The transposed products' workspace of at least n doubles; NULL when out of memory. */
-static double *gemm_ws(vfy_bound_scratch *s, int64_t n)
-{
-    if ((size_t)n > s->cap_gws) {
-        vfy_free(s->gws);
-        s->gws = vfy_alloc_array((size_t)n, sizeof(double));
-        s->cap_gws = s->gws ? (size_t)n : 0;
-    }
-    return s->gws;
-}
-
 /* An activation layer's neurons for a backward pass over its input bounds [l, u] (n of them):
  * H = max(|l|, |u|) and its sum rounded up (*hsum); the neurons to relax, unst[0 .. *nu): every
  * neuron of a SIGMOID/TANH layer, a ReLU layer's unstable ones, with their upper line su z + tu
@@ -3306,7 +3295,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             float *ws = ctx->f32 && k >= s->f32_from && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out))
                                                                     : NULL;
             f32 = ws && vfy_la_gemm_f32(K, n_in, n_out, lam, ctx->wf[k], 0, lam2, ws);
-            double *gws = f32 ? NULL : gemm_ws(s, K * n_in);
+            double *gws = f32 ? NULL : grow_buf(&s->gws, &s->cap_gws, (size_t)(K * n_in));
             if (gws)
                 vfy_la_gemm_ws(K, n_in, n_out, lam, L->w, lam2, gws);
             else if (!f32)
