@@ -67,6 +67,15 @@ START_TEST(test_directed_rounding_zero)
 }
 END_TEST
 
+/* sum_p |a_ip b_pj| of row-major A (m x k) and B (k x n): the scale of entry (i, j)'s error */
+static double abs_dot(const double *a, const double *b, int64_t i, int64_t j, int64_t k, int64_t n)
+{
+    double s = 0;
+    for (int64_t p = 0; p < k; p++)
+        s += fabs(a[i * k + p] * b[p * n + j]);
+    return s;
+}
+
 /* vfy_la_gemm (C = A B, and C += A B), vfy_la_gemm_bt (C = A B^T) against the plain reference, for
  * 1 to 12 rows: fewer than la.c's GEMV_ROWS go row by row through gemv, more through one gemm.
  * What C held before is overwritten (NaN there included) unless accumulated into. */
@@ -94,9 +103,7 @@ START_TEST(test_gemm_matches_reference)
     vfy_la_gemm_ref(m, n, k, a, b, r, 0);
     for (int i = 0; i < m; i++)
         for (int j = 0; j < n; j++) {
-            double s = 0;
-            for (int p = 0; p < k; p++)
-                s += fabs(a[i * k + p] * b[p * n + j]);
+            double s = abs_dot(a, b, i, j, k, n);
             /* each is within gamma(k) sum|a||b| of the exact value (the accumulated one within
              * gamma(k + 1) (sum|a||b| + |c0|)) */
             double e = r[i * n + j];
@@ -130,9 +137,7 @@ START_TEST(test_gemm_ws_matches_reference)
     vfy_la_gemm_ref(m, n, k, a, b, r, 0);
     for (int64_t i = 0; i < m; i++)
         for (int64_t j = 0; j < n; j++) {
-            double s = 0;
-            for (int64_t p = 0; p < k; p++)
-                s += fabs(a[i * k + p] * b[p * n + j]);
+            double s = abs_dot(a, b, i, j, k, n);
             REQUIRE_MSG(fabs(c[i * n + j] - r[i * n + j]) <= 2 * vfy_la_gamma(k) * s,
                         "m %lld k %lld n %lld: entry (%lld, %lld) %g against %g", (long long)m,
                         (long long)k, (long long)n, (long long)i, (long long)j, c[i * n + j],
