@@ -3295,11 +3295,9 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             float *ws = ctx->f32 && k >= s->f32_from && ctx->wf[k] ? f32_ws(s, K * (n_in + n_out))
                                                                     : NULL;
             f32 = ws && vfy_la_gemm_f32(K, n_in, n_out, lam, ctx->wf[k], 0, lam2, ws);
-            double *gws = f32 ? NULL : grow_buf(&s->gws, &s->cap_gws, (size_t)(K * n_in));
-            if (gws)
-                vfy_la_gemm_ws(K, n_in, n_out, lam, L->w, lam2, gws);
-            else if (!f32)
-                vfy_la_gemm(K, n_in, n_out, lam, L->w, lam2, 0);
+            if (!f32) /* (no workspace, out of memory: the plain product) */
+                vfy_la_gemm_ws(K, n_in, n_out, lam, L->w, lam2,
+                               grow_buf(&s->gws, &s->cap_gws, (size_t)(K * n_in)));
         }
         double g = vfy_la_gamma(n_out);
         if (fac_layer == k + 1) {

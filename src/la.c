@@ -60,7 +60,7 @@ void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double 
 void vfy_la_gemm_ws(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                     double *ws)
 {
-    if (m < GEMV_ROWS || m > TT_ROWS || k == 0 || n == 0 || (k % 128 != 0 && k < 512)) {
+    if (!ws || m < GEMV_ROWS || m > TT_ROWS || k == 0 || n == 0 || (k % 128 != 0 && k < 512)) {
         vfy_la_gemm(m, n, k, a, b, c, 0);
         return;
     }

@@ -131,18 +131,21 @@ START_TEST(test_gemm_ws_matches_reference)
         a[i] = 2 * testnet_uniform(&st) - 1;
     for (int64_t i = 0; i < k * n; i++)
         b[i] = 2 * testnet_uniform(&st) - 1;
-    for (int64_t i = 0; i < m * n; i++)
-        c[i] = ws[i] = NAN;
-    vfy_la_gemm_ws(m, n, k, a, b, c, ws);
     vfy_la_gemm_ref(m, n, k, a, b, r, 0);
-    for (int64_t i = 0; i < m; i++)
-        for (int64_t j = 0; j < n; j++) {
-            double s = abs_dot(a, b, i, j, k, n);
-            REQUIRE_MSG(fabs(c[i * n + j] - r[i * n + j]) <= 2 * vfy_la_gamma(k) * s,
-                        "m %lld k %lld n %lld: entry (%lld, %lld) %g against %g", (long long)m,
-                        (long long)k, (long long)n, (long long)i, (long long)j, c[i * n + j],
-                        r[i * n + j]);
-        }
+    /* with the workspace, then without it (NULL: the plain product) */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < m * n; i++)
+            c[i] = ws[i] = NAN;
+        vfy_la_gemm_ws(m, n, k, a, b, c, pass ? NULL : ws);
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) {
+                double s = abs_dot(a, b, i, j, k, n);
+                REQUIRE_MSG(fabs(c[i * n + j] - r[i * n + j]) <= 2 * vfy_la_gamma(k) * s,
+                            "m %lld k %lld n %lld: entry (%lld, %lld) %g against %g", (long long)m,
+                            (long long)k, (long long)n, (long long)i, (long long)j, c[i * n + j],
+                            r[i * n + j]);
+            }
+    }
     free(a);
     free(b);
     free(c);

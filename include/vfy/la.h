@@ -19,7 +19,7 @@
 void vfy_la_gemm(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                  int accumulate);
 /* C = A * B as vfy_la_gemm (not accumulated), through the transposed product where that is faster
- * (few rows against a wide B); ws holds m n doubles. */
+ * (few rows against a wide B); ws holds m n doubles (NULL: always the plain product). */
 void vfy_la_gemm_ws(int64_t m, int64_t n, int64_t k, const double *a, const double *b, double *c,
                     double *ws);
 /* C = A * B^T: A is m x k, B is n x k. */
