@@ -897,7 +897,8 @@ static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
  * no room for the 60-step pass (7 s); at a half it runs and proves idx 3881, 4857, 3991, 3789,
  * 4214 and 6553 at the root in 9-10 s, which 30 s of splitting Sigmoids at 0 did not */
 #define HIDDEN_ALPHA_DEEPEN_SHARE 0.5
-#define HIDDEN_ALPHA_SHARE 0.2 /* of the whole time left (not the phase's), for the first pass */
+/* of the whole time left (not the phase's), for the root's first pass and its pass with facets */
+#define HIDDEN_ALPHA_SHARE 0.2
 /* of the time left, for refining the root's hidden layers (ending once the root is proved), and
  * for its layers whose searches are mostly of a sign (vfy_refine_hidden_until's dl_sign). Proving
  * signs makes the deep nets' bounds: mnist_fc 256x6 prop_1_0.03 needs about 200 s of refinement
@@ -2706,19 +2707,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                                      &adl, &n_a,
                                                      opts->on_root_bound ? root_bound_rec : NULL, &rr);
                     double t_plain = vfy_now() - t_pass;
-                    /* the facet pass below (fully connected nets) has the plain pass's fifth of
-                     * the whole time left, the first phase extended by what it takes. A fifth of
-                     * the first phase's time cut it short on its edge: on mnist_fc 256x6
-                     * prop_12_0.05 at 300 s the whole pass takes 4.6-5.4 s against that 6 s, and
-                     * cut short (1,752 bounds tightened of 2,008) it left layer 7 with 235
-                     * unstable neurons instead of 204, the refinement 729 candidates instead of
-                     * 659, and the search a timeout at a gap of -0.207 (unsat in 198.6 s after
-                     * the whole pass) */
-                    vfy_deadline fdl = adl;
+                    /* the facet pass below (fully connected nets) has the plain pass's deadline,
+                     * a fifth of the whole time left, the first phase extended by what it takes.
+                     * A fifth of the first phase's time cut it short on its edge: on mnist_fc
+                     * 256x6 prop_12_0.05 at 300 s the whole pass takes 4.6-5.4 s against that
+                     * 6 s, and cut short (1,752 bounds tightened of 2,008) it left layer 7 with
+                     * 235 unstable neurons instead of 204, the refinement 729 candidates instead
+                     * of 659, and the search a timeout at a gap of -0.207 (unsat in 198.6 s
+                     * after the whole pass) */
                     if (extend)
                         s.dl.t_end = fmin(t_final, s.dl.t_end + t_plain);
                     if (st == VFY_OK && s.root_facets && !s.facets && phase == 0 &&
-                        !vfy_deadline_over(&fdl) &&
+                        !vfy_deadline_over(&adl) &&
                         vfy_now() + FACET_PASS_ROOM * t_plain < s.dl.t_end) {
                         /* a second pass with the facets, within the same time: on fully
                          * connected nets they cost 5-20 times as much, and a pass cut short
@@ -2738,7 +2738,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         vfy_bound_ctx_set_facets(ctx, 1);
                         if (vfy_bound_ctx_facets(ctx)) { /* (a ReLU layer that takes them) */
                             st = vfy_bound_tighten_alpha_rec(ctx, root->lo, root->hi, b0,
-                                                             HIDDEN_ALPHA_ITERS, &fdl, &n_f, NULL,
+                                                             HIDDEN_ALPHA_ITERS, &adl, &n_f, NULL,
                                                              NULL);
                             vfy_log(2, "root: %lld hidden bounds tightened by a pass with facets "
                                     "in %.2f s", (long long)n_f, vfy_now() - t_fac);
