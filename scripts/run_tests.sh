@@ -4,10 +4,13 @@
 set -u
 cd "$(dirname "$0")/.."
 passed=0; failed=0
+failures=""   # every failing check's line, repeated above the closing line
 for bin in "$@"; do
     echo "== $bin"
     out=$(CK_FORK=yes "$bin" 2>&1); rc=$?
     printf '%s\n' "$out" | tail -n 40
+    f_lines=$(printf '%s\n' "$out" | grep -E ':[FE]:' || true)
+    [ -n "$f_lines" ] && failures="$failures$f_lines"$'\n'
     # Check prints "NN%: Checks: C, Failures: F, Errors: E"
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
     if [ -n "$line" ]; then
@@ -24,6 +27,8 @@ if [ -x scripts/regress.sh ] && [ -n "${VFY_BIN:-}" ]; then
     echo "== regression tier"
     out=$(scripts/regress.sh "$VFY_BIN" 2>&1); rc=$?
     printf '%s\n' "$out" | tail -n 60
+    f_lines=$(printf '%s\n' "$out" | grep -E '^FAIL' || true)
+    [ -n "$f_lines" ] && failures="$failures$f_lines"$'\n'
     line=$(printf '%s\n' "$out" | grep -E '^regress: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -n "$line" ]; then
         p=$(echo "$line" | sed -E 's/regress: ([0-9]+) passed.*/\1/')
@@ -31,6 +36,10 @@ if [ -x scripts/regress.sh ] && [ -n "${VFY_BIN:-}" ]; then
         passed=$((passed + p)); failed=$((failed + f))
     fi
     [ $rc -ne 0 ] && [ -z "$line" ] && failed=$((failed + 1))
+fi
+if [ -n "$failures" ]; then
+    echo "== failing checks"
+    printf '%s' "$failures"
 fi
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

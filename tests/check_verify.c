@@ -1016,12 +1016,7 @@ START_TEST(test_root_took_first_phase)
     ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
     vfy_bounds *b = vfy_bounds_create(ctx);
     ck_assert(b);
-    double t_root = INFINITY;
-    for (int r = 0; r < 5; r++) {
-        double t = vfy_now();
-        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
-        t_root = fmin(t_root, vfy_now() - t);
-    }
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
     double ub = b->hi[net->n_layers - 1][0], best = -INFINITY;
     double *ws = calloc((size_t)vfy_eval_ws_len(net), sizeof(double)), xs[NI];
     ck_assert(ws);
@@ -1043,14 +1038,32 @@ START_TEST(test_root_took_first_phase)
              best + 0.25 * (ub - best));
     vfy_spec *spec = parse(text);
     free(text);
-    vfy_verify_opts o;
-    vfy_verify_opts_default(&o);
-    o.threads = 1;
-    o.attack = 0;
-    o.timeout_s = 6 * t_root;
+    /* The premise is a ratio of two times on a shared machine, which a change of load between
+     * the measurement and the run upsets (with the cores shared five ways: a first phase of
+     * 0.650 s and 40 domains for a root of 0.310 s): the run is made again, with t_root
+     * measured anew, up to three times */
     vfy_verify_result res;
-    vfy_error err;
-    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+    double t_root = INFINITY;
+    int ok = 0;
+    for (int attempt = 0; attempt < 3 && !ok; attempt++) {
+        if (attempt > 0)
+            vfy_verify_result_free(&res);
+        t_root = INFINITY;
+        for (int r = 0; r < 5; r++) {
+            double t = vfy_now();
+            ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+            t_root = fmin(t_root, vfy_now() - t);
+        }
+        vfy_verify_opts o;
+        vfy_verify_opts_default(&o);
+        o.threads = 1;
+        o.attack = 0;
+        o.timeout_s = 6 * t_root;
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        ok = res.verdict == VFY_TIMEOUT && res.first_phase_on && res.first_phase_s == 0 &&
+             res.refined == 0 && res.domains >= 1;
+    }
     REQUIRE_MSG(res.verdict == VFY_TIMEOUT, "%s after %.3f s (root %.3f s)",
                 vfy_verdict_name(res.verdict), res.time_s, t_root);
     REQUIRE_MSG(res.first_phase_on && res.first_phase_s == 0 && res.refined == 0 &&
@@ -1194,7 +1207,11 @@ START_TEST(test_rebound_auto_benchmarks)
 #ifdef __SANITIZE_ADDRESS__
     double budget = 30; /* (several times slower: enough domains all the same) */
 #else
-    double budget = 8;
+    /* cifar_deep_kw's warm-up re-bounds its hundred or so domains however few follow: fewer than
+     * half of them need about 300 domains, which 8 s gave with little to spare on a busy machine
+     * (133 of 249 re-bounded with the cores shared five ways; 95 domains of mnist_fc's, short of
+     * the 100 asked, shared six ways) */
+    double budget = inst[i].fixed ? 16 : 12;
 #endif
     /* one search (no refinement, which would take most of the time: its prefix searches are
      * searches of their own) */
