@@ -541,7 +541,11 @@ START_TEST(test_open_bound_sound)
     vfy_error err;
     ck_assert_int_eq(vfy_verify(net, &spec, &o, &res, &err), VFY_OK);
     if (res.verdict == VFY_TIMEOUT && res.unresolved == 0) {
-        ck_assert(res.open_bound <= rhs && res.open_bound > -INFINITY);
+        /* (-INFINITY only when the deadline came before the root was bounded: a 0.02 s timeout on
+         * a machine whose cores were shared seven ways) */
+        REQUIRE_MSG(res.open_bound <= rhs && (res.open_bound > -INFINITY || res.domains == 0),
+                    "open bound %.17g, rhs %.17g, %lld domains", res.open_bound, rhs,
+                    (long long)res.domains);
         for (int t = 0; t < 20000; t++) {
             for (int j = 0; j < 6; j++) {
                 double u = testnet_uniform(&st);

@@ -190,7 +190,8 @@ typedef struct vfy_verify_result {
     double time_s;
     /* TIMEOUT of a spec with one box and one case of one row (finite rhs_hi), no leaf left
      * unresolved: a sound lower bound, at most rhs_hi, of the row's left side over the whole box
-     * (the least bound of the domains left open; the closed ones are above rhs_hi); else -INFINITY.
+     * (the least bound of the domains left open; the closed ones are above rhs_hi; -INFINITY when
+     * the deadline came before the root was bounded); else -INFINITY.
      * (refine.c: a search that did not prove a neuron stable still tightens its bound.) */
     double open_bound;
     char reason[256]; /* a short human explanation of an unknown/timeout */
