@@ -5,12 +5,17 @@ set -u
 cd "$(dirname "$0")/.."
 passed=0; failed=0
 failures=""   # every failing check's line, repeated above the closing line
+# keep_failures TEXT REGEX: add TEXT's lines that match REGEX to failures
+keep_failures() {
+    local f
+    f=$(printf '%s\n' "$1" | grep -E "$2" || true)
+    [ -z "$f" ] || failures="$failures$f"$'\n'
+}
 for bin in "$@"; do
     echo "== $bin"
     out=$(CK_FORK=yes "$bin" 2>&1); rc=$?
     printf '%s\n' "$out" | tail -n 40
-    f_lines=$(printf '%s\n' "$out" | grep -E ':[FE]:' || true)
-    [ -n "$f_lines" ] && failures="$failures$f_lines"$'\n'
+    keep_failures "$out" '^[^ :]+:[0-9]+:[FE]:'   # Check's file:line:F|E:case:test:...
     # Check prints "NN%: Checks: C, Failures: F, Errors: E"
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+%: Checks: ' | tail -n 1)
     if [ -n "$line" ]; then
@@ -27,8 +32,7 @@ if [ -x scripts/regress.sh ] && [ -n "${VFY_BIN:-}" ]; then
     echo "== regression tier"
     out=$(scripts/regress.sh "$VFY_BIN" 2>&1); rc=$?
     printf '%s\n' "$out" | tail -n 60
-    f_lines=$(printf '%s\n' "$out" | grep -E '^FAIL' || true)
-    [ -n "$f_lines" ] && failures="$failures$f_lines"$'\n'
+    keep_failures "$out" '^FAIL '
     line=$(printf '%s\n' "$out" | grep -E '^regress: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
     if [ -n "$line" ]; then
         p=$(echo "$line" | sed -E 's/regress: ([0-9]+) passed.*/\1/')
