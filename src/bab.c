@@ -146,6 +146,9 @@ typedef struct domain {
                         * propagated (the prior's layers after them were not re-bounded) */
     int64_t *split_idx;
     signed char *split_sign;
+    /* each split's point t: the split is sign (z - t) >= 0; 0 but for a SIGMOID/TANH neuron split
+     * on one side of 0 (vfy_bound_split_point) */
+    double *split_off;
     /* the parent's best slopes and multipliers for this domain's rows (vfy_bound_alpha_warm), or
      * NULL: warm_rows rows of n_relu + warm_nsp floats */
     float *warm;
@@ -156,14 +159,15 @@ typedef struct domain {
 
 /* One block: the struct, lo and hi (unless they are sb's), the prior bounds (n_prior doubles, may
  * be 0) and the warm start (n_warm floats, may be 0) unless they are pw's, the active list, the
- * splits' indices and signs. A reference to sb and to pw is taken. */
+ * splits' indices, points (0 here) and signs. A reference to sb and to pw is taken. */
 static domain *domain_new_in(int64_t nx, shared_block *sb, shared_block *pw, int64_t n_prior,
                              int64_t n_active, int64_t n_splits, int64_t n_warm)
 {
     int64_t n_box = sb ? 0 : 2 * nx, n_own_prior = pw ? 0 : n_prior, n_own_warm = pw ? 0 : n_warm;
     size_t sz = sizeof(domain) + (size_t)(n_box + n_own_prior) * sizeof(double) +
                 (size_t)(n_active + n_splits) * sizeof(int64_t) +
-                (size_t)n_own_warm * sizeof(float) + (size_t)n_splits;
+                (size_t)n_splits * sizeof(double) + (size_t)n_own_warm * sizeof(float) +
+                (size_t)n_splits;
     domain *d = vfy_alloc(sz);
     if (!d)
         return NULL;
@@ -181,18 +185,20 @@ static domain *domain_new_in(int64_t nx, shared_block *sb, shared_block *pw, int
     d->active = (int64_t *)(tail + n_box + n_own_prior);
     d->n_active = n_active;
     d->split_idx = d->active + n_active;
+    d->split_off = (double *)(d->split_idx + n_splits);
+    memset(d->split_off, 0, (size_t)n_splits * sizeof(double));
     if (pw) {
         pw->refs++;
         d->prior = n_prior ? pw->v : NULL;
         d->warm = n_warm ? (float *)(pw->v + n_prior) : NULL;
     } else {
         d->prior = n_prior ? tail + n_box : NULL;
-        d->warm = n_warm ? (float *)(d->split_idx + n_splits) : NULL;
+        d->warm = n_warm ? (float *)(d->split_off + n_splits) : NULL;
     }
     d->warm_rows = d->warm_nsp = 0;
     d->stale = 0;
     d->compact = d->of_base = 0;
-    d->split_sign = (signed char *)((float *)(d->split_idx + n_splits) + n_own_warm);
+    d->split_sign = (signed char *)((float *)(d->split_off + n_splits) + n_own_warm);
     d->n_splits = n_splits;
     d->bytes = sz;
     return d;
@@ -231,6 +237,7 @@ typedef enum { R_PROVED, R_SAT, R_SPLIT, R_STUCK, R_SKIPPED, R_NOMEM } rkind;
 typedef struct dresult {
     rkind kind;
     int64_t dim;       /* R_SPLIT */
+    double split_at;   /* R_SPLIT on an activation: its split point (vfy_bound_split_point) */
     int64_t n_active;  /* cases still open (R_SPLIT) */
     int64_t *active;   /* buffer of max_cases */
     double *x;         /* R_SAT: the confirmed point */
@@ -420,14 +427,14 @@ static void worker_free(worker *w)
 
 /* The constraints d's bounds are computed under, in slot g's buffers: the search's cuts (the
  * caller's hidden bounds: the same for every domain, so that a parent's multipliers stay in place
- * for its children's warm start), then d's splits (offset 0). *out = NULL when there are none;
- * returns 0 when out of memory. */
+ * for its children's warm start), then d's splits. *out = NULL when there are none; returns 0
+ * when out of memory. */
 static int bound_splits(const search *s, worker *w, int g, const domain *d, vfy_splits *buf,
                         const vfy_splits **out)
 {
     *out = NULL;
     if (s->n_cuts == 0) {
-        *buf = (vfy_splits){d->n_splits, d->split_idx, d->split_sign, NULL};
+        *buf = (vfy_splits){d->n_splits, d->split_idx, d->split_sign, d->split_off};
         if (d->n_splits > 0)
             *out = buf;
         return 1;
@@ -454,7 +461,7 @@ static int bound_splits(const search *s, worker *w, int g, const domain *d, vfy_
     }
     memcpy(w->sp_idx[g] + s->n_cuts, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
     memcpy(w->sp_sign[g] + s->n_cuts, d->split_sign, (size_t)d->n_splits);
-    memset(w->sp_off[g] + s->n_cuts, 0, (size_t)d->n_splits * sizeof(double));
+    memcpy(w->sp_off[g] + s->n_cuts, d->split_off, (size_t)d->n_splits * sizeof(double));
     *buf = (vfy_splits){n, w->sp_idx[g], w->sp_sign[g], w->sp_off[g]};
     *out = buf;
     return 1;
@@ -1091,6 +1098,7 @@ static domain *constrained_root(search *s, const domain *root, const double *bef
             memcpy(d->active, root->active, (size_t)root->n_active * sizeof(int64_t));
             memcpy(d->split_idx, root->split_idx, (size_t)root->n_splits * sizeof(int64_t));
             memcpy(d->split_sign, root->split_sign, (size_t)root->n_splits);
+            memcpy(d->split_off, root->split_off, (size_t)root->n_splits * sizeof(double));
             d->depth = root->depth;
             d->prio = root->prio;
             d->seq = root->seq;
@@ -1701,11 +1709,12 @@ static const double *full_prior(const search *s, worker *w, const domain *d)
      * set, see the split) */
     if (d->spw && d->n_splits > 0) {
         int64_t q = d->n_splits - 1, f = d->split_idx[q];
+        double t = d->split_off[q];
         if (!(d->compact && s->cp_pos[f] < 0)) {
-            if (d->split_sign[q] > 0 && w->pf[f] < 0)
-                w->pf[f] = 0;
-            if (d->split_sign[q] < 0 && w->pf[half + f] > 0)
-                w->pf[half + f] = 0;
+            if (d->split_sign[q] > 0 && w->pf[f] < t)
+                w->pf[f] = t;
+            if (d->split_sign[q] < 0 && w->pf[half + f] > t)
+                w->pf[half + f] = t;
         }
     }
     return w->pf;
@@ -2062,6 +2071,9 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
         r->kind = R_SPLIT;
         r->dim = idx;
         vfy_bounds_export(s->ctx, w->b, r->bounds);
+        /* (where the look-ahead split it: the same bounds; a ReLU is unstable there: 0) */
+        double p = vfy_bound_split_point(r->bounds[idx], r->bounds[s->n_half + idx]);
+        r->split_at = isnan(p) ? 0.0 : p;
         if (!keep_warm(s, w, d, r, w->slot_row0[g]))
             r->kind = R_NOMEM;
         return;
@@ -2992,14 +3004,18 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         for (int h = 0; h < 2; h++) {
                             memcpy(ch[h]->split_idx, d->split_idx, (size_t)d->n_splits * sizeof(int64_t));
                             memcpy(ch[h]->split_sign, d->split_sign, (size_t)d->n_splits);
+                            memcpy(ch[h]->split_off, d->split_off,
+                                   (size_t)d->n_splits * sizeof(double));
                             if (r->relu) {
                                 ch[h]->split_idx[d->n_splits] = r->dim;
                                 ch[h]->split_sign[d->n_splits] = h ? 1 : -1;
+                                ch[h]->split_off[d->n_splits] = r->split_at;
                             }
                         }
                         if (r->relu) {
-                            /* SOUND: z <= 0 or z >= 0 covers every input; each child's layer bounds
-                             * (its prior) hold on its part, clamped by its sign */
+                            /* SOUND: z <= t or z >= t covers every input (t the split point: 0 for
+                             * a ReLU); each child's layer bounds (its prior) hold on its part,
+                             * clamped by its sign at t */
                             int64_t half = s.n_flat / 2;
                             if (s.cert) {
                                 /* certificates: a domain's bounds must follow from the root's and
@@ -3011,10 +3027,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                     memcpy(ch[h]->prior, s.root_prior, (size_t)s.n_flat * sizeof(double));
                                     for (int64_t q = 0; q < nsp; q++) {
                                         int64_t f = ch[h]->split_idx[q];
-                                        if (ch[h]->split_sign[q] > 0 && ch[h]->prior[f] < 0)
-                                            ch[h]->prior[f] = 0;
-                                        if (ch[h]->split_sign[q] < 0 && ch[h]->prior[half + f] > 0)
-                                            ch[h]->prior[half + f] = 0;
+                                        double t = ch[h]->split_off[q], *pr = ch[h]->prior;
+                                        if (ch[h]->split_sign[q] > 0 && pr[f] < t)
+                                            pr[f] = t;
+                                        if (ch[h]->split_sign[q] < 0 && pr[half + f] > t)
+                                            pr[half + f] = t;
                                     }
                                 }
                             }
@@ -3024,10 +3041,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             int64_t lo_at = cmp ? s.cp_pos[r->dim] : r->dim;
                             int64_t hi_at = cmp ? s.n_cp + lo_at : half + r->dim;
                             /* (a shared prior gets each child's clamps as it is read) */
-                            if (lo_at >= 0 && !ch[0]->spw && ch[0]->prior[hi_at] > 0)
-                                ch[0]->prior[hi_at] = 0;
-                            if (lo_at >= 0 && !ch[1]->spw && ch[1]->prior[lo_at] < 0)
-                                ch[1]->prior[lo_at] = 0;
+                            double t = r->split_at;
+                            if (lo_at >= 0 && !ch[0]->spw && ch[0]->prior[hi_at] > t)
+                                ch[0]->prior[hi_at] = t;
+                            if (lo_at >= 0 && !ch[1]->spw && ch[1]->prior[lo_at] < t)
+                                ch[1]->prior[lo_at] = t;
                         } else {
                             /* SOUND: [lo, mid] ∪ [mid, hi] = [lo, hi] */
                             ch[0]->hi[r->dim] = mid;

@@ -1974,6 +1974,20 @@ void vfy_bound_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
     act_relax(kind, l, u, sl, tl, su, tu);
 }
 
+/* Splits of an interval on one side of 0 stop at this width (each child keeps half of it, still
+ * above ACT_MIN_WIDTH, where the lines give way to constants) */
+#define ACT_SPLIT_MIN_WIDTH 0x1p-16
+
+double vfy_bound_split_point(double l, double u)
+{
+    if (l < 0 && u > 0)
+        return 0.0;
+    if (!(u - l > ACT_SPLIT_MIN_WIDTH) || !isfinite(l) || !isfinite(u))
+        return NAN;
+    double p = 0.5 * l + 0.5 * u; /* (no overflow) */
+    return l < p && p < u ? p : NAN;
+}
+
 double vfy_bound_act_line(vfy_layer_kind kind, double l, double u, double a, int upper)
 {
     VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
@@ -3167,9 +3181,9 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                     double d = 0, abst = 0, errmu = 0, absx = 0, exs = 0, facd = 0;
                     int row_pos = 0; /* fpre.pos is this row's */
                     /* look-ahead rows: on their child the neuron is decided, relu(z) = 0
-                     * (inactive) or z (active), exactly; a SIGMOID/TANH neuron is split at 0 and
-                     * takes the lines of its child's interval, [l, 0] or [0, u] (act_relax: sound
-                     * there) */
+                     * (inactive) or z (active), exactly; a SIGMOID/TANH neuron is split at p
+                     * (vfy_bound_split_point) and takes the lines of its child's interval,
+                     * [l, p] or [p, u] (act_relax: sound there) */
                     int64_t ovj = s->ov_layer && s->ov_layer[i] == k ? s->ov_j[i] : -1;
                     for (int64_t a = 0; a < nz; a++)
                         row[inact[a]] = 0.0; /* exact: relu(z) = 0 */
@@ -3227,9 +3241,13 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                         double a_s = x >= 0 ? sl[j] : su[j];
                         double t_s = x >= 0 ? (tl ? tl[j] : 0) : tu[j];
                         if (j == ovj) {
-                            double cl, ctl, cu, ctu;
-                            act_relax(L->kind, s->ov_sign[i] < 0 ? l[j] : 0.0,
-                                      s->ov_sign[i] < 0 ? 0.0 : u[j], &cl, &ctl, &cu, &ctu);
+                            /* (the child's interval, [l, p] or [p, u], split where the search
+                             * splits it, from the same bounds) */
+                            double cl, ctl, cu, ctu, p = vfy_bound_split_point(l[j], u[j]);
+                            if (isnan(p))
+                                p = s->ov_sign[i] < 0 ? u[j] : l[j]; /* (the parent's lines) */
+                            act_relax(L->kind, s->ov_sign[i] < 0 ? l[j] : p,
+                                      s->ov_sign[i] < 0 ? p : u[j], &cl, &ctl, &cu, &ctu);
                             a_s = x >= 0 ? cl : cu;
                             t_s = x >= 0 ? ctl : ctu;
                         }
@@ -4907,7 +4925,8 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     /* BaBSR-style: an unstable neuron's relaxation costs the bound up to |lam| times the height of
      * the triangle relaxation at z = 0, -l u / (u - l); splitting it removes that. A SIGMOID/TANH
      * neuron: |lam| times the largest gap between its upper and lower line on [l, u] (at an end:
-     * the gap is linear), which a split at 0 shrinks. */
+     * the gap is linear), which a split at vfy_bound_split_point shrinks (at 0, or halving an
+     * interval on one side of 0). */
     int64_t off = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
@@ -4919,7 +4938,7 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
             const double *c = act ? s->act[k] : NULL;
             int64_t n = L->n_in;
             for (int64_t j = act ? L->n_pass : 0; j < n; j++) { /* (passed through: exact) */
-                if (!(l[j] < 0 && u[j] > 0))
+                if (act ? isnan(vfy_bound_split_point(l[j], u[j])) : !(l[j] < 0 && u[j] > 0))
                     continue;
                 double h = -l[j] * u[j] / (u[j] - l[j]), acc = 0;
                 if (act) {

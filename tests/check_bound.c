@@ -1125,17 +1125,23 @@ START_TEST(test_act_bounds_contain)
     ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, wlo, whi, bc, K, cy, NULL, lbc, NULL, NULL), VFY_OK);
     for (int i = 0; i < K; i++)
         CHECK(lbc[i] >= lbi[i] && isfinite(lbc[i]));
-    /* alpha-CROWN and the branching scores on mixed nets: the bound only improves, and only
-     * activations' pre-activations that straddle 0 can score */
+    /* alpha-CROWN and the branching scores on mixed nets: the bound only improves; a ReLU's
+     * pre-activation scores only where it straddles 0, a Sigmoid/Tanh's wherever
+     * vfy_bound_split_point can split it, and there always */
     double lba[3], *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
     ck_assert_int_eq(vfy_bound_rows_alpha(ctx, wlo, whi, bc, K, cy, NULL, NULL, 5, lba, NULL, NULL),
                      VFY_OK);
     ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score, NULL), VFY_OK);
     for (int64_t k = 0, off = 0; k < net->n_layers; off += net->layers[k].n_out, k++)
-        for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            CHECK(score[off + j] == 0 ||
-                  (k + 1 < net->n_layers && vfy_layer_is_act(net->layers[k + 1].kind) &&
-                   bc->lo[k][j] < 0 && bc->hi[k][j] > 0));
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            vfy_layer_kind nk = k + 1 < net->n_layers ? net->layers[k + 1].kind : VFY_LAYER_DENSE;
+            double l = bc->lo[k][j], u = bc->hi[k][j];
+            int s_shaped = nk == VFY_LAYER_SIGMOID || nk == VFY_LAYER_TANH;
+            if (s_shaped && j >= net->layers[k + 1].n_pass)
+                CHECK((score[off + j] > 0) == !isnan(vfy_bound_split_point(l, u)));
+            else
+                CHECK(score[off + j] == 0 || (nk == VFY_LAYER_RELU && l < 0 && u > 0));
+        }
     free(score);
     for (int i = 0; i < K; i++)
         CHECK(lba[i] >= lbc[i]);
@@ -4016,6 +4022,37 @@ START_TEST(test_crown_refine_chunks)
 }
 END_TEST
 
+/* Where activation splitting cuts an interval: 0 when it straddles 0, however narrow; else the
+ * midpoint, strictly inside; no split (NaN) when too narrow to halve usefully or not finite. */
+START_TEST(test_split_point)
+{
+    ck_assert(vfy_bound_split_point(-1, 2) == 0);
+    ck_assert(vfy_bound_split_point(-0x1p-40, 0x1p-40) == 0);
+    ck_assert(vfy_bound_split_point(1, 3) == 2);
+    ck_assert(vfy_bound_split_point(-3, -1) == -2);
+    ck_assert(vfy_bound_split_point(0, 1) == 0.5); /* (touching 0 is one side of it) */
+    ck_assert(vfy_bound_split_point(-1, 0) == -0.5);
+    double p = vfy_bound_split_point(1e308, 1.7e308); /* (no overflow) */
+    ck_assert(p > 1e308 && p < 1.7e308);
+    ck_assert(isnan(vfy_bound_split_point(1, 1 + 0x1p-18)));
+    ck_assert(isnan(vfy_bound_split_point(1, 1)));
+    ck_assert(isnan(vfy_bound_split_point(2, 1)));
+    ck_assert(isnan(vfy_bound_split_point(1, INFINITY)));
+    ck_assert(isnan(vfy_bound_split_point(-INFINITY, -1)));
+    ck_assert(isnan(vfy_bound_split_point(NAN, 1)));
+    ck_assert(vfy_bound_split_point(-INFINITY, INFINITY) == 0);
+    /* every split point that exists lies strictly inside, on random intervals of any scale */
+    uint64_t st = 77;
+    for (int t = 0; t < 10000; t++) {
+        double a = (testnet_uniform(&st) - 0.5) * ldexp(1.0, (int)(testnet_uniform(&st) * 80) - 40);
+        double b = a + testnet_uniform(&st) * ldexp(1.0, (int)(testnet_uniform(&st) * 80) - 40);
+        double q = vfy_bound_split_point(a, b);
+        ck_assert(isnan(q) || (a < q && q < b));
+        ck_assert(!isnan(q) || (!(a < 0 && b > 0) && (b - a <= 0x1p-16 || nextafter(a, b) == b)));
+    }
+}
+END_TEST
+
 /* alpha-CROWN on Sigmoid/Tanh lines (slopes optimised, intercepts certified per row and step):
  * on random sigmoid, tanh and mixed networks, the rows' bounds after 30 steps are never below
  * CROWN's, some are strictly above, and every sampled execution (double, float32, and float32 with
@@ -4066,23 +4103,44 @@ START_TEST(test_act_alpha)
     if (sh->n_hidden > 1) /* (one hidden layer: its pre-activations are exact already) */
         ck_assert(n_t > 0 && strict > 0);
     check_contains(net, bt, lo, hi, 21 + (uint64_t)_i, 300);
-    /* the branching look-ahead on the Sigmoid/Tanh pre-activation of largest score: each child's
-     * bound (lines of [l, 0] or [0, u]) holds at every sample on its side */
+    /* the branching look-ahead on two Sigmoid/Tanh pre-activations, the one of largest score and
+     * the one of largest score whose interval lies on one side of 0 (split at its midpoint): each
+     * child's bound (the lines of [l, p] or [p, u], p = vfy_bound_split_point) holds at every
+     * sample on its side */
     double *score = calloc((size_t)(vfy_bounds_flat_size(ctx) / 2), sizeof *score);
     ck_assert_int_eq(vfy_bound_relu_scores(ctx, wlo, whi, bc, K, cy, NULL, score, NULL), VFY_OK);
-    int64_t cand = -1, ck = -1, cj = -1;
+    int64_t cand[2] = {-1, -1}, ck[2] = {-1, -1}, cj[2] = {-1, -1};
+    double pt[2] = {0, 0};
     for (int64_t k = 0, off = 0; k + 1 < net->n_layers; off += net->layers[k].n_out, k++)
-        for (int64_t j = 0; j < net->layers[k].n_out; j++)
-            if (score[off + j] > 0 && net->layers[k + 1].kind != VFY_LAYER_RELU &&
-                (cand < 0 || score[off + j] > score[cand])) {
-                cand = off + j;
-                ck = k;
-                cj = j;
-            }
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            if (!(score[off + j] > 0) || net->layers[k + 1].kind == VFY_LAYER_RELU)
+                continue;
+            double l = bc->lo[k][j], u = bc->hi[k][j], p = vfy_bound_split_point(l, u);
+            ck_assert(l < p && p < u); /* (scored: splittable) */
+            for (int c = 0; c < 2; c++)
+                if ((c == 0 || l >= 0 || u <= 0) &&
+                    (cand[c] < 0 || score[off + j] > score[cand[c]])) {
+                    cand[c] = off + j;
+                    ck[c] = k;
+                    cj[c] = j;
+                    pt[c] = p;
+                }
+        }
     free(score);
-    ck_assert(cand >= 0);
-    double lbn[K], lbp[K];
-    ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, bc, K, cy, NULL, 1, &cand, lbn, lbp), VFY_OK);
+    ck_assert(cand[0] >= 0);
+    if (sh->n_hidden > 1) /* (one wide hidden layer: its neurons may all straddle 0) */
+        REQUIRE_MSG(cand[1] >= 0, "no one-sided Sigmoid/Tanh neuron scored");
+    if (cand[1] >= 0)
+        ck_assert(pt[1] != 0);
+    double lbn[2][K], lbp[2][K];
+    for (int c = 0; c < 2; c++) {
+        if (cand[c] < 0)
+            continue;
+        ck_assert_int_eq(vfy_bound_split_lb(ctx, wlo, whi, bc, K, cy, NULL, 1, &cand[c], lbn[c],
+                                            lbp[c]), VFY_OK);
+        for (int i = 0; i < K; i++) /* (each child's interval is finite: so are its lines) */
+            REQUIRE(isfinite(lbn[c][i]) && isfinite(lbp[c][i]));
+    }
     double x[16], y[8];
     float xf[16], yf[8];
     double *acts[16];
@@ -4096,11 +4154,15 @@ START_TEST(test_act_alpha)
             double v = 0;
             for (int64_t j = 0; j < ny; j++)
                 v += cy[i * ny + j] * y[j];
-            double z = acts[ck][cj];
-            CHECKM(z > 0 || lbn[i] <= v, "row %d: z <= 0 child's bound %.17g above %.17g", i,
-                   lbn[i], v);
-            CHECKM(z < 0 || lbp[i] <= v, "row %d: z >= 0 child's bound %.17g above %.17g", i,
-                   lbp[i], v);
+            for (int c = 0; c < 2; c++) {
+                if (cand[c] < 0)
+                    continue;
+                double z = acts[ck[c]][cj[c]];
+                CHECKM(z > pt[c] || lbn[c][i] <= v, "row %d: z <= %g child's bound %.17g > %.17g", i,
+                       pt[c], lbn[c][i], v);
+                CHECKM(z < pt[c] || lbp[c][i] <= v, "row %d: z >= %g child's bound %.17g > %.17g", i,
+                       pt[c], lbp[c][i], v);
+            }
         }
         for (int pert = 0; pert < 3; pert++) {
             if (pert == 1) {
@@ -4702,6 +4764,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_conv_bounds_benchmark);
     tcase_add_test(tc, test_facets_kept_benchmark);
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
+    tcase_add_test(tc, test_split_point);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);

@@ -625,8 +625,8 @@ static vfy_verdict run_split(const vfy_net *net, const vfy_spec *spec, vfy_split
 
 /* End to end on sigmoid/tanh nets: a property the root bound proves; one that needs input splitting
  * (the lines tighten as the box shrinks); a sat one with a confirmed counterexample. With ReLU
- * splitting (what many-input nets get) there is nothing to split: the root bound answers, or the
- * answer is unknown, quickly, never a loop or a crash. */
+ * splitting (what many-input nets get) the Sigmoid/Tanh neurons are split instead: the root bound
+ * answers, or the splits do, or the deadline comes; never a loop or a crash. */
 START_TEST(test_act_verdicts)
 {
     vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
@@ -668,11 +668,25 @@ START_TEST(test_act_verdicts)
     double t0 = vfy_now();
     ck_assert_int_eq(run_split(net, s_easy, VFY_SPLIT_RELU, 10, &res), VFY_UNSAT);
     vfy_verify_result_free(&res);
-    /* unresolved: the rest of the (1 s) budget goes to the attack, which finds nothing */
-    ck_assert_int_eq(run_split(net, s_hard, VFY_SPLIT_RELU, 1, &res), VFY_UNKNOWN);
-    ck_assert(res.unresolved > 0);
+    /* y <= one - 0.1 over x0 in [-4, 6], by splitting the Sigmoid/Tanh neurons: at 0 first, then
+     * each half of an interval on one side of 0 at its midpoint (vfy_bound_split_point), the
+     * lines tightening as the intervals shrink (10 and 34 domains). Split at 0 only, each neuron
+     * could be split once, and the answer was unknown. */
+    char mid[512];
+    snprintf(mid, sizeof mid, "%s(assert (>= X_0 -4))(assert (<= X_0 6))(assert (<= Y_0 %g))", decl,
+             one - 0.1);
+    vfy_spec *s_mid = parse(mid);
+    ck_assert_int_eq(run_split(net, s_mid, VFY_SPLIT_RELU, 20, &res), VFY_UNSAT);
+    REQUIRE_MSG(res.domains > 4 && res.max_depth > 2, "%lld domains, depth %lld",
+                (long long)res.domains, (long long)res.max_depth);
     vfy_verify_result_free(&res);
-    REQUIRE_MSG(vfy_now() - t0 < 5, "ReLU splitting without ReLUs took %g s", vfy_now() - t0);
+    vfy_spec_free(s_mid);
+    /* the hard one (one - 0.001) within 1 s: the neurons' intervals, each split alone, lose what
+     * ties them to x0 (only the splits' multipliers keep it), and the tree grows past the time */
+    vfy_verdict vh = run_split(net, s_hard, VFY_SPLIT_RELU, 1, &res);
+    ck_assert(vh == VFY_UNSAT || vh == VFY_TIMEOUT || vh == VFY_UNKNOWN);
+    vfy_verify_result_free(&res);
+    REQUIRE_MSG(vfy_now() - t0 < 10, "ReLU splitting without ReLUs took %g s", vfy_now() - t0);
     vfy_spec_free(s_easy);
     vfy_spec_free(s_hard);
     vfy_spec_free(s_sat);

@@ -33,9 +33,9 @@ const double *vfy_bound_ctx_absw(const vfy_bound_ctx *ctx, int64_t k);
 const vfy_net *vfy_bound_ctx_net(const vfy_bound_ctx *ctx);
 int vfy_bound_ctx_float_semantics(const vfy_bound_ctx *ctx);
 /* Whether the search may work on SIGMOID/TANH neurons as on ReLUs (default 1): their lines are
- * optimised by vfy_bound_rows_alpha and vfy_bound_tighten_alpha, and their pre-activations that
- * straddle 0 score in vfy_bound_relu_scores (a split at 0). Off where only ReLU work is recorded
- * (certificates). */
+ * optimised by vfy_bound_rows_alpha and vfy_bound_tighten_alpha, and their pre-activations score
+ * in vfy_bound_relu_scores (split at vfy_bound_split_point). Off where only ReLU work is recorded
+ * (certificates, whose splits are all at 0). */
 void vfy_bound_ctx_set_act_search(vfy_bound_ctx *ctx, int on);
 /* Threads vfy_bound_tighten_alpha may run (default 1; the result does not depend on them). The
  * caller keeps BLAS single-threaded then. */
@@ -235,9 +235,16 @@ int vfy_bound_primal_last(const vfy_bounds *b, int64_t K, double *val, double *l
 /* ReLU neurons of the network in all. */
 int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
 
+/* Where activation splitting cuts a pre-activation whose bounds are [l, u]: at 0 when the interval
+ * straddles 0 (a ReLU's only split, and a SIGMOID/TANH's inflection point, past which each child's
+ * function is convex or concave), else at the midpoint (only a SIGMOID/TANH neuron is split so: a
+ * neuron on one side of 0 still has a gap between its lines, which halving its interval shrinks,
+ * as GenBaB splits general nonlinearities). NaN when [l, u] is too narrow or not finite: no split. */
+double vfy_bound_split_point(double l, double u);
+
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b (of a ReLU; of a SIGMOID/TANH too when the search may work
- * on them: a split at 0), a positive score estimating what splitting it gains for the K rows
+ * on them: any whose interval vfy_bound_split_point can split), a positive score estimating what splitting it gains for the K rows
  * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. iscore (may be
  * NULL) gets the same for a ReLU with only the coefficients below 0, the rows that take its upper
  * line, whose intercept a split removes (alpha-beta-CROWN's intercept score; a row that takes the
@@ -249,7 +256,8 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 
 /* Branching look-ahead: CROWN's lower bounds of the K rows (as vfy_bound_rows) in the two children
  * of splitting each of the n unstable pre-activations at flat indices idx[0..n): for candidate c,
- * z <= 0 into lb_neg[c K .. c K + K) and z >= 0 into lb_pos[...], in one backward pass. Only that
+ * z <= p into lb_neg[c K .. c K + K) and z >= p into lb_pos[...] (p: vfy_bound_split_point of its
+ * bounds in b; 0 for a ReLU), in one backward pass. Only that
  * neuron is decided (later layers are not re-bounded), so each value is a sound but loose bound of
  * its child: an estimate for choosing what to split. */
 vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
