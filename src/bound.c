@@ -4931,7 +4931,11 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
         int act = sact && (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH);
-        if ((L->kind == VFY_LAYER_RELU || act) && k > 0) {
+        /* (only a pre-activation whose layer takes its bounds from a domain's prior, where a
+         * split's clamp is kept: an activation's output is recomputed from its input, so a split
+         * of it would stay as wide as before, and be chosen again and again) */
+        int clamped = k > 0 && !vfy_layer_is_act(net->layers[k - 1].kind);
+        if ((L->kind == VFY_LAYER_RELU || act) && clamped) {
             int64_t poff = off - net->layers[k - 1].n_out; /* flat offset of the pre-activation */
             const double *l = b->lo[k - 1], *u = b->hi[k - 1];
             const double *tp = act ? s->stape + K * ctx->soff[k] : s->tape + K * ctx->roff[k];

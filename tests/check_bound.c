@@ -1137,10 +1137,12 @@ START_TEST(test_act_bounds_contain)
             vfy_layer_kind nk = k + 1 < net->n_layers ? net->layers[k + 1].kind : VFY_LAYER_DENSE;
             double l = bc->lo[k][j], u = bc->hi[k][j];
             int s_shaped = nk == VFY_LAYER_SIGMOID || nk == VFY_LAYER_TANH;
-            if (s_shaped && j >= net->layers[k + 1].n_pass)
+            int clamped = !vfy_layer_is_act(net->layers[k].kind);
+            if (s_shaped && clamped && j >= net->layers[k + 1].n_pass)
                 CHECK((score[off + j] > 0) == !isnan(vfy_bound_split_point(l, u)));
             else
-                CHECK(score[off + j] == 0 || (nk == VFY_LAYER_RELU && l < 0 && u > 0));
+                CHECK(score[off + j] == 0 ||
+                      (nk == VFY_LAYER_RELU && clamped && l < 0 && u > 0));
         }
     free(score);
     for (int i = 0; i < K; i++)
@@ -4022,6 +4024,51 @@ START_TEST(test_crown_refine_chunks)
 }
 END_TEST
 
+/* An activation whose input is another activation's output (x -> Dense -> Tanh -> Tanh -> Dense):
+ * a domain's prior cannot clamp that input (an activation's bounds are recomputed from its own
+ * input), so a split there would leave it as wide, and the search would choose it again and again;
+ * only the first Tanh's pre-activations score. */
+START_TEST(test_scores_skip_act_inputs)
+{
+    vfy_net *net = calloc(1, sizeof *net);
+    ck_assert_ptr_nonnull(net);
+    net->n_in = 2;
+    net->n_out = 1;
+    double *w1 = vfy_alloc_array(6, sizeof(double)), *b1 = vfy_alloc_array(3, sizeof(double));
+    double *w2 = vfy_alloc_array(3, sizeof(double)), *b2 = vfy_alloc_array(1, sizeof(double));
+    const double w1v[6] = {1, -1, 2, 1, -1, 0.5};
+    memcpy(w1, w1v, sizeof w1v);
+    w2[0] = 1;
+    w2[1] = -2;
+    w2[2] = 1;
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 2, 3, w1, b1, 0, 2, "d1", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_TANH, 3, 3, NULL, NULL, 0, 0, "t1", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_TANH, 3, 3, NULL, NULL, 0, 0, "t2", NULL), VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_DENSE, 3, 1, w2, b2, 0, 3, "d2", NULL), VFY_OK);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    double lo[2] = {-1, -1}, hi[2] = {1, 1}, cy[1] = {1}, lb;
+    vfy_bounds *b = vfy_bounds_create(ctx);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, b), VFY_OK);
+    ck_assert_int_eq(vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, b, 1, cy, NULL, &lb, NULL, NULL),
+                     VFY_OK);
+    int64_t half = vfy_bounds_flat_size(ctx) / 2;
+    ck_assert_int_eq(half, 10);
+    double score[10];
+    ck_assert_int_eq(vfy_bound_relu_scores(ctx, lo, hi, b, 1, cy, NULL, score, NULL), VFY_OK);
+    for (int j = 0; j < 3; j++) {
+        ck_assert(b->lo[1][j] < 0 && b->hi[1][j] > 0); /* (the second Tanh's inputs straddle 0) */
+        ck_assert(score[j] > 0);                       /* d1's outputs: the first Tanh's inputs */
+        ck_assert(score[3 + j] == 0);                  /* t1's outputs: the second Tanh's */
+    }
+    for (int j = 6; j < 10; j++)
+        ck_assert(score[j] == 0);
+    vfy_bounds_free(b);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Where activation splitting cuts an interval: 0 when it straddles 0, however narrow; else the
  * midpoint, strictly inside; no split (NaN) when too narrow to halve usefully or not finite. */
 START_TEST(test_split_point)
@@ -4765,6 +4812,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_facets_kept_benchmark);
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
     tcase_add_test(tc, test_split_point);
+    tcase_add_test(tc, test_scores_skip_act_inputs);
     tcase_add_loop_test(tc, test_act_alpha, 0, 12);
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);

@@ -244,7 +244,8 @@ double vfy_bound_split_point(double l, double u);
 
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b (of a ReLU; of a SIGMOID/TANH too when the search may work
- * on them: any whose interval vfy_bound_split_point can split), a positive score estimating what splitting it gains for the K rows
+ * on them: any whose interval vfy_bound_split_point can split) and is the output of a layer that is
+ * not an activation (whose bounds a domain's prior, clamped by a split, gives), a positive score estimating what splitting it gains for the K rows
  * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. iscore (may be
  * NULL) gets the same for a ReLU with only the coefficients below 0, the rows that take its upper
  * line, whose intercept a split removes (alpha-beta-CROWN's intercept score; a row that takes the
