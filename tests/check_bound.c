@@ -4205,10 +4205,10 @@ START_TEST(test_act_alpha)
                 if (cand[c] < 0)
                     continue;
                 double z = acts[ck[c]][cj[c]];
-                CHECKM(z > pt[c] || lbn[c][i] <= v, "row %d: z <= %g child's bound %.17g > %.17g", i,
-                       pt[c], lbn[c][i], v);
-                CHECKM(z < pt[c] || lbp[c][i] <= v, "row %d: z >= %g child's bound %.17g > %.17g", i,
-                       pt[c], lbp[c][i], v);
+                CHECKM(z > pt[c] || lbn[c][i] <= v, "row %d: z <= %g child's bound %.17g > %.17g",
+                       i, pt[c], lbn[c][i], v);
+                CHECKM(z < pt[c] || lbp[c][i] <= v, "row %d: z >= %g child's bound %.17g > %.17g",
+                       i, pt[c], lbp[c][i], v);
             }
         }
         for (int pert = 0; pert < 3; pert++) {

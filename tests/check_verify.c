@@ -694,10 +694,10 @@ START_TEST(test_act_verdicts)
 }
 END_TEST
 
-/* Activation splitting on random Sigmoid/Tanh nets (some with a ReLU layer) of 6 inputs: Sigmoid/Tanh
- * neurons split at 0 and at midpoints (vfy_bound_split_point), ReLUs at 0, the searches deep. A
- * threshold above the sampled minimum of y0 - y1 (a sampled point violates it) must not be answered
- * unsat, nor one below it that a sample violates; a sat's point is real. */
+/* Activation splitting on random Sigmoid/Tanh nets (some with a ReLU layer) of 6 inputs: their
+ * Sigmoid/Tanh neurons split at 0 and at midpoints (vfy_bound_split_point), ReLUs at 0, the
+ * searches deep. A threshold above the sampled minimum of y0 - y1 (a sampled point violates it)
+ * must not be answered unsat, nor one below it that a sample violates; a sat's point is real. */
 START_TEST(test_act_split_random_sound)
 {
     static const vfy_layer_kind acts[4][2] = {{VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID},

@@ -239,14 +239,16 @@ int64_t vfy_bound_ctx_n_relu(const vfy_bound_ctx *ctx);
  * straddles 0 (a ReLU's only split, and a SIGMOID/TANH's inflection point, past which each child's
  * function is convex or concave), else at the midpoint (only a SIGMOID/TANH neuron is split so: a
  * neuron on one side of 0 still has a gap between its lines, which halving its interval shrinks,
- * as GenBaB splits general nonlinearities). NaN when [l, u] is too narrow or not finite: no split. */
+ * as GenBaB splits general nonlinearities). NaN when [l, u] is too narrow or not finite: no
+ * split. */
 double vfy_bound_split_point(double l, double u);
 
 /* Branching scores for activation splitting: for every neuron of the flat layout (vfy_bounds_export)
  * that is an unstable pre-activation in b (of a ReLU; of a SIGMOID/TANH too when the search may work
  * on them: any whose interval vfy_bound_split_point can split) and is the output of a layer that is
- * not an activation (whose bounds a domain's prior, clamped by a split, gives), a positive score estimating what splitting it gains for the K rows
- * (BaBSR-style: |coefficient| x the relaxation's height); 0 for every other entry. iscore (may be
+ * not an activation (whose bounds a domain's prior, clamped by a split, gives), a positive score
+ * estimating what splitting it gains for the K rows (BaBSR-style: |coefficient| x the relaxation's
+ * height); 0 for every other entry. iscore (may be
  * NULL) gets the same for a ReLU with only the coefficients below 0, the rows that take its upper
  * line, whose intercept a split removes (alpha-beta-CROWN's intercept score; a row that takes the
  * lower line gains from the split only through the region it cuts). Each has
@@ -258,9 +260,9 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
 /* Branching look-ahead: CROWN's lower bounds of the K rows (as vfy_bound_rows) in the two children
  * of splitting each of the n unstable pre-activations at flat indices idx[0..n): for candidate c,
  * z <= p into lb_neg[c K .. c K + K) and z >= p into lb_pos[...] (p: vfy_bound_split_point of its
- * bounds in b; 0 for a ReLU), in one backward pass. Only that
- * neuron is decided (later layers are not re-bounded), so each value is a sound but loose bound of
- * its child: an estimate for choosing what to split. */
+ * bounds in b; 0 for a ReLU), in one backward pass. Only that neuron is decided (later layers are
+ * not re-bounded), so each value is a sound but loose bound of its child: an estimate for choosing
+ * what to split. */
 vfy_status vfy_bound_split_lb(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
                               vfy_bounds *b, int64_t K, const double *cy, const double *cx,
                               int64_t n, const int64_t *idx, double *lb_neg, double *lb_pos);
