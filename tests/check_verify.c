@@ -697,7 +697,8 @@ END_TEST
 /* Activation splitting on random Sigmoid/Tanh nets (some with a ReLU layer) of 6 inputs: their
  * Sigmoid/Tanh neurons split at 0 and at midpoints (vfy_bound_split_point), ReLUs at 0, the
  * searches deep. A threshold above the sampled minimum of y0 - y1 (a sampled point violates it)
- * must not be answered unsat, nor one below it that a sample violates; a sat's point is real. */
+ * must not be answered unsat; below it, the search must run; a sat's point must hold (sampling
+ * may miss the minimum, so a sat below it can be right). */
 START_TEST(test_act_split_random_sound)
 {
     static const vfy_layer_kind acts[4][2] = {{VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID},
