@@ -79,6 +79,8 @@ static const char usage_text[] =
     "                     triangle and a facet of the ReLU's hull over its inputs' box: in every\n"
     "                     alpha pass on networks with a convolution, in a second pass over the\n"
     "                     root's hidden bounds on the others; off with --certificate)\n"
+    "  --joint-cases      with ReLU splitting, search the cases a box's root leaves open in one\n"
+    "                     tree whose domains carry them all (default: a tree for each case)\n"
     "  --real-only        prove for the real-valued network only, without the allowance for its\n"
     "                     float32 execution (for measuring that allowance's cost)\n"
     "  --compare-bounds   instead of verifying, print for every row of the spec the lower bound of\n"
@@ -404,6 +406,8 @@ int main(int argc, char **argv)
             opts.refine_bounds = 1;
         } else if (!strcmp(a, "--no-facets")) {
             opts.facets = 0;
+        } else if (!strcmp(a, "--joint-cases")) {
+            opts.case_trees = 0;
         } else if (!strcmp(a, "--timeout") || !strcmp(a, "--result") || !strcmp(a, "--seed") ||
                    !strcmp(a, "--threads") || !strcmp(a, "--bounds") || !strcmp(a, "--alpha-iters") ||
                    !strcmp(a, "--max-memory") || !strcmp(a, "--split") || !strcmp(a, "--lp-exact") ||

@@ -561,6 +561,52 @@ START_TEST(test_relu_certified)
 }
 END_TEST
 
+/* Two cases that each need splits (Y_0 <= -0.043: rand2_a_unsat's; Y_2 <= -0.2): a tree each
+ * (bab.c: push_root), so every region lists one case, both cases have regions, and the checker's
+ * cover, case by case, accepts the certificate. */
+START_TEST(test_relu_case_trees_certified)
+{
+    const char *m = "models/rand2_a.onnx";
+    const char *spec = "(declare-const X_0 Real)(declare-const X_1 Real)"
+                       "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const Y_2 Real)"
+                       "(assert (>= X_0 -1.0))(assert (<= X_0 1.0))"
+                       "(assert (>= X_1 -1.0))(assert (<= X_1 1.0))"
+                       "(assert (or (and (<= Y_0 -0.043)) (and (<= Y_2 -0.2))))\n";
+    char s[512];
+    snprintf(s, sizeof s, "%s", tmp_path("two_cases.vnnlib"));
+    FILE *f = fopen(s, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(spec, f);
+    fclose(f);
+    const char *path = tmp_path("two_cases.cert");
+    ck_assert_int_eq(certify_relu(m, s, path), VFY_UNSAT);
+    size_t n;
+    char *t = slurp(path, &n);
+    tlines tl;
+    tl_split(&tl, t);
+    int per_case[2] = {0, 0};
+    for (int i = 0; i < tl.n; i++) {
+        if (strncmp(tl.line[i], "region ", 7))
+            continue;
+        const char *c = strstr(tl.line[i], " cases ");
+        ck_assert_ptr_nonnull(c);
+        int k = -1, used = 0;
+        REQUIRE_MSG(sscanf(c, " cases %d%n", &k, &used) == 1 && c[used] == '\0' && k >= 0 &&
+                        k < 2,
+                    "line %d lists more than one case: %s", i + 1, c);
+        per_case[k]++;
+    }
+    REQUIRE_MSG(per_case[0] > 1 && per_case[1] > 1, "regions: %d of case 0, %d of case 1",
+                per_case[0], per_case[1]);
+    vfy_check_result res;
+    check_file_valid(m, s, path, &res);
+    tl_free(&tl);
+    vfy_free(t);
+    unlink(path);
+    unlink(s);
+}
+END_TEST
+
 /* Index of the k-th line (from the end when k < 0) starting with prefix and containing needle. */
 static int tl_nth(const tlines *t, const char *prefix, const char *needle, int k)
 {
@@ -2189,6 +2235,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
     tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));
+    tcase_add_test(tc, test_relu_case_trees_certified);
     tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
     tcase_add_test(tc, test_relu_checker_bisects);
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));

@@ -1409,15 +1409,16 @@ static vfy_spec *below_min_cases_spec(const vfy_net *net, int nx, uint64_t rs, d
  * domains far cheaper than the stage's LPs: the stage keeps to a fifth of the workers' time even
  * where it refutes cases (bab.c: LP_TIME_SHARE). Random 4-12-12-12-3 nets, the spec "some Y_j
  * below its sampled minimum by 40% of its range" (three cases): the stage refutes cases on most
- * domains it gets, and took 75-82% of the workers' time before (these four: 0.46 / 4.91 / 9.89 /
- * 2.40 s, against 0.14 / 0.49 / 1.31 / 0.33 s now). */
+ * domains it gets, and took 75-82% of the workers' time before (seeds 950 / 951 / 953 / 955:
+ * 0.46 / 4.91 / 9.89 / 2.40 s, against 0.14 / 0.49 / 1.31 / 0.33 s within the share). */
 START_TEST(test_lp_stage_relu_share)
 {
     enum { NX = 4, NY = 3 };
     int64_t hidden[3] = {12, 12, 12};
     double thr[NY];
-    /* (nets whose stage refutes cases: 952's refuted none) */
-    static const uint64_t seeds[4] = {950, 951, 953, 955};
+    /* (nets whose stage refutes cases: 952's refuted none, and 950's none since each case has
+     * a tree of its own, 187 domains in all against 1,333 in one tree) */
+    static const uint64_t seeds[4] = {956, 951, 953, 955};
     vfy_net *net = testnet_random(seeds[_i], NX, hidden, 3, NY, 1.0, 0);
     vfy_spec *spec = below_min_cases_spec(net, NX, 5, 0.4, thr);
     vfy_verify_opts o;
@@ -1439,6 +1440,69 @@ START_TEST(test_lp_stage_relu_share)
                 (long long)res.lp_refuted);
     require_lp_share(&res);
     vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* (a run's hook: the regions reported, and those listing more than one case) */
+typedef struct case_count {
+    int64_t regions, multi;
+} case_count;
+
+static void count_cases(void *user, const struct vfy_refutation *r)
+{
+    case_count *cc = user;
+    cc->regions++;
+    cc->multi += r->n_cases > 1;
+}
+
+/* With ReLU splitting, the cases a box's root leaves open are searched in a tree each (bab.c:
+ * push_root): every region refuted then lists one case, where one tree for all (case_trees 0)
+ * refutes several on some domains. Random 8-16-16-16-3 nets, the spec "some Y_j below its sampled
+ * minimum by 30% of its range" (three cases, one row each), searched both ways with the regions
+ * reported: the verdicts do not contradict each other, a counterexample lies below a threshold,
+ * and an unsat proof needs a search below its root. */
+START_TEST(test_case_trees)
+{
+    enum { NX = 8, NY = 3 };
+    int64_t hidden[3] = {16, 16, 16};
+    double thr[NY];
+    vfy_net *net = testnet_random(970 + (uint64_t)_i, NX, hidden, 3, NY, 1.0, 0);
+    vfy_spec *spec = below_min_cases_spec(net, NX, 5, 0.3, thr);
+    vfy_verify_result r[2];
+    case_count cc[2] = {{0, 0}, {0, 0}};
+    for (int trees = 0; trees < 2; trees++) {
+        vfy_verify_opts o;
+        opts_run(&o, 1, 20);
+        o.split = VFY_SPLIT_RELU;
+        o.case_trees = trees;
+        o.attack = 0; /* (a counterexample, if any, comes from the search) */
+        o.on_refuted = count_cases;
+        o.on_refuted_user = &cc[trees];
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &r[trees], &err), VFY_OK);
+        if (r[trees].verdict == VFY_SAT) {
+            int below = 0;
+            for (int j = 0; j < NY; j++)
+                below |= r[trees].y64[j] <= thr[j];
+            REQUIRE_MSG(below, "y %.17g %.17g %.17g above every threshold", r[trees].y64[0],
+                        r[trees].y64[1], r[trees].y64[2]);
+        }
+    }
+    vfy_verdict vj = r[0].verdict, vt = r[1].verdict;
+    REQUIRE_MSG(!(vj == VFY_SAT && vt == VFY_UNSAT) && !(vj == VFY_UNSAT && vt == VFY_SAT),
+                "one tree: %s, a tree each: %s", vfy_verdict_name(vj), vfy_verdict_name(vt));
+    REQUIRE_MSG(cc[1].multi == 0, "%lld of %lld regions list several cases",
+                (long long)cc[1].multi, (long long)cc[1].regions);
+    if (vt == VFY_UNSAT)
+        REQUIRE_MSG(r[1].domains > NY && cc[1].regions >= NY, "%lld domains, %lld regions",
+                    (long long)r[1].domains, (long long)cc[1].regions);
+    if (vj == VFY_UNSAT)
+        REQUIRE_MSG(cc[0].multi > 0, "one tree: %lld regions, none lists several cases",
+                    (long long)cc[0].regions);
+    vfy_verify_result_free(&r[0]);
+    vfy_verify_result_free(&r[1]);
     vfy_spec_free(spec);
     vfy_net_free(net);
 }
@@ -1705,6 +1769,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_resident_bytes);
     tcase_add_test(tc, test_lp_stage_time_share);
     tcase_add_loop_test(tc, test_lp_stage_relu_share, 0, 4);
+    tcase_add_loop_test(tc, test_case_trees, 0, 4);
     tcase_add_test(tc, test_abs_unsat);
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);

@@ -140,6 +140,10 @@ typedef struct vfy_verify_opts {
                                   on_refuted): on networks with a convolution in every pass, on
                                   the others in a second pass over the root's hidden bounds;
                                   0: the triangle's lines only */
+    int case_trees;            /* 1 (default): with ReLU splitting, a box's cases left open at its
+                                  root are searched in trees of their own, one case each (a
+                                  split that one case needs is not paid for by the others);
+                                  0: one tree, whose domains carry every case still open */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
