@@ -2283,59 +2283,135 @@ static void frontier_free(frontier *f)
     vfy_free(f->stk);
 }
 
-/* Queue a box's root; with ReLU splitting and several cases open (opts->case_trees), a copy of it
- * for each case instead, each the root of its own tree. In one tree a domain stays open until all
- * its cases are refuted, so a case is split, too, on every neuron that the others need: where
- * cases need different splits the trees multiply. oval21 cifar_wide_kw img2732: each of its nine
- * cases is proved alone in 7-12 s (17 to 427 domains), where one tree timed out at 720 s. The root
- * is queued or freed; returns 0 when out of memory. */
-static int push_root(search *s, frontier *f, domain *root)
+/* A domain for case c alone, with from's splits and depth (its box sb's, its prior and warm start
+ * pw's when given: domain_new_in), or NULL out of memory. */
+static domain *case_copy(int64_t nx, const domain *from, int64_t c, shared_block *sb,
+                         shared_block *pw, int64_t n_prior, int64_t n_warm)
 {
-    if (!s->relu_split || !s->opts->case_trees || root->n_active < 2) {
+    int64_t nsp = from->n_splits;
+    domain *d = domain_new_in(nx, sb, pw, n_prior, 1, nsp, n_warm);
+    if (!d)
+        return NULL;
+    memcpy(d->split_idx, from->split_idx, (size_t)nsp * sizeof(int64_t));
+    memcpy(d->split_sign, from->split_sign, (size_t)nsp);
+    memcpy(d->split_off, from->split_off, (size_t)nsp * sizeof(double));
+    d->active[0] = c;
+    d->depth = from->depth;
+    d->stale = from->stale;
+    d->prio = from->prio;
+    return d;
+}
+
+/* A tree for each case. In one tree a domain stays open until all of its cases are refuted, so a
+ * case is split, too, on every neuron that the others need: where cases need different splits the
+ * trees multiply. oval21 cifar_wide_kw img2732: each of its nine cases is proved alone in 7-12 s
+ * (17 to 427 domains), where one tree timed out at 720 s. So (opts->case_trees) a box's root is
+ * bounded once with all of its cases, which drops those it refutes (oval21's easy instances end
+ * there: a copy of the root per case cost each of them 0.1-0.7 s), and when it is to be split
+ * with two cases or more open, it is queued again as a copy per case instead: the whole box with
+ * the root's splits, its bounds just computed (valid on all of it) as the prior and that case's
+ * rows of its warm start, the same for each but for the case. Each copy is then bounded, and
+ * branches, for its case alone. The copies share the box, the prior and the warm start, read
+ * only, as a split's two children share theirs. Returns 0 when out of memory (d stays the
+ * caller's). */
+static int case_roots(search *s, frontier *f, const domain *d, const dresult *r,
+                      vfy_verify_result *res)
+{
+    int64_t nx = s->net->n_in, half = s->n_half;
+    int cmp = s->base && (d->compact || d->of_base);
+    int64_t n_prior = cmp ? 2 * s->n_cp : s->n_flat, n_ws = cmp ? s->n_cw : s->n_relu;
+    int64_t fs = s->n_relu + r->warm_nsp, cs = n_ws + r->warm_nsp;
+    shared_block *sb = domain_box_share(d, nx);
+    shared_block *pw = block_new((size_t)n_prior * sizeof(double) +
+                                 (size_t)(r->warm_rows * cs) * sizeof(float));
+    int ok = sb && pw;
+    if (sb)
+        sb->refs++; /* (this code's own references, meanwhile) */
+    if (pw) {
+        pw->refs++;
+        double *prior = pw->v;
+        float *warm = (float *)(pw->v + n_prior);
+        if (cmp) /* (the entries outside the set are the base's) */
+            for (int64_t q = 0; q < s->n_cp; q++) {
+                prior[q] = r->bounds[s->cp_idx[q]];
+                prior[s->n_cp + q] = r->bounds[half + s->cp_idx[q]];
+            }
+        else
+            memcpy(prior, r->bounds, (size_t)s->n_flat * sizeof(double));
+        for (int64_t row = 0; row < r->warm_rows; row++) {
+            const float *src = r->warm + row * fs;
+            float *dst = warm + row * cs;
+            if (cmp)
+                for (int64_t q = 0; q < s->n_cw; q++)
+                    dst[q] = src[s->cw_idx[q]];
+            else
+                memcpy(dst, src, (size_t)s->n_relu * sizeof(float));
+            memcpy(dst + n_ws, src + s->n_relu, (size_t)r->warm_nsp * sizeof(float));
+        }
+    }
+    for (int64_t a = 0, row = 0; a < r->n_active && ok; a++) {
+        int64_t m = s->spec->cases[r->active[a]].n_rows;
+        int warm = r->warm_rows > 0;
+        domain *c = case_copy(nx, d, r->active[a], sb, pw, n_prior, warm ? m * cs : 0);
+        if (!c) {
+            ok = 0;
+            break;
+        }
+        if (warm) { /* (its case's rows: r->warm keeps r->active's order) */
+            c->warm = (float *)(pw->v + n_prior) + row * cs;
+            c->warm_rows = m;
+            c->warm_nsp = r->warm_nsp;
+        }
+        row += m;
+        c->prio = r->prio;
+        c->compact = cmp;
+        if (!frontier_push(f, c)) {
+            domain_free(c);
+            ok = 0;
+        } else {
+            res->case_roots++;
+        }
+    }
+    block_unref(sb);
+    block_unref(pw);
+    return ok;
+}
+
+/* Queue a box's root. A certificate run, whose domains' priors follow from the root's bounds and
+ * their own splits alone (as the checker derives them), queues a copy per case at once instead
+ * (case_roots' reasons): each then starts from the root's bounds. Root is queued or freed;
+ * returns 0 when out of memory. */
+static int push_root(search *s, frontier *f, domain *root, vfy_verify_result *res)
+{
+    if (!s->relu_split || !s->opts->case_trees || !s->cert || root->n_active < 2) {
         if (frontier_push(f, root))
             return 1;
         domain_free(root);
         return 0;
     }
-    /* (the copies share the root's box and prior bounds, read only, as a split's children do:
-     * a spec of many cases costs no copy of them each; but in a certificate run, whose priors
-     * are each domain's own) */
-    int64_t nx = s->net->n_in, n_prior = root->prior ? s->n_flat : 0, nsp = root->n_splits;
-    int share = n_prior > 0 && !s->cert;
+    int64_t nx = s->net->n_in, n_prior = root->prior ? s->n_flat : 0;
     shared_block *sb = domain_box_share(root, nx);
-    shared_block *pw = share ? block_new((size_t)n_prior * sizeof(double)) : NULL;
-    int ok = sb && (pw || !share);
+    int ok = sb != NULL;
     if (sb)
         sb->refs++; /* (this code's own reference, meanwhile) */
-    if (pw) {
-        pw->refs++;
-        memcpy(pw->v, root->prior, (size_t)n_prior * sizeof(double));
-    }
     for (int64_t a = 0; a < root->n_active && ok; a++) {
-        domain *d = domain_new_in(nx, sb, pw, n_prior, 1, nsp, 0);
+        domain *d = case_copy(nx, root, root->active[a], sb, NULL, n_prior, 0);
         if (!d) {
             ok = 0;
             break;
         }
-        if (!pw && n_prior)
+        if (n_prior)
             memcpy(d->prior, root->prior, (size_t)n_prior * sizeof(double));
-        memcpy(d->split_idx, root->split_idx, (size_t)nsp * sizeof(int64_t));
-        memcpy(d->split_sign, root->split_sign, (size_t)nsp);
-        memcpy(d->split_off, root->split_off, (size_t)nsp * sizeof(double));
-        d->active[0] = root->active[a];
-        d->depth = root->depth;
-        d->prio = root->prio;
         d->compact = root->compact;
         d->of_base = root->of_base;
         if (!frontier_push(f, d)) {
             domain_free(d);
             ok = 0;
+        } else {
+            res->case_roots++;
         }
     }
-    if (ok)
-        vfy_log(2, "search: the root's %lld open cases in a tree each", (long long)root->n_active);
     block_unref(sb);
-    block_unref(pw);
     domain_free(root);
     return ok;
 }
@@ -2891,7 +2967,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 root->of_base = s.base != NULL;
                 if (s.base && s.n_cp > res->compact_entries)
                     res->compact_entries = s.n_cp;
-                if (!push_root(&s, &fr, root))
+                if (!push_root(&s, &fr, root, res))
                     goto nomem;
             }
             kept = 0;
@@ -2980,6 +3056,17 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         goto nomem;
                     case R_SPLIT: {
                         res->domains++;
+                        if (r->relu && opts->case_trees && !s.cert && r->n_active >= 2 &&
+                            d->depth == 0) {
+                            /* a box's root: a tree for each case it leaves open (case_roots) */
+                            int ok = case_roots(&s, &fr, d, r, res);
+                            domain_free(d);
+                            if (ok)
+                                break;
+                            for (int j = i - 1; j >= 0; j--)
+                                domain_free(s.batch[j]);
+                            goto nomem;
+                        }
                         int64_t nsp = d->n_splits + (r->relu ? 1 : 0);
                         /* (children are compact when the search has a base and d is of it: a
                          * root, or compact itself) */

@@ -582,6 +582,8 @@ int main(int argc, char **argv)
     if (res.lookahead_closed > 0)
         vfy_log(1, "ReLU splits: %lld children refuted by the branching look-ahead, not bounded",
                 (long long)res.lookahead_closed);
+    if (res.case_roots > 0)
+        vfy_log(1, "cases: %lld searched in a tree each", (long long)res.case_roots);
     if (res.max_queued > 0)
         vfy_log(1, "queue: at most %lld domains at once, the largest below a root %.1f KB",
                 (long long)res.max_queued, (double)res.max_domain_bytes / 1024.0);

@@ -140,10 +140,10 @@ typedef struct vfy_verify_opts {
                                   on_refuted): on networks with a convolution in every pass, on
                                   the others in a second pass over the root's hidden bounds;
                                   0: the triangle's lines only */
-    int case_trees;            /* 1 (default): with ReLU splitting, a box's cases left open at its
-                                  root are searched in trees of their own, one case each (a
-                                  split that one case needs is not paid for by the others);
-                                  0: one tree, whose domains carry every case still open */
+    int case_trees;            /* 1 (default): with ReLU splitting, the cases a box's root leaves
+                                  open once bounded are searched in trees of their own, one case
+                                  each (a split that one case needs is not paid for by the
+                                  others); 0: one tree, whose domains carry every case open */
     int attack;                /* 1 (default): attack every case before (and between) the searches,
                                   and descend from the weakest points of the best domains; 0: no
                                   attack (a prefix search of refine.h, whose caller looked already):
@@ -183,6 +183,8 @@ typedef struct vfy_verify_result {
     int64_t rebounded;  /* ReLU-split domains whose layers after the splits were re-bounded */
     int64_t lookahead_closed; /* children of ReLU splits refuted by the branching look-ahead's
                                * bounds, never bounded themselves (not in domains) */
+    int64_t case_roots; /* roots of a case's own search tree (opts->case_trees): copies of a box's
+                         * root, one per case it left open */
     int64_t compact_entries; /* the most bound entries a compact domain kept (0: none compact) */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
