@@ -2283,6 +2283,36 @@ static void frontier_free(frontier *f)
     vfy_free(f->stk);
 }
 
+/* A queued domain's prior from r's layer bounds, and (warm not NULL) its warm start from r's best
+ * slopes and multipliers: compact (cmp: only the search's compact set's entries, the base holding
+ * the others) or whole. */
+static void fill_prior_warm(const search *s, const dresult *r, int cmp, double *prior, float *warm)
+{
+    if (cmp)
+        for (int64_t q = 0; q < s->n_cp; q++) {
+            prior[q] = r->bounds[s->cp_idx[q]];
+            prior[s->n_cp + q] = r->bounds[s->n_half + s->cp_idx[q]];
+        }
+    else
+        memcpy(prior, r->bounds, (size_t)s->n_flat * sizeof(double));
+    if (!warm)
+        return;
+    int64_t fs = s->n_relu + r->warm_nsp;
+    if (!cmp) {
+        memcpy(warm, r->warm, (size_t)(r->warm_rows * fs) * sizeof(float));
+        return;
+    }
+    /* the unstable ReLUs' slopes, then the multipliers */
+    int64_t cs = s->n_cw + r->warm_nsp;
+    for (int64_t row = 0; row < r->warm_rows; row++) {
+        const float *src = r->warm + row * fs;
+        float *dst = warm + row * cs;
+        for (int64_t q = 0; q < s->n_cw; q++)
+            dst[q] = src[s->cw_idx[q]];
+        memcpy(dst + s->n_cw, src + s->n_relu, (size_t)r->warm_nsp * sizeof(float));
+    }
+}
+
 /* A domain for case c alone, with from's splits and depth (its box sb's, its prior and warm start
  * pw's when given: domain_new_in), or NULL out of memory. */
 static domain *case_copy(int64_t nx, const domain *from, int64_t c, shared_block *sb,
@@ -2317,10 +2347,10 @@ static domain *case_copy(int64_t nx, const domain *from, int64_t c, shared_block
 static int case_roots(search *s, frontier *f, const domain *d, const dresult *r,
                       vfy_verify_result *res)
 {
-    int64_t nx = s->net->n_in, half = s->n_half;
+    int64_t nx = s->net->n_in;
     int cmp = s->base && (d->compact || d->of_base);
     int64_t n_prior = cmp ? 2 * s->n_cp : s->n_flat, n_ws = cmp ? s->n_cw : s->n_relu;
-    int64_t fs = s->n_relu + r->warm_nsp, cs = n_ws + r->warm_nsp;
+    int64_t cs = n_ws + r->warm_nsp;
     shared_block *sb = domain_box_share(d, nx);
     shared_block *pw = block_new((size_t)n_prior * sizeof(double) +
                                  (size_t)(r->warm_rows * cs) * sizeof(float));
@@ -2329,25 +2359,7 @@ static int case_roots(search *s, frontier *f, const domain *d, const dresult *r,
         sb->refs++; /* (this code's own references, meanwhile) */
     if (pw) {
         pw->refs++;
-        double *prior = pw->v;
-        float *warm = (float *)(pw->v + n_prior);
-        if (cmp) /* (the entries outside the set are the base's) */
-            for (int64_t q = 0; q < s->n_cp; q++) {
-                prior[q] = r->bounds[s->cp_idx[q]];
-                prior[s->n_cp + q] = r->bounds[half + s->cp_idx[q]];
-            }
-        else
-            memcpy(prior, r->bounds, (size_t)s->n_flat * sizeof(double));
-        for (int64_t row = 0; row < r->warm_rows; row++) {
-            const float *src = r->warm + row * fs;
-            float *dst = warm + row * cs;
-            if (cmp)
-                for (int64_t q = 0; q < s->n_cw; q++)
-                    dst[q] = src[s->cw_idx[q]];
-            else
-                memcpy(dst, src, (size_t)s->n_relu * sizeof(float));
-            memcpy(dst + n_ws, src + s->n_relu, (size_t)r->warm_nsp * sizeof(float));
-        }
+        fill_prior_warm(s, r, cmp, pw->v, (float *)(pw->v + n_prior));
     }
     for (int64_t a = 0, row = 0; a < r->n_active && ok; a++) {
         int64_t m = s->spec->cases[r->active[a]].n_rows;
@@ -3113,32 +3125,13 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             memcpy(ch[h]->active, r->active, (size_t)r->n_active * sizeof(int64_t));
                             ch[h]->compact = cmp;
                             /* (a shared prior and warm start are filled in once, by ch[0]) */
-                            int fill = h == 0 || !ch[1]->spw;
-                            if (fill && cmp) /* (the entries outside the set are the base's) */
-                                for (int64_t q = 0; q < s.n_cp; q++) {
-                                    ch[h]->prior[q] = r->bounds[s.cp_idx[q]];
-                                    ch[h]->prior[s.n_cp + q] = r->bounds[s.n_half + s.cp_idx[q]];
-                                }
-                            else if (fill)
-                                memcpy(ch[h]->prior, r->bounds, (size_t)s.n_flat * sizeof(double));
+                            if (h == 0 || !ch[1]->spw)
+                                fill_prior_warm(&s, r, cmp, ch[h]->prior,
+                                                n_warm > 0 ? ch[h]->warm : NULL);
                             ch[h]->depth = d->depth + 1;
                             ch[h]->stale = !r->relu ? 0
                                            : (r->rebounded || d->n_splits == 0) ? 1
                                                                                 : d->stale + 1;
-                            if (fill && n_warm > 0 && cmp) {
-                                /* the unstable ReLUs' slopes, then the multipliers */
-                                int64_t fs = s.n_relu + r->warm_nsp, cs = s.n_cw + r->warm_nsp;
-                                for (int64_t row = 0; row < r->warm_rows; row++) {
-                                    const float *src = r->warm + row * fs;
-                                    float *dst = ch[h]->warm + row * cs;
-                                    for (int64_t q = 0; q < s.n_cw; q++)
-                                        dst[q] = src[s.cw_idx[q]];
-                                    memcpy(dst + s.n_cw, src + s.n_relu,
-                                           (size_t)r->warm_nsp * sizeof(float));
-                                }
-                            } else if (fill && n_warm > 0) {
-                                memcpy(ch[h]->warm, r->warm, (size_t)n_warm * sizeof(float));
-                            }
                             if (n_warm > 0) {
                                 ch[h]->warm_rows = r->warm_rows;
                                 ch[h]->warm_nsp = r->warm_nsp;
