@@ -159,6 +159,16 @@ for v in -v -vv -vvv; do
         fail "$v" "exit $rc, stdout '$out'"
     fi
 done
+# -vv on a spec of two cases searched by ReLU splitting: the domains bounded for each case
+out=$("$BIN" models/rand2_b.onnx specs/rand2_b_dnf_unsat.vnnlib --split relu -vv 2>"$TMP/verbose")
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$out" = unsat ] &&
+   grep -q '^verify: cases: domains bounded (case: .*) 0: [1-9][0-9]*, 1: [1-9]' "$TMP/verbose"
+then
+    pass "-vv per case" "$(grep '^verify: cases: domains' "$TMP/verbose")"
+else
+    fail "-vv per case" "exit $rc, stdout '$out'"
+fi
 out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" -vvvv 2>&1 >/dev/null); rc=$?
 if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q -- "unknown option '-vvvv'"; then
     pass "-vvvv" "exit 4: ${out%%$'\n'*}"

@@ -369,6 +369,7 @@ typedef struct search {
     /* the same for re-bounding the layers after a ReLU split (interm_fixed): the share of the
      * unstable neurons' widths it cut, summed with cut_n over a window of recent domains */
     double interm_cut, interm_n;
+    int64_t *case_domains; /* domains bounded with each case open (-vv's per-case counts) */
     vfy_bound_method method; /* per-domain bounds (opts->method, AUTO resolved) */
     worker *workers;
     int n_workers;
@@ -2315,6 +2316,40 @@ static void fill_prior_warm(const search *s, const dresult *r, int cmp, double *
 
 /* A domain for case c alone, with from's splits and depth (its box sb's, its prior and warm start
  * pw's when given: domain_new_in), or NULL out of memory. */
+/* -vv at a timeout: for each case, the open domains that carry it and their worst gap (the least
+ * prio; in one tree a domain's prio covers all of its cases), so that a user sees which cases hold
+ * the search up. */
+static void log_open_cases(const search *s, const frontier *f)
+{
+    int64_t nc = s->spec->n_cases;
+    int64_t *n_open = vfy_alloc_array((size_t)nc, sizeof *n_open);
+    double *worst = vfy_alloc_array((size_t)nc, sizeof *worst);
+    if (!n_open || !worst)
+        goto out;
+    for (int64_t c = 0; c < nc; c++) {
+        n_open[c] = 0;
+        worst[c] = INFINITY;
+    }
+    for (int64_t i = 0; i < f->n + f->n_stk; i++) {
+        const domain *d = i < f->n ? f->heap[i] : f->stk[i - f->n];
+        for (int64_t a = 0; a < d->n_active; a++) {
+            n_open[d->active[a]]++;
+            worst[d->active[a]] = fmin(worst[d->active[a]], d->prio);
+        }
+    }
+    char line[512];
+    int len = 0;
+    for (int64_t c = 0; c < nc && len < (int)sizeof line - 48; c++)
+        if (n_open[c] > 0)
+            len += snprintf(line + len, sizeof line - (size_t)len, "%s%lld: %lld %.4g",
+                            len ? ", " : "", (long long)c, (long long)n_open[c], worst[c]);
+    if (len > 0)
+        vfy_log(2, "cases: open at the end (case: domains, worst gap) %s", line);
+out:
+    vfy_free(n_open);
+    vfy_free(worst);
+}
+
 static domain *case_copy(int64_t nx, const domain *from, int64_t c, shared_block *sb,
                          shared_block *pw, int64_t n_prior, int64_t n_warm)
 {
@@ -2590,6 +2625,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     for (int64_t c = 0; c < spec->n_cases; c++)
         s.max_rows += spec->cases[c].n_rows;
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
+    if (vfy_log_on(2) && spec->n_cases > 1) {
+        s.case_domains = vfy_alloc_array((size_t)spec->n_cases, sizeof *s.case_domains);
+        for (int64_t c = 0; s.case_domains && c < spec->n_cases; c++)
+            s.case_domains[c] = 0;
+    }
     double row_bytes = 16.0 * (double)vfy_net_max_width(net); /* a point's two layer buffers */
     s.cand_batch = (int64_t)fmax(1.0, fmin(CAND_BATCH, CAND_BATCH_BYTES / row_bytes));
     s.n_flat = vfy_bounds_flat_size(ctx);
@@ -3038,6 +3078,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                         s.interm_cut *= 0.5;
                         s.interm_n *= 0.5;
                     }
+                    if (s.case_domains && r->kind != R_SKIPPED && r->kind != R_NOMEM)
+                        for (int64_t a = 0; a < d->n_active; a++)
+                            s.case_domains[d->active[a]]++;
                     switch (r->kind) {
                     case R_PROVED:
                         res->domains++;
@@ -3287,6 +3330,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             ob = fmin(ob, fr.stk[i]->prio);
                         res->open_bound = vfy_add_down(ob, rhs);
                     }
+                    if (vfy_log_on(2))
+                        log_open_cases(&s, &fr);
                     goto done;
                 }
             }
@@ -3358,6 +3403,18 @@ done:
         vfy_free(scratch);
         vfy_free(sd);
     }
+    if (s.case_domains) {
+        char line[512];
+        int len = 0;
+        for (int64_t c = 0; c < spec->n_cases && len < (int)sizeof line - 40; c++)
+            if (s.case_domains[c] > 0)
+                len += snprintf(line + len, sizeof line - (size_t)len, "%s%lld: %lld",
+                                len ? ", " : "", (long long)c, (long long)s.case_domains[c]);
+        if (len > 0)
+            vfy_log(2, "cases: domains bounded (case: domains; one with several open counts for "
+                       "each) %s", line);
+    }
+    vfy_free(s.case_domains);
     frontier_free(&fr);
     vfy_free(box_cases);
     vfy_free(s.case_done);
