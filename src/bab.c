@@ -2314,8 +2314,28 @@ static void fill_prior_warm(const search *s, const dresult *r, int cmp, double *
     }
 }
 
-/* A domain for case c alone, with from's splits and depth (its box sb's, its prior and warm start
- * pw's when given: domain_new_in), or NULL out of memory. */
+/* One -vv line of per-case figures: "case: count" (and its worst gap when worst is given) for
+ * each case with a nonzero count; " ..." where the line is full. */
+static void log_case_line(const char *what, int64_t nc, const int64_t *count, const double *worst)
+{
+    char line[512];
+    int len = 0;
+    for (int64_t c = 0; c < nc; c++) {
+        if (count[c] == 0)
+            continue;
+        if (len > (int)sizeof line - 48) {
+            len += snprintf(line + len, sizeof line - (size_t)len, " ...");
+            break;
+        }
+        len += snprintf(line + len, sizeof line - (size_t)len, "%s%lld: %lld", len ? ", " : "",
+                        (long long)c, (long long)count[c]);
+        if (worst)
+            len += snprintf(line + len, sizeof line - (size_t)len, " %.4g", worst[c]);
+    }
+    if (len > 0)
+        vfy_log(2, "cases: %s %s", what, line);
+}
+
 /* -vv at a timeout: for each case, the open domains that carry it and their worst gap (the least
  * prio; in one tree a domain's prio covers all of its cases), so that a user sees which cases hold
  * the search up. */
@@ -2337,19 +2357,14 @@ static void log_open_cases(const search *s, const frontier *f)
             worst[d->active[a]] = fmin(worst[d->active[a]], d->prio);
         }
     }
-    char line[512];
-    int len = 0;
-    for (int64_t c = 0; c < nc && len < (int)sizeof line - 48; c++)
-        if (n_open[c] > 0)
-            len += snprintf(line + len, sizeof line - (size_t)len, "%s%lld: %lld %.4g",
-                            len ? ", " : "", (long long)c, (long long)n_open[c], worst[c]);
-    if (len > 0)
-        vfy_log(2, "cases: open at the end (case: domains, worst gap) %s", line);
+    log_case_line("open at the end (case: domains, worst gap)", nc, n_open, worst);
 out:
     vfy_free(n_open);
     vfy_free(worst);
 }
 
+/* A domain for case c alone, with from's splits and depth (its box sb's, its prior and warm start
+ * pw's when given: domain_new_in), or NULL out of memory. */
 static domain *case_copy(int64_t nx, const domain *from, int64_t c, shared_block *sb,
                          shared_block *pw, int64_t n_prior, int64_t n_warm)
 {
@@ -3330,7 +3345,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                             ob = fmin(ob, fr.stk[i]->prio);
                         res->open_bound = vfy_add_down(ob, rhs);
                     }
-                    if (vfy_log_on(2))
+                    if (vfy_log_on(2) && spec->n_cases > 1)
                         log_open_cases(&s, &fr);
                     goto done;
                 }
@@ -3403,17 +3418,9 @@ done:
         vfy_free(scratch);
         vfy_free(sd);
     }
-    if (s.case_domains) {
-        char line[512];
-        int len = 0;
-        for (int64_t c = 0; c < spec->n_cases && len < (int)sizeof line - 40; c++)
-            if (s.case_domains[c] > 0)
-                len += snprintf(line + len, sizeof line - (size_t)len, "%s%lld: %lld",
-                                len ? ", " : "", (long long)c, (long long)s.case_domains[c]);
-        if (len > 0)
-            vfy_log(2, "cases: domains bounded (case: domains; one with several open counts for "
-                       "each) %s", line);
-    }
+    if (s.case_domains)
+        log_case_line("domains bounded (case: domains; one with several open counts for each)",
+                      spec->n_cases, s.case_domains, NULL);
     vfy_free(s.case_domains);
     frontier_free(&fr);
     vfy_free(box_cases);
