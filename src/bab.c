@@ -324,6 +324,7 @@ typedef struct search {
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
     int facets;        /* ideal upper facets in every alpha pass (networks with a convolution) */
     int root_facets;   /* ...in the root's hidden bounds (every network) */
+    int search_facets; /* ...in the search's after the refinement (not in a prefix search) */
     int alpha_iters;   /* alpha-CROWN iterations per domain (opts->alpha_iters, resolved) */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
@@ -2674,12 +2675,21 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * second pass before the first search (below), which every domain inherits (at 75 s,
      * prop_10_0.05 10.2 s against 47.6 s, prop_0_0.05 5.8 s against 36.5 s). With the facets
      * at half their cost per domain, in every domain they still lose there at 75 s: 256x4
-     * prop_9_0.05 / prop_4_0.05 / prop_12_0.05 time out (57.4 / 44.5 / 28.5 s root only) */
+     * prop_9_0.05 / prop_4_0.05 / prop_12_0.05 time out (57.4 / 44.5 / 28.5 s root only).
+     * What lost there was the refinement's prefix searches (with facets they prove fewer neurons
+     * stable in their time, and those decide the search after them). The search after the
+     * refinement takes them (search_facets; not the root's passes, which keep the plain pass and
+     * its second pass above, nor a prefix search, nor the first phase, whose pace decides when it
+     * ends and so what the refinement gets: with them there eran idx 4424 lost its proof at 75 s):
+     * it is where the long searches of many unstable neurons are, and they are faster with them
+     * (256x4 prop_2_0.05 at 1,500 s: unsat in 1,048 s against 1,418 s, 334,370 domains against
+     * 719,008; at 75 s, 256x6's 22 in 224.0 s against 234.7 s; docs/results.md) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
     s.facets = opts->facets && !s.cert && conv;
     s.root_facets = opts->facets && !s.cert;
+    s.search_facets = s.root_facets && s.relu_split && !opts->hidden_prior;
     vfy_bound_ctx_set_facets(ctx, s.facets);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)
         s.act_lines |= net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH;
@@ -2856,6 +2866,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     box_cases[nc++] = c;
             if (nc == 0)
                 continue;
+            vfy_bound_ctx_set_facets(ctx, s.facets); /* (the search's, below, may add them) */
             /* the root's hidden bounds are tightened first, when there is time for it */
             int hidden = s.relu_split && !vfy_deadline_over(&s.dl), root_proved = 0;
             int box_attack = attack_deferred && bi > bi_attacked; /* its full attack is to come */
@@ -3042,6 +3053,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
              * t_long may be proved by it (eran sigmoid: 2.8 s of attack after a 3.4 s root) */
             int64_t rounds_here = 0;
             vfy_gap_track_reset(gt);
+            vfy_bound_ctx_set_facets(ctx, s.facets || (s.search_facets && phase == 1));
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
                 if (rounds_here > 0 && box_attack) {
                     box_attack = 0;

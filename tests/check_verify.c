@@ -394,6 +394,62 @@ START_TEST(test_root_facets_fc)
 }
 END_TEST
 
+/* ...and so do the domains of the search after the refinement (bab.c: search_facets), on a row of
+ * the output itself, which the root's hidden-bound passes do not reach: over [0, 1]^40,
+ * y = sum_i relu(x_2i + x_2i+1 - 1) - relu(x_2i) <= 0 by the facets
+ * relu(x_2i + x_2i+1 - 1) <= x_2i, where the triangles give 10 (a second ReLU layer passes the
+ * first's outputs on, >= 0: two phases).
+ * Each split closes one pair: without the facets a tree of 2^20 leaves, which the first phase
+ * leaves open; with them, the search after the refinement refutes its root. */
+START_TEST(test_search_facets_fc)
+{
+    enum { PAIRS = 20, N = 2 * PAIRS };
+    const int64_t sizes[4] = {N, N, N, 1};
+    static double w1[N * N], w2[N * N];
+    double b1[N] = {0}, b2[N] = {0}, w3[N] = {0}, b3[1] = {0};
+    memset(w1, 0, sizeof w1);
+    memset(w2, 0, sizeof w2);
+    for (int i = 0; i < PAIRS; i++) {
+        w1[(2 * i) * N + 2 * i] = w1[(2 * i) * N + 2 * i + 1] = 1; /* x_2i + x_2i+1 - 1 */
+        b1[2 * i] = -1;
+        w1[(2 * i + 1) * N + 2 * i] = 1; /* x_2i */
+        w3[2 * i] = 1;
+        w3[2 * i + 1] = -1;
+    }
+    for (int j = 0; j < N; j++)
+        w2[j * N + j] = 1;
+    const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
+    vfy_net *net = testnet_dense(3, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    char text[4096];
+    int len = 0;
+    for (int i = 0; i < N; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len,
+                        "(declare-const X_%d Real)(assert (>= X_%d 0))(assert (<= X_%d 1))", i, i,
+                        i);
+    len += snprintf(text + len, sizeof text - (size_t)len,
+                    "(declare-const Y_0 Real)(assert (>= Y_0 0.01))");
+    ck_assert(len < (int)sizeof text);
+    vfy_spec *spec = parse(text);
+    for (int f = 1; f >= 0; f--) {
+        vfy_verify_opts o;
+        opts_run(&o, 1, f ? 20 : 4);
+        o.split = VFY_SPLIT_RELU;
+        o.lp = VFY_LP_OFF; /* (the root's LP with its ideal cuts would refute it first) */
+        o.facets = f;
+        vfy_verify_result res;
+        vfy_error err;
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        REQUIRE_MSG(f ? res.verdict == VFY_UNSAT : res.verdict == VFY_TIMEOUT,
+                    "facets %d: %s after %lld domains", f, vfy_verdict_name(res.verdict),
+                    (long long)res.domains);
+        vfy_verify_result_free(&res);
+    }
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_disjunction_of_boxes)
 {
     /* the second box reaches y = |x0| - |x1| <= -0.5 (x0 = 0, x1 = 0.9), the first does not */
@@ -1800,6 +1856,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_root_facets_fc);
+    tcase_add_test(tc, test_search_facets_fc);
     tcase_add_test(tc, test_memory_ceiling_depth_first);
     tcase_add_test(tc, test_relu_split_shares_box);
     tcase_add_test(tc, test_search_alloc_failures);
