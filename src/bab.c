@@ -324,7 +324,7 @@ typedef struct search {
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
     int facets;        /* ideal upper facets in every alpha pass (networks with a convolution) */
     int root_facets;   /* ...in the root's hidden bounds (every network) */
-    int search_facets; /* ...in the search's after the refinement (not in a prefix search) */
+    int search_facets; /* ...in the search after the refinement (not in a prefix search) */
     int alpha_iters;   /* alpha-CROWN iterations per domain (opts->alpha_iters, resolved) */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
@@ -2682,8 +2682,9 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * its second pass above, nor a prefix search, nor the first phase, whose pace decides when it
      * ends and so what the refinement gets: with them there eran idx 4424 lost its proof at 75 s):
      * it is where the long searches of many unstable neurons are, and they are faster with them
-     * (256x4 prop_2_0.05 at 1,500 s: unsat in 1,048 s against 1,418 s, 334,370 domains against
-     * 719,008; at 75 s, 256x6's 22 in 224.0 s against 234.7 s; docs/results.md) */
+     * (with the facets in every search, 256x4 prop_2_0.05 at 1,500 s: unsat in 1,048 s against
+     * 1,418 s, 334,370 domains against 719,008; at 75 s, 256x4's 29 in 260.4 s against 284.4 s,
+     * eran ReLU's 32 in 208.8 s against 215.5 s; docs/results.md) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
