@@ -405,10 +405,7 @@ START_TEST(test_search_facets_fc)
 {
     enum { PAIRS = 20, N = 2 * PAIRS };
     const int64_t sizes[4] = {N, N, N, 1};
-    static double w1[N * N], w2[N * N];
-    double b1[N] = {0}, b2[N] = {0}, w3[N] = {0}, b3[1] = {0};
-    memset(w1, 0, sizeof w1);
-    memset(w2, 0, sizeof w2);
+    double w1[N * N] = {0}, w2[N * N] = {0}, b1[N] = {0}, b2[N] = {0}, w3[N] = {0}, b3[1] = {0};
     for (int i = 0; i < PAIRS; i++) {
         w1[(2 * i) * N + 2 * i] = w1[(2 * i) * N + 2 * i + 1] = 1; /* x_2i + x_2i+1 - 1 */
         b1[2 * i] = -1;
