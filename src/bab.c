@@ -2676,15 +2676,12 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * prop_10_0.05 10.2 s against 47.6 s, prop_0_0.05 5.8 s against 36.5 s). With the facets
      * at half their cost per domain, in every domain they still lose there at 75 s: 256x4
      * prop_9_0.05 / prop_4_0.05 / prop_12_0.05 time out (57.4 / 44.5 / 28.5 s root only).
-     * What lost there was the refinement's prefix searches (with facets they prove fewer neurons
-     * stable in their time, and those decide the search after them). The search after the
-     * refinement takes them (search_facets; not the root's passes, which keep the plain pass and
-     * its second pass above, nor a prefix search, nor the first phase, whose pace decides when it
-     * ends and so what the refinement gets: with them there eran idx 4424 lost its proof at 75 s):
-     * it is where the long searches of many unstable neurons are, and they are faster with them
-     * (with the facets in every search, 256x4 prop_2_0.05 at 1,500 s: unsat in 1,048 s against
-     * 1,418 s, 334,370 domains against 719,008; at 75 s, 256x4's 29 in 260.4 s against 284.4 s,
-     * eran ReLU's 32 in 208.8 s against 215.5 s; docs/results.md) */
+     * What lost there was the refinement's prefix searches: with facets they prove fewer neurons
+     * stable in their time. So the search after the refinement takes them (search_facets), where
+     * the long searches of many unstable neurons are, but not the first phase, whose pace decides
+     * when it ends and so what the refinement gets (256x4 prop_2_0.05 at 1,500 s: 1,048 s against
+     * 1,418 s; eran idx 4424 lost its proof at 75 s with them in the first phase too;
+     * docs/results.md) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
