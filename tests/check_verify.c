@@ -418,16 +418,11 @@ START_TEST(test_search_facets_fc)
     const double *w[3] = {w1, w2, w3}, *b[3] = {b1, b2, b3};
     vfy_net *net = testnet_dense(3, sizes, w, b);
     ck_assert_ptr_nonnull(net);
-    char text[4096];
-    int len = 0;
+    double centre[N];
     for (int i = 0; i < N; i++)
-        len += snprintf(text + len, sizeof text - (size_t)len,
-                        "(declare-const X_%d Real)(assert (>= X_%d 0))(assert (<= X_%d 1))", i, i,
-                        i);
-    len += snprintf(text + len, sizeof text - (size_t)len,
-                    "(declare-const Y_0 Real)(assert (>= Y_0 0.01))");
-    ck_assert(len < (int)sizeof text);
-    vfy_spec *spec = parse(text);
+        centre[i] = 0.5;
+    vfy_spec *spec = box_spec(centre, N, 1, 0.5, "(>= Y_0 0.01)"); /* [0, 1]^40 */
+    ck_assert_ptr_nonnull(spec);
     for (int f = 1; f >= 0; f--) {
         vfy_verify_opts o;
         opts_run(&o, 1, f ? 20 : 4);
