@@ -324,7 +324,8 @@ typedef struct search {
     int act_lines;     /* Sigmoid/Tanh lines are optimised (the net has some; not a certificate run) */
     int facets;        /* ideal upper facets in every alpha pass (networks with a convolution) */
     int root_facets;   /* ...in the root's hidden bounds (every network) */
-    int search_facets; /* ...in the search after the refinement (not in a prefix search) */
+    int search_facets; /* ...in the last search: after the refinement, or the only one (not in a
+                        * prefix search) */
     int alpha_iters;   /* alpha-CROWN iterations per domain (opts->alpha_iters, resolved) */
     vfy_bound_slopes *slopes; /* the root's hidden-bound slopes, in every worker's bounds */
     int slopes_owned;         /* 0: borrowed from the caller (opts->hidden_slopes), not freed */
@@ -2678,10 +2679,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * prop_9_0.05 / prop_4_0.05 / prop_12_0.05 time out (57.4 / 44.5 / 28.5 s root only).
      * What lost there was the refinement's prefix searches: with facets they prove fewer neurons
      * stable in their time. So the search after the refinement takes them (search_facets), where
-     * the long searches of many unstable neurons are, but not the first phase, whose pace decides
-     * when it ends and so what the refinement gets (256x4 prop_2_0.05 at 1,500 s: 1,048 s against
-     * 1,418 s; eran idx 4424 lost its proof at 75 s with them in the first phase too;
-     * docs/results.md) */
+     * the long searches of many unstable neurons are, and so does a search that no refinement
+     * follows (--no-refine, one ReLU layer, a first phase that goes on to the end), but not the
+     * first phase, whose pace decides when it ends and so what the refinement gets (256x4
+     * prop_2_0.05 at 1,500 s: 1,048 s against 1,418 s; eran idx 4424 lost its proof at 75 s with
+     * them in the first phase too; docs/results.md) */
     int conv = 0;
     for (int64_t k = 0; k < net->n_layers; k++)
         conv |= net->layers[k].conv != NULL;
@@ -3051,7 +3053,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
              * t_long may be proved by it (eran sigmoid: 2.8 s of attack after a 3.4 s root) */
             int64_t rounds_here = 0;
             vfy_gap_track_reset(gt);
-            vfy_bound_ctx_set_facets(ctx, s.facets || (s.search_facets && phase == 1));
+            /* (the last search: the one after the refinement, or the only one) */
+            vfy_bound_ctx_set_facets(ctx, s.facets || (s.search_facets && phase == n_phases - 1));
             while (fr.n + fr.n_stk > 0 && res->verdict != VFY_SAT) {
                 if (rounds_here > 0 && box_attack) {
                     box_attack = 0;
@@ -3321,6 +3324,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                "search goes on without the refinement", vfy_now() - t_phase0);
                     s.dl.t_end = t_final;
                     n_phases = 1; /* (nor is it judged hopeless later: one search to the end) */
+                    vfy_bound_ctx_set_facets(ctx, s.facets || s.search_facets);
                     continue;
                 }
                 if (phase_up && vfy_gap_on_track(gt, vfy_now(), t_final)) {
@@ -3330,6 +3334,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                "closing in time: it goes on without the refinement",
                             gt->g[gt->n - 1], vfy_now() - gt->t0, gt->root);
                     s.dl.t_end = t_final;
+                    vfy_bound_ctx_set_facets(ctx, s.facets || s.search_facets);
                     continue;
                 }
                 if ((timed_out || hopeless) && res->verdict != VFY_SAT && phase + 1 < n_phases &&

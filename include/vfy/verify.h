@@ -138,8 +138,10 @@ typedef struct vfy_verify_opts {
     int facets;                /* 1 (default): ideal upper facets in the alpha passes where the
                                   network has them (vfy_bound_ctx_set_facets; not with
                                   on_refuted): on networks with a convolution in every pass, on
-                                  the others in a second pass over the root's hidden bounds;
-                                  0: the triangle's lines only */
+                                  the others in a second pass over the root's hidden bounds
+                                  and, with ReLU splitting, in the last search (the one after
+                                  the refinement, or the only one); 0: the triangle's lines
+                                  only */
     int case_trees;            /* 1 (default): with ReLU splitting, the cases a box's root leaves
                                   open once bounded are searched in trees of their own, one case
                                   each (a split that one case needs is not paid for by the
