@@ -1113,9 +1113,19 @@ START_TEST(test_refine_phase_benchmark)
      * bounded 655-685 of the about 720 domains that settle the instance, and in one CI run no
      * neuron was refined) */
     o.case_trees = 0;
-    ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
-    ck_assert(res.verdict != VFY_SAT); /* (unsat in consensus.csv) */
-    REQUIRE_MSG(res.refined > 0, "%lld neurons made stable", (long long)res.refined);
+    /* (a first phase judged on track goes on unrefined: a matter of the machine's pace, the
+     * premise unmet, so the run is made again, up to three times, as test_root_took_first_phase
+     * does; CI once failed test_search_facets_fc so) */
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (attempt > 0)
+            vfy_verify_result_free(&res);
+        ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+        ck_assert(res.verdict != VFY_SAT); /* (unsat in consensus.csv) */
+        if (!res.first_phase_on)
+            break;
+    }
+    REQUIRE_MSG(res.refined > 0, "%lld neurons made stable (first phase on: %d)",
+                (long long)res.refined, res.first_phase_on);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);
