@@ -402,8 +402,8 @@ END_TEST
  * 2^20 leaves. One search (refine 0, whose result depends on no timing but the deadline's)
  * refutes its root with them and times out without; with the refinement, whichever way the first
  * phase (no facets) ends (refined, going on to the end, or its root's bounds taking its time), the
- * search after it closes what the first left open (the test once failed in CI, where the first
- * phase was judged on track and went on without them). */
+ * search after it closes what the first left open (CI's machine once judged it on track, and the
+ * search then went on without them). */
 START_TEST(test_search_facets_fc)
 {
     enum { PAIRS = 20, N = 2 * PAIRS };
@@ -1113,9 +1113,9 @@ START_TEST(test_refine_phase_benchmark)
      * bounded 655-685 of the about 720 domains that settle the instance, and in one CI run no
      * neuron was refined) */
     o.case_trees = 0;
-    /* (a first phase judged on track goes on unrefined: a matter of the machine's pace, the
-     * premise unmet, so the run is made again, up to three times, as test_root_took_first_phase
-     * does; CI once failed test_search_facets_fc so) */
+    /* (a first phase judged on track goes on unrefined, which the machine's pace decides: the
+     * premise unmet, the run is made again, up to three times, as test_root_took_first_phase
+     * does) */
     for (int attempt = 0; attempt < 3; attempt++) {
         if (attempt > 0)
             vfy_verify_result_free(&res);
