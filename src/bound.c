@@ -152,12 +152,20 @@ typedef struct vfy_bound_scratch {
      * charge per row */
     double **qf, *tiny32;
     /* backward forms the products with W of the layers from f32_from on in float32 where it can
-     * (F32_OFF: none): crown_refine from layer 1 on, the branching look-ahead (which only scores)
-     * from layer 0; the optimised rows stay in double. On mnist_fc 256x4, 14% more domains a
-     * second (docs/results.md). The input layer's product in crown_refine gained nothing, and its
-     * charge (G = |W| H, H the inputs' magnitudes, not the box's width) cost 1e-3 of the 256x2
-     * net's root CROWN margin (the hidden layers' products 2e-4) */
+     * (F32_OFF: none): crown_refine and the branching look-ahead (which only scores) from layer 0;
+     * the optimised rows stay in double. On mnist_fc 256x4, 14% more domains a second from the
+     * hidden layers' products and 10-18% more from the input layer's (docs/results.md). The
+     * input layer's product is charged in centred form (cen_*) where it can be: its charge
+     * then scales with the box's radius, not the inputs' magnitudes (which cost 1e-3 of the
+     * 256x2 net's root CROWN margin); crown_refine keeps it in double where it cannot */
     int64_t f32_from;
+    /* The input layer's float32 product in centred form (cen_compute), for a DENSE input layer
+     * with float32 weights: the box the layer was prepared for (cen_lo, cen_hi); x = c + d over
+     * it, |d| <= r, and |c| (cen_ac); fl(W c) and a bound per unit of |coefficient| of its error
+     * and of a product's with it (cen_wce); q_0 plus the float32 charge per unit of |coefficient|
+     * with G = |W| r (cen_q), and the product's underflow charge per row (cen_tiny). */
+    enum { CEN_NONE, CEN_STALE, CEN_OK, CEN_BAD } cen_state;
+    double *cen_c, *cen_ac, *cen_r, *cen_lo, *cen_hi, *cen_wc, *cen_wce, *cen_q, cen_tiny;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
     double *gws; /* the transposed products' workspace (vfy_la_gemm_ws; grow-only) */
@@ -646,6 +654,10 @@ void vfy_bounds_free(vfy_bounds *b)
         free_per_layer(s->qf, b->n_layers);
         free_per_layer(s->act, b->n_layers);
         vfy_free(s->tiny32);
+        double **cen[] = {&s->cen_c, &s->cen_ac, &s->cen_r, &s->cen_lo,
+                          &s->cen_hi, &s->cen_wc, &s->cen_wce, &s->cen_q};
+        for (size_t i = 0; i < sizeof cen / sizeof cen[0]; i++)
+            vfy_free(*cen[i]);
         vfy_free(s->fws);
         vfy_free(s->gws);
         vfy_free(s->fac_v);
@@ -749,6 +761,20 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     s->tiny32 = vfy_alloc_array((size_t)net->n_layers + 1, sizeof(double));
     if (!s->qf || !s->tiny32)
         goto fail;
+    const vfy_layer *L0 = net->n_layers > 0 ? &net->layers[0] : NULL;
+    if (L0 && L0->kind == VFY_LAYER_DENSE && !L0->conv && !L0->csr && ctx->wf[0]) {
+        s->cen_c = vfy_alloc_array((size_t)L0->n_in, sizeof(double));
+        s->cen_ac = vfy_alloc_array((size_t)L0->n_in, sizeof(double));
+        s->cen_r = vfy_alloc_array((size_t)L0->n_in, sizeof(double));
+        s->cen_lo = vfy_alloc_array((size_t)L0->n_in, sizeof(double));
+        s->cen_hi = vfy_alloc_array((size_t)L0->n_in, sizeof(double));
+        s->cen_wc = vfy_alloc_array((size_t)L0->n_out, sizeof(double));
+        s->cen_wce = vfy_alloc_array((size_t)L0->n_out, sizeof(double));
+        s->cen_q = vfy_alloc_array((size_t)L0->n_out, sizeof(double));
+        if (!s->cen_c || !s->cen_ac || !s->cen_r || !s->cen_lo || !s->cen_hi || !s->cen_wc ||
+            !s->cen_wce || !s->cen_q)
+            goto fail;
+    }
     if (!s->m || !s->r || !s->H || !s->G || !s->tmax || !s->tcnt || !s->c || !s->R || !s->s_up ||
         !s->t_up || !s->s_lo ||
         !s->idx || !s->cls || !s->q || !s->act || !s->hsum)
@@ -874,6 +900,75 @@ static void row_terms(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t k,
     }
 }
 
+/* The input layer's float32 product in centred form. For the box's centre c and radius r (rounded
+ * up: [c - r, c + r] contains [lo, hi]) every x of the box is c + d with |d| <= r, and with
+ * P = fl32(lam' W) (f32_charge):
+ *     lam W x = P x + (lam W - P) c + (lam W - P) d,
+ * where backward adds T = lam (W c) - P c to the row's constant (cen_correct) and charges
+ * |(lam W - P) d| as f32_charge does with v = d: f32_charge(n_out) G_i per unit of |lam_i| with
+ * G = |W| r, plus (2 n_out + 2) 2^-126 sum r and the 2^-126 terms of G (cen_tiny). So the charge
+ * scales with the box's radius; f32_charge's with its magnitudes (an MNIST pixel's 1 against a
+ * radius of 0.05). W c is computed once per box: SOUND: |fl(W c) - W c| <= gamma(n_in) |W| |c|
+ * plus n_in 2^-1074 per entry for underflow (cen_wce, its own products rounded up by 1 + g).
+ * affine_prepare only records the box (CEN_STALE): the products are made at the first pass that
+ * uses them (cen_fits), since most of the passes that prepare the input layer never do, and kept
+ * while the box stays the same (it is one box, bit for bit, and so the same q_0 and terms). */
+static void cen_compute(const vfy_bound_ctx *ctx, vfy_bound_scratch *s)
+{
+    const vfy_layer *L = &ctx->net->layers[0];
+    int64_t n_in = L->n_in, n_out = L->n_out;
+    double sum_r = 0.0, sum_g = 0.0, g = vfy_la_gamma(n_in + n_out), c32 = f32_charge(n_out);
+    const double *q = s->q[0];
+    int ok = 1;
+    for (int64_t j = 0; j < n_in; j++) {
+        /* (affine_prepare's centre and radius) */
+        double lo = s->cen_lo[j], hi = s->cen_hi[j], m = 0.5 * (lo + hi);
+        double r = fmax(vfy_sub_up(hi, m), vfy_sub_up(m, lo));
+        s->cen_c[j] = m;
+        s->cen_ac[j] = fabs(m);
+        s->cen_r[j] = r;
+        sum_r = vfy_add_up(sum_r, r);
+        ok = ok && isfinite(m) && isfinite(r);
+    }
+    s->cen_state = CEN_BAD;
+    if (!ok)
+        return;
+    vfy_la_gemv(n_out, n_in, L->w, s->cen_c, s->cen_wc, 0);
+    vfy_la_gemv(n_out, n_in, ctx->absw[0], s->cen_r, s->cen_q, 0);
+    vfy_la_gemv(n_out, n_in, ctx->absw[0], s->cen_ac, s->cen_wce, 0);
+    double ge = vfy_la_gamma(n_in), go = vfy_la_gamma(n_out), tiny = (double)(n_in + 2) * ETA64;
+    for (int64_t j = 0; j < n_out; j++) {
+        double G = vfy_mul_up(s->cen_q[j], 1.0 + g);
+        sum_g = vfy_add_up(sum_g, G);
+        s->cen_q[j] = vfy_add_up(q[j], vfy_mul_up(c32, G));
+        double e = vfy_add_up(vfy_mul_up(ge, vfy_mul_up(s->cen_wce[j], 1.0 + g)), tiny);
+        s->cen_wce[j] = vfy_add_up(e, vfy_mul_up(go, fabs(s->cen_wc[j])));
+        ok = ok && isfinite(s->cen_wc[j]) && isfinite(s->cen_q[j]) && isfinite(s->cen_wce[j]);
+    }
+    s->cen_tiny = vfy_mul_up(0x1p-125, vfy_add_up(vfy_add_up(sum_g, 1.0),
+                                                  vfy_mul_up((double)(n_out + 1), sum_r)));
+    if (ok && isfinite(s->cen_tiny))
+        s->cen_state = CEN_OK;
+}
+
+/* The box [lo, hi] lies in the one the input layer was prepared for, so in [c - r, c + r], and the
+ * centred form's terms are finite: backward may then charge the input layer's float32 product in
+ * centred form. (The test without branches, so that the loop vectorises: a NaN end point fails.) */
+static int cen_fits(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const double *lo,
+                    const double *hi)
+{
+    if (s->cen_state == CEN_NONE || s->cen_state == CEN_BAD)
+        return 0;
+    int out = 0;
+    for (int64_t j = 0; j < ctx->net->layers[0].n_in; j++)
+        out |= !(lo[j] >= s->cen_lo[j]) | !(hi[j] <= s->cen_hi[j]);
+    if (out)
+        return 0;
+    if (s->cen_state == CEN_STALE)
+        cen_compute(ctx, s);
+    return s->cen_state == CEN_OK;
+}
+
 /* The perturbation/rounding coefficient of affine layer k (see the file comment), from the bounds
  * of its input. Fills s->q[k], s->hsum[k] (and s->qf[k], s->tiny32[k]); leaves the midpoint m,
  * radius r (both such that [m - r, m + r] contains [lo, hi]) and H in the scratch for IBP. */
@@ -946,6 +1041,15 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
         if (qf)
             s->tiny32[k] = vfy_mul_up(0x1p-125, vfy_add_up(vfy_add_up(sum_g, 1.0),
                                                           vfy_mul_up((double)(n_out + 1), hsum)));
+        /* the centred form's box (cen_compute); its terms depend on the box alone, and are kept
+         * while it is the same (as for all domains below one root under ReLU splitting) */
+        size_t nb = (size_t)n_in * sizeof(double);
+        if (k == 0 && s->cen_c &&
+            (s->cen_state == CEN_NONE || memcmp(s->cen_lo, lo, nb) || memcmp(s->cen_hi, hi, nb))) {
+            memcpy(s->cen_lo, lo, nb);
+            memcpy(s->cen_hi, hi, nb);
+            s->cen_state = CEN_STALE;
+        }
     } else {
         /* SCALE: every term passes through at most fan_in + 2 roundings (net.h) */
         double c = coef;
@@ -2475,6 +2579,31 @@ static void row_terms4(const double *restrict row, const double *restrict q,
     *d = (d4[0] + d4[1]) + (d4[2] + d4[3]);
 }
 
+/* The centred form's correction of rows r0 .. r0 + K of segment G (cen_compute): with lam the rows
+ * on the input layer's output and P = lam2 their float32 product, T = lam (W c) - P c added to each
+ * row's constant. SOUND: fl(lam fl(W c)) is within gamma(n_out) |lam| |fl(W c)| (plus n_out 2^-1074)
+ * of lam fl(W c), which is within |lam| |fl(W c) - W c| of lam (W c): both in |lam| cen_wce, its
+ * sum rounded (1 + gamma); fl(P c) within gamma(n_in) |P| |c| (plus n_in 2^-1074) of P c; their
+ * difference and its addition to the constant are rounded once each (2^-52 of the result's
+ * magnitude, as elsewhere). All charged to the row's slack; the sums in any order (row_terms4). */
+static void cen_correct(const vfy_bound_scratch *ds, vfy_bound_scratch *s, const bseg *G,
+                        const double *lam, const double *lam2, int64_t n_in, int64_t n_out)
+{
+    double go = vfy_la_gamma(n_out), gi = vfy_la_gamma(n_in);
+    double tiny = (double)(n_in + n_out) * ETA64;
+    for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
+        double a, ae, pc, pa;
+        row_terms4(lam + i * n_out, ds->cen_wce, ds->cen_wc, n_out, &ae, &a);
+        row_terms4(lam2 + i * n_in, ds->cen_ac, ds->cen_c, n_in, &pa, &pc);
+        double T = a - pc;
+        double e = vfy_add_up(vfy_mul_up(ae, 1.0 + go), vfy_mul_up(gi, pa));
+        e = vfy_add_up(vfy_add_up(e, tiny), vfy_mul_up(fabs(T), 0x1p-52));
+        s->beta[i] += T;
+        e = vfy_add_up(e, vfy_mul_up(fabs(s->beta[i]), 0x1p-52));
+        s->slack[i] = vfy_add_up(s->slack[i], e);
+    }
+}
+
 /* A SCALE layer's row: out = row .* w and row_terms4's sums, in one pass over the row (rows of
  * lam and lam2 never overlap: restrict lets the loop run in vectors) */
 static void scale_row_terms(double *restrict out, const double *restrict row,
@@ -3316,6 +3445,9 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             if (!f32) /* (no workspace, out of memory: the plain product) */
                 vfy_la_gemm_ws(K, n_in, n_out, lam, L->w, lam2,
                                grow_buf(&s->gws, &s->cap_gws, (size_t)(K * n_in)));
+            for (int64_t sg = 0; f32 && k == 0 && sg < n_seg; sg++)
+                if (cen_fits(ctx, segs[sg].b->scratch, segs[sg].in_lo, segs[sg].in_hi))
+                    cen_correct(segs[sg].b->scratch, s, &segs[sg], lam, lam2, n_in, n_out);
         }
         double g = vfy_la_gamma(n_out);
         if (fac_layer == k + 1) {
@@ -3348,8 +3480,10 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
         for (int64_t sg = 0; sg < n_seg; sg++) {
             const bseg *G = &segs[sg];
             const vfy_bound_scratch *ds = G->b->scratch;
-            /* SOUND: a float32 product is charged qf >= q + f32_charge G, and tiny32 */
-            const double *q = f32 ? ds->qf[k] : ds->q[k];
+            /* SOUND: a float32 product is charged qf >= q + f32_charge G, and tiny32; the input
+             * layer's in centred form where its rows were corrected (cen_correct) */
+            int cen = f32 && k == 0 && cen_fits(ctx, G->b->scratch, G->in_lo, G->in_hi);
+            const double *q = cen ? ds->cen_q : f32 ? ds->qf[k] : ds->q[k];
             /* t_i = |lam_i|·q and d_i = lam_i·b in one pass over lam (SCALE: also the product),
              * each in four partial sums (independent additions: not one chain of latencies);
              * SOUND in any order: the charges below (gamma) hold for every summation order */
@@ -3363,7 +3497,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
             }
             double tiny = vfy_mul_up((double)(n_out + 1) * ETA64, vfy_add_up(ds->hsum[k], 1.0));
             if (f32)
-                tiny = vfy_add_up(tiny, ds->tiny32[k]);
+                tiny = vfy_add_up(tiny, cen ? ds->cen_tiny : ds->tiny32[k]);
             for (int64_t i = G->r0; i < G->r0 + G->K; i++) {
                 double e = vfy_mul_up(s->t[i], 1.0 + g); /* SOUND: the gemv of |lam| q rounded */
                 s->beta[i] += s->d[i];
@@ -3532,7 +3666,9 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
                 return VFY_ERR_NOMEM;
             slopes_rows(ctx, b, k, s->idx + a0, na, al);
         }
-        s->f32_from = 1;
+        /* (the input layer's product in float32 only in centred form: uncentred, its charge
+         * would cost the bounds more than its time saves) */
+        s->f32_from = cen_fits(ctx, s, in_lo, in_hi) ? 0 : 1;
         backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, al, NULL, 0, NULL);
         s->f32_from = F32_OFF;
         for (int64_t a = 0; a < na; a++) {

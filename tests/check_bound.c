@@ -524,6 +524,100 @@ START_TEST(test_f32_products_sound)
 END_TEST
 
 
+/* The input layer's float32 product in centred form (bound.c, cen_compute): inputs far from 0
+ * (1,000 to 1,500) on a narrow box (radius 1e-3), a first ReLU layer active on it, so that a
+ * second-layer pre-activation is an exact linear function of x (its minimum and maximum at
+ * corners, in long double). CROWN's bounds of it with float32 products must hold them with no
+ * tolerance, and stay within 1e-3 of them: charged by the inputs' magnitudes (f32_charge's
+ * G = |W| H), the input layer's product costs about 0.25 here; charged by the box's radius,
+ * about 1e-6 (the hidden layer's product about 3e-5). The centre's term T = lam (W c) - P c is
+ * about 2e-3 (P's rounding times c): without it (cen_correct) bounds land inside the range.
+ * Real-valued semantics; the bounds without float32 products hold them too. */
+START_TEST(test_f32_input_layer_centred)
+{
+    uint64_t st = 900 + (uint64_t)_i;
+    const double rad = 1e-3;
+    enum { NX = 30, H = 40 };
+    const int64_t sizes[4] = {NX, H, H, 1};
+    static double w0[H * NX], b0[H], w2[H * H], b2[H], w4[H], b4[1], cen[NX];
+    for (int i = 0; i < NX; i++)
+        cen[i] = (float)(1000 + 500 * testnet_uniform(&st));
+    for (int i = 0; i < H * NX; i++)
+        w0[i] = (float)(2 * testnet_uniform(&st) - 1);
+    for (int i = 0; i < H * H; i++)
+        w2[i] = (float)(2 * testnet_uniform(&st) - 1);
+    for (int m = 0; m < H; m++) {
+        long double t = 0; /* v1 = W0 (x - c) + 0.5 + e, |W0 (x - c)| <= 0.03: active */
+        for (int i = 0; i < NX; i++)
+            t += (long double)w0[m * NX + i] * cen[i];
+        b0[m] = (double)(0.5 - t);
+        w4[m] = (float)(2 * testnet_uniform(&st) - 1);
+    }
+    /* v2 = C x + d, with C = W2 W0 and d = W2 b0 + b2; b2 puts v2 near 0 at the centre */
+    static long double c[H * NX], d[H];
+    for (int j = 0; j < H; j++) {
+        long double dj = 0, at_c = 0;
+        for (int m = 0; m < H; m++)
+            dj += (long double)w2[j * H + m] * b0[m];
+        for (int i = 0; i < NX; i++) {
+            long double cji = 0;
+            for (int m = 0; m < H; m++)
+                cji += (long double)w2[j * H + m] * w0[m * NX + i];
+            c[j * NX + i] = cji;
+            at_c += cji * cen[i];
+        }
+        b2[j] = -(double)(dj + at_c) + 0.05 * (testnet_uniform(&st) - 0.5);
+        d[j] = dj + b2[j];
+    }
+    b4[0] = 0;
+    const double *w[3] = {w0, w2, w4}, *b[3] = {b0, b2, b4};
+    vfy_net *net = testnet_dense(3, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    double lo[NX], hi[NX];
+    for (int i = 0; i < NX; i++) {
+        lo[i] = cen[i] - rad;
+        hi[i] = cen[i] + rad;
+    }
+    vfy_bounds *bb[2];
+    vfy_bound_ctx *ctx[2];
+    for (int f = 0; f < 2; f++) {
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx[f], NULL), VFY_OK);
+        vfy_bound_ctx_set_f32(ctx[f], f);
+        bb[f] = vfy_bounds_create(ctx[f]);
+        ck_assert_int_eq(vfy_bound_layers(ctx[f], VFY_BOUND_CROWN, lo, hi, NULL, bb[f]), VFY_OK);
+        for (int m = 0; m < H; m++)
+            ck_assert(bb[f]->lo[0][m] > 0);
+    }
+    int64_t looser = 0, unstable = 0;
+    for (int j = 0; j < H; j++) {
+        long double mn = d[j], mx = d[j];
+        for (int i = 0; i < NX; i++) {
+            long double cji = c[j * NX + i];
+            mn += cji > 0 ? cji * lo[i] : cji * hi[i];
+            mx += cji > 0 ? cji * hi[i] : cji * lo[i];
+        }
+        for (int f = 0; f < 2; f++)
+            REQUIRE_MSG(bb[f]->lo[2][j] <= mn && mx <= bb[f]->hi[2][j],
+                        "f32 %d neuron %d: [%.17Lg, %.17Lg] not in [%.17g, %.17g]", f, j, mn, mx,
+                        bb[f]->lo[2][j], bb[f]->hi[2][j]);
+        int straddles = mn < 0 && mx > 0; /* (IBP leaves it unstable: CROWN refines it) */
+        unstable += straddles;
+        REQUIRE_MSG(!straddles || (mn - bb[1]->lo[2][j] < 1e-3 && bb[1]->hi[2][j] - mx < 1e-3),
+                    "neuron %d: [%.17g, %.17g] is loose around [%.17Lg, %.17Lg]", j,
+                    bb[1]->lo[2][j], bb[1]->hi[2][j], mn, mx);
+        /* (the float32 path ran: its charge shows) */
+        looser += straddles && bb[1]->lo[2][j] < bb[0]->lo[2][j];
+    }
+    ck_assert_int_gt(unstable, H / 2);
+    ck_assert_int_gt(looser, unstable / 2);
+    for (int f = 0; f < 2; f++) {
+        vfy_bounds_free(bb[f]);
+        vfy_bound_ctx_free(ctx[f]);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Sample s of [lo, hi]: the two extreme corners, two alternating ones, then uniform points; each
  * float32-valued and inside the box (so a float32 execution sees the same x), in x and xf. */
 static void sample_point(uint64_t *st, int s, int64_t nx, const double *lo, const double *hi,
@@ -4761,6 +4855,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_exec_err32_any_order);
     tcase_add_test(tc, test_exec_allowance_orders);
     tcase_add_loop_test(tc, test_f32_products_sound, 0, 4);
+    tcase_add_loop_test(tc, test_f32_input_layer_centred, 0, 4);
     tcase_add_loop_test(tc, test_bounds_contain_samples, 0, 12);
     tcase_add_test(tc, test_crown_tighter_than_ibp);
     tcase_add_test(tc, test_float_execution_cancellation);
