@@ -154,17 +154,19 @@ typedef struct vfy_bound_scratch {
     /* backward forms the products with W of the layers from f32_from on in float32 where it can
      * (F32_OFF: none): crown_refine and the branching look-ahead (which only scores) from layer 0;
      * the optimised rows stay in double. On mnist_fc 256x4, 14% more domains a second from the
-     * hidden layers' products and 10-18% more from the input layer's (docs/results.md). The
-     * input layer's product is charged in centred form (cen_*) where it can be: its charge
-     * then scales with the box's radius, not the inputs' magnitudes (which cost 1e-3 of the
-     * 256x2 net's root CROWN margin); crown_refine keeps it in double where it cannot */
+     * hidden layers' products, and 13% more from the input layer's (docs/results.md). That one
+     * is charged in centred form (cen_*) where it can be: its charge then scales with the box's
+     * radius, not the inputs' magnitudes (which cost 1e-3 of the 256x2 net's root CROWN margin);
+     * crown_refine keeps it in double where it cannot */
     int64_t f32_from;
     /* The input layer's float32 product in centred form (cen_compute), for a DENSE input layer
      * with float32 weights: the box the layer was prepared for (cen_lo, cen_hi); x = c + d over
      * it, |d| <= r, and |c| (cen_ac); fl(W c) and a bound per unit of |coefficient| of its error
      * and of a product's with it (cen_wce); q_0 plus the float32 charge per unit of |coefficient|
-     * with G = |W| r (cen_q), and the product's underflow charge per row (cen_tiny). */
+     * with G = |W| r (cen_q), and the product's underflow charge per row (cen_tiny). The box and
+     * the context are also those of the input layer's q, qf and tiny32 (affine_prepare). */
     enum { CEN_NONE, CEN_STALE, CEN_OK, CEN_BAD } cen_state;
+    const vfy_bound_ctx *cen_ctx;
     double *cen_c, *cen_ac, *cen_r, *cen_lo, *cen_hi, *cen_wc, *cen_wce, *cen_q, cen_tiny;
     float *fws;        /* the float products' workspace (grow-only) */
     size_t cap_fws;
@@ -957,7 +959,7 @@ static void cen_compute(const vfy_bound_ctx *ctx, vfy_bound_scratch *s)
 static int cen_fits(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const double *lo,
                     const double *hi)
 {
-    if (s->cen_state == CEN_NONE || s->cen_state == CEN_BAD)
+    if (s->cen_state == CEN_NONE || s->cen_state == CEN_BAD || s->cen_ctx != ctx)
         return 0;
     int out = 0;
     for (int64_t j = 0; j < ctx->net->layers[0].n_in; j++)
@@ -1005,6 +1007,13 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     /* a float execution's weights: |W_real| <= (1 + w_relerr) |W| */
     double wr = L->w_relerr > 0 ? vfy_add_up(1.0, L->w_relerr) : 1.0;
     double *q = s->q[k];
+    /* the input layer's coefficients depend on the box alone: kept while it is the one recorded
+     * (bit for bit: every domain below one root under ReLU splitting), as are the centred form's */
+    size_t nb = (size_t)n_in * sizeof(double);
+    int same_box = k == 0 && s->cen_c && s->cen_state != CEN_NONE && s->cen_ctx == ctx &&
+                   !memcmp(s->cen_lo, lo, nb) && !memcmp(s->cen_hi, hi, nb);
+    if (same_box)
+        return;
     if (L->kind == VFY_LAYER_DENSE) {
         if (s->conv_ok)
             vfy_la_conv_fwd(L->conv, VFY_CONV_ABS, 1, s->H, s->G, s->conv_ws);
@@ -1041,11 +1050,9 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
         if (qf)
             s->tiny32[k] = vfy_mul_up(0x1p-125, vfy_add_up(vfy_add_up(sum_g, 1.0),
                                                           vfy_mul_up((double)(n_out + 1), hsum)));
-        /* the centred form's box (cen_compute); its terms depend on the box alone, and are kept
-         * while it is the same (as for all domains below one root under ReLU splitting) */
-        size_t nb = (size_t)n_in * sizeof(double);
-        if (k == 0 && s->cen_c &&
-            (s->cen_state == CEN_NONE || memcmp(s->cen_lo, lo, nb) || memcmp(s->cen_hi, hi, nb))) {
+        /* the box the input layer's coefficients are for (and the centred form's: cen_compute) */
+        if (k == 0 && s->cen_c) {
+            s->cen_ctx = ctx;
             memcpy(s->cen_lo, lo, nb);
             memcpy(s->cen_hi, hi, nb);
             s->cen_state = CEN_STALE;
