@@ -2588,11 +2588,12 @@ static void row_terms4(const double *restrict row, const double *restrict q,
 
 /* The centred form's correction of rows r0 .. r0 + K of segment G (cen_compute): with lam the rows
  * on the input layer's output and P = lam2 their float32 product, T = lam (W c) - P c added to each
- * row's constant. SOUND: fl(lam fl(W c)) is within gamma(n_out) |lam| |fl(W c)| (plus n_out 2^-1074)
- * of lam fl(W c), which is within |lam| |fl(W c) - W c| of lam (W c): both in |lam| cen_wce, its
- * sum rounded (1 + gamma); fl(P c) within gamma(n_in) |P| |c| (plus n_in 2^-1074) of P c; their
- * difference and its addition to the constant are rounded once each (2^-52 of the result's
- * magnitude, as elsewhere). All charged to the row's slack; the sums in any order (row_terms4). */
+ * row's constant. SOUND: fl(lam fl(W c)) is within gamma(n_out) |lam| |fl(W c)| (plus
+ * n_out 2^-1074) of lam fl(W c), which is within |lam| |fl(W c) - W c| of lam (W c): both in
+ * |lam| cen_wce, its sum rounded (1 + gamma); fl(P c) within gamma(n_in) |P| |c| (plus
+ * n_in 2^-1074) of P c; their difference and its addition to the constant are rounded once each
+ * (2^-52 of the result's magnitude, as elsewhere). All charged to the row's slack; the sums in any
+ * order (row_terms4). */
 static void cen_correct(const vfy_bound_scratch *ds, vfy_bound_scratch *s, const bseg *G,
                         const double *lam, const double *lam2, int64_t n_in, int64_t n_out)
 {

@@ -618,6 +618,63 @@ START_TEST(test_f32_input_layer_centred)
 }
 END_TEST
 
+/* The input layer's coefficients and the centred form's terms are kept between calls while the box
+ * is the same (bound.c, affine_prepare): one bounds object that bounds boxes A, B, A, B, then B with
+ * one upper end moved, then with a prior, gives bit for bit the bounds of a fresh object for each,
+ * with float32 products and a float32 execution's allowance (float semantics) or without. Kept
+ * across a change of the box, or of its upper ends only, the bounds differ. */
+START_TEST(test_input_layer_kept_per_box)
+{
+    const int64_t hid[2] = {24, 16};
+    vfy_net *net = testnet_random(950 + (uint64_t)_i, 20, hid, 2, 3, 0.5, 0);
+    ck_assert_ptr_nonnull(net);
+    int64_t n = net->n_in;
+    double box[2][2][20];
+    uint64_t st = 77 + (uint64_t)_i;
+    for (int a = 0; a < 2; a++)
+        for (int64_t j = 0; j < n; j++) {
+            double c = 2 * testnet_uniform(&st) - 1, r = 0.2 * testnet_uniform(&st);
+            box[a][0][j] = c - r;
+            box[a][1][j] = c + r;
+        }
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, NULL), VFY_OK);
+    vfy_bounds *kept = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(kept);
+    int64_t flat = vfy_bounds_flat_size(ctx);
+    double *prior = malloc((size_t)flat * sizeof(double));
+    const int seq[6] = {0, 1, 0, 1, 1, 1};
+    for (int t = 0; t < 6; t++) {
+        double *lo = box[seq[t]][0], *hi = box[seq[t]][1];
+        if (t == 4)
+            hi[5] += 3; /* (so that |hi| is its largest magnitude: q changes) */
+        const double *pr = NULL;
+        if (t == 5) { /* (a prior from the bounds before: layers before k_from are copied) */
+            vfy_bounds_export(ctx, kept, prior);
+            pr = prior;
+        }
+        vfy_bounds *fresh = vfy_bounds_create(ctx);
+        ck_assert_ptr_nonnull(fresh);
+        ck_assert_int_eq(vfy_bound_layers_from(ctx, VFY_BOUND_CROWN, lo, hi, pr, 2, kept),
+                         VFY_OK);
+        ck_assert_int_eq(vfy_bound_layers_from(ctx, VFY_BOUND_CROWN, lo, hi, pr, 2, fresh),
+                         VFY_OK);
+        for (int64_t k = 0; k < net->n_layers; k++)
+            for (int64_t j = 0; j < net->layers[k].n_out; j++)
+                REQUIRE_MSG(kept->lo[k][j] == fresh->lo[k][j] &&
+                                kept->hi[k][j] == fresh->hi[k][j],
+                            "step %d layer %lld neuron %lld: [%.17g, %.17g] against [%.17g, %.17g]",
+                            t, (long long)k, (long long)j, kept->lo[k][j], kept->hi[k][j],
+                            fresh->lo[k][j], fresh->hi[k][j]);
+        vfy_bounds_free(fresh);
+    }
+    free(prior);
+    vfy_bounds_free(kept);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* Sample s of [lo, hi]: the two extreme corners, two alternating ones, then uniform points; each
  * float32-valued and inside the box (so a float32 execution sees the same x), in x and xf. */
 static void sample_point(uint64_t *st, int s, int64_t nx, const double *lo, const double *hi,
@@ -4856,6 +4913,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_exec_allowance_orders);
     tcase_add_loop_test(tc, test_f32_products_sound, 0, 4);
     tcase_add_loop_test(tc, test_f32_input_layer_centred, 0, 4);
+    tcase_add_loop_test(tc, test_input_layer_kept_per_box, 0, 4);
     tcase_add_loop_test(tc, test_bounds_contain_samples, 0, 12);
     tcase_add_test(tc, test_crown_tighter_than_ibp);
     tcase_add_test(tc, test_float_execution_cancellation);
