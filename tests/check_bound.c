@@ -432,6 +432,39 @@ START_TEST(test_gemm_f32_error)
 }
 END_TEST
 
+/* CROWN's bounds of net on [lo, hi] without (ctx[0], bb[0]) and with (ctx[1], bb[1]) float32
+ * products, in real-valued semantics (f32_pair_free releases them). */
+static void f32_pair_bounds(const vfy_net *net, const double *lo, const double *hi,
+                            vfy_bound_ctx *ctx[2], vfy_bounds *bb[2])
+{
+    for (int f = 0; f < 2; f++) {
+        ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx[f], NULL), VFY_OK);
+        vfy_bound_ctx_set_f32(ctx[f], f);
+        bb[f] = vfy_bounds_create(ctx[f]);
+        ck_assert_ptr_nonnull(bb[f]);
+        ck_assert_int_eq(vfy_bound_layers(ctx[f], VFY_BOUND_CROWN, lo, hi, NULL, bb[f]), VFY_OK);
+    }
+}
+
+static void f32_pair_free(vfy_bound_ctx *ctx[2], vfy_bounds *bb[2])
+{
+    for (int f = 0; f < 2; f++) {
+        vfy_bounds_free(bb[f]);
+        vfy_bound_ctx_free(ctx[f]);
+    }
+}
+
+/* The exact range [*mn, *mx] of c·x + d over the box [lo, hi] (nx inputs), in long double. */
+static void linear_range(const long double *c, long double d, int nx, const double *lo,
+                         const double *hi, long double *mn, long double *mx)
+{
+    *mn = *mx = d;
+    for (int i = 0; i < nx; i++) {
+        *mn += c[i] > 0 ? c[i] * lo[i] : c[i] * hi[i];
+        *mx += c[i] > 0 ? c[i] * hi[i] : c[i] * lo[i];
+    }
+}
+
 /* CROWN's hidden bounds with float32 products stay below the exact minimum: a net whose first two
  * ReLU layers are active on the whole box, so that a third-layer pre-activation is an exact linear
  * function of x (its minimum at a corner, evaluated in long double) and CROWN's bound of it
@@ -490,22 +523,14 @@ START_TEST(test_f32_products_sound)
     }
     vfy_bounds *bb[2];
     vfy_bound_ctx *ctx[2];
-    for (int f = 0; f < 2; f++) {
-        ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx[f], NULL), VFY_OK);
-        vfy_bound_ctx_set_f32(ctx[f], f);
-        bb[f] = vfy_bounds_create(ctx[f]);
-        ck_assert_int_eq(vfy_bound_layers(ctx[f], VFY_BOUND_CROWN, lo, hi, NULL, bb[f]), VFY_OK);
+    f32_pair_bounds(net, lo, hi, ctx, bb);
+    for (int f = 0; f < 2; f++)
         for (int m = 0; m < H; m++)
             ck_assert(bb[f]->lo[0][m] > 0 && bb[f]->lo[2][m] > 0);
-    }
     int64_t looser = 0;
     for (int j = 0; j < H; j++) {
-        long double mn = d[j], mx = d[j];
-        for (int i = 0; i < NX; i++) {
-            long double cji = c[j * NX + i];
-            mn += cji > 0 ? cji * lo[i] : cji * hi[i];
-            mx += cji > 0 ? cji * hi[i] : cji * lo[i];
-        }
+        long double mn, mx;
+        linear_range(c + j * NX, d[j], NX, lo, hi, &mn, &mx);
         for (int f = 0; f < 2; f++)
             REQUIRE_MSG(bb[f]->lo[4][j] <= mn && mx <= bb[f]->hi[4][j],
                         "f32 %d neuron %d: [%.17Lg, %.17Lg] not in [%.17g, %.17g]", f, j, mn, mx,
@@ -515,10 +540,7 @@ START_TEST(test_f32_products_sound)
         looser += bb[1]->lo[4][j] < bb[0]->lo[4][j];
     }
     ck_assert_int_gt(looser, H / 2);
-    for (int f = 0; f < 2; f++) {
-        vfy_bounds_free(bb[f]);
-        vfy_bound_ctx_free(ctx[f]);
-    }
+    f32_pair_free(ctx, bb);
     vfy_net_free(net);
 }
 END_TEST
@@ -580,22 +602,14 @@ START_TEST(test_f32_input_layer_centred)
     }
     vfy_bounds *bb[2];
     vfy_bound_ctx *ctx[2];
-    for (int f = 0; f < 2; f++) {
-        ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx[f], NULL), VFY_OK);
-        vfy_bound_ctx_set_f32(ctx[f], f);
-        bb[f] = vfy_bounds_create(ctx[f]);
-        ck_assert_int_eq(vfy_bound_layers(ctx[f], VFY_BOUND_CROWN, lo, hi, NULL, bb[f]), VFY_OK);
+    f32_pair_bounds(net, lo, hi, ctx, bb);
+    for (int f = 0; f < 2; f++)
         for (int m = 0; m < H; m++)
             ck_assert(bb[f]->lo[0][m] > 0);
-    }
     int64_t looser = 0, unstable = 0;
     for (int j = 0; j < H; j++) {
-        long double mn = d[j], mx = d[j];
-        for (int i = 0; i < NX; i++) {
-            long double cji = c[j * NX + i];
-            mn += cji > 0 ? cji * lo[i] : cji * hi[i];
-            mx += cji > 0 ? cji * hi[i] : cji * lo[i];
-        }
+        long double mn, mx;
+        linear_range(c + j * NX, d[j], NX, lo, hi, &mn, &mx);
         for (int f = 0; f < 2; f++)
             REQUIRE_MSG(bb[f]->lo[2][j] <= mn && mx <= bb[f]->hi[2][j],
                         "f32 %d neuron %d: [%.17Lg, %.17Lg] not in [%.17g, %.17g]", f, j, mn, mx,
@@ -610,19 +624,16 @@ START_TEST(test_f32_input_layer_centred)
     }
     ck_assert_int_gt(unstable, H / 2);
     ck_assert_int_gt(looser, unstable / 2);
-    for (int f = 0; f < 2; f++) {
-        vfy_bounds_free(bb[f]);
-        vfy_bound_ctx_free(ctx[f]);
-    }
+    f32_pair_free(ctx, bb);
     vfy_net_free(net);
 }
 END_TEST
 
 /* The input layer's coefficients and the centred form's terms are kept between calls while the box
- * is the same (bound.c, affine_prepare): one bounds object that bounds boxes A, B, A, B, then B with
- * one upper end moved, then with a prior, gives bit for bit the bounds of a fresh object for each,
- * with float32 products and a float32 execution's allowance (float semantics) or without. Kept
- * across a change of the box, or of its upper ends only, the bounds differ. */
+ * is the same (bound.c, affine_prepare): one bounds object that bounds boxes A, B, A, B, then B
+ * with one upper end moved, then with a prior, gives bit for bit the bounds of a fresh object for
+ * each, with float32 products and a float32 execution's allowance (float semantics) or without.
+ * Kept across a change of the box, or of its upper ends only, the bounds differ. */
 START_TEST(test_input_layer_kept_per_box)
 {
     const int64_t hid[2] = {24, 16};
