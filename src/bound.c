@@ -3675,8 +3675,9 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
             slopes_rows(ctx, b, k, s->idx + a0, na, al);
         }
         /* (the input layer's product in float32 only in centred form: uncentred, its charge
-         * would cost the bounds more than its time saves) */
-        s->f32_from = cen_fits(ctx, s, in_lo, in_hi) ? 0 : 1;
+         * would cost the bounds more than its time saves; with float32 products off, the
+         * centred form's terms are not computed) */
+        s->f32_from = ctx->f32 && cen_fits(ctx, s, in_lo, in_hi) ? 0 : 1;
         backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, al, NULL, 0, NULL);
         s->f32_from = F32_OFF;
         for (int64_t a = 0; a < na; a++) {
