@@ -156,6 +156,18 @@ static void row_end(vfy_lp *lp, double rl, double ru)
     lp->rstart[lp->nrows + 1] = lp->nnz;
 }
 
+/* GLPK scales each row and column by factors that need not be powers of two (GLP_SF_AUTO) and
+ * asserts, aborting the process, that a double-bounded variable's scaled bounds still differ
+ * (spx_build_lp, "l[k] != u[k]"): bounds a few ulps apart, as on a domain split down to its
+ * last ulps, can round together. Such a variable is handed to GLPK as fixed at its lower bound.
+ * SOUND: GLPK's solution is only used through safe_bound, which reads our own bounds (lp->cl,
+ * lp->cu, lp->rl, lp->ru; weak duality holds for any multipliers), and its primal point only as
+ * a candidate that is checked. (Seen: scripts/fuzz_exact.py, a 2-input net split to one ulp.) */
+static int glpk_too_narrow(double l, double u)
+{
+    return !(u - l > fmax(0x1p-40 * fmax(fabs(l), fabs(u)), 0x1p-600));
+}
+
 static void glp_set_row_from(glp_prob *P, int i, double rl, double ru)
 {
     if (rl == -INFINITY && ru == INFINITY)
@@ -164,15 +176,18 @@ static void glp_set_row_from(glp_prob *P, int i, double rl, double ru)
         glp_set_row_bnds(P, i, GLP_UP, 0.0, ru);
     else if (ru == INFINITY)
         glp_set_row_bnds(P, i, GLP_LO, rl, 0.0);
-    else if (rl == ru)
-        glp_set_row_bnds(P, i, GLP_FX, rl, ru);
+    else if (glpk_too_narrow(rl, ru))
+        glp_set_row_bnds(P, i, GLP_FX, rl, rl);
     else
         glp_set_row_bnds(P, i, GLP_DB, rl, ru);
 }
 
 static void glp_set_col_from(glp_prob *P, int j, double l, double u)
 {
-    glp_set_col_bnds(P, j, l == u ? GLP_FX : GLP_DB, l, u);
+    if (glpk_too_narrow(l, u))
+        glp_set_col_bnds(P, j, GLP_FX, l, l);
+    else
+        glp_set_col_bnds(P, j, GLP_DB, l, u);
 }
 
 /* Hand the rows [r0+1, nrows] and columns [c0+1, ncols] to GLPK. */
