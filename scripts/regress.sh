@@ -9,6 +9,9 @@
 # 2. Bad inputs (tests/data/bad/, made by scripts/make_models.py, plus a missing file): each must
 #    give exit code 5, exactly one stderr line starting "verify: error:", and "error" as the
 #    result file's first line.
+# 3. Usage errors, --compare-bounds, the verbosity levels.
+# 4. Soundness against exact extremes: scripts/fuzz_exact.py on four random ReLU nets (seed 26)
+#    in two modes, no wrong verdict (skipped, with a note, without numpy/protobuf or protoc).
 # Prints one line per case and finally "regress: N passed, M failed"; exits 1 when M > 0.
 set -uo pipefail
 
@@ -174,6 +177,22 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q -- "unknown option '-vvvv'"; 
     pass "-vvvv" "exit 4: ${out%%$'\n'*}"
 else
     fail "-vvvv" "exit $rc, stderr '${out%%$'\n'*}'"
+fi
+
+# --- soundness against exact extremes (scripts/fuzz_exact.py): no wrong verdict ------------------
+# four random ReLU nets (1, 2 and 96 inputs) whose output's exact extremes over the box are known
+# in rational arithmetic; thresholds just past them (unsat would be wrong) and just short of them
+if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
+    out=$("$PY" scripts/fuzz_exact.py "$BIN" --count 4 --seed 26 --modes ",--split relu" \
+          --timeout 1 --keep "$TMP/fuzz" 2>&1); rc=$?
+    runs=$(printf '%s\n' "$out" | sed -n 's/^fuzz_exact: \([0-9]* trials.* runs\).*/\1/p')
+    if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^fuzz_exact: 0 wrong$'; then
+        pass "exact extremes (fuzz_exact.py)" "$runs, 0 wrong"
+    else
+        fail "exact extremes (fuzz_exact.py)" "exit $rc: $(printf '%s\n' "$out" | grep -m1 -v '^  ')"
+    fi
+else
+    echo "note: numpy/protobuf or protoc missing: scripts/fuzz_exact.py skipped"
 fi
 
 echo "regress: $passed passed, $failed failed"
