@@ -13,7 +13,7 @@ verify is used.
 
 The specs then put the unsafe set just past or just short of an extreme, "Y_0 <= t" (and
 "Y_0 >= t"), t a decimal past it by 1e-4, 1e-7 and 1e-10 of its scale (1 + |extreme|), short of
-it by 1e-4 and 1e-7, and the extreme's own nearest float64 in decimal. For each, with t read exactly:
+it by 1e-4 and 1e-7, and the extreme's own nearest float64 in decimal. For each, t read exactly:
 
 * t at or past the extreme (a real input reaches the unsafe set): `unsat` is WRONG.
 * t short of it (the property holds for the reals): `unsat` and `unknown`/`timeout` are right.
@@ -286,13 +286,16 @@ def exact_forward(net, x):
 def f32_points(v, lo, hi):
     """The float32 points in the box nearest to a real point v: per coordinate its float32
     neighbours below and above, kept inside [lo, hi] (as float32 values, which may be a hair
-    inside the decimal ends)."""
+    inside the decimal ends); every combination for up to 4 inputs, else the nearest one alone
+    (3^96 combinations would not fit in memory)."""
     axes = []
     for vi, ls, hs in zip(v, lo, hi):
         L, H = Fraction(ls), Fraction(hs)
         c = np.float32(float(vi))
         cand = {c, np.nextafter(c, np.float32(-np.inf)), np.nextafter(c, np.float32(np.inf))}
-        axes.append([p for p in cand if L <= Fraction(float(p)) <= H])
+        inside = sorted((p for p in cand if L <= Fraction(float(p)) <= H),
+                        key=lambda p: abs(Fraction(float(p)) - vi))
+        axes.append(inside if len(v) <= 4 else inside[:1])
     pts = [[]]
     for ax in axes:
         pts = [p + [q] for p in pts for q in ax]

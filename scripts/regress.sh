@@ -189,7 +189,8 @@ if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
     if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^fuzz_exact: 0 wrong$'; then
         pass "exact extremes (fuzz_exact.py)" "$runs, 0 wrong"
     else
-        fail "exact extremes (fuzz_exact.py)" "exit $rc: $(printf '%s\n' "$out" | grep -m1 -v '^  ')"
+        first=$(printf '%s\n' "$out" | grep -m1 -v '^  ')
+        fail "exact extremes (fuzz_exact.py)" "exit $rc: $first"
     fi
 else
     echo "note: numpy/protobuf or protoc missing: scripts/fuzz_exact.py skipped"
