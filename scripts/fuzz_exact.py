@@ -59,25 +59,28 @@ def short_f32(rng, sd, bits):
 
 def random_trial(rng):
     """A random net, its input box (decimal strings) and, for a net of more than two inputs, the
-    2 x n projection P its first layer factors through (W1 = U P exactly, so that its output is a
-    function of P x, whose range over the box is a polygon)."""
+    factors (P, U) of its first layer, W1 = U P exactly with P of 2 rows: its output is then a
+    function of P x, whose range over the box is a polygon."""
     n_in = rng.choice((1, 2, 2, 24, 96))
     depth = rng.randint(1, 3)
     sizes = [n_in] + [rng.randint(2, 8) for _ in range(depth)] + [1]
     layers = []
-    P = None
+    proj = None
     for i in range(len(sizes) - 1):
         fi, fo = sizes[i], sizes[i + 1]
         sd = (2.0 / fi) ** 0.5
-        while i == 0 and n_in > 2:
+        if i == 0 and n_in > 2:
             # short mantissas (10 and 4 bits), drawn again until every entry of U P is exact
-            P = [[short_f32(rng, sd, 10) for _ in range(fi)] for _ in range(2)]
-            U = [[short_f32(rng, 1.0, 4) for _ in range(2)] for _ in range(fo)]
-            W = [[mm.f32(u[0] * P[0][j] + u[1] * P[1][j]) for j in range(fi)] for u in U]
-            if all(Fraction(W[o][j]) == Fraction(U[o][0]) * Fraction(P[0][j])
-                   + Fraction(U[o][1]) * Fraction(P[1][j]) for o in range(fo) for j in range(fi)):
-                break
-        if i > 0 or n_in <= 2:
+            while True:
+                P = [[short_f32(rng, sd, 10) for _ in range(fi)] for _ in range(2)]
+                U = [[short_f32(rng, 1.0, 4) for _ in range(2)] for _ in range(fo)]
+                W = [[mm.f32(u[0] * P[0][j] + u[1] * P[1][j]) for j in range(fi)] for u in U]
+                if all(Fraction(W[o][j]) == Fraction(U[o][0]) * Fraction(P[0][j])
+                       + Fraction(U[o][1]) * Fraction(P[1][j])
+                       for o in range(fo) for j in range(fi)):
+                    break
+            proj = (P, U)
+        else:
             W = [[mm.f32(rng.gauss(0.0, sd)) for _ in range(fi)] for _ in range(fo)]
         b = [mm.f32(rng.gauss(0.0, 0.3)) for _ in range(fo)]
         layers.append(("dense", W, b))
@@ -88,7 +91,7 @@ def random_trial(rng):
         c, r = rng.uniform(-1, 1), rng.choice((1e-3, 0.05, 0.5, 2.0)) * rng.uniform(0.2, 1)
         lo.append(repr(round(c - r, 6)))
         hi.append(repr(round(c + r, 6)))
-    return mm.Net(n_in, layers), lo, hi, P
+    return mm.Net(n_in, layers), lo, hi, proj
 
 
 # ---- exact linear regions ------------------------------------------------------------------
@@ -167,21 +170,21 @@ def zonotope(P, L, H):
     return out, corners
 
 
-def exact_extremes(net, lo, hi, P=None):
+def exact_extremes(net, lo, hi, proj=None):
     """(min, max) of the net's output over the box [lo, hi] (decimal strings), as Fractions, each
-    with a point attaining it (an input; for a net that factors through P, a point of the plane
-    P x and the box corner mapped to it when it is one, else None); None when the net has too many
-    linear regions."""
+    with a point attaining it (an input; for a net whose first layer is U P, proj = (P, U), the box
+    corner that P maps to it when it is one, else None); None when the net has too many linear
+    regions."""
     L = [Fraction(s) for s in lo]
     H = [Fraction(s) for s in hi]
-    d = net.n_in if P is None else 2
+    d = net.n_in if proj is None else 2
     corners = None
     layers = net.layers
-    if P is not None:
+    if proj is not None:
+        # the regions of the plane y = P x over the polygon P [L, H]; the first layer is U y
+        P, U = proj
         verts, corners = zonotope(P, L, H)
-        _, W, b = layers[0]
-        # the first layer on y = P x: W = U P exactly, U recovered from two independent columns
-        layers = [("dense_u", W, b)] + list(layers[1:])
+        layers = [("dense", U, layers[0][2])] + list(layers[1:])
     elif d == 1:
         verts = [(L[0],), (H[0],)]
     else:
@@ -189,8 +192,6 @@ def exact_extremes(net, lo, hi, P=None):
     ident = [[Fraction(int(i == j)) for j in range(d)] for i in range(d)]
     cells = [(verts, ident, [Fraction(0)] * d)]
     for layer in layers:
-        if layer != "relu" and layer[0] == "dense_u":
-            layer = ("dense", recover_u(layer[1], P), layer[2])
         if layer == "relu":
             n = len(cells[0][1])
             for j in range(n):
@@ -235,26 +236,6 @@ def exact_extremes(net, lo, hi, P=None):
         best_lo = (best_lo[0], corners.get(best_lo[1]))
         best_hi = (best_hi[0], corners.get(best_hi[1]))
     return best_lo, best_hi
-
-
-def recover_u(W, P):
-    """U with W = U P (2 columns), from two columns of P that are independent."""
-    n = len(P[0])
-    for a in range(n):
-        for b in range(a + 1, n):
-            det = Fraction(P[0][a]) * Fraction(P[1][b]) - Fraction(P[0][b]) * Fraction(P[1][a])
-            if det == 0:
-                continue
-            U = []
-            for row in W:
-                wa, wb = Fraction(row[a]), Fraction(row[b])
-                u0 = (wa * Fraction(P[1][b]) - wb * Fraction(P[1][a])) / det
-                u1 = (Fraction(P[0][a]) * wb - Fraction(P[0][b]) * wa) / det
-                U.append([u0, u1])
-            assert all(Fraction(row[j]) == U[o][0] * Fraction(P[0][j]) + U[o][1] * Fraction(P[1][j])
-                       for o, row in enumerate(W) for j in range(n))
-            return U
-    raise ValueError("P has rank < 2")
 
 
 # ---- float32 executions ----------------------------------------------------------------------
@@ -344,8 +325,8 @@ def main():
     jobs, meta = [], []
     skipped = 0
     for t in range(a.count):
-        net, lo, hi, P = random_trial(rng)
-        ext = exact_extremes(net, lo, hi, P)
+        net, lo, hi, proj = random_trial(rng)
+        ext = exact_extremes(net, lo, hi, proj)
         if ext is None:
             skipped += 1
             continue
@@ -397,10 +378,10 @@ def main():
             elif verdict == "sat":
                 inside = all(Fraction(ls) <= Fraction(v) <= Fraction(hs)
                              for v, ls, hs in zip(x, lo, hi))
-                y = exact_forward(net, x)
-                if not inside or not (unsafe(y) or unsafe(f32_forward(net, x))):
+                y, y32 = exact_forward(net, x), f32_forward(net, x)
+                if not inside or not (unsafe(y) or unsafe(y32)):
                     bad = ("sat, but its counterexample %r (real output %s, float32 %r) is not one"
-                           % (x, float(y), f32_forward(net, x)))
+                           % (x, float(y), y32))
                 elif not unsafe(y):
                     f32_sat += 1
             if bad:
