@@ -902,6 +902,13 @@ static void row_terms(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, int64_t k,
     }
 }
 
+/* The radius about m = (lo + hi) / 2, rounded up: [m - r, m + r] contains [lo, hi] in real
+ * arithmetic (affine_prepare's, and the centred form's, which must be the same box). */
+static inline double box_radius(double lo, double hi, double m)
+{
+    return fmax(vfy_sub_up(hi, m), vfy_sub_up(m, lo));
+}
+
 /* The input layer's float32 product in centred form. For the box's centre c and radius r (rounded
  * up: [c - r, c + r] contains [lo, hi]) every x of the box is c + d with |d| <= r, and with
  * P = fl32(lam' W) (f32_charge):
@@ -925,7 +932,7 @@ static void cen_compute(const vfy_bound_ctx *ctx, vfy_bound_scratch *s)
     for (int64_t j = 0; j < n_in; j++) {
         /* (affine_prepare's centre and radius) */
         double lo = s->cen_lo[j], hi = s->cen_hi[j], m = 0.5 * (lo + hi);
-        double r = fmax(vfy_sub_up(hi, m), vfy_sub_up(m, lo));
+        double r = box_radius(lo, hi, m);
         s->cen_c[j] = m;
         s->cen_ac[j] = fabs(m);
         s->cen_r[j] = r;
@@ -985,7 +992,7 @@ static void affine_prepare(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t k, c
     for (int64_t j = 0; j < n_in; j++) {
         double m = 0.5 * (lo[j] + hi[j]);
         /* SOUND: r is rounded up, so [m - r, m + r] ⊇ [lo, hi] in real arithmetic. */
-        double r = fmax(vfy_sub_up(hi[j], m), vfy_sub_up(m, lo[j]));
+        double r = box_radius(lo[j], hi[j], m);
         s->m[j] = m;
         s->r[j] = r;
         s->H[j] = fmax(fmax(fabs(lo[j]), fabs(hi[j])), r);
