@@ -46,6 +46,7 @@ struct vfy_lp {
     int64_t case_r1;   /* ...and end with this one (cuts added after it stay) */
     int case_ok;       /* a conjunction is loaded */
     int dual_next;     /* bounds changed since the last solve: use the dual simplex */
+    int empty;         /* the last solve's constraints are certified infeasible (certify_empty) */
     int compact;       /* built by vfy_lp_build_compact: hidden neurons are not all columns */
     int64_t n_built;   /* layers in the relaxation (a prefix of the network, or all of it) */
     /* per unstable ReLU output column y: its row y - z >= 0, and its original bounds (fix_relu) */
@@ -469,7 +470,8 @@ fail:
  * p the layer's perturbation (as in the full LP) and r the rounding of our own products:
  *     |fl(W A) - W A| |base| + |fl(W c + b) - (W c + b)| <= gamma(n + 2) |W| (|A| M + |c|) + gamma |b|
  * with M = max |base| (la.h's model; everything on the right is evaluated with a (1 + gamma) margin
- * and rounded up). A stable ReLU keeps (active) or zeroes (inactive) the form; an unstable one adds
+ * and rounded up). A stable ReLU keeps (active) or zeroes (inactive) the form, its bounds a row on
+ * the form where the base box does not imply them (compact_bound_row); an unstable one adds
  * columns z and y, the row  z - A·base  in  [c - E, c + E]  and the triangle, and its form becomes y.
  * SOUND: by induction every real (and, with float semantics, every float32) value lies in its form's
  * range, so every row holds at every reachable point. */
@@ -536,6 +538,36 @@ static int compact_row(vfy_lp *lp, int col, const int *base, int64_t nb, const d
     for (int64_t q = 0; q < nb; q++)
         row_add(lp, base[q], -a[q]);
     row_end(lp, vfy_sub_down(c, E), vfy_add_up(c, E));
+    return 1;
+}
+
+/* A stable ReLU's pre-activation bounds [l, u] as a row on its form: at every reachable point
+ * A·base + c + e lies in [l, u] with |e| <= E, so
+ *     A·base  in  [l - c - E, u - c + E]   (rounded outward).
+ * The form only carries the neuron's value; without this row the relaxation forgets the sign
+ * that decided it, which over a ReLU-split domain is a constraint the base variables' box does not
+ * imply (seen: leaves of scripts/fuzz_exact.py whose phases contradict each other, so that their
+ * region is empty, had a feasible compact LP). A side that the form's range over the base box
+ * already meets is left out, judged in round-to-nearest: leaving a row out only loosens the
+ * relaxation. */
+static int compact_bound_row(vfy_lp *lp, const int *base, int64_t nb, const double *a, double c,
+                             double E, double l, double u)
+{
+    double lo = vfy_sub_down(vfy_sub_down(l, c), E), hi = vfy_add_up(vfy_sub_up(u, c), E);
+    double rlo = 0.0, rhi = 0.0;
+    for (int64_t q = 0; q < nb; q++) {
+        double x = a[q], bl = lp->cl[base[q]], bu = lp->cu[base[q]];
+        rlo += x * (x > 0 ? bl : bu);
+        rhi += x * (x > 0 ? bu : bl);
+    }
+    double rl = rlo < lo ? lo : -INFINITY, ru = rhi > hi ? hi : INFINITY;
+    if (rl == -INFINITY && ru == INFINITY)
+        return 1;
+    if (!row_begin(lp, nb))
+        return 0;
+    for (int64_t q = 0; q < nb; q++)
+        row_add(lp, base[q], a[q]);
+    row_end(lp, rl, ru);
     return 1;
 }
 
@@ -632,6 +664,8 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
                 double l = plo[j], u = phi[j];
                 double *a = A + j * nbmax;
                 lp->ref[k][j] = 0;
+                if ((l >= 0 || u <= 0) && !compact_bound_row(lp, base, nb, a, cv[j], E[j], l, u))
+                    goto nomem;
                 if (l >= 0)
                     continue; /* active: the form stays */
                 if (u <= 0) { /* inactive: exactly 0 */
@@ -740,8 +774,83 @@ void vfy_lp_stats_get(const vfy_lp *lp, vfy_lp_stats *st)
 
 /* ---------------------------------------------------------------- solving */
 
+static double safe_value(vfy_lp *lp, const double *obj, const double *ys);
+
+/* GLPK's basis status of variable k: rows 1..m, then columns. */
+static int var_stat(glp_prob *P, int m, int k)
+{
+    return k <= m ? glp_get_row_stat(P, k) : glp_get_col_stat(P, k - m);
+}
+
+/* A certificate that the constraints are infeasible (Farkas), after GLPK found no feasible point.
+ * Every feasible point, its row values r = A x in [rl, ru] and x in [cl, cu], satisfies for any row
+ * multipliers y
+ *     y·r - (A^T y)·x = 0,
+ * so a safe lower bound above 0 of the left side's minimum over those boxes (safe_value with a zero
+ * objective) proves that there is none. A domain's relaxation contains every point of the network
+ * in the domain, so an empty relaxation refutes the domain whatever the objective: its minimum is
+ * +infinity. (Seen: ReLU-split leaves whose phases contradict each other, scripts/fuzz_exact.py;
+ * GLPK's multipliers of such an LP give a finite safe bound, and beta-CROWN's bound grows only as
+ * fast as its multipliers follow the ray.)
+ * The candidate y comes from the dual simplex, which stops at a basic variable x_k outside its
+ * bounds that no nonbasic variable can bring back (glp_get_unbnd_ray): its tableau row
+ * x_k = sum_t a_t x_{N_t} (glp_eval_tab_row) is sum_i y_i (r_i - A_i x) = 0 with y_k = 1 when x_k
+ * is a row, y_i = -a_t for a nonbasic row variable i = N_t, and 0 for the other rows. Both y and -y
+ * are tried. SOUND: GLPK only proposes y; the test is safe_value's own arithmetic on our rows and
+ * bounds, so an inexact tableau can only make the certificate fail. */
+static int certify_empty(vfy_lp *lp, const glp_smcp *parm0)
+{
+    glp_prob *P = lp->P;
+    int m = (int)lp->nrows, n = (int)lp->ncols;
+    if (glp_get_status(P) != GLP_NOFEAS || m < 1)
+        return 0;
+    int k = glp_get_unbnd_ray(P);
+    if (!(k >= 1 && k <= m + n && var_stat(P, m, k) == GLP_BS)) {
+        /* the primal simplex leaves no ray: the dual simplex on a zero objective (where every
+         * basis is dual feasible) ends at one */
+        for (int64_t j = 1; j <= n; j++)
+            if (lp->obj[j] != 0.0)
+                glp_set_obj_coef(P, (int)j, 0.0);
+        glp_smcp parm = *parm0;
+        parm.meth = GLP_DUAL;
+        int ret = glp_simplex(P, &parm);
+        for (int64_t j = 1; j <= n; j++)
+            if (lp->obj[j] != 0.0)
+                glp_set_obj_coef(P, (int)j, lp->obj[j]);
+        lp->solves++;
+        if (ret != 0 || glp_get_status(P) != GLP_NOFEAS)
+            return 0;
+        k = glp_get_unbnd_ray(P);
+        if (!(k >= 1 && k <= m + n && var_stat(P, m, k) == GLP_BS))
+            return 0;
+    }
+    if (!glp_bf_exists(P) && glp_factorize(P) != 0)
+        return 0;
+    int *ind = vfy_alloc_array((size_t)n + 1, sizeof(int));
+    double *val = vfy_alloc_array((size_t)n + 1, sizeof(double));
+    double *y = vfy_alloc_array((size_t)m + 1, sizeof(double));
+    int empty = 0;
+    if (ind && val && y) {
+        int len = glp_eval_tab_row(P, k, ind, val);
+        if (k <= m)
+            y[k] = 1.0;
+        for (int t = 1; t <= len; t++)
+            if (ind[t] >= 1 && ind[t] <= m && isfinite(val[t]))
+                y[ind[t]] = -val[t];
+        empty = safe_value(lp, NULL, y) > 0;
+        for (int i = 1; i <= m && !empty; i++)
+            y[i] = -y[i];
+        empty = empty || safe_value(lp, NULL, y) > 0;
+    }
+    vfy_free(ind);
+    vfy_free(val);
+    vfy_free(y);
+    return empty;
+}
+
 /* Run GLPK's simplex on the current objective, warm-started from the last basis. Whatever it
- * returns, lp->y then holds row multipliers (GLPK's duals; zeros when it could not start). */
+ * returns, lp->y then holds row multipliers (GLPK's duals; zeros when it could not start), and
+ * lp->empty says whether the constraints were proved infeasible (certify_empty). */
 static void solve(vfy_lp *lp)
 {
     glp_prob *P = lp->P;
@@ -758,6 +867,7 @@ static void solve(vfy_lp *lp)
      * cut short still gives multipliers, so a safe bound (safe_bound: weak duality for any y) */
     int64_t it_cap = LP_ITER_BASE + LP_ITER_PER_DIM * (lp->nrows + lp->ncols);
     parm.it_lim = it_cap > INT_MAX ? INT_MAX : (int)it_cap;
+    lp->empty = 0;
     for (int64_t i = 1; i <= lp->nrows; i++)
         lp->y[i] = 0.0;
     if (lp->dl) {
@@ -784,26 +894,28 @@ static void solve(vfy_lp *lp)
         double v = glp_get_row_dual(P, (int)i);
         lp->y[i] = isfinite(v) ? v : 0.0;
     }
+    if (ret == 0)
+        lp->empty = certify_empty(lp, &parm);
 }
 
-/* The safe bound: for the multipliers in lp->y and the objective lp->obj,
+/* The safe bound: for row multipliers y and the objective c (NULL: zero),
  *     min c·x >= sum_j min_{[l_j,u_j]} d_j x_j + sum_i min_{[rl_i,ru_i]} y_i r_i,   d = c - A^T y.
  * SOUND: valid for every y (weak duality; a multiplier whose needed row side is infinite is zeroed
  * first). d is computed in round-to-nearest with |fl(d_j) - d_j| <= gamma(n_j + 1) (|c_j| +
  * sum_i |y_i a_ij|) + (n_j + 1) 2^-1074 (la.h), so d_j lies in [fl(d_j) - e_j, fl(d_j) + e_j]; each
  * minimum is taken over the corners of that interval and [l_j, u_j] with products rounded down, and
  * the sum is rounded down. */
-static double safe_bound(vfy_lp *lp)
+static double safe_value(vfy_lp *lp, const double *obj, const double *ys)
 {
     int64_t nc = lp->ncols;
     for (int64_t j = 1; j <= nc; j++) {
-        lp->d[j] = lp->obj[j];
+        lp->d[j] = obj ? obj[j] : 0.0;
         lp->S[j] = 0.0;
         lp->cnt[j] = 1;
     }
     double total = 0.0;
     for (int64_t i = 1; i <= lp->nrows; i++) {
-        double y = lp->y[i];
+        double y = ys[i];
         if (y > 0 && lp->rl[i] == -INFINITY)
             y = 0;
         if (y < 0 && lp->ru[i] == INFINITY)
@@ -820,8 +932,9 @@ static double safe_bound(vfy_lp *lp)
         }
     }
     for (int64_t j = 1; j <= nc; j++) {
+        double c = obj ? fabs(obj[j]) : 0.0;
         double e = vfy_mul_up(vfy_la_gamma(lp->cnt[j] + 1),
-                              vfy_add_up(fabs(lp->obj[j]), vfy_mul_up(lp->S[j], 1.0 + 0x1p-40)));
+                              vfy_add_up(c, vfy_mul_up(lp->S[j], 1.0 + 0x1p-40)));
         e = vfy_add_up(e, (double)(lp->cnt[j] + 1) * ETA64);
         double dlo = vfy_sub_down(lp->d[j], e), dhi = vfy_add_up(lp->d[j], e);
         double l = lp->cl[j], u = lp->cu[j];
@@ -830,6 +943,12 @@ static double safe_bound(vfy_lp *lp)
         total = vfy_add_down(total, t);
     }
     return isnan(total) ? -INFINITY : total;
+}
+
+/* The safe bound of the current objective from GLPK's multipliers (safe_value). */
+static double safe_bound(vfy_lp *lp)
+{
+    return safe_value(lp, lp->obj, lp->y);
 }
 
 static void obj_clear(vfy_lp *lp)
@@ -1048,7 +1167,7 @@ vfy_status vfy_lp_case_solve_cuts(vfy_lp *lp, int rounds, double *lb, double *x_
         obj_clear(lp);
         return st;
     }
-    *lb = safe_bound(lp);
+    *lb = lp->empty ? INFINITY : safe_bound(lp); /* SOUND: an empty relaxation (certify_empty) */
     if (x_opt)
         for (int64_t j = 0; j < lp->nx; j++)
             x_opt[j] = fmin(fmax(glp_get_col_prim(lp->P, (int)(j + 1)), lp->cl[j + 1]), lp->cu[j + 1]);
@@ -1643,7 +1762,7 @@ static vfy_status solve_cuts(vfy_lp *lp, int rounds, double stop_above)
     solve(lp);
     double prev = -INFINITY;
     for (int r = 0; r < rounds; r++) {
-        double now = safe_bound(lp);
+        double now = lp->empty ? INFINITY : safe_bound(lp);
         if ((lp->dl && vfy_deadline_over(lp->dl)) || now > stop_above)
             break;
         if (isfinite(stop_above) && r > 0 && (now - prev) * (rounds - r) < stop_above - now)

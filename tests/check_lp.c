@@ -497,6 +497,148 @@ START_TEST(test_lp_ulp_box)
 }
 END_TEST
 
+/* Build the LP of net over [lo, hi] with bounds b: the full form (compact 0) or the compact one. */
+static vfy_lp *build_form(const vfy_bound_ctx *ctx, const double *lo, const double *hi,
+                          const vfy_bounds *b, int compact)
+{
+    vfy_lp *lp = NULL;
+    vfy_status st = compact ? vfy_lp_build_compact(ctx, lo, hi, b, 0, &lp, NULL)
+                            : vfy_lp_build(ctx, lo, hi, b, &lp, NULL);
+    ck_assert_int_eq(st, VFY_OK);
+    return lp;
+}
+
+/* A region whose decided ReLU signs contradict each other is empty: z1 = x - 1/2 >= 0 and
+ * z2 = -x - 1/2 >= 0 on x in [-1, 1]. With the later layers' bounds wide, both LP forms prove it (a Farkas certificate: the case's
+ * bound is +infinity, whatever the case); with z2 <= 0 instead the region is x in [1/2, 1], and the
+ * bound of y - 100 (y = relu(z1) + relu(z2)) is finite and at most its minimum -100. Before the
+ * compact form had its decided signs as rows it was feasible here, and neither form's safe bound
+ * of an infeasible LP was above 0: such ReLU-split leaves stayed open. */
+START_TEST(test_lp_empty_region)
+{
+    const int64_t sizes[3] = {1, 2, 1};
+    const double w1[2] = {1, -1}, b1[2] = {-0.5, -0.5}, w2[2] = {1, 1}, b2[1] = {0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    vfy_net *net = testnet_dense(2, sizes, w, b);
+    ck_assert_ptr_nonnull(net);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
+    vfy_bounds *bb = vfy_bounds_create(ctx);
+    ck_assert_ptr_nonnull(bb);
+    double lo = -1, hi = 1, cy = 1, rhs = 100;
+    for (int compact = 0; compact <= 1; compact++) {
+        ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb), VFY_OK);
+        ck_assert(bb->lo[0][0] < 0 && bb->hi[0][0] > 0 && bb->lo[0][1] < 0 && bb->hi[0][1] > 0);
+        bb->lo[0][0] = bb->lo[0][1] = 0.0; /* both active */
+        /* the later bounds widened (still valid), so that only the signs show it */
+        bb->hi[1][0] = bb->hi[1][1] = 10.0;
+        bb->lo[2][0] = -10.0;
+        bb->hi[2][0] = 10.0;
+        vfy_lp *lp = build_form(ctx, &lo, &hi, bb, compact);
+        double lb;
+        ck_assert_int_eq(vfy_lp_bound_case(lp, 1, &cy, NULL, &rhs, &lb, NULL), VFY_OK);
+        REQUIRE_MSG(lb == INFINITY, "form %d: an empty region's bound %.17g", compact, lb);
+        vfy_lp_free(lp);
+        bb->lo[0][1] = -1.5;
+        bb->hi[0][1] = 0.0; /* z2 inactive: x in [1/2, 1] */
+        lp = build_form(ctx, &lo, &hi, bb, compact);
+        ck_assert_int_eq(vfy_lp_bound_case(lp, 1, &cy, NULL, &rhs, &lb, NULL), VFY_OK);
+        REQUIRE_MSG(isfinite(lb) && lb <= -100, "form %d: bound %.17g", compact, lb);
+        vfy_lp_free(lp);
+    }
+    vfy_lp_thread_done();
+    vfy_bounds_free(bb);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Every unstable ReLU's sign decided (clamped into its bounds, as a ReLU split does), half of the
+ * time as a sampled point's signs, half at random: in both LP forms the case's bound holds at every
+ * sample with those signs (so no region with a point in it is called empty), and some random
+ * assignments are proved empty. */
+START_TEST(test_lp_decided_signs)
+{
+    fixture f;
+    fixture_make(&f, _i, 1, 0.3);
+    const vfy_net *net = f.net;
+    int64_t ny = net->n_out, nl = net->n_layers;
+    uint64_t st = 901 + (uint64_t)_i;
+    double *acts[16] = {0}, *lo0[16] = {0}, *hi0[16] = {0};
+    for (int64_t k = 0; k < nl; k++) {
+        size_t n = (size_t)net->layers[k].n_out;
+        acts[k] = malloc(n * sizeof(double));
+        lo0[k] = malloc(n * sizeof(double));
+        hi0[k] = malloc(n * sizeof(double));
+        ck_assert(acts[k] && lo0[k] && hi0[k]);
+        memcpy(lo0[k], f.b->lo[k], n * sizeof(double));
+        memcpy(hi0[k], f.b->hi[k], n * sizeof(double));
+    }
+    int empty[2] = {0, 0}, hits = 0;
+    for (int rep = 0; rep < 24; rep++) {
+        double x[16], y64[16], y32[16], cy[8], rhs = 1e3, v0;
+        sample(&f, 4 + rep, &st, x, y64, y32);
+        vfy_eval_forward_all(net, x, acts, NULL);
+        for (int64_t j = 0; j < ny; j++)
+            cy[j] = 2 * testnet_uniform(&st) - 1;
+        v0 = fmin(dot(cy, y64, ny), dot(cy, y32, ny)) - rhs; /* at the point of the signs */
+        /* the signs: a ReLU layer k's input bounds are layer k-1's */
+        for (int64_t k = 1; k < nl; k++) {
+            if (net->layers[k].kind != VFY_LAYER_RELU)
+                continue;
+            for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+                double *l = &f.b->lo[k - 1][j], *u = &f.b->hi[k - 1][j];
+                *l = lo0[k - 1][j];
+                *u = hi0[k - 1][j];
+                if (!(*l < 0 && *u > 0))
+                    continue;
+                int up = rep % 2 ? testnet_uniform(&st) < 0.5 : acts[k - 1][j] >= 0;
+                if (up)
+                    *l = 0.0;
+                else
+                    *u = 0.0;
+            }
+        }
+        for (int compact = 0; compact <= 1; compact++) {
+            vfy_lp *lp = build_form(f.ctx, f.wlo, f.whi, f.b, compact);
+            double lb;
+            ck_assert_int_eq(vfy_lp_bound_case(lp, 1, cy, NULL, &rhs, &lb, NULL), VFY_OK);
+            vfy_lp_free(lp);
+            empty[compact] += lb == INFINITY;
+            if (rep % 2 == 0) /* the signs of a point: its region holds it */
+                REQUIRE_MSG(lb <= v0, "form %d, a point's signs: bound %.17g above %.17g", compact,
+                            lb, v0);
+            for (int s = 0; s < 400; s++) {
+                sample(&f, s, &st, x, y64, y32);
+                vfy_eval_forward_all(net, x, acts, NULL);
+                int in = 1;
+                for (int64_t k = 1; k < nl && in; k++)
+                    if (net->layers[k].kind == VFY_LAYER_RELU)
+                        for (int64_t j = 0; j < net->layers[k].n_out && in; j++)
+                            in = f.b->lo[k - 1][j] <= acts[k - 1][j] &&
+                                 acts[k - 1][j] <= f.b->hi[k - 1][j];
+                if (!in)
+                    continue;
+                hits++;
+                double v = fmin(dot(cy, y64, ny), dot(cy, y32, ny)) - rhs;
+                REQUIRE_MSG(lb <= v, "form %d, assignment %d: bound %.17g above %.17g", compact,
+                            rep, lb, v);
+            }
+        }
+    }
+    ck_assert(hits > 0);
+    REQUIRE_MSG(empty[0] > 0 && empty[1] > 0, "assignments proved empty: %d (full LP), %d (compact)",
+                empty[0], empty[1]);
+    for (int64_t k = 0; k < nl; k++) {
+        free(acts[k]);
+        free(lo0[k]);
+        free(hi0[k]);
+    }
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
 /* Bounds that are not finite: no LP, a clear status. */
 START_TEST(test_lp_rejects_infinite)
 {
@@ -602,6 +744,8 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_ideal_cuts);
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_loop_test(tc, test_lp_ulp_box, 0, 4);
+    tcase_add_test(tc, test_lp_empty_region);
+    tcase_add_loop_test(tc, test_lp_decided_signs, 0, 4);
     tcase_add_test(tc, test_lp_rejects_infinite);
     tcase_add_test(tc, test_lp_refuses_sigmoid);
     tcase_add_test(tc, test_lp_compact_cost);
