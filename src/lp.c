@@ -6,6 +6,8 @@
 
 #include <glpk.h>
 #include <limits.h>
+#include <setjmp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -47,6 +49,7 @@ struct vfy_lp {
     int case_ok;       /* a conjunction is loaded */
     int dual_next;     /* bounds changed since the last solve: use the dual simplex */
     int empty;         /* the last solve's constraints are certified infeasible (certify_empty) */
+    struct vfy_lp *next_live; /* the thread's next LP with a GLPK problem (glpk_recover) */
     int compact;       /* built by vfy_lp_build_compact: hidden neurons are not all columns */
     int64_t n_built;   /* layers in the relaxation (a prefix of the network, or all of it) */
     /* per unstable ReLU output column y: its row y - z >= 0, and its original bounds (fix_relu) */
@@ -223,12 +226,130 @@ static void glpk_quiet(void)
 
 void vfy_lp_thread_done(void) { glp_free_env(); }
 
+/* ---------------------------------------------------------------- GLPK's own errors */
+
+/* GLPK ends the process (abort) on an internal error: a failed assertion or a call it rejects
+ * (seen: a column's scaled bounds rounded together, see glpk_too_narrow). With an error hook it
+ * calls the hook first, which may leave by longjmp; the thread's GLPK environment must then be
+ * freed (glp_free_env), and every problem object in it goes. So the calls into GLPK's solver run
+ * under guarded(): on an error every LP of the thread gets a new GLPK problem built from our own
+ * copy of its rows, columns and objective (every change handed to GLPK is made to that copy first),
+ * with a standard basis, and the failed call reports failure. A solve that failed so leaves the
+ * multipliers 0, whose safe bound (the columns' box) is still a bound: the verdict can only be
+ * weaker, never wrong. */
+static _Thread_local jmp_buf *glpk_jmp;  /* where the error hook returns to, inside guarded() */
+static _Thread_local vfy_lp *live_lps;   /* the thread's LPs that hold a GLPK problem */
+static atomic_long glpk_fail_countdown = -1; /* test mode: vfy_lp_fail_after */
+static atomic_long glpk_errors;
+
+void vfy_lp_fail_after(long n) { atomic_store(&glpk_fail_countdown, n); }
+long vfy_lp_glpk_errors(void) { return atomic_load(&glpk_errors); }
+
+static void live_add(vfy_lp *lp)
+{
+    lp->next_live = live_lps;
+    live_lps = lp;
+}
+
+static void live_remove(vfy_lp *lp)
+{
+    for (vfy_lp **p = &live_lps; *p; p = &(*p)->next_live)
+        if (*p == lp) {
+            *p = lp->next_live;
+            return;
+        }
+}
+
+static void load_new(vfy_lp *lp, int64_t r0, int64_t c0);
+
+/* A new GLPK problem for lp from our copy. */
+static void glpk_rebuild(vfy_lp *lp)
+{
+    lp->P = glp_create_prob();
+    glp_set_obj_dir(lp->P, GLP_MIN);
+    load_new(lp, 0, 0);
+    for (int64_t j = 1; j <= lp->ncols; j++)
+        if (lp->obj[j] != 0.0)
+            glp_set_obj_coef(lp->P, (int)j, lp->obj[j]);
+    glp_scale_prob(lp->P, GLP_SF_AUTO);
+    glp_std_basis(lp->P);
+    lp->dual_next = 0;
+}
+
+static void glpk_recover(void)
+{
+    glp_free_env();
+    glpk_quiet();
+    atomic_fetch_add(&glpk_errors, 1);
+    vfy_log(1, "lp: GLPK failed (an internal error); the thread's LPs rebuilt, that solve unused");
+    for (vfy_lp *lp = live_lps; lp; lp = lp->next_live)
+        glpk_rebuild(lp);
+}
+
+static _Noreturn void error_hook(void *info)
+{
+    (void)info;
+    longjmp(*glpk_jmp, 1);
+}
+
+static int fail_injected(void)
+{
+    long n = atomic_load(&glpk_fail_countdown);
+    while (n >= 0 && !atomic_compare_exchange_weak(&glpk_fail_countdown, &n, n - 1))
+        ;
+    return n == 0;
+}
+
+/* fn(lp->P, arg) with GLPK's errors caught (above); 1 when it returned, 0 when GLPK failed. */
+static int guarded(vfy_lp *lp, void (*fn)(glp_prob *, void *), void *arg)
+{
+    jmp_buf here;
+    if (setjmp(here)) { /* no GLPK call before glp_free_env: its environment is in error */
+        glpk_jmp = NULL;
+        glpk_recover();
+        return 0;
+    }
+    glpk_jmp = &here;
+    glp_error_hook(error_hook, NULL);
+    if (fail_injected())
+        glp_set_col_bnds(lp->P, 0, GLP_FR, 0.0, 0.0); /* test mode: column 0 is GLPK's error */
+    fn(lp->P, arg);
+    glp_error_hook(NULL, NULL);
+    glpk_jmp = NULL;
+    return 1;
+}
+
+typedef struct { const glp_smcp *parm; int ret; } simplex_call;
+
+static void call_simplex(glp_prob *P, void *arg)
+{
+    simplex_call *c = arg;
+    c->ret = glp_simplex(P, c->parm);
+}
+
+static void call_adv_basis(glp_prob *P, void *arg)
+{
+    (void)arg;
+    glp_adv_basis(P, 0);
+}
+
+#define GLPK_LOST (-1) /* a guarded call that failed (GLPK's own codes are not negative) */
+
+/* glp_simplex under guarded(); GLPK_LOST when GLPK failed. */
+static int simplex(vfy_lp *lp, const glp_smcp *parm)
+{
+    simplex_call c = {parm, GLPK_LOST};
+    return guarded(lp, call_simplex, &c) ? c.ret : GLPK_LOST;
+}
+
 void vfy_lp_free(vfy_lp *lp)
 {
     if (!lp)
         return;
-    if (lp->P)
+    if (lp->P) {
+        live_remove(lp);
         glp_delete_prob(lp->P);
+    }
     if (lp->ref) {
         for (int64_t k = 0; k < lp->net->n_layers; k++)
             vfy_free(lp->ref[k]);
@@ -446,10 +567,11 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
     }
     glpk_quiet();
     lp->P = glp_create_prob();
+    live_add(lp);
     glp_set_obj_dir(lp->P, GLP_MIN);
     load_new(lp, 0, 0);
     glp_scale_prob(lp->P, GLP_SF_AUTO);
-    glp_adv_basis(lp->P, 0);
+    guarded(lp, call_adv_basis, NULL);
     vfy_free(H);
     vfy_free(xref);
     *out = lp;
@@ -735,10 +857,11 @@ vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, c
     }
     glpk_quiet();
     lp->P = glp_create_prob();
+    live_add(lp);
     glp_set_obj_dir(lp->P, GLP_MIN);
     load_new(lp, 0, 0);
     glp_scale_prob(lp->P, GLP_SF_AUTO);
-    glp_adv_basis(lp->P, 0);
+    guarded(lp, call_adv_basis, NULL);
     goto cleanup;
 nomem:
     st = vfy_fail(err, VFY_ERR_NOMEM, "lp: out of memory");
@@ -782,6 +905,16 @@ static int var_stat(glp_prob *P, int m, int k)
     return k <= m ? glp_get_row_stat(P, k) : glp_get_col_stat(P, k - m);
 }
 
+typedef struct { int k, *ind; double *val; int len; } tab_row_call;
+
+/* Row k of the simplex table (its basis factorised first), or len -1. */
+static void call_tab_row(glp_prob *P, void *arg)
+{
+    tab_row_call *c = arg;
+    if (glp_bf_exists(P) || glp_factorize(P) == 0)
+        c->len = glp_eval_tab_row(P, c->k, c->ind, c->val);
+}
+
 /* A certificate that the constraints are infeasible (Farkas), after GLPK found no feasible point.
  * Every feasible point, its row values r = A x in [rl, ru] and x in [cl, cu], satisfies for any row
  * multipliers y
@@ -813,25 +946,26 @@ static int certify_empty(vfy_lp *lp, const glp_smcp *parm0)
                 glp_set_obj_coef(P, (int)j, 0.0);
         glp_smcp parm = *parm0;
         parm.meth = GLP_DUAL;
-        int ret = glp_simplex(P, &parm);
+        int ret = simplex(lp, &parm);
+        lp->solves++;
+        if (ret == GLPK_LOST)
+            return 0; /* rebuilt with the objective */
         for (int64_t j = 1; j <= n; j++)
             if (lp->obj[j] != 0.0)
                 glp_set_obj_coef(P, (int)j, lp->obj[j]);
-        lp->solves++;
         if (ret != 0 || glp_get_status(P) != GLP_NOFEAS)
             return 0;
         k = glp_get_unbnd_ray(P);
         if (!(k >= 1 && k <= m + n && var_stat(P, m, k) == GLP_BS))
             return 0;
     }
-    if (!glp_bf_exists(P) && glp_factorize(P) != 0)
-        return 0;
     int *ind = vfy_alloc_array((size_t)n + 1, sizeof(int));
     double *val = vfy_alloc_array((size_t)n + 1, sizeof(double));
     double *y = vfy_alloc_array((size_t)m + 1, sizeof(double));
+    tab_row_call c = {k, ind, val, -1};
     int empty = 0;
-    if (ind && val && y) {
-        int len = glp_eval_tab_row(P, k, ind, val);
+    if (ind && val && y && guarded(lp, call_tab_row, &c) && c.len >= 0) {
+        int len = c.len;
         if (k <= m)
             y[k] = 1.0;
         for (int t = 1; t <= len; t++)
@@ -881,11 +1015,16 @@ static void solve(vfy_lp *lp)
         }
     }
     int it0 = glp_get_it_cnt(P);
-    int ret = glp_simplex(P, &parm);
+    int ret = simplex(lp, &parm);
     if (ret == GLP_EBADB || ret == GLP_ESING || ret == GLP_ECOND) {
-        glp_adv_basis(P, 0);
-        ret = glp_simplex(P, &parm);
+        if (!guarded(lp, call_adv_basis, NULL))
+            ret = GLPK_LOST;
+        else
+            ret = simplex(lp, &parm);
     }
+    if (ret == GLPK_LOST)
+        it0 = 0; /* a new problem (glpk_recover) */
+    P = lp->P;
     lp->solves++;
     lp->iterations += glp_get_it_cnt(P) - it0;
     if (ret != 0 && ret != GLP_ETMLIM && ret != GLP_EITLIM && ret != GLP_EOBJLL && ret != GLP_EOBJUL)

@@ -639,6 +639,62 @@ START_TEST(test_lp_decided_signs)
 }
 END_TEST
 
+/* GLPK's own error (injected by vfy_lp_fail_after: a call GLPK rejects, inside a guarded call)
+ * no longer ends the process: the failed solve's bound still holds at every sample, and the
+ * thread's LPs are rebuilt from verify's copy: two at once, one with a phase fixed and a case
+ * loaded, whose later solves give the bounds they gave before. */
+START_TEST(test_lp_glpk_error)
+{
+    fixture f;
+    fixture_make(&f, 0, 0, 0.3);
+    const vfy_net *net = f.net;
+    int64_t ny = net->n_out;
+    vfy_lp *a = NULL, *b = NULL;
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &a, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &b, NULL), VFY_OK);
+    int64_t layer[64], index[64];
+    ck_assert(vfy_lp_unstable(a, 64, layer, index, NULL) >= 1);
+    double cy[8] = {1, -1, 0.5}, rhs = 0, ref_a, ref_b, lb, lb_b;
+    ck_assert_int_eq(vfy_lp_bound_rows(b, 1, cy, NULL, &ref_b, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_fix_relu(a, layer[0], index[0], 1), VFY_OK);
+    ck_assert_int_eq(vfy_lp_case_begin(a, 1, cy, NULL, &rhs), VFY_OK);
+    ck_assert_int_eq(vfy_lp_case_solve(a, &ref_a, NULL), VFY_OK);
+    ck_assert(isfinite(ref_a) && isfinite(ref_b));
+    long e0 = vfy_lp_glpk_errors();
+    vfy_lp_fail_after(0);
+    ck_assert_int_eq(vfy_lp_case_solve(a, &lb, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_glpk_errors(), e0 + 1);
+    double *acts[16] = {0};
+    for (int64_t k = 0; k < net->n_layers; k++)
+        acts[k] = malloc((size_t)net->layers[k].n_out * sizeof(double));
+    uint64_t st = 17;
+    int hits = 0;
+    for (int s = 0; s < 1000; s++) {
+        double x[16], y64[16], y32[16];
+        sample(&f, s, &st, x, y64, y32);
+        vfy_eval_forward_all(net, x, acts, NULL);
+        if (acts[layer[0] - 1][index[0]] < 0)
+            continue;
+        hits++;
+        REQUIRE_MSG(lb <= dot(cy, y64, ny) - rhs, "bound %.17g after GLPK's error", lb);
+    }
+    ck_assert(hits > 0);
+    ck_assert_int_eq(vfy_lp_case_solve(a, &lb, NULL), VFY_OK);
+    REQUIRE_MSG(fabs(lb - ref_a) <= 1e-9 * (1 + fabs(ref_a)), "rebuilt: %.17g, before: %.17g", lb,
+                ref_a);
+    vfy_lp_case_end(a);
+    ck_assert_int_eq(vfy_lp_bound_rows(b, 1, cy, NULL, &lb_b, NULL), VFY_OK);
+    REQUIRE_MSG(fabs(lb_b - ref_b) <= 1e-9 * (1 + fabs(ref_b)), "rebuilt: %.17g, before: %.17g",
+                lb_b, ref_b);
+    for (int64_t k = 0; k < net->n_layers; k++)
+        free(acts[k]);
+    vfy_lp_free(a);
+    vfy_lp_free(b);
+    vfy_lp_thread_done();
+    fixture_free(&f);
+}
+END_TEST
+
 /* Bounds that are not finite: no LP, a clear status. */
 START_TEST(test_lp_rejects_infinite)
 {
@@ -745,6 +801,7 @@ static Suite *lp_suite(void)
     tcase_add_test(tc, test_lp_safe_bound_not_glpk);
     tcase_add_loop_test(tc, test_lp_ulp_box, 0, 4);
     tcase_add_test(tc, test_lp_empty_region);
+    tcase_add_test(tc, test_lp_glpk_error);
     tcase_add_loop_test(tc, test_lp_decided_signs, 0, 4);
     tcase_add_test(tc, test_lp_rejects_infinite);
     tcase_add_test(tc, test_lp_refuses_sigmoid);

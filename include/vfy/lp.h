@@ -60,6 +60,14 @@ void vfy_lp_free(vfy_lp *lp);
 /* Free GLPK's environment of the calling thread (every vfy_lp of the thread must be freed first). */
 void vfy_lp_thread_done(void);
 
+/* GLPK aborts the process on an internal error; here its solver runs with the error caught
+ * (lp.c, guarded): every vfy_lp of the thread is rebuilt from verify's own copy of it, and the
+ * failed solve yields no multipliers (a weaker bound, still safe). vfy_lp_glpk_errors() counts
+ * such errors (all threads); vfy_lp_fail_after(n) makes the (n+1)-th guarded GLPK call from now
+ * fail so (test mode, as vfy_alloc_fail_after; -1 disables). */
+long vfy_lp_glpk_errors(void);
+void vfy_lp_fail_after(long n);
+
 /* Bound every solve of lp by this deadline (NULL: none). GLPK's time limit follows it; a solve cut
  * short still yields a safe (if weaker) bound. */
 void vfy_lp_set_deadline(vfy_lp *lp, const vfy_deadline *dl);
