@@ -663,15 +663,16 @@ static int compact_row(vfy_lp *lp, int col, const int *base, int64_t nb, const d
     return 1;
 }
 
-/* A stable ReLU's pre-activation bounds [l, u] as a row on its form: at every reachable point
- * A·base + c + e lies in [l, u] with |e| <= E, so
- *     A·base  in  [l - c - E, u - c + E]   (rounded outward).
- * The form only carries the neuron's value; without this row the relaxation forgets the sign
- * that decided it, which over a ReLU-split domain is a constraint the base variables' box does not
- * imply (seen: leaves of scripts/fuzz_exact.py whose phases contradict each other, so that their
- * region is empty, had a feasible compact LP). A side that the form's range over the base box
- * already meets is left out, judged in round-to-nearest: leaving a row out only loosens the
- * relaxation. */
+/* A stable ReLU's pre-activation bound on its sign's side as a row on its form: at every
+ * reachable point A·base + c + e lies in [l, u] with |e| <= E, so
+ *     A·base >= l - c - E  (active, l >= 0)    or    A·base <= u - c + E  (inactive, u <= 0),
+ * rounded outward. The form only carries the neuron's value; without this row the relaxation
+ * forgets the sign that decided it, which over a ReLU-split domain is a constraint the base
+ * variables' box does not imply (seen: leaves of scripts/fuzz_exact.py whose phases contradict
+ * each other, so that their region is empty, had a feasible compact LP). The row is added only
+ * where the form's value over the base box may have the other sign (judged in round-to-nearest:
+ * leaving a row out only loosens the relaxation), which keeps the LP small on nets with many
+ * stable neurons. */
 static int compact_bound_row(vfy_lp *lp, const int *base, int64_t nb, const double *a, double c,
                              double E, double l, double u)
 {
@@ -682,7 +683,8 @@ static int compact_bound_row(vfy_lp *lp, const int *base, int64_t nb, const doub
         rlo += x * (x > 0 ? bl : bu);
         rhi += x * (x > 0 ? bu : bl);
     }
-    double rl = rlo < lo ? lo : -INFINITY, ru = rhi > hi ? hi : INFINITY;
+    /* only a side that decides the sign: the form may cross 0 there over the base box */
+    double rl = l >= 0 && rlo + c < 0 ? lo : -INFINITY, ru = u <= 0 && rhi + c > 0 ? hi : INFINITY;
     if (rl == -INFINITY && ru == INFINITY)
         return 1;
     if (!row_begin(lp, nb))
