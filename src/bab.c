@@ -1242,7 +1242,8 @@ static int lp_stage(search *s, worker *w, const domain *d, dresult *r, int64_t e
     int64_t nx = net->n_in, ny = net->n_out;
     vfy_lp *lp = NULL;
     vfy_error err;
-    vfy_status bst = vfy_lp_build_compact(s->ctx, d->lo, d->hi, w->b, exact_max, &lp, &err);
+    vfy_status bst = vfy_lp_build_compact(s->ctx, d->lo, d->hi, w->b, exact_max, s->relu_split,
+                                          &lp, &err);
     if (bst == VFY_ERR_INVALID)
         bst = vfy_lp_build(s->ctx, d->lo, d->hi, w->b, &lp, &err);
     if (bst != VFY_OK)

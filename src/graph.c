@@ -10,7 +10,8 @@
 
 /* Per-op facts: the ONNX op type, the attributes we understand (space separated: any other is
  * refused, since ignoring it could change the semantics), and the input count. An input past
- * min_in may be left out (an empty name), but not of a VARIADIC op, whose inputs are all operands. */
+ * min_in may be left out (an empty name), but not of a VARIADIC op, whose inputs are all
+ * operands. */
 #define VARIADIC (1 << 20)
 static const struct op_info {
     const char *name;

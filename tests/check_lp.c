@@ -98,7 +98,7 @@ START_TEST(test_lp_contains_samples)
     vfy_lp *lp = NULL, *lc = NULL;
     ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL), VFY_OK);
     ck_assert_int_eq(vfy_lp_bound_rows(lp, K, cy, NULL, lbl, val), VFY_OK);
-    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 1000, &lc, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 1000, 0, &lc, NULL), VFY_OK);
     ck_assert_int_eq(vfy_lp_bound_rows(lc, K, cy, NULL, lbk, NULL), VFY_OK);
     for (int i = 0; i < K; i++) {
         double tol = 1e-9 * (1 + fabs(lbc[i]));
@@ -224,7 +224,7 @@ START_TEST(test_lp_fix_relu)
     const vfy_net *net = f.net;
     int64_t ny = net->n_out;
     vfy_lp *lp = NULL;
-    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &lp, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, 0, &lp, NULL), VFY_OK);
     int64_t layer[64], index[64];
     int64_t U = vfy_lp_unstable(lp, 64, layer, index, NULL);
     ck_assert(U >= 1);
@@ -502,18 +502,19 @@ static vfy_lp *build_form(const vfy_bound_ctx *ctx, const double *lo, const doub
                           const vfy_bounds *b, int compact)
 {
     vfy_lp *lp = NULL;
-    vfy_status st = compact ? vfy_lp_build_compact(ctx, lo, hi, b, 0, &lp, NULL)
+    vfy_status st = compact ? vfy_lp_build_compact(ctx, lo, hi, b, 0, 1, &lp, NULL)
                             : vfy_lp_build(ctx, lo, hi, b, &lp, NULL);
     ck_assert_int_eq(st, VFY_OK);
     return lp;
 }
 
 /* A region whose decided ReLU signs contradict each other is empty: z1 = x - 1/2 >= 0 and
- * z2 = -x - 1/2 >= 0 on x in [-1, 1]. With the later layers' bounds wide, both LP forms prove it (a Farkas certificate: the case's
- * bound is +infinity, whatever the case); with z2 <= 0 instead the region is x in [1/2, 1], and the
- * bound of y - 100 (y = relu(z1) + relu(z2)) is finite and at most its minimum -100. Before the
- * compact form had its decided signs as rows it was feasible here, and neither form's safe bound
- * of an infeasible LP was above 0: such ReLU-split leaves stayed open. */
+ * z2 = -x - 1/2 >= 0 on x in [-1, 1]. With the later layers' bounds wide, both LP forms prove it
+ * (a Farkas certificate: the case's bound is +infinity, whatever the case); with z2 <= 0 instead
+ * the region is x in [1/2, 1], and the bound of y - 100 (y = relu(z1) + relu(z2)) is finite and at
+ * most its minimum -100. Before the compact form had its decided signs as rows it was feasible
+ * here, and neither form's safe bound of an infeasible LP was above 0: such ReLU-split leaves
+ * stayed open. */
 START_TEST(test_lp_empty_region)
 {
     const int64_t sizes[3] = {1, 2, 1};
@@ -627,8 +628,8 @@ START_TEST(test_lp_decided_signs)
         }
     }
     ck_assert(hits > 0);
-    REQUIRE_MSG(empty[0] > 0 && empty[1] > 0, "assignments proved empty: %d (full LP), %d (compact)",
-                empty[0], empty[1]);
+    REQUIRE_MSG(empty[0] > 0 && empty[1] > 0,
+                "assignments proved empty: %d (full LP), %d (compact)", empty[0], empty[1]);
     for (int64_t k = 0; k < nl; k++) {
         free(acts[k]);
         free(lo0[k]);
@@ -650,7 +651,7 @@ START_TEST(test_lp_glpk_error)
     const vfy_net *net = f.net;
     int64_t ny = net->n_out;
     vfy_lp *a = NULL, *b = NULL;
-    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &a, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, 0, &a, NULL), VFY_OK);
     ck_assert_int_eq(vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &b, NULL), VFY_OK);
     int64_t layer[64], index[64];
     ck_assert(vfy_lp_unstable(a, 64, layer, index, NULL) >= 1);
@@ -727,7 +728,7 @@ START_TEST(test_lp_refuses_sigmoid)
     vfy_error err;
     ck_assert_int_eq(vfy_lp_build(ctx, lo, hi, b, &lp, &err), VFY_ERR_UNSUPPORTED);
     ck_assert_ptr_null(lp);
-    ck_assert_int_eq(vfy_lp_build_compact(ctx, lo, hi, b, 64, &lp, &err), VFY_ERR_UNSUPPORTED);
+    ck_assert_int_eq(vfy_lp_build_compact(ctx, lo, hi, b, 64, 0, &lp, &err), VFY_ERR_UNSUPPORTED);
     ck_assert_ptr_null(lp);
     /* the prefix before the sigmoid (DENSE, RELU, DENSE) is an LP */
     ck_assert_int_eq(vfy_lp_build_prefix(ctx, lo, hi, b, 3, &lp, &err), VFY_OK);
@@ -775,7 +776,7 @@ START_TEST(test_lp_alloc_failures)
         vfy_status st = vfy_lp_build(f.ctx, f.wlo, f.whi, f.b, &lp, NULL);
         vfy_lp_free(lp);
         vfy_alloc_fail_after(n);
-        vfy_status st2 = vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, &lp, NULL);
+        vfy_status st2 = vfy_lp_build_compact(f.ctx, f.wlo, f.whi, f.b, 64, 0, &lp, NULL);
         vfy_alloc_fail_after(-1);
         ck_assert(st == VFY_OK || st == VFY_ERR_NOMEM);
         ck_assert(st2 == VFY_OK || st2 == VFY_ERR_NOMEM);

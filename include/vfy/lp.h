@@ -53,9 +53,12 @@ vfy_status vfy_lp_build_prefix(const vfy_bound_ctx *ctx, const double *in_lo, co
  * max_unstable unstable ReLUs: sum over affine layers of their coefficients (nonzeros when
  * sparse) times (n_in0 + 2 max_unstable). */
 double vfy_lp_compact_cost(const vfy_net *net, int64_t max_unstable);
+/* sign_rows: each stable ReLU's sign is also a row on its form where the inputs' and unstable
+ * outputs' box does not imply it: needed where b holds ReLU splits (clamped into it), for which a
+ * form alone would forget the split. */
 vfy_status vfy_lp_build_compact(const vfy_bound_ctx *ctx, const double *in_lo, const double *in_hi,
-                                const vfy_bounds *b, int64_t max_unstable, vfy_lp **out,
-                                vfy_error *err);
+                                const vfy_bounds *b, int64_t max_unstable, int sign_rows,
+                                vfy_lp **out, vfy_error *err);
 void vfy_lp_free(vfy_lp *lp);
 /* Free GLPK's environment of the calling thread (every vfy_lp of the thread must be freed first). */
 void vfy_lp_thread_done(void);

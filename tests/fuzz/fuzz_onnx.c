@@ -8,7 +8,7 @@
  *         src/onnx.c src/graph.c src/net.c src/eval.c src/la.c src/core.c build/gen/onnx.pb-c.c \
  *         -lprotobuf-c -L/usr/lib/x86_64-linux-gnu/openblas-pthread/ -lopenblas -lm -lpthread \
  *         -o build/fuzz_onnx
- *   mkdir -p build/fuzz_onnx_corpus   (then copy the ONNX files of models/ and tests/data/bad/ there)
+ *   mkdir -p build/fuzz_onnx_corpus     (then copy models/'s and tests/data/bad/'s ONNX files in)
  *   build/fuzz_onnx -max_len=8192 -rss_limit_mb=4096 build/fuzz_onnx_corpus
  *
  * Contract checked on every input: the loader returns a status (never crashes, hangs or leaks),
