@@ -696,6 +696,20 @@ START_TEST(test_relu_corrupt)
         expect = "expected 'row C R'";
         break;
     }
+    case 7: /* a split count past the network (it asked for 320 GB before it was read) */
+        set_token(&t, r, sp + 1, "40000001000");
+        expect = "more than the network's";
+        break;
+    case 8: { /* the second split on the first one's neuron */
+        ck_assert_int_ge(atoi(strstr(t.line[r], " splits ") + 8), 2);
+        char *save = NULL, *copy = strdup(t.line[r]), *w = strtok_r(copy, " ", &save);
+        for (int k = 0; k < sp + 2; k++)
+            w = strtok_r(NULL, " ", &save);
+        set_token(&t, r, sp + 4, w);
+        free(copy);
+        expect = "split twice";
+        break;
+    }
     }
     char *bad = tl_join(&t);
     REQUIRE_MSG(!check_text(m, s, bad, why, NULL), "corruption %d accepted", _i);
@@ -2236,7 +2250,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_writer_removes_on_sat);
     tcase_add_loop_test(tc, test_relu_certified, 0, (int)(sizeof relu_instances / sizeof relu_instances[0]));
     tcase_add_test(tc, test_relu_case_trees_certified);
-    tcase_add_loop_test(tc, test_relu_corrupt, 0, 7);
+    tcase_add_loop_test(tc, test_relu_corrupt, 0, 9);
     tcase_add_test(tc, test_relu_checker_bisects);
     tcase_add_loop_test(tc, test_relu_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_checker_ulps);
