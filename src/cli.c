@@ -592,6 +592,9 @@ int main(int argc, char **argv)
         vfy_log(1, "LP stage: %lld domains, %lld cases refuted there, %lld LPs solved in %.2f s",
                 (long long)res.lp_domains, (long long)res.lp_refuted, (long long)res.lp_solves,
                 res.lp_time_s);
+    if (vfy_lp_glpk_errors() > 0)
+        vfy_log(1, "LP: GLPK failed %ld times (internal errors caught; those solves unused)",
+                vfy_lp_glpk_errors());
     if (result_path) {
         st = vfy_result_write(result_path, &res, net->n_in, net->n_out, &err);
         if (st != VFY_OK) {

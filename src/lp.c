@@ -592,8 +592,8 @@ fail:
  * p the layer's perturbation (as in the full LP) and r the rounding of our own products:
  *     |fl(W A) - W A| |base| + |fl(W c + b) - (W c + b)| <= gamma(n + 2) |W| (|A| M + |c|) + gamma |b|
  * with M = max |base| (la.h's model; everything on the right is evaluated with a (1 + gamma) margin
- * and rounded up). A stable ReLU keeps (active) or zeroes (inactive) the form, its bounds a row on
- * the form where the base box does not imply them (compact_bound_row); an unstable one adds
+ * and rounded up). A stable ReLU keeps (active) or zeroes (inactive) the form (and on request its
+ * sign becomes a row on the form: compact_bound_row); an unstable one adds
  * columns z and y, the row  z - A·base  in  [c - E, c + E]  and the triangle, and its form becomes y.
  * SOUND: by induction every real (and, with float semantics, every float32) value lies in its form's
  * range, so every row holds at every reachable point. */
