@@ -3,13 +3,15 @@
  * the certificate fuzzed. Not built by `make`; build and run with clang:
  *
  *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off \
- *         -fsanitize=fuzzer,address,undefined -Iinclude -Ibuild/gen tests/fuzz/fuzz_cert.c \
- *         src/checker.c src/onnx.c src/graph.c src/net.c src/spec.c src/core.c \
- *         build/gen/onnx.pb-c.c -lprotobuf-c -lm -lpthread -o build/fuzz_cert
+ *         -fsanitize=fuzzer,address,undefined -Iinclude -Ibuild/gen \
+ *         -I/usr/include/x86_64-linux-gnu/openblas-pthread/ tests/fuzz/fuzz_cert.c src/checker.c \
+ *         src/onnx.c src/graph.c src/net.c src/spec.c src/la.c src/core.c build/gen/onnx.pb-c.c \
+ *         -lprotobuf-c -L/usr/lib/x86_64-linux-gnu/openblas-pthread/ -lopenblas -lm -lpthread \
+ *         -o build/fuzz_cert
  *   mkdir -p build/fuzz_cert_corpus
  *   build/release/verify models/abs_split.onnx specs/abs_split_unsat.vnnlib \
  *         --certificate build/fuzz_cert_corpus/abs.cert
- *   build/fuzz_cert -max_len=4096 build/fuzz_cert_corpus
+ *   build/fuzz_cert -max_len=4096 -rss_limit_mb=4096 build/fuzz_cert_corpus
  *
  * Contract checked on every input: the check runs (VFY_OK: a malformed certificate is invalid, not
  * an error), its reason is one line, and it never crashes, hangs or leaks. Bisection is kept to 4
