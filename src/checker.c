@@ -2642,12 +2642,9 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
             if (ns > c.half || ns > (ln.le - ln.lp) / 2)
                 INVALID("%s:%lld: 'splits %lld': more than the network's %lld neurons or the "
                         "line's tokens", cn, (long long)ln.no, ns, (long long)c.half);
-            if (!split_line) {
-                if (!(split_line = vfy_alloc_array((size_t)c.half + 1, sizeof(int64_t))))
-                    goto nomem;
-                for (int64_t t = 0; t <= c.half; t++)
-                    split_line[t] = -1;
-            }
+            if (!split_line && /* zeroed: line numbers start at 1 */
+                !(split_line = vfy_alloc_array((size_t)c.half + 1, sizeof(int64_t))))
+                goto nomem;
             if (nsidx + ns > capsidx) {
                 int64_t nc = grown(capsidx, nsidx + ns, 1024);
                 int64_t *i2 = vfy_realloc(sidx, (size_t)nc * sizeof(int64_t));

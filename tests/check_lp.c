@@ -43,6 +43,17 @@ static void fixture_make(fixture *f, int i, int float_semantics, double radius)
     ck_assert_int_eq(vfy_bound_layers(f->ctx, VFY_BOUND_CROWN, f->wlo, f->whi, NULL, f->b), VFY_OK);
 }
 
+/* A fixture of an explicit net (testnet_dense) in the real semantics; its box is the caller's. */
+static void fixture_dense(fixture *f, int n_dense, const int64_t *sizes, const double *const *w,
+                          const double *const *b)
+{
+    f->net = testnet_dense(n_dense, sizes, w, b);
+    ck_assert_ptr_nonnull(f->net);
+    ck_assert_int_eq(vfy_bound_ctx_create(f->net, 0, &f->ctx, NULL), VFY_OK);
+    f->b = vfy_bounds_create(f->ctx);
+    ck_assert_ptr_nonnull(f->b);
+}
+
 static void fixture_free(fixture *f)
 {
     vfy_bounds_free(f->b);
@@ -432,11 +443,10 @@ START_TEST(test_lp_safe_bound_not_glpk)
     const int64_t sizes[2] = {2, 2};
     const double w1[4] = {1, 0x1p-53, 0, 1}, b1[2] = {0, 0};
     const double *w[1] = {w1}, *b[1] = {b1};
-    vfy_net *net = testnet_dense(1, sizes, w, b);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
-    vfy_bounds *bb = vfy_bounds_create(ctx);
+    fixture f;
+    fixture_dense(&f, 1, sizes, w, b);
+    vfy_bound_ctx *ctx = f.ctx;
+    vfy_bounds *bb = f.b;
     double lo[2] = {0, 0}, hi[2] = {1, 0x1p30};
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bb), VFY_OK);
     vfy_lp *lp = NULL;
@@ -451,9 +461,7 @@ START_TEST(test_lp_safe_bound_not_glpk)
                 "GLPK's optimum %.17g (expected above the true minimum: its tolerance)", val);
     vfy_lp_free(lp);
     vfy_lp_thread_done();
-    vfy_bounds_free(bb);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    fixture_free(&f);
 }
 END_TEST
 
@@ -520,12 +528,10 @@ START_TEST(test_lp_empty_region)
     const int64_t sizes[3] = {1, 2, 1};
     const double w1[2] = {1, -1}, b1[2] = {-0.5, -0.5}, w2[2] = {1, 1}, b2[1] = {0};
     const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
-    vfy_net *net = testnet_dense(2, sizes, w, b);
-    ck_assert_ptr_nonnull(net);
-    vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, 0, &ctx, NULL), VFY_OK);
-    vfy_bounds *bb = vfy_bounds_create(ctx);
-    ck_assert_ptr_nonnull(bb);
+    fixture f;
+    fixture_dense(&f, 2, sizes, w, b);
+    vfy_bound_ctx *ctx = f.ctx;
+    vfy_bounds *bb = f.b;
     double lo = -1, hi = 1, cy = 1, rhs = 100;
     for (int compact = 0; compact <= 1; compact++) {
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, bb), VFY_OK);
@@ -548,9 +554,7 @@ START_TEST(test_lp_empty_region)
         vfy_lp_free(lp);
     }
     vfy_lp_thread_done();
-    vfy_bounds_free(bb);
-    vfy_bound_ctx_free(ctx);
-    vfy_net_free(net);
+    fixture_free(&f);
 }
 END_TEST
 
