@@ -8,7 +8,8 @@ onnx_pb2 module is generated at run time with protoc from Debian's /usr/include/
 runs the network with numpy, parses the VNNLIB itself, and checks the counterexample in the result
 file the way the VNN-COMP organisers do, plus an exact check:
 
-  1. the result file's first line is "sat" and it lists every X_i (and Y_j) once;
+  1. the result file's first line is "sat" and it lists every X_i (and Y_j) once (for a VNNLIB
+     2.0 query: its assignment, each tensor's "NAME TYPE [shape]" line and then its values);
   2. X (as written, parsed to float64) lies inside the input region exactly (no tolerance);
   3. Y in the file matches the network's float32 output on float32(X) within rtol 1e-3 / atol 1e-4;
   4. the spec holds on (X, Y_net): exactly on the float32 pass and on a float64 pass -> "valid";
@@ -696,6 +697,8 @@ class Network:
 
 def tokenize(text):
     text = re.sub(r";[^\n]*", " ", text)
+    # VNNLIB 2.0 indices and shapes may hold spaces: [1, 5] is one token
+    text = re.sub(r"\[[^\]()]*\]", lambda m: re.sub(r"\s+", "", m.group(0)), text)
     return re.findall(r"\(|\)|[^\s()]+", text)
 
 
@@ -717,6 +720,15 @@ def parse_sexprs(tokens, what):
 
 
 VAR_RE = re.compile(r"^([XY])_(\d+)$")
+TENSOR_REF_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_]*)(?:\[([0-9,]*)\])?$")
+SHAPE_RE = re.compile(r"^\[([0-9,]*)\]$")
+
+
+def parse_shape(tok, what):
+    m = SHAPE_RE.match(tok)
+    if not m:
+        raise CheckError("%s: bad shape %r" % (what, tok))
+    return [int(d) for d in m.group(1).split(",")] if m.group(1) else []
 
 
 def parse_number(tok, what):
@@ -737,11 +749,16 @@ class Spec:
         self.ny = 0
         declared = set()
         self.asserts = []
+        self.tensors = []  # VNNLIB 2.0: [(name, type, shape, "X" or "Y")], inputs first
         for e in parse_sexprs(tokenize(text), "vnnlib"):
             if not isinstance(e, list) or not e:
                 raise CheckError("vnnlib: unexpected top-level token %r" % (e,))
             head = e[0]
-            if head == "declare-const":
+            if head == "vnnlib-version":
+                continue
+            if head == "declare-network":
+                self._network(e, declared)
+            elif head == "declare-const":
                 if len(e) != 3 or not isinstance(e[1], str):
                     raise CheckError("vnnlib: bad declare-const %r" % (e,))
                 m = VAR_RE.match(e[1])
@@ -767,7 +784,52 @@ class Spec:
                     raise CheckError("vnnlib: %s_%d not declared (indices must be contiguous)" % (pre, i))
         self.formula = ("and", self.asserts)
 
+    def _network(self, e, declared):
+        """One network with one input and one output tensor; X_i / Y_i are their elements in
+        row-major order."""
+        if self.tensors or self.nx or self.ny:
+            raise CheckError("vnnlib: only one network, not mixed with declare-const, is supported")
+        for d in e[2:]:
+            if not isinstance(d, list) or not d or d[0] not in ("declare-input", "declare-output"):
+                raise CheckError("vnnlib: unsupported network declaration %r" % (d,))
+            if len(d) not in (4, 5):
+                raise CheckError("vnnlib: bad %s %r" % (d[0], d))
+            kind = "X" if d[0] == "declare-input" else "Y"
+            shape = parse_shape(d[3], "vnnlib")
+            self.tensors.append((d[1], d[2], shape, kind))
+            n = int(np.prod(shape)) if shape else 1
+            if kind == "X":
+                self.nx = n
+            else:
+                self.ny = n
+            declared.update("%s_%d" % (kind, i) for i in range(n))
+        if [t[3] for t in self.tensors] != ["X", "Y"]:
+            raise CheckError("vnnlib: the network must declare one input, then one output")
+
+    def _tensor_ref(self, e):
+        """'X[0,3]' (or the bare name of a one-element tensor) -> 'X_3'; None if not a tensor."""
+        m = TENSOR_REF_RE.match(e)
+        if not m:
+            return None
+        for name, _, shape, kind in self.tensors:
+            if name != m.group(1):
+                continue
+            idx = [int(i) for i in m.group(2).split(",")] if m.group(2) else []
+            if m.group(2) is None and int(np.prod(shape)) == 1:
+                return "%s_0" % kind
+            if len(idx) != len(shape) or any(i >= d for i, d in zip(idx, shape)):
+                raise CheckError("vnnlib: bad index in %r for shape %r" % (e, shape))
+            flat = 0
+            for i, d in zip(idx, shape):
+                flat = flat * d + i
+            return "%s_%d" % (kind, flat)
+        return None
+
     def _term(self, e, declared):
+        if isinstance(e, str) and self.tensors and not VAR_RE.match(e):
+            ref = self._tensor_ref(e)
+            if ref is not None:
+                return ("var", ref)
         if isinstance(e, str):
             if VAR_RE.match(e):
                 if e not in declared:
@@ -792,6 +854,8 @@ class Spec:
         op = e[0]
         if op in ("and", "or"):
             return (op, [self._formula(f, declared) for f in e[1:]])
+        if op == "==":
+            op = "="
         if op in ("<=", ">=", "<", ">", "="):
             if len(e) != 3:
                 raise CheckError("vnnlib: %s takes two arguments" % op)
@@ -865,13 +929,43 @@ def formula_eval(f, env, tol, inputs_only=False):
 # ----------------------------------------------------------------------------------------------
 # Result file
 
-def parse_result(text):
+def parse_result_v2(lines, spec):
+    """VNNLIB 2.0's assignment: per declared tensor a line 'NAME TYPE [shape]', then its values
+    one a line (row-major); the type as declared, or 'real' for a floating-point one."""
+    vals = {}
+    pos = 0
+    for name, typ, shape, kind in spec.tensors:
+        if pos >= len(lines):
+            raise CheckError("result file: no assignment for %s" % name)
+        m = re.match(r"^(\S+)\s+(\S+)\s+(\[[0-9,\s]*\])$", lines[pos])
+        if not m:
+            raise CheckError("result file: bad assignment header %r" % lines[pos])
+        if m.group(1) != name:
+            raise CheckError("result file: expected %s, found %s" % (name, m.group(1)))
+        if m.group(2).lower() not in (typ.lower(), "real"):
+            raise CheckError("result file: %s has type %s, declared %s" % (name, m.group(2), typ))
+        if parse_shape(re.sub(r"\s+", "", m.group(3)), "result file") != shape:
+            raise CheckError("result file: %s has shape %s, declared %r" % (name, m.group(3), shape))
+        n = int(np.prod(shape)) if shape else 1
+        if pos + 1 + n > len(lines):
+            raise CheckError("result file: not enough values for %s" % name)
+        for i in range(n):
+            vals["%s_%d" % (kind, i)] = parse_number(lines[pos + 1 + i], "result file")
+        pos += 1 + n
+    if pos != len(lines):
+        raise CheckError("result file: unexpected %r after the assignment" % lines[pos])
+    return vals
+
+
+def parse_result(text, spec=None):
     lines = text.strip().splitlines()
     if not lines:
         raise CheckError("result file is empty")
     verdict = lines[0].strip()
     if verdict != "sat":
         return verdict, None
+    if spec is not None and spec.tensors:
+        return verdict, parse_result_v2([l.strip() for l in lines[1:] if l.strip()], spec)
     body = "\n".join(lines[1:])
     vals = {}
     items = parse_sexprs(tokenize(body), "result file")
@@ -890,11 +984,11 @@ def parse_result(text):
 
 def check(model_path, spec_path, result_path):
     """Return (status, message): status is 'valid', 'valid-with-tolerance' or 'invalid'."""
+    spec = Spec(read_maybe_gz(spec_path).decode("utf-8", errors="replace"))
     with open(result_path, "r", encoding="utf-8", errors="replace") as f:
-        verdict, vals = parse_result(f.read())
+        verdict, vals = parse_result(f.read(), spec)
     if verdict != "sat":
         return "invalid", "result file says %r, not sat: there is no counterexample to check" % verdict
-    spec = Spec(read_maybe_gz(spec_path).decode("utf-8", errors="replace"))
     pb = load_onnx_pb2()
     model = pb.ModelProto()
     try:

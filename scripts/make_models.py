@@ -43,6 +43,7 @@ import itertools
 import math
 import os
 import random
+import re
 import struct
 import subprocess
 import sys
@@ -692,6 +693,28 @@ def spec_text(comment, n_in, n_out, boxes, dnf):
     return "\n".join(lines) + "\n"
 
 
+def spec_v2_text(text, in_dims, out_dims, typ, names=False):
+    """The VNNLIB 1 text as a VNNLIB 2.0 query: one declare-network with the model's input and
+    output shapes, X_i / Y_j as tensor elements at row-major offset i / j."""
+    def unravel(i, dims):
+        idx = []
+        for d in reversed(dims):
+            idx.append(i % d)
+            i //= d
+        return ",".join(str(k) for k in reversed(idx))
+    body = re.sub(r"\(declare-const [XY]_\d+ Real\)\n", "", text)
+    dims = {"X": in_dims, "Y": out_dims}
+    body = re.sub(r"\b([XY])_(\d+)\b",
+                  lambda m: "%s[%s]" % (m.group(1), unravel(int(m.group(2)), dims[m.group(1)])),
+                  body)
+    onnx = [' "X"', ' "Y"'] if names else ["", ""]
+    head = ("(vnnlib-version <2.0>)\n(declare-network net\n    (declare-input X %s [%s]%s)\n"
+            "    (declare-output Y %s [%s]%s)\n)\n"
+            % (typ, ", ".join(map(str, in_dims)), onnx[0], typ, ",".join(map(str, out_dims)),
+               onnx[1]))
+    return head + body
+
+
 def grid(lo, hi, n):
     axes = [[lo[i] + (hi[i] - lo[i]) * k / (n - 1) for k in range(n)] for i in range(len(lo))]
     return itertools.product(*axes), max((hi[i] - lo[i]) / (n - 1) for i in range(len(lo)))
@@ -1260,6 +1283,21 @@ def build(root):
                "box 2 is not: x = %s gives Y_0 = %.6f."
                % (num(t_sat), SPL, num(t_sat), pm1, fmt_x(w2), -mx2))
 
+    # VNNLIB 2.0 queries: the same properties with tensor-indexed variables (and the ONNX names
+    # for one of them); the verdicts are the VNNLIB 1 specs' own
+    for model, name, in_dims, out_dims, typ, names in (
+            ("tiny_relu", "tiny_relu_unsat", [1, 1], [1, 1], "Real", False),
+            ("tiny_relu", "tiny_relu_sat", [1, 1], [1, 1], "float32", True),
+            ("rand2_b", "rand2_b_dnf_sat", [1, rb.n_in], [1, rb.n_out], "float32", False),
+            ("acas_like", "acas_like_unsat", [1, 1, 1, 5], [1, 5], "float32", False),
+            ("acas_like", "acas_like_sat", [1, 1, 1, 5], [1, 5], "float32", True)):
+        with open(os.path.join(specs_dir, name + ".vnnlib")) as f:
+            text = f.read()
+        with open(os.path.join(specs_dir, name + "_v2.vnnlib"), "w") as f:
+            f.write(spec_v2_text(text, in_dims, out_dims, typ, names))
+        verdict = [v for m, sp, v in expected if sp == "specs/%s.vnnlib" % name][0]
+        expected.append(("models/%s.onnx" % model, "specs/%s_v2.vnnlib" % name, verdict))
+
     write_bad_inputs(root)
 
     with open(os.path.join(models_dir, "EXPECTED.csv"), "w") as f:
@@ -1299,6 +1337,21 @@ def write_bad_inputs(root):
                                  + "(assert (>= X_0 -1.0))\n(assert (<= X_0 1.0))\n"
                                  + "(assert (>= X_1 -1.0))\n(assert (<= Y_0 -0.05))\n").encode()
     files["empty.vnnlib"] = b""
+    net2 = ("(vnnlib-version <2.0>)\n(declare-network f (declare-input X real [1,2]) "
+            "(declare-output Y real [1,1]))\n")
+    files["v2_two_networks.vnnlib"] = (
+        "; VNNLIB 2.0 over two networks (unsupported)\n" + net2
+        + "(declare-network g (declare-input A real [1,2]) (declare-output B real [1,1]))\n"
+        + "(assert (<= X[0,0] 1))\n").encode()
+    files["v2_bad_index.vnnlib"] = (
+        "; VNNLIB 2.0: X[0,2] is past X's shape [1,2]\n" + net2
+        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,2] 1)))\n"
+        + "(assert (<= Y[0,0] -0.05))\n").encode()
+    files["v2_onnx_name.vnnlib"] = (
+        "; VNNLIB 2.0: the input is named for an ONNX tensor the model does not have\n"
+        + net2.replace("[1,2])", '[1,2] "image")')
+        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
+        + "(assert (<= Y[0,0] -0.05))\n").encode()
     for name, data in files.items():
         with open(os.path.join(bad, name), "wb") as f:
             f.write(data)

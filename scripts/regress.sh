@@ -129,6 +129,9 @@ bad_case "VNNLIB 2 Y for a 1-output net" "$GOOD_MODEL" "$B/two_outputs.vnnlib"
 bad_case "VNNLIB input left unbounded"  "$GOOD_MODEL" "$B/unbounded.vnnlib"
 bad_case "ONNX with a LogSoftmax mid-graph" "$B/logsoftmax_middle.onnx" "$GOOD_SPEC"
 bad_case "threshold on a Softmax output" models/soft2.onnx "$B/softmax_threshold.vnnlib"
+bad_case "VNNLIB 2.0 over two networks"  "$GOOD_MODEL" "$B/v2_two_networks.vnnlib"
+bad_case "VNNLIB 2.0 index out of range" "$GOOD_MODEL" "$B/v2_bad_index.vnnlib"
+bad_case "VNNLIB 2.0 unknown ONNX name"  "$GOOD_MODEL" "$B/v2_onnx_name.vnnlib"
 
 # --- usage errors: exit 4, one line naming the conflict ------------------------------------------
 out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --certificate "$TMP/c" --bounds lp 2>&1 >/dev/null); rc=$?

@@ -32,7 +32,8 @@ static const char usage_text[] =
     "\n"
     "Decides whether some input of the VNNLIB spec's region drives the network's output into the\n"
     "spec's unsafe set. Prints one line: unsat (the property holds, proved), sat (a counterexample,\n"
-    "confirmed), unknown, or timeout.\n"
+    "confirmed), unknown, or timeout. The spec is VNNLIB 1 (declare-const X_i Real) or VNNLIB 2.0\n"
+    "(one declare-network, one input and one output tensor).\n"
     "\n"
     "options:\n"
     "  --timeout S        give up after S seconds (default: no limit)\n"
@@ -515,6 +516,15 @@ int main(int argc, char **argv)
                       "%s: declares %lld input(s) X_i and %lld output(s) Y_i, but %s has %lld "
                       "input(s) and %lld output(s)", spec_path, (long long)spec->n_x, (long long)spec->n_y,
                       model_path, (long long)net->n_in, (long long)net->n_out);
+    /* a VNNLIB 2.0 query may name the ONNX tensors its input and output stand for */
+    for (int k = 0; st == VFY_OK && spec->version == 2 && k < 2; k++) {
+        const vfy_spec_tensor *t = k ? &spec->output : &spec->input;
+        const char *actual = k ? net->out_name : net->in_name;
+        if (t->onnx_name && strcmp(t->onnx_name, actual) != 0)
+            st = vfy_fail(&err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but %s's "
+                          "%s is '%s'", spec_path, t->name, k ? "output" : "input", t->onnx_name,
+                          model_path, k ? "output" : "input", actual);
+    }
     if (st == VFY_OK)
         st = vfy_net_check_rows(net, spec, spec_path, &err);
     if (st == VFY_OK && net->out_op != VFY_OUT_IDENTITY && opts.float_semantics)
@@ -596,7 +606,7 @@ int main(int argc, char **argv)
         vfy_log(1, "LP: GLPK failed %ld times (internal errors caught; those solves unused)",
                 vfy_lp_glpk_errors());
     if (result_path) {
-        st = vfy_result_write(result_path, &res, net->n_in, net->n_out, &err);
+        st = vfy_result_write(result_path, &res, spec, net->n_in, net->n_out, &err);
         if (st != VFY_OK) {
             fprintf(stderr, "verify: error: %s\n", err.msg);
             code = EXIT_INTERNAL;

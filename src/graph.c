@@ -5044,6 +5044,10 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     memcpy(net->in_shape, iv->t.shape, sizeof net->in_shape);
     net->out_rank = ov->t.rank;
     memcpy(net->out_shape, ov->t.shape, sizeof net->out_shape);
+    if (!(net->in_name = vfy_strdup(iv->name)) || !(net->out_name = vfy_strdup(ov->name))) {
+        st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        goto fail;
+    }
     size_t nv = (size_t)g->n_values + 1;
     live = live_nodes(g);
     d.rep = vfy_alloc_array(nv, sizeof *d.rep);

@@ -18,6 +18,8 @@ void vfy_net_free(vfy_net *net)
         vfy_la_conv_free(net->layers[i].conv);
     }
     vfy_free(net->layers);
+    vfy_free(net->in_name);
+    vfy_free(net->out_name);
     vfy_free(net);
 }
 

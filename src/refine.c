@@ -398,7 +398,8 @@ static void *layer_worker(void *arg)
                                                                 "bounds");
     vfy_row row = {cy, NULL, 0.0, 0.0};
     vfy_case cse = {0, 1, &row};
-    vfy_spec sub = {lp->P->n_in, m, 1, (vfy_box *)lp->box, 1, &cse};
+    vfy_spec sub = {.n_x = lp->P->n_in, .n_y = m, .n_boxes = 1, .boxes = (vfy_box *)lp->box,
+                    .n_cases = 1, .cases = &cse};
     while (st == VFY_OK) {
         pthread_mutex_lock(&lp->mu);
         int64_t c = lp->st == VFY_OK ? lp->next++ : lp->n;

@@ -13,14 +13,29 @@ static vfy_status finish(FILE *f, const char *path, vfy_error *err)
     return VFY_OK;
 }
 
-vfy_status vfy_result_write(const char *path, const vfy_verify_result *res, int64_t n_in,
-                            int64_t n_out, vfy_error *err)
+/* VNNLIB 2.0's assignment of one tensor: "NAME TYPE [d_0,...]", then its values one a line. */
+static void write_tensor(FILE *f, const vfy_spec_tensor *t, const double *x, const float *y,
+                         int64_t n)
+{
+    fprintf(f, "%s %s [", t->name, t->type);
+    for (int k = 0; k < t->rank; k++)
+        fprintf(f, "%s%lld", k ? "," : "", (long long)t->shape[k]);
+    fputs("]\n", f);
+    for (int64_t j = 0; j < n; j++)
+        fprintf(f, "%.17g\n", x ? x[j] : (double)y[j]);
+}
+
+vfy_status vfy_result_write(const char *path, const vfy_verify_result *res, const vfy_spec *spec,
+                            int64_t n_in, int64_t n_out, vfy_error *err)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return vfy_fail(err, VFY_ERR_IO, "%s: cannot open the result file: %s", path, strerror(errno));
     fprintf(f, "%s\n", vfy_verdict_name(res->verdict));
-    if (res->verdict == VFY_SAT) {
+    if (res->verdict == VFY_SAT && spec && spec->version == 2) {
+        write_tensor(f, &spec->input, res->x, NULL, n_in);
+        write_tensor(f, &spec->output, NULL, res->y32, n_out);
+    } else if (res->verdict == VFY_SAT) {
         fputc('(', f);
         for (int64_t j = 0; j < n_in; j++)
             fprintf(f, "%s(X_%lld %.17g)\n", j ? " " : "", (long long)j, res->x[j]);

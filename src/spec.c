@@ -60,6 +60,14 @@ typedef struct decl {
     int64_t index, node;
 } decl;
 
+/* A VNNLIB 2.0 declare-input / declare-output: its atoms' nodes and its shape. */
+typedef struct tensor_decl {
+    int64_t name, type, onnx; /* atom nodes; onnx -1 when no ONNX name is given */
+    int rank;
+    int64_t shape[VFY_SPEC_MAX_RANK];
+    int64_t size;             /* product of shape (1 for a scalar) */
+} tensor_decl;
+
 /* ---- values of the reverse pass ------------------------------------------------------------- */
 
 typedef struct lin {
@@ -114,6 +122,9 @@ typedef struct parser {
     int64_t n_dx, cap_dx, n_dy, cap_dy;
     int64_t n_x, n_y;
     int64_t *x_decl; /* n_x: node of X_i's declaration */
+    int v2;          /* a VNNLIB 2.0 declare-network was read: tin / tout hold its tensors */
+    int has_in, has_out;
+    tensor_decl tin, tout;
 
     val *vals;
     int64_t n_vals, cap_vals;
@@ -537,8 +548,23 @@ static vfy_status build_tree(parser *p)
                 }
             } else {
                 while (i < n && !is_space(s[i]) && s[i] != '(' && s[i] != ')' && s[i] != ';' &&
-                       s[i] != '"' && s[i] != '|' && s[i] >= 0x20 && s[i] != 0x7f)
+                       s[i] != '"' && s[i] != '|' && s[i] >= 0x20 && s[i] != 0x7f) {
+                    if (s[i] == '[') { /* VNNLIB 2.0 indices and shapes: [1, 5] may hold spaces */
+                        uint32_t lb = line, cb = col;
+                        ADV();
+                        while (i < n && s[i] != ']') {
+                            if (s[i] == '(' || s[i] == ')' || s[i] == ';' || s[i] == '"' ||
+                                s[i] == '|' || s[i] == '[' || s[i] == 0x7f ||
+                                (!is_space(s[i]) && s[i] < 0x20))
+                                break;
+                            ADV();
+                        }
+                        if (i >= n || s[i] != ']')
+                            return perr_at(p, lb, cb, VFY_ERR_PARSE,
+                                           "'[' is never closed (missing ']')");
+                    }
                     ADV();
+                }
             }
             if (i - i0 > SPEC_MAX_TOKEN)
                 return perr_at(p, l0, c0, VFY_ERR_PARSE, "token too long");
@@ -614,6 +640,283 @@ static vfy_status check_decls(parser *p, decl *d, int64_t nd, char kind, int64_t
     return VFY_OK;
 }
 
+/* ---- VNNLIB 2.0 declarations ----------------------------------------------------------------- */
+
+/* A VNNLIB 2.0 variable or network name: a letter, then letters, digits and underscores. */
+static int is_ident(const char *s, size_t n)
+{
+    if (n == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return 0;
+    for (size_t k = 1; k < n; k++)
+        if (!((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') ||
+              (s[k] >= '0' && s[k] <= '9') || s[k] == '_'))
+            return 0;
+    return 1;
+}
+
+/* "[d_0, d_1, ...]" (n bytes from the '[' to the ']', spaces around the numbers allowed) into v;
+ * *count receives the number of entries ("[]": 0). 0, or -1 when malformed, -2 when there are more
+ * than max entries, -3 when an entry exceeds SPEC_MAX_INDEX. */
+static int parse_index_list(const char *s, size_t n, int64_t *v, int max, int *count)
+{
+    if (n < 2 || s[0] != '[' || s[n - 1] != ']')
+        return -1;
+    size_t k = 1, end = n - 1;
+    *count = 0;
+    while (k < end && is_space((unsigned char)s[k]))
+        k++;
+    if (k == end)
+        return 0;
+    for (;;) {
+        while (k < end && is_space((unsigned char)s[k]))
+            k++;
+        if (k == end || s[k] < '0' || s[k] > '9')
+            return -1;
+        int64_t x = 0;
+        while (k < end && s[k] >= '0' && s[k] <= '9') {
+            if (x > SPEC_MAX_INDEX)
+                return -3;
+            x = x * 10 + (s[k++] - '0');
+        }
+        if (x > SPEC_MAX_INDEX)
+            return -3;
+        if (*count == max)
+            return -2;
+        v[(*count)++] = x;
+        while (k < end && is_space((unsigned char)s[k]))
+            k++;
+        if (k == end)
+            return 0;
+        if (s[k++] != ',')
+            return -1;
+    }
+}
+
+/* The element types whose values verify's analysis covers: the reals, and the float32 and float64
+ * values among them (a counterexample is a float32 point, which both hold). */
+static int real_type(const parser *p, int64_t nd)
+{
+    return tok_is(p, nd, "Real") || tok_is(p, nd, "real") || tok_is(p, nd, "float32") ||
+           tok_is(p, nd, "float64");
+}
+
+/* (declare-input NAME TYPE [SHAPE] ["onnx-name"]) or declare-output, the list at node i. */
+static vfy_status declare_tensor(parser *p, int64_t i, tensor_decl *t)
+{
+    char b[TOKBUF], what[20];
+    const node *n = &p->nodes[i];
+    int64_t h = i + 1;
+    snprintf(what, sizeof what, "%s", tok(p, h, b, sizeof b));
+    if (n->u.n_kids != 4 && n->u.n_kids != 5)
+        return PERR(p, i, VFY_ERR_PARSE, "%s expects a name, an element type, a shape [d, ...] "
+                    "and optionally an ONNX name", what);
+    int64_t at[4] = {-1, -1, -1, -1};
+    for (int64_t k = h + 1, j = 0; k < i + n->size; k += p->nodes[k].size, j++) {
+        if (p->nodes[k].is_list)
+            return PERR(p, k, VFY_ERR_PARSE, "%s: unexpected list", what);
+        at[j] = k;
+    }
+    const node *nm = &p->nodes[at[0]];
+    if (!is_ident(p->text + nm->off, nm->len))
+        return PERR(p, at[0], VFY_ERR_PARSE, "%s: bad name '%s' (a letter, then letters, digits "
+                    "and underscores)", what, tok(p, at[0], b, sizeof b));
+    if (!real_type(p, at[1]))
+        return PERR(p, at[1], VFY_ERR_UNSUPPORTED, "element type '%s' is not supported (Real, "
+                    "float32 and float64 are)", tok(p, at[1], b, sizeof b));
+    const node *sh = &p->nodes[at[2]];
+    int rc = parse_index_list(p->text + sh->off, sh->len, t->shape, VFY_SPEC_MAX_RANK, &t->rank);
+    if (rc == -2)
+        return PERR(p, at[2], VFY_ERR_UNSUPPORTED, "shape '%s' has more than %d dimensions",
+                    tok(p, at[2], b, sizeof b), VFY_SPEC_MAX_RANK);
+    if (rc != 0)
+        return PERR(p, at[2], VFY_ERR_PARSE, "bad shape '%s' (expected [d, ...] of sizes)",
+                    tok(p, at[2], b, sizeof b));
+    t->size = 1;
+    for (int k = 0; k < t->rank; k++) {
+        if (t->shape[k] < 1)
+            return PERR(p, at[2], VFY_ERR_INVALID, "shape '%s' has a dimension of size 0",
+                        tok(p, at[2], b, sizeof b));
+        if (t->size > SPEC_MAX_INDEX / t->shape[k])
+            return PERR(p, at[2], VFY_ERR_UNSUPPORTED, "shape '%s' has too many elements",
+                        tok(p, at[2], b, sizeof b));
+        t->size *= t->shape[k];
+    }
+    if (at[3] >= 0 && p->text[p->nodes[at[3]].off] != '"')
+        return PERR(p, at[3], VFY_ERR_PARSE, "%s: expected the ONNX name as a string, found '%s'",
+                    what, tok(p, at[3], b, sizeof b));
+    t->name = at[0];
+    t->type = at[1];
+    t->onnx = at[3];
+    return VFY_OK;
+}
+
+static int same_atom(const parser *p, int64_t a, int64_t b)
+{
+    const node *x = &p->nodes[a], *y = &p->nodes[b];
+    return x->len == y->len && memcmp(p->text + x->off, p->text + y->off, x->len) == 0;
+}
+
+/* (declare-network NAME (declare-input ...) (declare-output ...)), the list at node i. One network
+ * with one input and one output tensor: what an ONNX model verify loads has. */
+static vfy_status declare_network(parser *p, int64_t i)
+{
+    char b[TOKBUF];
+    const node *n = &p->nodes[i];
+    int64_t nm = i + 2;
+    if (n->u.n_kids < 2 || p->nodes[nm].is_list)
+        return PERR(p, i, VFY_ERR_PARSE, "declare-network expects a name and declarations");
+    if (!is_ident(p->text + p->nodes[nm].off, p->nodes[nm].len))
+        return PERR(p, nm, VFY_ERR_PARSE, "bad network name '%s'", tok(p, nm, b, sizeof b));
+    if (p->v2)
+        return PERR(p, i, VFY_ERR_UNSUPPORTED, "a second network '%s': queries over several "
+                    "networks are not supported", tok(p, nm, b, sizeof b));
+    if (p->n_dx || p->n_dy)
+        return PERR(p, i, VFY_ERR_PARSE, "declare-network cannot be mixed with VNNLIB 1 "
+                    "declarations (declare-const)");
+    p->v2 = 1;
+    for (int64_t k = nm + 1; k < i + n->size; k += p->nodes[k].size) {
+        const node *d = &p->nodes[k];
+        int64_t h = k + 1;
+        if (!d->is_list || d->u.n_kids == 0 || p->nodes[h].is_list)
+            return PERR(p, k, VFY_ERR_PARSE, "expected a declaration such as (declare-input ...)");
+        if (tok_is(p, h, "declare-input") || tok_is(p, h, "declare-output")) {
+            int is_in = tok_is(p, h, "declare-input");
+            tensor_decl *t = is_in ? &p->tin : &p->tout;
+            if (is_in ? p->has_in : p->has_out)
+                return PERR(p, k, VFY_ERR_UNSUPPORTED, "a second %s: networks with several "
+                            "%ss are not supported", is_in ? "input" : "output",
+                            is_in ? "input" : "output");
+            if (is_in && p->has_out)
+                return PERR(p, k, VFY_ERR_PARSE, "declare-input after declare-output (inputs "
+                            "are declared first)");
+            vfy_status st = declare_tensor(p, k, t);
+            if (st != VFY_OK)
+                return st;
+            if (!is_in && same_atom(p, p->tin.name, t->name))
+                return PERR(p, t->name, VFY_ERR_INVALID, "'%s' is declared twice",
+                            tok(p, t->name, b, sizeof b));
+            *(is_in ? &p->has_in : &p->has_out) = 1;
+        } else if (tok_is(p, h, "declare-hidden")) {
+            return PERR(p, k, VFY_ERR_UNSUPPORTED, "hidden-node variables (declare-hidden) are "
+                        "not supported");
+        } else if (tok_is(p, h, "equal-to") || tok_is(p, h, "isomorphic-to")) {
+            return PERR(p, k, VFY_ERR_UNSUPPORTED, "%s relates this network to another: queries "
+                        "over several networks are not supported", tok(p, h, b, sizeof b));
+        } else {
+            return PERR(p, h, VFY_ERR_PARSE, "unknown declaration '%s' in declare-network",
+                        tok(p, h, b, sizeof b));
+        }
+    }
+    if (!p->has_in)
+        return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no input",
+                    tok(p, nm, b, sizeof b));
+    if (!p->has_out)
+        return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no output",
+                    tok(p, nm, b, sizeof b));
+    return VFY_OK;
+}
+
+/* (vnnlib-version <2.0>), also written 2.0: the major version must be 2. */
+static vfy_status check_version(parser *p, int64_t i)
+{
+    char b[TOKBUF];
+    int64_t v = i + 2;
+    if (p->nodes[i].u.n_kids != 2 || p->nodes[v].is_list)
+        return PERR(p, i, VFY_ERR_PARSE, "vnnlib-version expects one version, e.g. <2.0>");
+    const char *s = p->text + p->nodes[v].off;
+    size_t len = p->nodes[v].len, k = 0;
+    if (len >= 2 && s[0] == '<' && s[len - 1] == '>')
+        k = 1, len--;
+    size_t d = k;
+    while (d < len && s[d] >= '0' && s[d] <= '9')
+        d++;
+    int ok = d == k + 1 && s[k] == '2' && (d == len || s[d] == '.');
+    for (size_t q = d + 1; ok && q < len; q++)
+        ok = s[q] >= '0' && s[q] <= '9';
+    if (!ok || (d < len && d + 1 == len))
+        return PERR(p, v, VFY_ERR_UNSUPPORTED, "VNNLIB version '%s' is not supported (2.x is; "
+                    "VNNLIB 1 files have no version line)", tok(p, v, b, sizeof b));
+    return VFY_OK;
+}
+
+/* X[i_0,...] (or the bare name of a one-element tensor) in a VNNLIB 2.0 query: 1 with *is_y and
+ * *index (the row-major offset) set; 0 when nd names no declared tensor; -1 on an error (*st). */
+static int tensor_ref(parser *p, int64_t nd, int *is_y, int64_t *index, vfy_status *st)
+{
+    char b[TOKBUF];
+    const node *n = &p->nodes[nd];
+    const char *s = p->text + n->off;
+    size_t base = 0;
+    while (base < n->len && s[base] != '[')
+        base++;
+    const tensor_decl *t = NULL;
+    for (int k = 0; k < 2 && !t; k++) {
+        const tensor_decl *c = k ? &p->tout : &p->tin;
+        const node *nm = &p->nodes[c->name];
+        if (nm->len == base && memcmp(p->text + nm->off, s, base) == 0)
+            t = c, *is_y = k;
+    }
+    if (!t)
+        return 0;
+    if (base == n->len) {
+        if (t->size != 1) {
+            *st = PERR(p, nd, VFY_ERR_INVALID, "'%s' is a tensor of %lld elements: name one "
+                       "element, e.g. %s[%s]", tok(p, nd, b, sizeof b), (long long)t->size,
+                       tok(p, nd, b, sizeof b), t->rank > 1 ? "0,..." : "0");
+            return -1;
+        }
+        *index = 0;
+        return 1;
+    }
+    int64_t idx[VFY_SPEC_MAX_RANK];
+    int r;
+    int rc = parse_index_list(s + base, n->len - base, idx, VFY_SPEC_MAX_RANK, &r);
+    if (rc == -1) {
+        *st = PERR(p, nd, VFY_ERR_PARSE, "bad index in '%s' (expected %.*s[i, ...])",
+                   tok(p, nd, b, sizeof b), (int)(base < 30 ? base : 30), s);
+        return -1;
+    }
+    if (rc != 0 || r != t->rank) {
+        *st = PERR(p, nd, VFY_ERR_INVALID, "'%s' needs %d ind%s (its tensor has rank %d)",
+                   tok(p, nd, b, sizeof b), t->rank, t->rank == 1 ? "ex" : "ices", t->rank);
+        return -1;
+    }
+    int64_t flat = 0;
+    for (int k = 0; k < r; k++) {
+        if (idx[k] >= t->shape[k]) {
+            *st = PERR(p, nd, VFY_ERR_INVALID, "'%s': index %lld is out of range for dimension "
+                       "%d of size %lld", tok(p, nd, b, sizeof b), (long long)idx[k], k,
+                       (long long)t->shape[k]);
+            return -1;
+        }
+        flat = flat * t->shape[k] + idx[k];
+    }
+    *index = flat;
+    return 1;
+}
+
+/* X_i's name for messages: "X_i", or in a VNNLIB 2.0 query its element, e.g. "X[0,3]". */
+static const char *x_label(const parser *p, int64_t i, char *buf, size_t cap)
+{
+    if (!p->v2) {
+        snprintf(buf, cap, "X_%lld", (long long)i);
+        return buf;
+    }
+    const tensor_decl *t = &p->tin;
+    const node *nm = &p->nodes[t->name];
+    int64_t idx[VFY_SPEC_MAX_RANK];
+    for (int k = t->rank - 1; k >= 0; k--) {
+        idx[k] = i % t->shape[k];
+        i /= t->shape[k];
+    }
+    size_t o = (size_t)snprintf(buf, cap, "%.*s", (int)(nm->len < 40 ? nm->len : 40),
+                                p->text + nm->off);
+    for (int k = 0; k < t->rank && o < cap; k++)
+        o += (size_t)snprintf(buf + o, cap - o, "%c%lld%s", k ? ',' : '[', (long long)idx[k],
+                              k + 1 == t->rank ? "]" : "");
+    return buf;
+}
+
 static vfy_status collect_decls(parser *p)
 {
     char b[TOKBUF];
@@ -626,7 +929,10 @@ static vfy_status collect_decls(parser *p)
         if (p->nodes[h].is_list)
             return PERR(p, h, VFY_ERR_PARSE, "expected a command name");
         int is_fun = tok_is(p, h, "declare-fun");
-        if (tok_is(p, h, "declare-const") || is_fun) {
+        if ((tok_is(p, h, "declare-const") || is_fun) && p->v2) {
+            return PERR(p, h, VFY_ERR_PARSE, "%s cannot be mixed with declare-network",
+                        is_fun ? "declare-fun" : "declare-const");
+        } else if (tok_is(p, h, "declare-const") || is_fun) {
             int64_t want = is_fun ? 4 : 3;
             if (n->u.n_kids != want)
                 return PERR(p, i, VFY_ERR_PARSE, "%s expects a name and a sort",
@@ -662,6 +968,14 @@ static vfy_status collect_decls(parser *p)
                 return PERR(p, i, VFY_ERR_PARSE, "assert expects exactly one formula");
             if (p->first_assert < 0)
                 p->first_assert = i;
+        } else if (tok_is(p, h, "declare-network")) {
+            vfy_status st = declare_network(p, i);
+            if (st != VFY_OK)
+                return st;
+        } else if (tok_is(p, h, "vnnlib-version")) {
+            vfy_status st = check_version(p, i);
+            if (st != VFY_OK)
+                return st;
         } else if (tok_is(p, h, "set-logic") || tok_is(p, h, "set-info") ||
                    tok_is(p, h, "set-option") || tok_is(p, h, "check-sat") ||
                    tok_is(p, h, "get-model") || tok_is(p, h, "exit")) {
@@ -671,9 +985,13 @@ static vfy_status collect_decls(parser *p)
         }
     }
     vfy_status st;
-    if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
-        (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK)
+    if (p->v2) {
+        p->n_x = p->tin.size;
+        p->n_y = p->tout.size;
+    } else if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
+               (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK) {
         return st;
+    }
     if (p->n_x == 0)
         return perr_at(p, p->eof_line, p->eof_col, VFY_ERR_INVALID,
                        "no input variable declared (expected X_0 ...)");
@@ -684,7 +1002,7 @@ static vfy_status collect_decls(parser *p)
     if (!p->x_decl)
         return nomem(p);
     for (int64_t k = 0; k < p->n_x; k++)
-        p->x_decl[k] = p->dx[k].node;
+        p->x_decl[k] = p->v2 ? p->tin.name : p->dx[k].node;
     return VFY_OK;
 }
 
@@ -711,9 +1029,17 @@ static vfy_status forward(parser *p, int64_t root)
                 continue;
             }
             const char *s = p->text + n->off;
-            int is_y;
+            int is_y, ref = 0;
             int64_t index;
-            if (var_name(p, i, &is_y, &index)) {
+            if (p->v2) {
+                vfy_status st = VFY_OK;
+                if ((ref = tensor_ref(p, i, &is_y, &index, &st)) < 0)
+                    return st;
+            }
+            if (ref) {
+                n->op = OP_VAR;
+                n->u.var = 2 * index + is_y;
+            } else if (!p->v2 && var_name(p, i, &is_y, &index)) {
                 if (index >= (is_y ? p->n_y : p->n_x))
                     return PERR(p, i, VFY_ERR_INVALID, "undeclared variable '%s'",
                                 tok(p, i, b, sizeof b));
@@ -732,7 +1058,8 @@ static vfy_status forward(parser *p, int64_t root)
                 n->op = OP_NUM;
                 n->u.num[0] = lo;
                 n->u.num[1] = hi;
-            } else if (s[0] == 'X' || s[0] == 'Y') {
+            } else if (s[0] == 'X' || s[0] == 'Y' ||
+                       (p->v2 && ((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))) {
                 return PERR(p, i, VFY_ERR_INVALID, "undeclared variable '%s'",
                             tok(p, i, b, sizeof b));
             } else {
@@ -760,8 +1087,13 @@ static vfy_status forward(parser *p, int64_t root)
                 op = OP_LE;
             else if (tok_is(p, h, ">=") || tok_is(p, h, ">"))
                 op = OP_GE;
-            else if (tok_is(p, h, "="))
+            else if (tok_is(p, h, "=") || tok_is(p, h, "=="))
                 op = OP_EQ;
+            else if (tok_is(p, h, "!=") || tok_is(p, h, "distinct"))
+                /* a disequality is two strict comparisons, which a counterexample on the
+                 * boundary would satisfy only as read non-strictly (see above) */
+                return PERR(p, h, VFY_ERR_UNSUPPORTED, "'%s' (a disequality) is not supported",
+                            tok(p, h, b, sizeof b));
             kid_role = (op == OP_AND || op == OP_OR) ? OP_FORMULA : OP_TERM;
             min_args = (op == OP_AND || op == OP_OR) ? 1 : 2;
         } else {
@@ -1443,13 +1775,14 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
     if (n_conj > 1)
         snprintf(where, sizeof where, " in case %lld of %lld", (long long)k + 1,
                  (long long)n_conj);
+    char xl[96];
     for (int64_t i = 0; i < n; i++) {
         if (b->lo_at[i] < 0)
-            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "X_%lld has no lower bound%s",
-                        (long long)i, where);
+            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "%s has no lower bound%s",
+                        x_label(p, i, xl, sizeof xl), where);
         if (b->hi_at[i] < 0)
-            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "X_%lld has no upper bound%s",
-                        (long long)i, where);
+            return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "%s has no upper bound%s",
+                        x_label(p, i, xl, sizeof xl), where);
     }
     for (int64_t i = 0; i < n; i++)
         if (b->in_lo[i] > b->in_hi[i])
@@ -1457,8 +1790,8 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
              * printed, and dropping the case would be unsound for proofs. */
             return PERR(p, p->atoms[b->hi_at[i]].node, VFY_ERR_UNSUPPORTED,
                         "the input region%s contains no floating-point number "
-                        "(X_%lld in [%.17g, %.17g])",
-                        where, (long long)i, b->lo[i], b->hi[i]);
+                        "(%s in [%.17g, %.17g])",
+                        where, x_label(p, i, xl, sizeof xl), b->lo[i], b->hi[i]);
     int64_t box = 0;
     if ((st = intern_box(p, b, spec, &box)) != VFY_OK)
         return st;
@@ -1501,6 +1834,37 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
     return VFY_OK;
 }
 
+/* A heap copy of the atom at nd; a string's quotes are removed and its "" read as ". */
+static char *atom_text(const parser *p, int64_t nd)
+{
+    const node *n = &p->nodes[nd];
+    const char *s = p->text + n->off;
+    size_t len = n->len, k = 0, o = 0;
+    int quoted = len >= 2 && s[0] == '"';
+    char *d = vfy_alloc(len + 1);
+    if (!d)
+        return NULL;
+    if (quoted)
+        k = 1, len--;
+    for (; k < len; k++) {
+        d[o++] = s[k];
+        if (quoted && s[k] == '"')
+            k++;
+    }
+    d[o] = '\0';
+    return d;
+}
+
+static vfy_status copy_tensor(parser *p, const tensor_decl *t, vfy_spec_tensor *out)
+{
+    out->rank = t->rank;
+    memcpy(out->shape, t->shape, sizeof out->shape);
+    if (!(out->name = atom_text(p, t->name)) || !(out->type = atom_text(p, t->type)) ||
+        (t->onnx >= 0 && !(out->onnx_name = atom_text(p, t->onnx))))
+        return nomem(p);
+    return VFY_OK;
+}
+
 static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
 {
     builder b;
@@ -1512,6 +1876,10 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
         return nomem(p);
     spec->n_x = p->n_x;
     spec->n_y = p->n_y;
+    spec->version = p->v2 ? 2 : 1;
+    if (p->v2 && ((st = copy_tensor(p, &p->tin, &spec->input)) != VFY_OK ||
+                  (st = copy_tensor(p, &p->tout, &spec->output)) != VFY_OK))
+        goto fail;
     int64_t n = p->n_x;
     if (d->n == 0) {
         st = perr_at(p, p->nodes[p->first_assert].line, p->nodes[p->first_assert].col,
@@ -1544,9 +1912,10 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
     }
     if (spec->n_cases == 0) {
         const node *e = &p->nodes[b.empty_atom];
+        char xl[96];
         st = perr_at(p, e->line, e->col, VFY_ERR_INVALID,
-                     "contradictory spec: the input region is empty (X_%lld in [%.17g, %.17g])",
-                     (long long)b.empty_x, b.empty_lo, b.empty_hi);
+                     "contradictory spec: the input region is empty (%s in [%.17g, %.17g])",
+                     x_label(p, b.empty_x, xl, sizeof xl), b.empty_lo, b.empty_hi);
         goto fail;
     }
     *out = spec;
@@ -1665,5 +2034,11 @@ void vfy_spec_free(vfy_spec *spec)
         vfy_free(spec->cases[k].rows);
     }
     vfy_free(spec->cases);
+    vfy_spec_tensor *t[2] = {&spec->input, &spec->output};
+    for (int k = 0; k < 2; k++) {
+        vfy_free(t[k]->name);
+        vfy_free(t[k]->type);
+        vfy_free(t[k]->onnx_name);
+    }
     vfy_free(spec);
 }

@@ -571,6 +571,8 @@ START_TEST(test_gemm)
         vfy_net *net = load_ok(&b);
         ck_assert_int_eq(net->n_in, 3);
         ck_assert_int_eq(net->n_out, 2);
+        ck_assert_str_eq(net->in_name, "x"); /* what a VNNLIB 2.0 query may name */
+        ck_assert_str_eq(net->out_name, "y");
         /* alpha is not +-1: a float execution rounds alpha times the sum after it, so alpha
          * stays a separate (exact) SCALE with beta C */
         ck_assert_int_eq(net->n_layers, 2);

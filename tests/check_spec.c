@@ -600,6 +600,248 @@ START_TEST(test_bench_all_files)
 }
 END_TEST
 
+/* ---- VNNLIB 2.0 ------------------------------------------------------------------------------ */
+
+/* a and b are the same normalised spec: boxes, cases and rows bit for bit. */
+static void require_same_spec(const vfy_spec *a, const vfy_spec *b, const char *what)
+{
+    REQUIRE_MSG(a->n_x == b->n_x && a->n_y == b->n_y && a->n_boxes == b->n_boxes &&
+                a->n_cases == b->n_cases, "%s: sizes differ", what);
+    for (int64_t k = 0; k < a->n_boxes; k++) {
+        const vfy_box *p = &a->boxes[k], *q = &b->boxes[k];
+        size_t bytes = (size_t)a->n_x * sizeof(double);
+        REQUIRE_MSG(!memcmp(p->lo, q->lo, bytes) && !memcmp(p->hi, q->hi, bytes) &&
+                    !memcmp(p->in_lo, q->in_lo, bytes) && !memcmp(p->in_hi, q->in_hi, bytes),
+                    "%s: box %lld differs", what, (long long)k);
+    }
+    for (int64_t k = 0; k < a->n_cases; k++) {
+        const vfy_case *p = &a->cases[k], *q = &b->cases[k];
+        REQUIRE_MSG(p->box == q->box && p->n_rows == q->n_rows, "%s: case %lld differs", what,
+                    (long long)k);
+        for (int64_t r = 0; r < p->n_rows; r++) {
+            const vfy_row *u = &p->rows[r], *v = &q->rows[r];
+            REQUIRE_MSG(u->rhs_lo == v->rhs_lo && u->rhs_hi == v->rhs_hi &&
+                        !memcmp(u->cy, v->cy, (size_t)a->n_y * sizeof(double)) &&
+                        (u->cx == NULL) == (v->cx == NULL) &&
+                        (!u->cx || !memcmp(u->cx, v->cx, (size_t)a->n_x * sizeof(double))),
+                        "%s: case %lld row %lld differs", what, (long long)k, (long long)r);
+        }
+    }
+}
+
+START_TEST(test_v2_same_form)
+{
+    /* X is [2,3]: X[i,j] is X_(3i+j); Y is [3] */
+    vfy_spec *a = parse_ok(
+        "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const X_2 Real)"
+        "(declare-const X_3 Real)(declare-const X_4 Real)(declare-const X_5 Real)"
+        "(declare-const Y_0 Real)(declare-const Y_1 Real)(declare-const Y_2 Real)\n"
+        "(assert (and (>= X_0 0) (<= X_0 1) (>= X_1 -0.1) (<= X_1 0.1) (>= X_2 0) (<= X_2 1)))\n"
+        "(assert (and (>= X_3 0) (<= X_3 1) (>= X_4 0.3) (<= X_4 1) (>= X_5 0) (<= X_5 1)))\n"
+        "(assert (or (and (<= Y_0 Y_1) (>= (+ Y_2 (* 2 X_4)) 0.7)) (<= (- Y_2 Y_0) -1e-3)))\n"
+        "(assert (= X_5 0.5))");
+    vfy_spec *b = parse_ok(
+        "; the same in VNNLIB 2.0\n(vnnlib-version <2.0>)\n"
+        "(declare-network acc\n  (declare-input X float32 [2, 3])\n"
+        "  (declare-output Y Real [3] \"out\"))\n"
+        "(assert (and (>= X[0,0] 0) (<= X[0,0] 1) (>= X[0,1] -0.1) (<= X[0, 1] 0.1)"
+        " (>= X[0,2] 0) (<= X[ 0 , 2 ] 1)))\n"
+        "(assert (and (>= X[1,0] 0) (<= X[1,0] 1) (>= X[1,1] 0.3) (<= X[1,1] 1)"
+        " (>= X[1,2] 0) (<= X[1,2] 1)))\n"
+        "(assert (or (and (<= Y[0] Y[1]) (>= (+ Y[2] (* 2 X[1,1])) 0.7)) (<= (- Y[2] Y[0]) -1e-3)))\n"
+        "(assert (== X[1,2] 0.5))");
+    require_same_spec(a, b, "hand-written");
+    ck_assert_int_eq(a->version, 1);
+    ck_assert_ptr_null(a->input.name);
+    ck_assert_int_eq(b->version, 2);
+    ck_assert_str_eq(b->input.name, "X");
+    ck_assert_str_eq(b->input.type, "float32");
+    ck_assert_ptr_null(b->input.onnx_name);
+    ck_assert_int_eq(b->input.rank, 2);
+    ck_assert(b->input.shape[0] == 2 && b->input.shape[1] == 3);
+    ck_assert_str_eq(b->output.name, "Y");
+    ck_assert_str_eq(b->output.type, "Real");
+    ck_assert_str_eq(b->output.onnx_name, "out");
+    ck_assert(b->output.rank == 1 && b->output.shape[0] == 3);
+    vfy_spec_free(a);
+    vfy_spec_free(b);
+    /* a scalar output named bare, a string with a quote in it, a version written 2.0 */
+    b = parse_ok("(vnnlib-version 2.0)(declare-network n (declare-input in_1 real [1] \"a\"\"b\")"
+                 " (declare-output y2 real []))(assert (<= 0 in_1[0] 1))(assert (>= y2 3))");
+    ck_assert_str_eq(b->input.onnx_name, "a\"b");
+    ck_assert(b->output.rank == 0 && b->n_y == 1 && b->n_x == 1);
+    ck_assert(b->cases[0].rows[0].cy[0] == -1 && b->cases[0].rows[0].rhs_hi == -3);
+    vfy_spec_free(b);
+}
+END_TEST
+
+/* VNNLIB 1 text over n_x inputs rewritten as VNNLIB 2.0 with X of shape [1, n_x / d, d] (d the
+ * largest divisor up to 32) and Y of shape [n_y]: X_i becomes X[0,i/d,i%d]. Caller frees. */
+static char *to_v2(const char *text, int64_t n_x, int64_t n_y)
+{
+    int64_t d = 1;
+    for (int64_t k = 32; k >= 1; k--)
+        if (n_x % k == 0) {
+            d = k;
+            break;
+        }
+    size_t len = strlen(text), cap = 3 * len + 4096, o = 0;
+    char *out = malloc(cap);
+    ck_assert_ptr_nonnull(out);
+    o += (size_t)snprintf(out, cap, "(vnnlib-version <2.0>)\n(declare-network f (declare-input X "
+                          "Real [1,%lld,%lld]) (declare-output Y Real [%lld]))\n",
+                          (long long)(n_x / d), (long long)d, (long long)n_y);
+    for (size_t i = 0; i < len;) {
+        if (text[i] == ';') { /* comments are dropped */
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (!strncmp(text + i, "(declare-const", 14)) {
+            while (i < len && text[i] != ')')
+                i++;
+            i++;
+            continue;
+        }
+        int is_var = (text[i] == 'X' || text[i] == 'Y') && text[i + 1] == '_' &&
+                     (i == 0 || strchr(" \t\n\r(", text[i - 1]));
+        if (is_var) {
+            char *end;
+            long long v = strtoll(text + i + 2, &end, 10);
+            if (text[i] == 'X')
+                o += (size_t)snprintf(out + o, cap - o, "X[0,%lld,%lld]", v / d, v % d);
+            else
+                o += (size_t)snprintf(out + o, cap - o, "Y[%lld]", v);
+            i = (size_t)(end - text);
+            continue;
+        }
+        ck_assert(o + 1 < cap);
+        out[o++] = text[i++];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+START_TEST(test_v2_bench_files)
+{
+    if (!have_bench())
+        return;
+    const char *files[] = {"acasxu/vnnlib/prop_6.vnnlib", "acasxu/vnnlib/prop_9.vnnlib",
+                           "mnist_fc/vnnlib/prop_0_0.03.vnnlib", "oval21/vnnlib",
+                           "verivital/vnnlib", "eran/vnnlib"};
+    int n = 0;
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        char dir[512], rel[1024];
+        snprintf(dir, sizeof dir, BENCH "/%s", files[f]);
+        DIR *d = opendir(dir);
+        struct dirent *de = NULL;
+        for (int first = 1; first || (d && de); first = 0) {
+            if (d) { /* the first .vnnlib of a folder */
+                while ((de = readdir(d)) && !strstr(de->d_name, ".vnnlib"))
+                    ;
+                if (!de)
+                    break;
+                snprintf(rel, sizeof rel, "%s/%s", files[f], de->d_name);
+                de = NULL;
+            } else {
+                snprintf(rel, sizeof rel, "%s", files[f]);
+            }
+            char path[1200];
+            snprintf(path, sizeof path, BENCH "/%s", rel);
+            uint8_t *data;
+            size_t len;
+            vfy_error e;
+            if (vfy_read_file(path, &data, &len, &e) != VFY_OK)
+                continue;
+            char *text = malloc(len + 1);
+            memcpy(text, data, len);
+            text[len] = '\0';
+            vfy_free(data);
+            vfy_spec *a = load_bench(rel);
+            char *v2 = to_v2(text, a->n_x, a->n_y);
+            vfy_spec *b = NULL;
+            vfy_status st = vfy_spec_parse(v2, strlen(v2), rel, &b, &e);
+            REQUIRE_MSG(st == VFY_OK, "%s as VNNLIB 2.0: %s", rel, e.msg);
+            require_same_spec(a, b, rel);
+            vfy_spec_free(a);
+            vfy_spec_free(b);
+            free(v2);
+            free(text);
+            n++;
+        }
+        if (d)
+            closedir(d);
+    }
+    ck_assert_int_ge(n, 6);
+}
+END_TEST
+
+START_TEST(test_v2_errors)
+{
+#define NET(in, out) "(vnnlib-version <2.0>)\n(declare-network f (declare-input " in \
+                     ") (declare-output " out "))\n"
+#define N1 NET("X real [1,2]", "Y real [2]")
+    parse_err(N1 "(assert (<= X[0,2] 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ",
+              "'X[0,2]': index 2 is out of range for dimension 1 of size 2");
+    parse_err(N1 "(assert (<= X[1] 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ",
+              "'X[1]' needs 2 indices (its tensor has rank 2)");
+    parse_err(N1 "(assert (<= X 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ",
+              "'X' is a tensor of 2 elements");
+    parse_err(N1 "(assert (<= X[0,-1] 1))", VFY_ERR_PARSE, "t.vnnlib:3:13: ", "bad index in");
+    parse_err(N1 "(assert (<= Z[0] 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ",
+              "undeclared variable 'Z[0]'");
+    parse_err(N1 "(assert (<= X_0 1))", VFY_ERR_INVALID, "t.vnnlib:3:13: ",
+              "undeclared variable 'X_0'");
+    parse_err(N1 "(assert (<= X[0,0 1))", VFY_ERR_PARSE, "t.vnnlib:3:14: ",
+              "'[' is never closed");
+    parse_err(N1 "(assert (and (<= X[0,0] 1) (>= X[0,0] 0) (>= X[0,1] 0)))", VFY_ERR_INVALID,
+              "t.vnnlib:2:35: ", "X[0,1] has no upper bound");
+    parse_err(N1 "(assert (!= Y[0] 1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:10: ",
+              "'!=' (a disequality) is not supported");
+    parse_err(N1 "(declare-const X_0 Real)", VFY_ERR_PARSE, "t.vnnlib:3:2: ",
+              "declare-const cannot be mixed with declare-network");
+    parse_err("(declare-const X_0 Real)" N1, VFY_ERR_PARSE, "t.vnnlib:2:1: ",
+              "declare-network cannot be mixed with VNNLIB 1 declarations");
+    parse_err(N1 "(declare-network g (declare-input A real [1]) (declare-output B real [1]))",
+              VFY_ERR_UNSUPPORTED, "t.vnnlib:3:1: ", "a second network 'g'");
+    parse_err(NET("X real [1]) (equal-to g", "Y real [1]"), VFY_ERR_UNSUPPORTED,
+              "t.vnnlib:2:47: ", "equal-to relates this network to another");
+    parse_err(NET("X real [1]) (declare-hidden H real [1] \"h\"", "Y real [1]"),
+              VFY_ERR_UNSUPPORTED, "t.vnnlib:2:47: ", "hidden-node variables");
+    parse_err(NET("X real [1]) (declare-input X2 real [1]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
+              "t.vnnlib:2:47: ", "a second input");
+    parse_err(NET("X real [1]", "Y real [1]) (declare-output Y2 real [1]"), VFY_ERR_UNSUPPORTED,
+              "t.vnnlib:2:75: ", "a second output");
+    parse_err("(declare-network f (declare-output Y real [1]) (declare-input X real [1]))",
+              VFY_ERR_PARSE, "t.vnnlib:1:48: ", "declare-input after declare-output");
+    parse_err("(declare-network f (declare-input X real [1]))", VFY_ERR_INVALID, "t.vnnlib:1:1: ",
+              "network 'f' declares no output");
+    parse_err(NET("X int8 [1]", "Y real [1]"), VFY_ERR_UNSUPPORTED, "t.vnnlib:2:37: ",
+              "element type 'int8' is not supported");
+    parse_err(NET("X real [1 2]", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:42: ",
+              "bad shape '[1 2]'");
+    parse_err(NET("X real [1,0]", "Y real [1]"), VFY_ERR_INVALID, "t.vnnlib:2:42: ",
+              "has a dimension of size 0");
+    parse_err(NET("X real [1,1,1,1,1,1,1,1,1]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
+              "t.vnnlib:2:42: ", "more than 8 dimensions");
+    parse_err(NET("X real [100000,100000]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
+              "t.vnnlib:2:42: ", "too many elements");
+    parse_err(NET("X real [1] onnx", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:46: ",
+              "expected the ONNX name as a string");
+    parse_err(NET("X real", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:20: ",
+              "declare-input expects a name, an element type, a shape");
+    parse_err(NET("1X real [1]", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:35: ",
+              "bad name '1X'");
+    parse_err(NET("X real [1]", "X real [1]"), VFY_ERR_INVALID, "t.vnnlib:2:63: ",
+              "'X' is declared twice");
+    parse_err("(vnnlib-version <1.0>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ",
+              "VNNLIB version '<1.0>' is not supported");
+    parse_err("(vnnlib-version <2.>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ", "not supported");
+#undef N1
+#undef NET
+}
+END_TEST
+
 /* ---- robustness ------------------------------------------------------------------------------ */
 
 static const char *SMALL =
@@ -611,36 +853,51 @@ static const char *SMALL =
     "(assert (or (and (<= Y_1 Y_0)) (and (<= (+ Y_2 (* 2 Y_1)) (- Y_0 1.5e-3)))))\n"
     "(assert (>= Y_2 (- 3)))\n";
 
+/* SMALL in VNNLIB 2.0 */
+static const char *SMALL2 =
+    "(vnnlib-version <2.0>)\n(declare-network f (declare-input X float32 [1, 2] \"in\")\n"
+    "  (declare-output Y real [1,3]))\n"
+    "(assert (or (and (<= X[0,0] 0.700434925) (>= X[0,0] -0.129289109) (<= X[0,1] 0.5)"
+    " (>= X[0,1] 0.1))\n"
+    "            (and (<= X[0,0] 0.700434925) (>= X[0,0] -0.129289109) (<= X[0,1] -0.1)"
+    " (>= X[0,1] -0.5))))\n"
+    "(assert (or (and (<= Y[0,1] Y[0,0])) (and (<= (+ Y[0,2] (* 2 Y[0,1])) (- Y[0,0] 1.5e-3)))))\n"
+    "(assert (>= Y[0,2] (- 3)))\n";
+
 START_TEST(test_alloc_failures)
 {
     vfy_spec *s;
     vfy_error e;
-    int ok = 0;
-    for (long n = 0; n < 100000 && !ok; n++) {
-        s = NULL;
-        vfy_alloc_fail_after(n);
-        vfy_status st = parse(SMALL, &s, &e);
-        vfy_alloc_fail_after(-1);
-        if (st == VFY_OK) {
-            ok = 1;
-            ck_assert_int_eq(s->n_cases, 4);
-            vfy_spec_free(s);
-        } else {
-            REQUIRE_MSG(st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
-            ck_assert_ptr_null(s);
+    for (int v = 0; v < 2; v++) {
+        int ok = 0;
+        for (long n = 0; n < 100000 && !ok; n++) {
+            s = NULL;
+            vfy_alloc_fail_after(n);
+            vfy_status st = parse(v ? SMALL2 : SMALL, &s, &e);
+            vfy_alloc_fail_after(-1);
+            if (st == VFY_OK) {
+                ok = 1;
+                ck_assert_int_eq(s->n_cases, 4);
+                ck_assert_int_eq(s->version, v + 1);
+                vfy_spec_free(s);
+            } else {
+                REQUIRE_MSG(st == VFY_ERR_NOMEM, "n=%ld: %s", n, e.msg);
+                ck_assert_ptr_null(s);
+            }
         }
+        ck_assert(ok);
     }
-    ck_assert(ok);
 }
 END_TEST
 
 START_TEST(test_truncation)
 {
-    size_t len = strlen(SMALL);
+    const char *txt = _i ? SMALL2 : SMALL;
+    size_t len = strlen(txt);
     char *buf = malloc(len + 1);
     int n_ok = 0;
     for (size_t cut = 0; cut <= len; cut++) {
-        memcpy(buf, SMALL, cut); /* not NUL-terminated on purpose: the parser reads len bytes */
+        memcpy(buf, txt, cut); /* not NUL-terminated on purpose: the parser reads len bytes */
         vfy_spec *s = NULL;
         vfy_error e;
         vfy_status st = vfy_spec_parse(buf, cut, "t", &s, &e);
@@ -657,12 +914,13 @@ END_TEST
 
 START_TEST(test_random_corruption)
 {
-    size_t len = strlen(SMALL);
+    const char *txt = _i ? SMALL2 : SMALL;
+    size_t len = strlen(txt);
     char *buf = malloc(len);
-    const char alphabet[] = "()XY_0123456789.-+e;<=>* \n\"|\x01\xff";
+    const char alphabet[] = "()XY_0123456789.-+e;<=>* \n\"|\x01\xff[],";
     srand(777);
     for (int it = 0; it < 20000; it++) {
-        memcpy(buf, SMALL, len);
+        memcpy(buf, txt, len);
         int flips = 1 + rand() % 4;
         for (int k = 0; k < flips; k++) {
             size_t at = (size_t)rand() % len;
@@ -753,6 +1011,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_constants_and_booleans);
     tcase_add_test(tc, test_declarations_and_commands);
     tcase_add_test(tc, test_deep_nesting);
+    tcase_add_test(tc, test_v2_same_form);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("errors");
@@ -760,17 +1019,19 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_errors_declarations);
     tcase_add_test(tc, test_errors_region);
     tcase_add_test(tc, test_load_errors);
+    tcase_add_test(tc, test_v2_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("benchmarks");
     tcase_add_test(tc, test_bench_acasxu);
     tcase_add_test(tc, test_bench_mnist);
     tcase_add_test(tc, test_bench_all_files);
+    tcase_add_test(tc, test_v2_bench_files);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     tc = tcase_create("robustness");
     tcase_add_test(tc, test_alloc_failures);
-    tcase_add_test(tc, test_truncation);
-    tcase_add_test(tc, test_random_corruption);
+    tcase_add_loop_test(tc, test_truncation, 0, 2);
+    tcase_add_loop_test(tc, test_random_corruption, 0, 2);
     tcase_add_test(tc, test_speed);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "require.h"
 #include "testnet.h"
 #include "vfy/attack.h"
 #include "vfy/eval.h"
 #include "vfy/onnx.h"
+#include "vfy/result.h"
 #include "vfy/verify.h"
 
 /* y = relu(x) + relu(-x) = |x| */
@@ -1853,12 +1855,56 @@ START_TEST(test_search_alloc_failures)
 }
 END_TEST
 
+/* The result file in both dialects: a VNNLIB 1 spec gets ((X_0 v) ... (Y_0 v)), a VNNLIB 2.0
+ * query its section 5.3 assignment, each tensor's header line (name, type, shape as declared)
+ * and then its values one a line, in row-major order. */
+START_TEST(test_result_files)
+{
+    double x[3] = {0.5, -1.25, 0.1f};
+    float y[2] = {2.0f, -0.375f};
+    vfy_verify_result res;
+    memset(&res, 0, sizeof res);
+    res.verdict = VFY_SAT;
+    res.x = x;
+    res.y32 = y;
+    const char *q = "(vnnlib-version <2.0>)(declare-network f (declare-input In float32 [1,3]) "
+                    "(declare-output Out real [2] \"o\"))(assert (<= 0 In[0,0] 1))"
+                    "(assert (<= 0 In[0,1] 1))(assert (<= 0 In[0,2] 1))(assert (<= Out[1] 1))";
+    vfy_spec *spec = NULL;
+    vfy_error e;
+    REQUIRE_MSG(vfy_spec_parse(q, strlen(q), "q", &spec, &e) == VFY_OK, "%s", e.msg);
+    char path[] = "/tmp/check_result_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    const char *want[3] = {
+        "sat\nIn float32 [1,3]\n0.5\n-1.25\n0.10000000149011612\nOut real [2]\n2\n-0.375\n",
+        "sat\n((X_0 0.5)\n (X_1 -1.25)\n (X_2 0.10000000149011612)\n (Y_0 2)\n (Y_1 -0.375))\n",
+        "unsat\n"};
+    for (int k = 0; k < 3; k++) {
+        if (k == 2)
+            res.verdict = VFY_UNSAT;
+        ck_assert_int_eq(vfy_result_write(path, &res, k == 1 ? NULL : spec, 3, 2, &e), VFY_OK);
+        char buf[512];
+        FILE *f = fopen(path, "r");
+        ck_assert_ptr_nonnull(f);
+        size_t n = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[n] = '\0';
+        ck_assert_str_eq(buf, want[k]);
+    }
+    unlink(path);
+    vfy_spec_free(spec);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
     TCase *tc = tcase_create("search");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_log_demote);
+    tcase_add_test(tc, test_result_files);
     tcase_add_loop_test(tc, test_compact_domains, 0, 6);
     tcase_add_loop_test(tc, test_compact_skips_affine_inputs, 0, 3);
     tcase_add_test(tc, test_resident_bytes);

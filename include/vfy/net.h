@@ -88,6 +88,7 @@ typedef struct vfy_net {
     int out_rank;
     int64_t out_shape[8];
     vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
+    char *in_name, *out_name; /* the ONNX input's and output's names (owned), NULL for a prefix */
 } vfy_net;
 
 /* 1 for the elementwise functions that are monotone and, on each piece of their domain, convex or

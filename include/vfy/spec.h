@@ -10,7 +10,12 @@
  *    CONTAINED in it (for counterexamples);
  *  - each row's right-hand side is [rhs_lo, rhs_hi]: a proof refutes the row when
  *    lower_bound(lhs) > rhs_hi, and a counterexample satisfies it when upper_bound(lhs) <= rhs_lo.
- * Coefficients cy/cx come from comparisons of variables (+1/-1/0) and are exact. */
+ * Coefficients cy/cx come from comparisons of variables (+1/-1/0) and are exact.
+ *
+ * Two dialects are read. VNNLIB 1 declares scalars X_i / Y_i (declare-const). VNNLIB 2.0 declares
+ * one network whose input and output are tensors, (declare-network N (declare-input X float32
+ * [1,5]) (declare-output Y float32 [1,5])), and names elements X[0,3]: element X[i_0,...,i_r-1]
+ * is X_i with i its row-major offset (the ONNX tensor's order), so both give the same form. */
 #ifndef VFY_SPEC_H
 #define VFY_SPEC_H
 
@@ -33,12 +38,25 @@ typedef struct vfy_case {
     vfy_row *rows;
 } vfy_case;
 
+#define VFY_SPEC_MAX_RANK 8
+
+/* A VNNLIB 2.0 tensor declaration, as written (for the counterexample's header lines). */
+typedef struct vfy_spec_tensor {
+    char *name;             /* the query's name, e.g. "X" */
+    char *type;             /* element type as written: Real, real, float32 or float64 */
+    char *onnx_name;        /* the ONNX input/output it names, NULL when matched by position */
+    int rank;               /* 0 for a scalar */
+    int64_t shape[VFY_SPEC_MAX_RANK];
+} vfy_spec_tensor;
+
 typedef struct vfy_spec {
     int64_t n_x, n_y;       /* number of declared X_i and Y_i (indices 0..n-1, all declared) */
     int64_t n_boxes;
     vfy_box *boxes;         /* distinct input boxes */
     int64_t n_cases;
     vfy_case *cases;
+    int version;            /* 1: X_i / Y_i declarations; 2: a declare-network (input, output) */
+    vfy_spec_tensor input, output; /* version 2 only (zeroed for version 1) */
 } vfy_spec;
 
 /* Parse VNNLIB text (len bytes, need not be NUL-terminated). `name` is the file name used in error

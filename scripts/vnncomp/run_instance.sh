@@ -58,8 +58,21 @@ timeout --kill-after=2 "$guard" "$VERIFY" "$onnx" "$vnnlib" --timeout "$inner" -
 rc=$?
 
 # A result file is complete when its first line is a verdict and, after "sat", the
-# counterexample's parentheses are balanced ("((X_0 v) ... (Y_0 v))" or "(\n(X_0 v)\n...\n)").
-# A crash or kill in mid-write leaves something else.
+# counterexample's parentheses are balanced ("((X_0 v) ... (Y_0 v))" or "(\n(X_0 v)\n...\n)"),
+# or, for a VNNLIB 2.0 query, every "NAME TYPE [shape]" line is followed by exactly as many
+# numbers as its shape holds. A crash or kill in mid-write leaves something else.
+complete_v2() {
+    tail -n +2 -- "$result" | awk '
+        function size(s,  a, n, i, p) {
+            gsub(/[][ ]/, "", s); if (s == "") return 1
+            n = split(s, a, ","); p = 1; for (i = 1; i <= n; i++) p *= a[i]; return p }
+        NF == 0 { next }
+        need > 0 { if ($0 !~ /^[-+]?[0-9]*[.]?[0-9]+([eE][-+]?[0-9]+)?$/) bad = 1; need--; next }
+        /^[A-Za-z][A-Za-z0-9_]* [A-Za-z0-9]+ [[][0-9, ]*[]]$/ {
+            need = size(substr($0, index($0, "["))); tensors++; next }
+        { bad = 1 }
+        END { exit !(tensors >= 2 && need == 0 && !bad) }'
+}
 complete() {
     local first open close
     [ -s "$result" ] || return 1
@@ -68,7 +81,11 @@ complete() {
         unsat|unknown|timeout|error) return 0 ;;
         sat) open=$(tail -n +2 -- "$result" | tr -cd '(' | wc -c)
              close=$(tail -n +2 -- "$result" | tr -cd ')' | wc -c)
-             [ "$open" -gt 0 ] && [ "$open" -eq "$close" ] ;;
+             if [ "$open" -eq 0 ] && [ "$close" -eq 0 ]; then
+                 complete_v2
+             else
+                 [ "$open" -gt 0 ] && [ "$open" -eq "$close" ]
+             fi ;;
         *) return 1 ;;
     esac
 }

@@ -3,6 +3,7 @@
  *   clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
  *         -Iinclude tests/fuzz/fuzz_spec.c src/spec.c src/core.c -lm -o build/fuzz_spec
  *   mkdir -p build && cp -r ../shared/benchmarks/acasxu/vnnlib build/fuzz_corpus
+ *   cp specs/*_v2.vnnlib build/fuzz_corpus    # VNNLIB 2.0 queries too
  *   build/fuzz_spec -max_len=4096 build/fuzz_corpus
  *
  * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
@@ -33,6 +34,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (!(x->lo[i] <= x->in_lo[i] && x->in_lo[i] <= x->in_hi[i] && x->in_hi[i] <= x->hi[i]))
                 abort();
         }
+    if (s->version == 2) { /* the tensors' shapes give n_x and n_y */
+        const vfy_spec_tensor *t[2] = {&s->input, &s->output};
+        for (int q = 0; q < 2; q++) {
+            int64_t n = 1;
+            for (int d = 0; d < t[q]->rank; d++)
+                n *= t[q]->shape[d];
+            if (!t[q]->name || !t[q]->type || n != (q ? s->n_y : s->n_x))
+                abort();
+        }
+    } else if (s->version != 1 || s->input.name || s->output.name) {
+        abort();
+    }
     for (int64_t c = 0; c < s->n_cases; c++) {
         const vfy_case *k = &s->cases[c];
         if (k->box < 0 || k->box >= s->n_boxes || k->n_rows < 0)
