@@ -16,7 +16,8 @@ file the way the VNN-COMP organisers do, plus an exact check:
      only within the VNN-COMP tolerance 1e-4 -> "valid-with-tolerance"; otherwise "invalid: why".
 
 Exit status: 0 valid, 1 valid-with-tolerance or invalid, 2 usage error or unreadable input.
-Strict comparisons (<, >) are treated as non-strict, as in VNN-COMP.
+Strict comparisons (<, >) and disequalities (!=, distinct) hold strictly: exactly on the exact
+check, and beyond the tolerance on the tolerant one (VNN-COMP 2026's checker does the same).
 Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scripts/setup.sh).
 """
 
@@ -856,7 +857,9 @@ class Spec:
             return (op, [self._formula(f, declared) for f in e[1:]])
         if op == "==":
             op = "="
-        if op in ("<=", ">=", "<", ">", "="):
+        if op == "distinct":
+            op = "!="
+        if op in ("<=", ">=", "<", ">", "=", "!="):
             if len(e) != 3:
                 raise CheckError("vnnlib: %s takes two arguments" % op)
             return ("atom", op, self._term(e[1], declared), self._term(e[2], declared))
@@ -917,13 +920,15 @@ def formula_eval(f, env, tol, inputs_only=False):
     a = term_eval(lhs, env)
     b = term_eval(rhs, env)
     t = tol if has_y else 0.0
+    if op == "!=":
+        return abs(a - b) > t, -abs(a - b)
     if op in ("<=", "<"):
         m = a - b
     elif op in (">=", ">"):
         m = b - a
     else:
         m = abs(a - b)
-    return m <= t, m
+    return (m < t if op in ("<", ">") else m <= t), m
 
 
 # ----------------------------------------------------------------------------------------------

@@ -176,7 +176,7 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
     /* SOUND: (1) the real-valued network: IBP on the point box [x, x] without the float-execution
      * allowance encloses the real output at x (only our own rounding is charged); a row holds when
      * its upper bound (minus the lower bound of the negated row) is <= rhs_lo, the low end of the
-     * real constant. (2) and (3): the float32 execution in ONNX order (what the organisers run) and
+     * real constant (< for a strict row). (2) and (3): the float32 execution in ONNX order (what the organisers run) and
      * the double execution also satisfy every row, evaluated with upward rounding. */
     if (vfy_bound_layers(ws->real_ctx, VFY_BOUND_IBP, x, x, NULL, ws->pt) != VFY_OK)
         return 0;
@@ -205,7 +205,7 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                            NULL) != VFY_OK)
             return 0;
         double ub = -lb;
-        if (!(ub <= r->rhs_lo))
+        if (r->strict ? !(ub < r->rhs_lo) : !(ub <= r->rhs_lo))
             return 0;
         double u32 = 0, u64 = 0;
         for (int64_t j = 0; j < ny; j++) {
@@ -217,7 +217,8 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                 u32 = vfy_add_up(u32, vfy_mul_up(r->cx[j], x[j]));
                 u64 = vfy_add_up(u64, vfy_mul_up(r->cx[j], x[j]));
             }
-        if (!(u32 <= r->rhs_lo && u64 <= r->rhs_lo))
+        if (r->strict ? !(u32 < r->rhs_lo && u64 < r->rhs_lo)
+                      : !(u32 <= r->rhs_lo && u64 <= r->rhs_lo))
             return 0;
     }
     return 1;

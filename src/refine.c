@@ -396,7 +396,7 @@ static void *layer_worker(void *arg)
     double *cy = vfy_alloc_array((size_t)m, sizeof(double));
     vfy_status st = cy ? VFY_OK : vfy_fail(&err, VFY_ERR_NOMEM, "out of memory refining hidden "
                                                                 "bounds");
-    vfy_row row = {cy, NULL, 0.0, 0.0};
+    vfy_row row = {.cy = cy, .rhs_lo = 0.0, .rhs_hi = 0.0};
     vfy_case cse = {0, 1, &row};
     vfy_spec sub = {.n_x = lp->P->n_in, .n_y = m, .n_boxes = 1, .boxes = (vfy_box *)lp->box,
                     .n_cases = 1, .cases = &cse};

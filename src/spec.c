@@ -3,7 +3,9 @@
  * Pipeline (every stage linear in the input, none recursive, so deep nesting cannot overflow the
  * C stack):
  *   1. lex + build a flat S-expression tree in pre-order (nodes[], each with its subtree size);
- *   2. collect declarations (X_i / Y_i, any order, indices must be exactly 0..n-1);
+ *   2. collect declarations (X_i / Y_i, any order, indices must be exactly 0..n-1; or VNNLIB
+ *      2.0's one declare-network, whose input and output tensors' elements X[i,j] are X_k, Y_k
+ *      at their row-major offsets k);
  *   3. per assert: a forward pass gives every node its role (formula / term / operator head) and
  *      checks names, arities and literals in document order; a reverse pass (reverse pre-order is
  *      a post-order of the mirrored tree) evaluates bottom-up with an explicit value stack:
@@ -39,7 +41,7 @@ enum {
     OP_NONE,
     OP_FORMULA, OP_TERM, /* role placeholders set by the parent in the forward pass */
     OP_HEAD,             /* the operator symbol of a list */
-    OP_AND, OP_OR, OP_LE, OP_GE, OP_EQ, OP_TRUE, OP_FALSE,
+    OP_AND, OP_OR, OP_LE, OP_GE, OP_LT, OP_GT, OP_EQ, OP_NE, OP_TRUE, OP_FALSE,
     OP_ADD, OP_SUB, OP_MUL, OP_VAR, OP_NUM,
 };
 
@@ -93,9 +95,10 @@ typedef struct val {
 enum { ATOM_UP, ATOM_LO, ATOM_ROW };
 
 /* A normalised comparison. ATOM_UP: X_x <= [lo,hi]; ATOM_LO: X_x >= [lo,hi]; ATOM_ROW:
- * sum pool[off..off+n) <= [lo,hi]. */
+ * sum pool[off..off+n) <= [lo,hi]; strict: < instead of <= (for ATOM_UP / ATOM_LO already in the
+ * inner end of [lo, hi]). */
 typedef struct atom {
-    int kind;
+    int kind, strict;
     int64_t x;
     double lo, hi;
     int64_t off, n;
@@ -988,6 +991,12 @@ static vfy_status collect_decls(parser *p)
     if (p->v2) {
         p->n_x = p->tin.size;
         p->n_y = p->tout.size;
+        /* Every input element needs bounds, and each bound names it (4 bytes at least: X[0]):
+         * a shape the text cannot bound is refused before n_x-sized arrays are allocated. */
+        if (p->n_x > (int64_t)(p->len / 4))
+            return PERR(p, p->tin.name, VFY_ERR_INVALID, "'%s' has %lld elements, more than "
+                        "this %zu-byte query can bound", tok(p, p->tin.name, b, sizeof b),
+                        (long long)p->n_x, p->len);
     } else if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
                (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK) {
         return st;
@@ -1075,27 +1084,30 @@ static vfy_status forward(parser *p, int64_t root)
             return PERR(p, h, VFY_ERR_PARSE, "expected an operator name");
         int op = OP_NONE, kid_role, min_args;
         if (n->op == OP_FORMULA) {
-            /* Strict comparisons are read as non-strict. SOUND for proofs: VNNLIB states the
-             * unsafe set, which only grows. The spec API has no strict flag, so a counterexample
-             * exactly on the boundary of a strict comparison satisfies only the non-strict one
-             * (VNN-COMP's checker compares with a tolerance and accepts it). */
+            /* Strict comparisons (and a disequality, a < b or a > b) keep their strictness for
+             * counterexamples only: a proof reads them as non-strict, SOUND as VNNLIB states the
+             * unsafe set, which only grows (vfy_row.strict, make_atom). */
             if (tok_is(p, h, "and"))
                 op = OP_AND;
             else if (tok_is(p, h, "or"))
                 op = OP_OR;
-            else if (tok_is(p, h, "<=") || tok_is(p, h, "<"))
+            else if (tok_is(p, h, "<="))
                 op = OP_LE;
-            else if (tok_is(p, h, ">=") || tok_is(p, h, ">"))
+            else if (tok_is(p, h, "<"))
+                op = OP_LT;
+            else if (tok_is(p, h, ">="))
                 op = OP_GE;
+            else if (tok_is(p, h, ">"))
+                op = OP_GT;
             else if (tok_is(p, h, "=") || tok_is(p, h, "=="))
                 op = OP_EQ;
             else if (tok_is(p, h, "!=") || tok_is(p, h, "distinct"))
-                /* a disequality is two strict comparisons, which a counterexample on the
-                 * boundary would satisfy only as read non-strictly (see above) */
-                return PERR(p, h, VFY_ERR_UNSUPPORTED, "'%s' (a disequality) is not supported",
-                            tok(p, h, b, sizeof b));
+                op = OP_NE;
             kid_role = (op == OP_AND || op == OP_OR) ? OP_FORMULA : OP_TERM;
             min_args = (op == OP_AND || op == OP_OR) ? 1 : 2;
+            if (op == OP_NE && n->u.n_kids != 3)
+                return PERR(p, i, VFY_ERR_UNSUPPORTED, "'%s' is supported with two arguments",
+                            tok(p, h, b, sizeof b));
         } else {
             if (tok_is(p, h, "+"))
                 op = OP_ADD;
@@ -1374,19 +1386,20 @@ static vfy_status rope_flatten(parser *p, int64_t r)
 
 enum { MADE_TRUE, MADE_FALSE, MADE_ATOM };
 
-/* Turn d (normalised; meaning sum lins + [lo,hi] <= 0) into an atom. */
-static vfy_status make_atom(parser *p, int64_t nd, const val *d, int *made, int64_t *atom_id)
+/* Turn d (normalised; meaning sum lins + [lo,hi] <= 0, or < 0 when strict) into an atom. */
+static vfy_status make_atom(parser *p, int64_t nd, const val *d, int strict, int *made,
+                            int64_t *atom_id)
 {
     /* SOUND: sum lins <= -c for the real c in [lo, hi], so the real rhs is in [-hi, -lo]. */
     double rlo = -d->hi + 0.0, rhi = -d->lo + 0.0;
     const lin *l = VAL_LINS(d);
-    atom at = {ATOM_ROW, -1, rlo, rhi, 0, d->n, nd};
+    atom at = {ATOM_ROW, strict, -1, rlo, rhi, 0, d->n, nd};
     if (d->n == 0) {
-        if (rlo >= 0) { /* 0 <= rhs for every rhs in the enclosure */
+        if (strict ? rlo > 0 : rlo >= 0) { /* 0 <= rhs (0 < rhs) for every rhs in the enclosure */
             *made = MADE_TRUE;
             return VFY_OK;
         }
-        if (rhi < 0) {
+        if (strict ? rhi <= 0 : rhi < 0) {
             *made = MADE_FALSE;
             return VFY_OK;
         }
@@ -1406,6 +1419,15 @@ static vfy_status make_atom(parser *p, int64_t nd, const val *d, int *made, int6
         vfy_status st = check_finite(p, nd, dn, up);
         if (st != VFY_OK)
             return st;
+        /* Strict: the inner end must lie strictly inside. When dn < up the real bound c is
+         * strictly between them (rhs or its quotient was inexact); when dn == up == c it is
+         * the next double inward. The outer end stays (the non-strict superset). */
+        if (strict && dn == up) {
+            if (at.kind == ATOM_UP)
+                dn = nextafter(dn, -INFINITY);
+            else
+                up = nextafter(up, INFINITY);
+        }
         at.lo = dn + 0.0;
         at.hi = up + 0.0;
         at.n = 0;
@@ -1431,14 +1453,17 @@ static vfy_status eval_cmp(parser *p, int64_t nd)
     node *n = &p->nodes[nd];
     int64_t m = n->u.n_kids - 1;
     int64_t conj = 0; /* rope of the atoms so far */
-    int is_false = 0;
+    int is_false = 0, strict = n->op == OP_LT || n->op == OP_GT || n->op == OP_NE;
+    int up_only = n->op == OP_LE || n->op == OP_LT, down_only = n->op == OP_GE || n->op == OP_GT;
+    int64_t alt[2]; /* OP_NE: the ropes of a < b and of a > b, -1 when false */
+    int n_true = 0;
     vfy_status st = VFY_OK;
-    /* chainable: (<= a b c) means a <= b and b <= c */
+    /* chainable: (<= a b c) means a <= b and b <= c; (!= a b) is (or (< a b) (> a b)) */
     for (int64_t k = 0; k + 1 < m && !is_false; k++) {
         val *a = &p->vals[p->n_vals - 1 - k], *b = &p->vals[p->n_vals - 2 - k];
         for (int dir = 0; dir < 2; dir++) {
             /* dir 0: a <= b, i.e. a - b <= 0; dir 1: b - a <= 0 */
-            if ((dir == 0 && n->op == OP_GE) || (dir == 1 && n->op == OP_LE))
+            if ((dir == 0 && down_only) || (dir == 1 && up_only))
                 continue;
             val *ab[2] = {a, b}, d;
             int sg[2] = {dir == 0 ? 1 : -1, dir == 0 ? -1 : 1};
@@ -1446,10 +1471,19 @@ static vfy_status eval_cmp(parser *p, int64_t nd)
                 return st;
             int made = MADE_TRUE;
             int64_t id = 0, leaf = 0;
-            st = make_atom(p, nd, &d, &made, &id);
+            st = make_atom(p, nd, &d, strict, &made, &id);
             val_free(&d);
             if (st != VFY_OK)
                 return st;
+            if (n->op == OP_NE) {
+                alt[dir] = -1;
+                n_true += made == MADE_TRUE;
+                if (made == MADE_TRUE)
+                    alt[dir] = 0;
+                else if (made == MADE_ATOM && (st = rope_new(p, id, -1, 1, &alt[dir])) != VFY_OK)
+                    return st;
+                continue;
+            }
             if (made == MADE_FALSE) {
                 is_false = 1;
                 break;
@@ -1465,6 +1499,26 @@ static vfy_status eval_cmp(parser *p, int64_t nd)
     val res;
     memset(&res, 0, sizeof res);
     res.is_dnf = 1;
+    if (n->op == OP_NE) { /* a disjunction of the alternatives not false (true if one is) */
+        if (n_true > 0) {
+            res.n = 1;
+            res.id1 = 0;
+        } else if (alt[0] >= 0 && alt[1] >= 0) {
+            res.ids = vfy_alloc_array(2, sizeof *res.ids);
+            if (!res.ids)
+                return nomem(p);
+            res.cap = res.n = 2;
+            res.ids[0] = alt[0];
+            res.ids[1] = alt[1];
+        } else {
+            res.n = alt[0] >= 0 || alt[1] >= 0;
+            res.id1 = alt[0] >= 0 ? alt[0] : alt[1];
+        }
+        st = push(p, &res);
+        if (st != VFY_OK)
+            val_free(&res);
+        return st;
+    }
     res.n = is_false ? 0 : 1;
     res.id1 = conj;
     return push(p, &res);
@@ -1633,7 +1687,10 @@ static vfy_status eval_formula(parser *p, int64_t root)
             break;
         case OP_LE:
         case OP_GE:
+        case OP_LT:
+        case OP_GT:
         case OP_EQ:
+        case OP_NE:
             st = eval_cmp(p, i);
             break;
         case OP_AND:
@@ -1819,6 +1876,7 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
             return st;
         row->rhs_lo = a->lo;
         row->rhs_hi = a->hi;
+        row->strict = a->strict;
         row->cy = vfy_alloc_array((size_t)spec->n_y, sizeof(double));
         if (!row->cy)
             return nomem(p);

@@ -527,7 +527,7 @@ START_TEST(test_open_bound_sound)
     test_box tb;
     box_init(&tb, 6, lo, hi);
     double cy[1] = {1.0};
-    vfy_row row = {cy, NULL, rhs, rhs};
+    vfy_row row = {.cy = cy, .rhs_lo = rhs, .rhs_hi = rhs};
     vfy_case cse = {0, 1, &row};
     vfy_spec spec = {.n_x = 6, .n_y = 1, .n_boxes = 1, .boxes = &tb.box, .n_cases = 1, .cases = &cse};
     vfy_verify_opts o;

@@ -178,6 +178,59 @@ START_TEST(test_rows_normalised)
 }
 END_TEST
 
+/* Strict comparisons: proofs read them as non-strict (the outer box, the rows' rhs), while a
+ * counterexample must satisfy them strictly: the inner box stops one double short of an exact
+ * bound, rows carry the flag; a disequality is the disjunction of the two strict sides. */
+START_TEST(test_strict_comparisons)
+{
+    vfy_spec *s = parse_ok(H1 "(assert (< X_0 1))(assert (> X_0 -1))(assert (< Y_0 3))");
+    vfy_box *b = &s->boxes[0];
+    ck_assert(b->hi[0] == 1 && b->in_hi[0] == nd(1) && b->lo[0] == -1 && b->in_lo[0] == nu(-1));
+    ck_assert(s->cases[0].rows[0].strict == 1 && s->cases[0].rows[0].rhs_lo == 3);
+    vfy_spec_free(s);
+    /* an inexact bound's inner end is already strictly inside */
+    s = parse_ok(H1 "(assert (< X_0 0.1))(assert (>= X_0 -1))(assert (<= Y_0 3))");
+    ck_assert(s->boxes[0].hi[0] == 0.1 && s->boxes[0].in_hi[0] == nd(0.1));
+    ck_assert(s->boxes[0].in_lo[0] == -1 && s->cases[0].rows[0].strict == 0);
+    vfy_spec_free(s);
+    /* a bound through a coefficient: 2 X < 1 */
+    s = parse_ok(H1 "(assert (< (* 2 X_0) 1))(assert (>= X_0 -1))(assert (<= Y_0 3))");
+    ck_assert(s->boxes[0].hi[0] == 0.5 && s->boxes[0].in_hi[0] == nd(0.5));
+    vfy_spec_free(s);
+    /* constants: 1 < 1 is false, 1 <= 1 true, 1 != 2 true, 1 != 1 false */
+    parse_err(H1 "(assert (<= -1 X_0 1))(assert (< 1 1))", VFY_ERR_INVALID, "t.vnnlib:3:1: ",
+              "every case contains a false comparison");
+    parse_err(H1 "(assert (<= -1 X_0 1))(assert (!= 1 1))", VFY_ERR_INVALID, "t.vnnlib:3:1: ",
+              "every case contains a false comparison");
+    s = parse_ok(H1 "(assert (<= -1 X_0 1))(assert (<= 1 1))(assert (!= 1 2))(assert (> Y_0 0))");
+    ck_assert_int_eq(s->n_cases, 1);
+    ck_assert(s->cases[0].n_rows == 1 && s->cases[0].rows[0].strict == 1);
+    ck_assert(s->cases[0].rows[0].cy[0] == -1 && s->cases[0].rows[0].rhs_hi == 0);
+    vfy_spec_free(s);
+    /* Y_0 != Y_1: two cases, Y_0 - Y_1 < 0 and Y_1 - Y_0 < 0 */
+    s = parse_ok("(declare-const X_0 Real)(declare-const Y_0 Real)(declare-const Y_1 Real)"
+                 "(assert (<= -1 X_0 1))(assert (!= Y_0 Y_1))");
+    ck_assert_int_eq(s->n_cases, 2);
+    for (int k = 0; k < 2; k++) {
+        vfy_row *r = &s->cases[k].rows[0];
+        ck_assert(r->strict == 1 && r->rhs_lo == 0 && r->rhs_hi == 0);
+        ck_assert(r->cy[0] == (k ? -1 : 1) && r->cy[1] == (k ? 1 : -1));
+    }
+    vfy_spec_free(s);
+    /* X_0 != 0.5 on [0, 1]: [0, 0.5) and (0.5, 1] */
+    s = parse_ok(H1 "(assert (<= 0 X_0 1))(assert (distinct X_0 0.5))(assert (<= Y_0 1))");
+    ck_assert_int_eq(s->n_cases, 2);
+    ck_assert_int_eq(s->n_boxes, 2);
+    b = &s->boxes[s->cases[0].box];
+    ck_assert(b->lo[0] == 0 && b->hi[0] == 0.5 && b->in_hi[0] == nd(0.5));
+    b = &s->boxes[s->cases[1].box];
+    ck_assert(b->lo[0] == 0.5 && b->in_lo[0] == nu(0.5) && b->hi[0] == 1);
+    vfy_spec_free(s);
+    parse_err(H1 "(assert (distinct X_0 1 2))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:9: ",
+              "'distinct' is supported with two arguments");
+}
+END_TEST
+
 START_TEST(test_equality_and_chain)
 {
     vfy_spec *s = parse_ok(H1 "(assert (= X_0 0.5))(assert (= Y_0 1))");
@@ -796,8 +849,8 @@ START_TEST(test_v2_errors)
               "'[' is never closed");
     parse_err(N1 "(assert (and (<= X[0,0] 1) (>= X[0,0] 0) (>= X[0,1] 0)))", VFY_ERR_INVALID,
               "t.vnnlib:2:35: ", "X[0,1] has no upper bound");
-    parse_err(N1 "(assert (!= Y[0] 1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:10: ",
-              "'!=' (a disequality) is not supported");
+    parse_err(N1 "(assert (!= Y[0] 1 2))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:9: ",
+              "'!=' is supported with two arguments");
     parse_err(N1 "(declare-const X_0 Real)", VFY_ERR_PARSE, "t.vnnlib:3:2: ",
               "declare-const cannot be mixed with declare-network");
     parse_err("(declare-const X_0 Real)" N1, VFY_ERR_PARSE, "t.vnnlib:2:1: ",
@@ -826,6 +879,10 @@ START_TEST(test_v2_errors)
               "t.vnnlib:2:42: ", "more than 8 dimensions");
     parse_err(NET("X real [100000,100000]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
               "t.vnnlib:2:42: ", "too many elements");
+    /* a shape that no query of this length can bound (found by tests/fuzz/fuzz_spec.c: a
+     * 200-byte query declaring 266666661 inputs allocated 2 GB) */
+    parse_err(NET("X real [1,266666661]", "Y real []") "(assert (<= X[0,0] 1))", VFY_ERR_INVALID,
+              "t.vnnlib:2:35: ", "'X' has 266666661 elements, more than this 129-byte query");
     parse_err(NET("X real [1] onnx", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:46: ",
               "expected the ONNX name as a string");
     parse_err(NET("X real", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:20: ",
@@ -1006,6 +1063,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_random_literals);
     tcase_add_test(tc, test_rows_normalised);
     tcase_add_test(tc, test_equality_and_chain);
+    tcase_add_test(tc, test_strict_comparisons);
     tcase_add_test(tc, test_linear_terms);
     tcase_add_test(tc, test_disjunctions);
     tcase_add_test(tc, test_constants_and_booleans);

@@ -282,6 +282,64 @@ START_TEST(test_attack_reaches_corner)
 }
 END_TEST
 
+/* Strict comparisons hold strictly of a confirmed counterexample (y = |x|): whatever point
+ * vfy_cex_confirm accepts (it may move x into the case's inner box) satisfies the property
+ * exactly, strict comparisons and disequalities included; on the boundary of y < 0.25 nothing is
+ * accepted, inside it the point is. */
+START_TEST(test_strict_confirm)
+{
+    vfy_net *net = abs_net();
+    const char *head = "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (>= X_0 -1))";
+    enum { ANY, NONE, SOME };
+    const struct {
+        const char *tail;
+        double x;
+        int want;
+        double x_below, x_not; /* the property: x < x_below, x != x_not (NAN: none) */
+    } t[] = {
+        {"(assert (<= X_0 1))(assert (< Y_0 0.25))", 0.25, NONE, NAN, NAN},
+        {"(assert (<= X_0 1))(assert (< Y_0 0.25))", 0.125, SOME, NAN, NAN},
+        {"(assert (<= X_0 1))(assert (> 0.25 Y_0))", -0.25, NONE, NAN, NAN},
+        {"(assert (<= X_0 1))(assert (> Y_0 0.25))", -0.25, NONE, NAN, NAN},
+        {"(assert (<= X_0 1))(assert (!= Y_0 0.25))", 0.5, SOME, NAN, NAN},
+        {"(assert (< X_0 0.5))(assert (<= Y_0 1))", 0.5, ANY, 0.5, NAN},
+        {"(assert (< X_0 0.5))(assert (<= Y_0 1))", 0.25, SOME, 0.5, NAN},
+        {"(assert (<= X_0 1))(assert (!= X_0 0.5))(assert (<= Y_0 1))", 0.5, ANY, NAN, 0.5},
+        {"(assert (<= X_0 1))(assert (distinct X_0 0.5))(assert (<= Y_0 1))", 0.75, SOME, NAN,
+         0.5},
+    };
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, t[k].tail);
+        vfy_spec *spec = parse(text);
+        vfy_attack_ws *ws = vfy_attack_ws_create(ctx, net, spec);
+        ck_assert_ptr_nonnull(ws);
+        int got = 0;
+        double x = t[k].x;
+        for (int64_t c = 0; c < spec->n_cases && !got; c++) {
+            x = t[k].x;
+            got = vfy_cex_confirm(net, spec, c, &x, ws);
+        }
+        REQUIRE_MSG(t[k].want == ANY || got == (t[k].want == SOME), "%s at x = %g: confirmed %d",
+                    t[k].tail, t[k].x, got);
+        if (got) {
+            double y = fabs(x);
+            REQUIRE_MSG(x >= -1 && x <= 1 && !(x >= t[k].x_below) && x != t[k].x_not,
+                        "%s: x = %.17g accepted", t[k].tail, x);
+            REQUIRE_MSG(!strstr(t[k].tail, "< Y_0 0.25") || y < 0.25, "%s: y = %.17g",
+                        t[k].tail, y);
+            REQUIRE_MSG(!strstr(t[k].tail, "!= Y_0") || y != 0.25, "%s: y = %.17g", t[k].tail, y);
+        }
+        vfy_attack_ws_free(ws);
+        vfy_spec_free(spec);
+    }
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_attack_from: descent from one given start (a corner, or a point outside the box, which is
  * clamped) reaches the violation of |x| <= 0.25 and confirms it; where there is none it says 0. */
 START_TEST(test_attack_from)
@@ -1915,6 +1973,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_abs_sat_confirmed);
     tcase_add_test(tc, test_stuck_without_attack_returns);
     tcase_add_test(tc, test_attack_from);
+    tcase_add_test(tc, test_strict_confirm);
     tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_root_facets_fc);

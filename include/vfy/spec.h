@@ -9,7 +9,11 @@
  *  - each box is kept twice: `lo/hi` CONTAINS the real box (for proofs) and `in_lo/in_hi` is
  *    CONTAINED in it (for counterexamples);
  *  - each row's right-hand side is [rhs_lo, rhs_hi]: a proof refutes the row when
- *    lower_bound(lhs) > rhs_hi, and a counterexample satisfies it when upper_bound(lhs) <= rhs_lo.
+ *    lower_bound(lhs) > rhs_hi, and a counterexample satisfies it when upper_bound(lhs) <= rhs_lo
+ *    (< rhs_lo for a strict row).
+ * A strict comparison (<, >; a disequality is a < b or a > b) is read as non-strict by proofs (the
+ * unsafe set only grows) and kept strict for counterexamples: in the row's flag, or for a bound on
+ * a single X_i in the inner box (the next double inward when the bound is a double itself).
  * Coefficients cy/cx come from comparisons of variables (+1/-1/0) and are exact.
  *
  * Two dialects are read. VNNLIB 1 declares scalars X_i / Y_i (declare-const). VNNLIB 2.0 declares
@@ -30,6 +34,7 @@ typedef struct vfy_row {
     double *cy;             /* n_y coefficients of Y */
     double *cx;             /* n_x coefficients of X, or NULL when the row has no X term */
     double rhs_lo, rhs_hi;  /* enclosure of the real right-hand side */
+    int strict;             /* 1: lhs < rhs (from <, > or a disequality's alternative) */
 } vfy_row;
 
 typedef struct vfy_case {
