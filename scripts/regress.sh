@@ -183,6 +183,57 @@ else
     fail "-vvvv" "exit $rc, stderr '${out%%$'\n'*}'"
 fi
 
+# --- the VNN-COMP scripts: a result file always, complete or "error"; compressed inputs ---------
+VC=scripts/vnncomp
+mkdir -p "$TMP/vc"
+gzip -c models/acas_like.onnx >"$TMP/vc/acas_like.onnx.gz"
+gzip -c specs/acas_like_sat_v2.vnnlib >"$TMP/vc/sat_v2.vnnlib.gz"
+# vc_run NAME MODEL SPEC WANT: run_instance.sh's result file must start with WANT
+vc_run() {
+    rm -f "$TMP/vc/result"
+    VERIFY_BIN="$BIN" timeout 60 "$VC/run_instance.sh" v1 test "$2" "$3" "$TMP/vc/result" 20 \
+        >/dev/null 2>"$TMP/vc/stderr"
+    first=$(head -n 1 "$TMP/vc/result" 2>/dev/null)
+    if [ "$first" = "$4" ]; then pass "$1" "$first"; else fail "$1" "result '$first', want $4"; fi
+}
+vc_run "run_instance.sh, VNNLIB 1 unsat" models/tiny_relu.onnx specs/tiny_relu_unsat.vnnlib unsat
+# the files exist only as .gz, named without it (as instances.csv names them)
+vc_run "run_instance.sh, .gz behind plain names" "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vnnlib" sat
+if [ "$CHECK_CEX" -eq 1 ]; then
+    ck=$("$PY" scripts/check_cex.py models/acas_like.onnx specs/acas_like_sat_v2.vnnlib \
+         "$TMP/vc/result" 2>&1)
+    if [ "$ck" = "valid" ]; then pass "run_instance.sh, 2.0 assignment" "$ck"
+    else fail "run_instance.sh, 2.0 assignment" "$ck"; fi
+fi
+vc_run "run_instance.sh, missing model" "$TMP/vc/none.onnx" specs/tiny_relu_unsat.vnnlib error
+if "$VC/prepare_instance.sh" v1 test "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vnnlib" 2>/dev/null &&
+   ! "$VC/prepare_instance.sh" v1 test "$TMP/vc/none.onnx" "$TMP/vc/sat_v2.vnnlib" 2>/dev/null; then
+    pass "prepare_instance.sh" "existing (.gz) files accepted, a missing one refused"
+else
+    fail "prepare_instance.sh" "wrong exit status"
+fi
+# a verify that dies in mid-write of a 2.0 assignment leaves "error", a complete one is kept
+for cut in 0 1; do
+    fake="$TMP/vc/fake$cut"
+    {
+        echo '#!/bin/sh'
+        echo 'while [ "$#" -gt 0 ]; do [ "$1" = --result ] && r=$2; shift; done'
+        if [ "$cut" -eq 1 ]; then
+            echo 'printf "sat\nX float32 [1,2]\n0.5\n" >"$r"; exit 1'
+        else
+            echo 'printf "sat\nX float32 [1,2]\n0.5\n-1\nY real []\n3e-2\n" >"$r"; exit 1'
+        fi
+    } >"$fake"
+    chmod +x "$fake"
+    rm -f "$TMP/vc/result"
+    VERIFY_BIN="$fake" "$VC/run_instance.sh" v1 test models/tiny_relu.onnx \
+        specs/tiny_relu_sat.vnnlib "$TMP/vc/result" 20 >/dev/null 2>&1
+    first=$(head -n 1 "$TMP/vc/result" 2>/dev/null)
+    want=$([ "$cut" -eq 1 ] && echo error || echo sat)
+    if [ "$first" = "$want" ]; then pass "run_instance.sh, 2.0 result cut=$cut" "$first"
+    else fail "run_instance.sh, 2.0 result cut=$cut" "result '$first', want $want"; fi
+done
+
 # --- soundness against exact extremes (scripts/fuzz_exact.py): no wrong verdict ------------------
 # four random ReLU nets (1, 2 and 96 inputs) whose output's exact extremes over the box are known
 # in rational arithmetic; thresholds just past them (unsat would be wrong) and just short of them

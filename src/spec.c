@@ -65,6 +65,7 @@ typedef struct decl {
 /* A VNNLIB 2.0 declare-input / declare-output: its atoms' nodes and its shape. */
 typedef struct tensor_decl {
     int64_t name, type, onnx; /* atom nodes; onnx -1 when no ONNX name is given */
+    const char *type_name;    /* the element type's name in a result file */
     int rank;
     int64_t shape[VFY_SPEC_MAX_RANK];
     int64_t size;             /* product of shape (1 for a scalar) */
@@ -696,11 +697,17 @@ static int parse_index_list(const char *s, size_t n, int64_t *v, int max, int *c
 }
 
 /* The element types whose values verify's analysis covers: the reals, and the float32 and float64
- * values among them (a counterexample is a float32 point, which both hold). */
-static int real_type(const parser *p, int64_t nd)
+ * values among them (a counterexample is a float32 point, which both hold). ONNX's own names for
+ * the two, float and double, are read as float32 and float64 (the names a result file uses). */
+static const char *real_type(const parser *p, int64_t nd)
 {
-    return tok_is(p, nd, "Real") || tok_is(p, nd, "real") || tok_is(p, nd, "float32") ||
-           tok_is(p, nd, "float64");
+    static const char *const names[][2] = {{"Real", "Real"}, {"real", "real"},
+                                           {"float32", "float32"}, {"float64", "float64"},
+                                           {"float", "float32"}, {"double", "float64"}};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (tok_is(p, nd, names[k][0]))
+            return names[k][1];
+    return NULL;
 }
 
 /* (declare-input NAME TYPE [SHAPE] ["onnx-name"]) or declare-output, the list at node i. */
@@ -723,7 +730,7 @@ static vfy_status declare_tensor(parser *p, int64_t i, tensor_decl *t)
     if (!is_ident(p->text + nm->off, nm->len))
         return PERR(p, at[0], VFY_ERR_PARSE, "%s: bad name '%s' (a letter, then letters, digits "
                     "and underscores)", what, tok(p, at[0], b, sizeof b));
-    if (!real_type(p, at[1]))
+    if (!(t->type_name = real_type(p, at[1])))
         return PERR(p, at[1], VFY_ERR_UNSUPPORTED, "element type '%s' is not supported (Real, "
                     "float32 and float64 are)", tok(p, at[1], b, sizeof b));
     const node *sh = &p->nodes[at[2]];
@@ -1917,7 +1924,7 @@ static vfy_status copy_tensor(parser *p, const tensor_decl *t, vfy_spec_tensor *
 {
     out->rank = t->rank;
     memcpy(out->shape, t->shape, sizeof out->shape);
-    if (!(out->name = atom_text(p, t->name)) || !(out->type = atom_text(p, t->type)) ||
+    if (!(out->name = atom_text(p, t->name)) || !(out->type = vfy_strdup(t->type_name)) ||
         (t->onnx >= 0 && !(out->onnx_name = atom_text(p, t->onnx))))
         return nomem(p);
     return VFY_OK;

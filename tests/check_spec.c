@@ -718,10 +718,17 @@ START_TEST(test_v2_same_form)
     ck_assert(b->output.rank == 1 && b->output.shape[0] == 3);
     vfy_spec_free(a);
     vfy_spec_free(b);
+    /* ONNX's names float and double are float32 and float64 */
+    b = parse_ok("(vnnlib-version <2.0>)(declare-network n (declare-input X float [1])"
+                 " (declare-output Y double [1]))(assert (<= 0 X[0] 1))(assert (>= Y[0] 3))");
+    ck_assert_str_eq(b->input.type, "float32");
+    ck_assert_str_eq(b->output.type, "float64");
+    vfy_spec_free(b);
     /* a scalar output named bare, a string with a quote in it, a version written 2.0 */
     b = parse_ok("(vnnlib-version 2.0)(declare-network n (declare-input in_1 real [1] \"a\"\"b\")"
                  " (declare-output y2 real []))(assert (<= 0 in_1[0] 1))(assert (>= y2 3))");
     ck_assert_str_eq(b->input.onnx_name, "a\"b");
+    ck_assert_str_eq(b->input.type, "real");
     ck_assert(b->output.rank == 0 && b->n_y == 1 && b->n_x == 1);
     ck_assert(b->cases[0].rows[0].cy[0] == -1 && b->cases[0].rows[0].rhs_hi == -3);
     vfy_spec_free(b);

@@ -48,7 +48,8 @@ typedef struct vfy_case {
 /* A VNNLIB 2.0 tensor declaration, as written (for the counterexample's header lines). */
 typedef struct vfy_spec_tensor {
     char *name;             /* the query's name, e.g. "X" */
-    char *type;             /* element type as written: Real, real, float32 or float64 */
+    char *type;             /* element type: Real, real, float32 or float64 as written (ONNX's
+                             * float and double read as float32 and float64) */
     char *onnx_name;        /* the ONNX input/output it names, NULL when matched by position */
     int rank;               /* 0 for a scalar */
     int64_t shape[VFY_SPEC_MAX_RANK];

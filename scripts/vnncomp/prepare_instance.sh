@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # VNN-COMP: prepare_instance.sh v1 <benchmark> <onnx> <vnnlib>
 # verify needs no per-instance preparation; this only checks that the files exist
-# (plain or .gz; run_instance.sh decompresses .gz itself).
+# (plain or .gz, or named without the .gz of the file that exists; run_instance.sh decompresses
+# .gz itself).
 set -euo pipefail
 if [ "$#" -ne 4 ] || [ "$1" != "v1" ]; then
     echo "usage: $0 v1 <benchmark> <onnx> <vnnlib>" >&2
     exit 1
 fi
 for f in "$3" "$4"; do
-    if [ ! -f "$f" ]; then
+    if [ ! -f "$f" ] && [ ! -f "$f.gz" ]; then
         echo "prepare_instance.sh: no such file: $f" >&2
         exit 1
     fi

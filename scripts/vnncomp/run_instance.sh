@@ -30,6 +30,10 @@ fail() {
     exit 0
 }
 
+# A path whose file exists only compressed (benchmark repositories keep x.onnx.gz while
+# instances.csv names x.onnx) means the .gz.
+if [ ! -f "$onnx" ] && [ -f "$onnx.gz" ]; then onnx="$onnx.gz"; fi
+if [ ! -f "$vnnlib" ] && [ -f "$vnnlib.gz" ]; then vnnlib="$vnnlib.gz"; fi
 [ -f "$onnx" ] || fail "no such file: $onnx"
 [ -f "$vnnlib" ] || fail "no such file: $vnnlib"
 # Decompress .gz inputs into a private temporary directory (removed by the EXIT trap).
