@@ -859,6 +859,8 @@ class Spec:
             op = "="
         if op == "distinct":
             op = "!="
+        if op in ("<=", ">=", "<", ">", "=") and len(e) > 3:  # chained: a <= b and b <= c
+            return ("and", [self._formula([op, a, b], declared) for a, b in zip(e[1:], e[2:])])
         if op in ("<=", ">=", "<", ">", "=", "!="):
             if len(e) != 3:
                 raise CheckError("vnnlib: %s takes two arguments" % op)
