@@ -952,7 +952,8 @@ def parse_result_v2(lines, spec):
         if m.group(2).lower() not in (typ.lower(), "real"):
             raise CheckError("result file: %s has type %s, declared %s" % (name, m.group(2), typ))
         if parse_shape(re.sub(r"\s+", "", m.group(3)), "result file") != shape:
-            raise CheckError("result file: %s has shape %s, declared %r" % (name, m.group(3), shape))
+            raise CheckError("result file: %s has shape %s, declared %r"
+                             % (name, m.group(3), shape))
         n = int(np.prod(shape)) if shape else 1
         if pos + 1 + n > len(lines):
             raise CheckError("result file: not enough values for %s" % name)

@@ -693,21 +693,23 @@ def spec_text(comment, n_in, n_out, boxes, dnf):
     return "\n".join(lines) + "\n"
 
 
-def spec_v2_text(text, in_dims, out_dims, typ, names=False):
+def spec_v2_text(text, in_dims, out_dims, typ, onnx_names=None):
     """The VNNLIB 1 text as a VNNLIB 2.0 query: one declare-network with the model's input and
-    output shapes, X_i / Y_j as tensor elements at row-major offset i / j."""
+    output shapes (and the ONNX tensors' names, a pair, when given), X_i / Y_j as tensor elements
+    at row-major offset i / j; the asserts as written. (scripts/vnnlib2.py uses it too.)"""
     def unravel(i, dims):
         idx = []
         for d in reversed(dims):
             idx.append(i % d)
             i //= d
         return ",".join(str(k) for k in reversed(idx))
-    body = re.sub(r"\(declare-const [XY]_\d+ Real\)\n", "", text)
+    body = re.sub(r"\(\s*declare-(?:const|fun)\s+[XY]_\d+\s+(?:\(\s*\)\s+)?Real\s*\)\n?", "",
+                  text)
     dims = {"X": in_dims, "Y": out_dims}
     body = re.sub(r"\b([XY])_(\d+)\b",
                   lambda m: "%s[%s]" % (m.group(1), unravel(int(m.group(2)), dims[m.group(1)])),
                   body)
-    onnx = [' "X"', ' "Y"'] if names else ["", ""]
+    onnx = [' "%s"' % n for n in onnx_names] if onnx_names else ["", ""]
     head = ("(vnnlib-version <2.0>)\n(declare-network net\n    (declare-input X %s [%s]%s)\n"
             "    (declare-output Y %s [%s]%s)\n)\n"
             % (typ, ", ".join(map(str, in_dims)), onnx[0], typ, ",".join(map(str, out_dims)),
@@ -1294,7 +1296,7 @@ def build(root):
         with open(os.path.join(specs_dir, name + ".vnnlib")) as f:
             text = f.read()
         with open(os.path.join(specs_dir, name + "_v2.vnnlib"), "w") as f:
-            f.write(spec_v2_text(text, in_dims, out_dims, typ, names))
+            f.write(spec_v2_text(text, in_dims, out_dims, typ, ("X", "Y") if names else None))
         verdict = [v for m, sp, v in expected if sp == "specs/%s.vnnlib" % name][0]
         expected.append(("models/%s.onnx" % model, "specs/%s_v2.vnnlib" % name, verdict))
 

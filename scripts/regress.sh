@@ -198,7 +198,8 @@ vc_run() {
 }
 vc_run "run_instance.sh, VNNLIB 1 unsat" models/tiny_relu.onnx specs/tiny_relu_unsat.vnnlib unsat
 # the files exist only as .gz, named without it (as instances.csv names them)
-vc_run "run_instance.sh, .gz behind plain names" "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vnnlib" sat
+vc_run "run_instance.sh, .gz behind plain names" "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vnnlib" \
+    sat
 if [ "$CHECK_CEX" -eq 1 ]; then
     ck=$("$PY" scripts/check_cex.py models/acas_like.onnx specs/acas_like_sat_v2.vnnlib \
          "$TMP/vc/result" 2>&1)

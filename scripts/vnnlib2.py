@@ -16,16 +16,11 @@ Run with /usr/bin/python3 (numpy and protobuf, as scripts/check_cex.py).
 import argparse
 import csv
 import os
-import re
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_cex  # noqa: E402  (its ONNX loader and runner)
-
-DECL_RE = re.compile(r"\(\s*declare-(?:const|fun)\s+([XY])_(\d+)\s+(?:\(\s*\)\s+)?Real\s*\)")
-VAR_RE = re.compile(r"\b([XY])_(\d+)\b")
-
+import make_models  # noqa: E402  (the rewrite itself, shared with the generated specs)
 
 def tensor_shapes(model_path):
     """(input shape, output shape) of the model, each a list of ints."""
@@ -44,26 +39,10 @@ def tensor_shapes(model_path):
     return in_shape, out_shape, net.inputs[0].name, model.graph.output[0].name
 
 
-def unravel(i, shape):
-    idx = []
-    for d in reversed(shape):
-        idx.append(i % d)
-        i //= d
-    return ",".join(str(k) for k in reversed(idx))
-
-
 def convert_text(text, shapes, typ, onnx_names):
     in_shape, out_shape, in_name, out_name = shapes
-    body = DECL_RE.sub("", text)
-    shape = {"X": in_shape, "Y": out_shape}
-    body = VAR_RE.sub(lambda m: "%s[%s]" % (m.group(1), unravel(int(m.group(2)), shape[m.group(1)])),
-                      body)
-    names = [' "%s"' % in_name, ' "%s"' % out_name] if onnx_names else ["", ""]
-    head = ("(vnnlib-version <2.0>)\n(declare-network net\n"
-            "    (declare-input X %s [%s]%s)\n    (declare-output Y %s [%s]%s)\n)\n"
-            % (typ, ",".join(map(str, in_shape)), names[0], typ, ",".join(map(str, out_shape)),
-               names[1]))
-    return head + body
+    return make_models.spec_v2_text(text, in_shape, out_shape, typ,
+                                    (in_name, out_name) if onnx_names else None)
 
 
 def convert_benchmark(src, dst, typ, onnx_names):

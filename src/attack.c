@@ -176,8 +176,9 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
     /* SOUND: (1) the real-valued network: IBP on the point box [x, x] without the float-execution
      * allowance encloses the real output at x (only our own rounding is charged); a row holds when
      * its upper bound (minus the lower bound of the negated row) is <= rhs_lo, the low end of the
-     * real constant (< for a strict row). (2) and (3): the float32 execution in ONNX order (what the organisers run) and
-     * the double execution also satisfy every row, evaluated with upward rounding. */
+     * real constant (< for a strict row). (2) and (3): the float32 execution in ONNX order (what
+     * the organisers run) and the double execution also satisfy every row, evaluated with upward
+     * rounding. */
     if (vfy_bound_layers(ws->real_ctx, VFY_BOUND_IBP, x, x, NULL, ws->pt) != VFY_OK)
         return 0;
     for (int64_t j = 0; j < nx; j++)

@@ -529,7 +529,8 @@ START_TEST(test_open_bound_sound)
     double cy[1] = {1.0};
     vfy_row row = {.cy = cy, .rhs_lo = rhs, .rhs_hi = rhs};
     vfy_case cse = {0, 1, &row};
-    vfy_spec spec = {.n_x = 6, .n_y = 1, .n_boxes = 1, .boxes = &tb.box, .n_cases = 1, .cases = &cse};
+    vfy_spec spec = {.n_x = 6, .n_y = 1, .n_boxes = 1, .boxes = &tb.box, .n_cases = 1,
+                     .cases = &cse};
     vfy_verify_opts o;
     vfy_verify_opts_default(&o);
     o.threads = 1 + _i % 2;

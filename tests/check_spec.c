@@ -701,7 +701,8 @@ START_TEST(test_v2_same_form)
         " (>= X[0,2] 0) (<= X[ 0 , 2 ] 1)))\n"
         "(assert (and (>= X[1,0] 0) (<= X[1,0] 1) (>= X[1,1] 0.3) (<= X[1,1] 1)"
         " (>= X[1,2] 0) (<= X[1,2] 1)))\n"
-        "(assert (or (and (<= Y[0] Y[1]) (>= (+ Y[2] (* 2 X[1,1])) 0.7)) (<= (- Y[2] Y[0]) -1e-3)))\n"
+        "(assert (or (and (<= Y[0] Y[1]) (>= (+ Y[2] (* 2 X[1,1])) 0.7))"
+        " (<= (- Y[2] Y[0]) -1e-3)))\n"
         "(assert (== X[1,2] 0.5))");
     require_same_spec(a, b, "hand-written");
     ck_assert_int_eq(a->version, 1);

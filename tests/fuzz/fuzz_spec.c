@@ -3,7 +3,7 @@
  *   clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
  *         -Iinclude tests/fuzz/fuzz_spec.c src/spec.c src/core.c -lm -o build/fuzz_spec
  *   mkdir -p build && cp -r ../shared/benchmarks/acasxu/vnnlib build/fuzz_corpus
- *   cp specs/acas_like_sat_v2.vnnlib specs/rand2_b_dnf_sat_v2.vnnlib build/fuzz_corpus  # VNNLIB 2.0
+ *   cp specs/acas_like_sat_v2.vnnlib specs/rand2_b_dnf_sat_v2.vnnlib build/fuzz_corpus  # 2.0
  *   build/fuzz_spec -max_len=4096 build/fuzz_corpus
  *
  * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
