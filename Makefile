@@ -41,7 +41,7 @@ TEST_BIN := $(patsubst tests/%.c,$(OUT)/%,$(TEST_SRC))
 TEST_HELP_SRC := $(filter-out $(TEST_SRC),$(wildcard tests/*.c))
 TEST_HELP_OBJ := $(patsubst tests/%.c,$(OUT)/tobj/%.o,$(TEST_HELP_SRC))
 
-.PHONY: all test sanitize clean models
+.PHONY: all test sanitize clean models fuzz fuzz-run
 .SECONDARY:
 all: $(OUT)/verify
 
@@ -87,6 +87,43 @@ sanitize:
 
 models:
 	scripts/make_models.sh
+
+# libFuzzer harnesses (tests/fuzz/; clang, `apt install clang`; not part of `make test`):
+# `make fuzz` builds them into build/fuzz/, `make fuzz-run` runs each for FUZZ_SECONDS (default 60)
+# on a corpus in build/fuzz/ seeded from models/, specs/ and tests/data/bad/; a crash is written
+# there.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     := build/fuzz
+FUZZ_FLAGS   := $(BASE) -g -O1 -fsanitize=fuzzer,address,undefined $(BLAS_CFLAGS)
+FUZZ_LIBS    := -lprotobuf-c $(BLAS_LIBS) -lm -lpthread
+FUZZ_ONNX_SRC := src/onnx.c src/graph.c src/net.c src/eval.c src/la.c src/core.c \
+                 $(GEN)/onnx.pb-c.c
+fuzz: $(FUZZ_DIR)/fuzz_spec $(FUZZ_DIR)/fuzz_onnx $(FUZZ_DIR)/fuzz_cert
+
+$(FUZZ_DIR)/fuzz_spec: tests/fuzz/fuzz_spec.c src/spec.c src/core.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $^ -lm -o $@
+
+$(FUZZ_DIR)/fuzz_onnx: tests/fuzz/fuzz_onnx.c $(FUZZ_ONNX_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $^ $(FUZZ_LIBS) -o $@
+
+$(FUZZ_DIR)/fuzz_cert: tests/fuzz/fuzz_cert.c src/checker.c src/spec.c $(FUZZ_ONNX_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $^ $(FUZZ_LIBS) -o $@
+
+fuzz-run: fuzz $(OUT)/verify
+	@mkdir -p $(FUZZ_DIR)/spec_corpus $(FUZZ_DIR)/onnx_corpus $(FUZZ_DIR)/cert_corpus
+	cp -n specs/*.vnnlib tests/data/bad/*.vnnlib $(FUZZ_DIR)/spec_corpus/
+	cp -n models/*.onnx tests/data/bad/*.onnx $(FUZZ_DIR)/onnx_corpus/
+	test -s $(FUZZ_DIR)/cert_corpus/seed || $(OUT)/verify models/abs_split.onnx \
+	    specs/abs_split_unsat.vnnlib --certificate $(FUZZ_DIR)/cert_corpus/seed >/dev/null
+	cd $(FUZZ_DIR) && ./fuzz_spec -max_len=4096 -max_total_time=$(FUZZ_SECONDS) spec_corpus
+	cd $(FUZZ_DIR) && ./fuzz_onnx -max_len=8192 -rss_limit_mb=4096 \
+	    -max_total_time=$(FUZZ_SECONDS) onnx_corpus
+	./$(FUZZ_DIR)/fuzz_cert -max_len=8192 -max_total_time=$(FUZZ_SECONDS) \
+	    -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/cert_corpus
 
 clean:
 	rm -rf build

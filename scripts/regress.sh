@@ -207,6 +207,18 @@ if [ "$CHECK_CEX" -eq 1 ]; then
     else fail "run_instance.sh, 2.0 assignment" "$ck"; fi
 fi
 vc_run "run_instance.sh, missing model" "$TMP/vc/none.onnx" specs/tiny_relu_unsat.vnnlib error
+# scripts/vnnlib2.py: a VNNLIB 1 spec rewritten for its model keeps its verdict
+if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
+    for v in unsat sat; do  # sat last: its result file is re-checked below
+        "$PY" scripts/vnnlib2.py models/rand2_b.onnx "specs/rand2_b_dnf_$v.vnnlib" \
+            "$TMP/vc/conv_$v.vnnlib" --onnx-names >/dev/null 2>&1
+        vc_run "vnnlib2.py rewrite, $v" models/rand2_b.onnx "$TMP/vc/conv_$v.vnnlib" "$v"
+    done
+    ck=$("$PY" scripts/check_cex.py models/rand2_b.onnx "$TMP/vc/conv_sat.vnnlib" \
+         "$TMP/vc/result" 2>&1)
+    if [ "$ck" = "valid" ]; then pass "vnnlib2.py rewrite, counterexample" "$ck"
+    else fail "vnnlib2.py rewrite, counterexample" "$ck"; fi
+fi
 if "$VC/prepare_instance.sh" v1 test "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vnnlib" 2>/dev/null &&
    ! "$VC/prepare_instance.sh" v1 test "$TMP/vc/none.onnx" "$TMP/vc/sat_v2.vnnlib" 2>/dev/null; then
     pass "prepare_instance.sh" "existing (.gz) files accepted, a missing one refused"

@@ -1,6 +1,7 @@
 /* libFuzzer harness for the certificate checker's reader: a fixed model and spec (read once from
  * models/abs_split.onnx and specs/abs_split_unsat.vnnlib, so run it from the repository's root),
- * the certificate fuzzed. Not built by `make`; build and run with clang:
+ * the certificate fuzzed. Built by `make fuzz` and run by `make fuzz-run` (not by `make test`);
+ * by hand, with clang:
  *
  *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off \
  *         -fsanitize=fuzzer,address,undefined -Iinclude -Ibuild/gen \

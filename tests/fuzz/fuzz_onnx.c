@@ -1,6 +1,6 @@
 /* libFuzzer harness for the ONNX loader (protobuf-c, the graph IR, shape inference, constant
- * folding, lowering). Not built by `make`; build and run with clang (docs/results.md has a
- * campaign's numbers):
+ * folding, lowering). Built by `make fuzz` and run by `make fuzz-run` (not by `make test`); by
+ * hand, with clang (docs/results.md has a campaign's numbers):
  *
  *   clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off \
  *         -fsanitize=fuzzer,address,undefined -Iinclude -Ibuild/gen \

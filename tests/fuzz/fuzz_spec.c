@@ -1,4 +1,5 @@
-/* libFuzzer harness for the VNNLIB parser. Not built by `make`; build and run with clang:
+/* libFuzzer harness for the VNNLIB parser. Built by `make fuzz` and run by `make fuzz-run` (not by
+ * `make test`); by hand, with clang:
  *
  *   clang -std=c11 -D_DEFAULT_SOURCE -g -O1 -ffp-contract=off -fsanitize=fuzzer,address,undefined \
  *         -Iinclude tests/fuzz/fuzz_spec.c src/spec.c src/core.c -lm -o build/fuzz_spec
