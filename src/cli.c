@@ -520,10 +520,10 @@ int main(int argc, char **argv)
     for (int k = 0; st == VFY_OK && spec->version == 2 && k < 2; k++) {
         const vfy_spec_tensor *t = k ? &spec->output : &spec->input;
         const char *actual = k ? net->out_name : net->in_name;
-        if (t->onnx_name && strcmp(t->onnx_name, actual) != 0)
+        if (t->onnx_name && (!actual || strcmp(t->onnx_name, actual) != 0))
             st = vfy_fail(&err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but %s's "
                           "%s is '%s'", spec_path, t->name, k ? "output" : "input", t->onnx_name,
-                          model_path, k ? "output" : "input", actual);
+                          model_path, k ? "output" : "input", actual ? actual : "unnamed");
     }
     if (st == VFY_OK)
         st = vfy_net_check_rows(net, spec, spec_path, &err);
