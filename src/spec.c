@@ -834,16 +834,14 @@ static vfy_status check_version(parser *p, int64_t i)
     if (p->nodes[i].u.n_kids != 2 || p->nodes[v].is_list)
         return PERR(p, i, VFY_ERR_PARSE, "vnnlib-version expects one version, e.g. <2.0>");
     const char *s = p->text + p->nodes[v].off;
-    size_t len = p->nodes[v].len, k = 0;
+    size_t len = p->nodes[v].len;
     if (len >= 2 && s[0] == '<' && s[len - 1] == '>')
-        k = 1, len--;
-    size_t d = k;
-    while (d < len && s[d] >= '0' && s[d] <= '9')
-        d++;
-    int ok = d == k + 1 && s[k] == '2' && (d == len || s[d] == '.');
-    for (size_t q = d + 1; ok && q < len; q++)
+        s++, len -= 2;
+    /* "2", or "2." and at least one digit */
+    int ok = len >= 1 && s[0] == '2' && (len == 1 || (len > 2 && s[1] == '.'));
+    for (size_t q = 2; ok && q < len; q++)
         ok = s[q] >= '0' && s[q] <= '9';
-    if (!ok || (d < len && d + 1 == len))
+    if (!ok)
         return PERR(p, v, VFY_ERR_UNSUPPORTED, "VNNLIB version '%s' is not supported (2.x is; "
                     "VNNLIB 1 files have no version line)", tok(p, v, b, sizeof b));
     return VFY_OK;

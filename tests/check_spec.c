@@ -902,6 +902,9 @@ START_TEST(test_v2_errors)
     parse_err("(vnnlib-version <1.0>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ",
               "VNNLIB version '<1.0>' is not supported");
     parse_err("(vnnlib-version <2.>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ", "not supported");
+    parse_err("(vnnlib-version <2.0a>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ", "not supported");
+    parse_err("(vnnlib-version 20)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ", "not supported");
+    parse_err("(vnnlib-version <>)", VFY_ERR_UNSUPPORTED, "t.vnnlib:1:17: ", "not supported");
 #undef N1
 #undef NET
 }

@@ -1931,7 +1931,7 @@ START_TEST(test_result_files)
     vfy_spec *spec = NULL;
     vfy_error e;
     REQUIRE_MSG(vfy_spec_parse(q, strlen(q), "q", &spec, &e) == VFY_OK, "%s", e.msg);
-    char path[] = "/tmp/check_result_XXXXXX";
+    char path[] = "/tmp/check_result_XXXXXX"; /* mkstemp's template: it replaces the Xs */
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
     close(fd);
