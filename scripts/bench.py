@@ -10,6 +10,14 @@ missing row is not scored).  Per instance: wall time, peak RSS of the run_instan
 (ru_maxrss from os.wait4, which includes every descendant that was waited for: run_instance.sh
 waits for verify), the result file's verdict, and for sat the verdict of scripts/check_cex.py.
 
+A query over several networks (VNNLIB 2.0, VNN-COMP 2026) has for onnx field VNN-COMP's list
+literal, e.g. "[('f', 'onnx/a.onnx'), ('g', 'onnx/b.onnx')]": each path is joined to BENCH_DIR
+(as written: run_instance.sh takes a file existing only with .gz appended), run_instance.sh and
+prepare_instance.sh get the list literal of the joined paths, repr([('f', '/abs/onnx/a.onnx'),
+...]), and check_cex.py gets NAME=PATH per network (PATH.gz when only that exists: check_cex.py
+reads .gz itself). consensus.csv's keys and the output CSV keep the field as written; the printed
+line shows the first model's name and "+N" for the others.
+
 Scoring: solved = sat/unsat agreeing with `resolved` (a sat must also have a counterexample that
 check_cex.py finds valid: exact, as the project requires); wrong = an answer contradicting
 `resolved`, or a sat whose counterexample does not check (also on unscored instances);
@@ -18,6 +26,7 @@ was wrong, 2 on usage errors, else 0.  Stdlib only; run with /usr/bin/python3.
 """
 
 import argparse
+import ast
 import csv
 import os
 import re
@@ -43,6 +52,27 @@ def die(msg):
     sys.exit(2)
 
 
+NET_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")   # as check_cex.py's NAME=PATH
+
+
+def onnx_models(onnx):
+    """The onnx field's models: None for a single path, else VNN-COMP's list literal as a list
+    of (network name, path); ValueError if it is not a non-empty list of pairs of strings."""
+    if not onnx.startswith("["):
+        return None
+    try:
+        v = ast.literal_eval(onnx)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise ValueError("cannot read %r as a list [('NAME', 'PATH'), ...]" % onnx)
+    if not isinstance(v, list) or not v or not all(
+            isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in v):
+        raise ValueError("%r is not a non-empty list of ('NAME', 'PATH') pairs" % onnx)
+    bad = [n for n, _ in v if not NET_NAME_RE.match(n)]
+    if bad:
+        raise ValueError("unsupported network name %r in %r" % (bad[0], onnx))
+    return list(v)
+
+
 def read_instances(bench_dir):
     path = os.path.join(bench_dir, "instances.csv")
     if not os.path.isfile(path):
@@ -61,6 +91,10 @@ def read_instances(bench_dir):
                 if n == 1:
                     continue   # tolerate a header line
                 die("%s:%d: bad timeout %r" % (path, n, tmo))
+            try:
+                onnx_models(onnx)
+            except ValueError as e:
+                die("%s:%d: %s" % (path, n, e))
             rows.append((onnx, vnnlib, tmo))
     return rows
 
@@ -81,7 +115,15 @@ def read_expected(bench_dir):
 
 def run_one(args, bench_name, bench_dir, onnx, vnnlib, tmo, workdir, idx):
     """Run one instance; return a dict of measurements."""
-    onnx_p = os.path.join(bench_dir, onnx)
+    models = onnx_models(onnx)
+    if models is None:
+        onnx_p = os.path.join(bench_dir, onnx)
+        check_models = [onnx_p]
+    else:
+        joined = [(name, os.path.join(bench_dir, p)) for name, p in models]
+        onnx_p = repr(joined)
+        check_models = ["%s=%s" % (name, p + ".gz" if not os.path.isfile(p)
+                                   and os.path.isfile(p + ".gz") else p) for name, p in joined]
     spec_p = os.path.join(bench_dir, vnnlib)
     result_p = os.path.join(workdir, "result_%d.txt" % idx)
     t = tmo * args.timeout_scale
@@ -144,7 +186,7 @@ def run_one(args, bench_name, bench_dir, onnx, vnnlib, tmo, workdir, idx):
 
     if rec["result"] == "sat" and not args.no_check:
         try:
-            c = subprocess.run([CHECK_PY, CHECK_CEX, onnx_p, spec_p, result_p],
+            c = subprocess.run([CHECK_PY, CHECK_CEX] + check_models + [spec_p, result_p],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                universal_newlines=True, timeout=args.check_timeout)
             out = c.stdout.strip().splitlines()
@@ -240,10 +282,16 @@ def main():
                 extra += "  cex: " + rec["cex_check"]
             if rec["note"]:
                 extra += "  (" + rec["note"] + ")"
+            models = onnx_models(onnx)
+            if models is None:
+                shown = os.path.basename(onnx)
+            else:
+                shown = os.path.basename(models[0][1]) + (
+                    "+%d" % (len(models) - 1) if len(models) > 1 else "")
             print("[%*d/%d] %-8s %-16s exp %-7s %7.2fs/%-5g %7.1f MB  %s %s%s"
                   % (len(str(total)), done[0], total, rec["result"], rec["status"],
                      rec["expected"] or "-", rec["time_s"], rec["timeout"], rec["peak_rss_mb"],
-                     os.path.basename(onnx), os.path.basename(vnnlib), extra), flush=True)
+                     shown, os.path.basename(vnnlib), extra), flush=True)
 
     try:
         if args.jobs == 1:

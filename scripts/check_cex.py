@@ -2,6 +2,9 @@
 """Independent counterexample checker for verify (VNN-COMP result files).
 
 usage: check_cex.py MODEL.onnx SPEC.vnnlib RESULT_FILE
+       check_cex.py NAME=MODEL.onnx [NAME=MODEL.onnx ...] SPEC.vnnlib RESULT_FILE
+       check_cex.py "[('f', 'a.onnx'), ('g', 'b.onnx')]" SPEC.vnnlib RESULT_FILE
+       check_cex.py MODEL.onnx [MODEL.onnx ...] SPEC.vnnlib RESULT_FILE
 
 Shares no code with the C project on purpose: it parses the ONNX file with Python protobuf (the
 onnx_pb2 module is generated at run time with protoc from Debian's /usr/include/onnx/onnx.proto),
@@ -9,11 +12,25 @@ runs the network with numpy, parses the VNNLIB itself, and checks the counterexa
 file the way the VNN-COMP organisers do, plus an exact check:
 
   1. the result file's first line is "sat" and it lists every X_i (and Y_j) once (for a VNNLIB
-     2.0 query: its assignment, each tensor's "NAME TYPE [shape]" line and then its values);
+     2.0 query: its assignment, each tensor's "NAME TYPE [shape]" line and then its values, for
+     each network in declaration order its input and then its output);
   2. X (as written, parsed to float64) lies inside the input region exactly (no tolerance);
   3. Y in the file matches the network's float32 output on float32(X) within rtol 1e-3 / atol 1e-4;
   4. the spec holds on (X, Y_net): exactly on the float32 pass and on a float64 pass -> "valid";
      only within the VNN-COMP tolerance 1e-4 -> "valid-with-tolerance"; otherwise "invalid: why".
+
+A VNNLIB 2.0 query may declare several networks (VNN-COMP 2026's monotonic and isomorphic ACAS
+Xu), each with one declare-input and one declare-output, and optionally (equal-to N) (the same
+model as network N) or (isomorphic-to N) (its own model); X_f[...] and Y_g[...] name their
+elements. Each network runs on its own input's values (float32 and float64 passes), its Y in the
+file is checked against its own execution, and the spec is evaluated on every network's inputs
+and outputs together. The models, one per network: NAME=PATH arguments; or one argument holding
+VNN-COMP's instances.csv list literal [('f', 'a.onnx'), ('g', 'b.onnx')] (read with
+ast.literal_eval: a list of pairs of strings); or bare paths, bound in declaration order to every
+network, or to every network not declared equal-to another. A network declared equal-to another
+and given no model uses that one's (given one, it must have the same content). A model for an
+undeclared network, a network without a model, or a wrong number of paths is an error (exit 2).
+An argument naming an existing file is always a path.
 
 Exit status: 0 valid, 1 valid-with-tolerance or invalid, 2 usage error or unreadable input.
 Strict comparisons (<, >) and disequalities (!=, distinct) hold strictly: exactly on the exact
@@ -22,6 +39,7 @@ Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scri
 """
 
 import argparse
+import ast
 import functools
 import itertools
 import gzip
@@ -732,6 +750,17 @@ def parse_shape(tok, what):
     return [int(d) for d in m.group(1).split(",")] if m.group(1) else []
 
 
+def element_name(tensor, shape, flat):
+    """The variable of a tensor's element at a row-major offset: X_f[0,0,0,3] (a scalar: X_f)."""
+    if not shape:
+        return tensor
+    idx = []
+    for d in reversed(shape):
+        idx.append(flat % d)
+        flat //= d
+    return "%s[%s]" % (tensor, ",".join(str(i) for i in reversed(idx)))
+
+
 def parse_number(tok, what):
     try:
         v = float(tok)
@@ -742,24 +771,61 @@ def parse_number(tok, what):
     return v
 
 
+class Tensor:
+    """A VNNLIB 2.0 declare-input or declare-output: its name, element type, shape, kind ("X" or
+    "Y"), its network's name, and the variable name of each element in row-major order."""
+
+    def __init__(self, name, typ, shape, kind, net, keys):
+        self.name, self.type, self.shape, self.kind, self.net, self.keys = \
+            name, typ, shape, kind, net, keys
+
+
+class NetDecl:
+    """A VNNLIB 2.0 declare-network: its name, (relation, other network) for equal-to or
+    isomorphic-to (or None), and its input and output tensors."""
+
+    def __init__(self, name):
+        self.name = name
+        self.link = None
+        self.x = None
+        self.y = None
+
+
 class Spec:
-    """The conjunction of all asserts, as a formula tree; atoms are (op, lhs, rhs) term trees."""
+    """The conjunction of all asserts, as a formula tree; atoms are (op, lhs, rhs) term trees.
+
+    Variables are strings: X_i and Y_i for VNNLIB 1 and for a VNNLIB 2.0 query over one network
+    (its input's and output's elements in row-major order); over several networks, an element is
+    named by its tensor's name and index, e.g. X_g[0,0,0,3]. A term's variable node is
+    ("var", name, is_output)."""
 
     def __init__(self, text):
         self.nx = 0
         self.ny = 0
         declared = set()
         self.asserts = []
-        self.tensors = []  # VNNLIB 2.0: [(name, type, shape, "X" or "Y")], inputs first
-        for e in parse_sexprs(tokenize(text), "vnnlib"):
+        self.networks = []  # VNNLIB 2.0: NetDecl in declaration order
+        self.tensors = []   # VNNLIB 2.0: every Tensor in declaration order (X_f, Y_f, X_g, ...)
+        consts = False
+        exprs = parse_sexprs(tokenize(text), "vnnlib")
+        for e in exprs:
             if not isinstance(e, list) or not e:
                 raise CheckError("vnnlib: unexpected top-level token %r" % (e,))
+        self.several = sum(1 for e in exprs if e[0] == "declare-network") > 1
+        for e in exprs:
             head = e[0]
             if head == "vnnlib-version":
                 continue
             if head == "declare-network":
-                self._network(e, declared)
+                if consts:
+                    raise CheckError("vnnlib: declare-network mixed with declare-const is not "
+                                     "supported")
+                self._network(e, declared, self.several)
             elif head == "declare-const":
+                if self.networks:
+                    raise CheckError("vnnlib: declare-network mixed with declare-const is not "
+                                     "supported")
+                consts = True
                 if len(e) != 3 or not isinstance(e[1], str):
                     raise CheckError("vnnlib: bad declare-const %r" % (e,))
                 m = VAR_RE.match(e[1])
@@ -779,63 +845,103 @@ class Spec:
                 continue
             else:
                 raise CheckError("vnnlib: unsupported command %r" % head)
-        for pre, n in (("X", self.nx), ("Y", self.ny)):
-            for i in range(n):
-                if "%s_%d" % (pre, i) not in declared:
-                    raise CheckError("vnnlib: %s_%d not declared (indices must be contiguous)" % (pre, i))
+        if not self.networks:
+            for pre, n in (("X", self.nx), ("Y", self.ny)):
+                for i in range(n):
+                    if "%s_%d" % (pre, i) not in declared:
+                        raise CheckError("vnnlib: %s_%d not declared (indices must be contiguous)"
+                                         % (pre, i))
         self.formula = ("and", self.asserts)
 
-    def _network(self, e, declared):
-        """One network with one input and one output tensor; X_i / Y_i are their elements in
-        row-major order."""
-        if self.tensors or self.nx or self.ny:
-            raise CheckError("vnnlib: only one network, not mixed with declare-const, is supported")
+    def _network(self, e, declared, several):
+        """One network with one input and one output tensor (and at most one equal-to or
+        isomorphic-to naming an earlier network). Alone, its elements are X_i / Y_i in row-major
+        order; among several, NAME[i,...] by tensor name."""
+        if len(e) < 2 or not isinstance(e[1], str):
+            raise CheckError("vnnlib: declare-network needs a name")
+        net = NetDecl(e[1])
+        if any(n.name == net.name for n in self.networks):
+            raise CheckError("vnnlib: network %s declared twice" % net.name)
+        kinds = []
         for d in e[2:]:
+            if isinstance(d, list) and d and d[0] in ("equal-to", "isomorphic-to"):
+                if len(d) != 2 or not isinstance(d[1], str):
+                    raise CheckError("vnnlib: bad %s %r" % (d[0], d))
+                if net.link is not None:
+                    raise CheckError("vnnlib: network %s has more than one equal-to/isomorphic-to"
+                                     % net.name)
+                if not any(n.name == d[1] for n in self.networks):
+                    raise CheckError("vnnlib: network %s is %s %s, which is not declared before it"
+                                     % (net.name, d[0], d[1]))
+                net.link = (d[0], d[1])
+                continue
             if not isinstance(d, list) or not d or d[0] not in ("declare-input", "declare-output"):
                 raise CheckError("vnnlib: unsupported network declaration %r" % (d,))
             if len(d) not in (4, 5):
                 raise CheckError("vnnlib: bad %s %r" % (d[0], d))
             kind = "X" if d[0] == "declare-input" else "Y"
             shape = parse_shape(d[3], "vnnlib")
-            self.tensors.append((d[1], d[2], shape, kind))
             n = int(np.prod(shape)) if shape else 1
-            if kind == "X":
-                self.nx = n
+            if several:
+                if not TENSOR_REF_RE.match(d[1]) or "[" in d[1]:
+                    raise CheckError("vnnlib: unsupported tensor name %r" % d[1])
+                if any(t.name == d[1] for t in self.tensors):
+                    raise CheckError("vnnlib: tensor %s declared twice" % d[1])
+                keys = [element_name(d[1], shape, i) for i in range(n)]
             else:
-                self.ny = n
-            declared.update("%s_%d" % (kind, i) for i in range(n))
-        if [t[3] for t in self.tensors] != ["X", "Y"]:
-            raise CheckError("vnnlib: the network must declare one input, then one output")
+                keys = ["%s_%d" % (kind, i) for i in range(n)]
+                if kind == "X":
+                    self.nx = n
+                else:
+                    self.ny = n
+                declared.update(keys)
+            t = Tensor(d[1], d[2], shape, kind, net.name, keys)
+            self.tensors.append(t)
+            kinds.append(kind)
+            if kind == "X":
+                net.x = t
+            else:
+                net.y = t
+        if kinds != ["X", "Y"]:
+            raise CheckError("vnnlib: the network must declare one input, then one output"
+                             if not several else
+                             "vnnlib: network %s must declare one input, then one output"
+                             % net.name)
+        self.networks.append(net)
 
     def _tensor_ref(self, e):
-        """'X[0,3]' (or the bare name of a one-element tensor) -> 'X_3'; None if not a tensor."""
+        """'X[0,3]' (or the bare name of a one-element tensor) -> its variable ('X_3' for one
+        network, 'X_f[0,3]' for several); None if not a tensor."""
         m = TENSOR_REF_RE.match(e)
         if not m:
             return None
-        for name, _, shape, kind in self.tensors:
-            if name != m.group(1):
+        for t in self.tensors:
+            if t.name != m.group(1):
                 continue
+            shape = t.shape
             idx = [int(i) for i in m.group(2).split(",")] if m.group(2) else []
             if m.group(2) is None and int(np.prod(shape)) == 1:
-                return "%s_0" % kind
+                return t.keys[0], t.kind == "Y"
             if len(idx) != len(shape) or any(i >= d for i, d in zip(idx, shape)):
                 raise CheckError("vnnlib: bad index in %r for shape %r" % (e, shape))
             flat = 0
             for i, d in zip(idx, shape):
                 flat = flat * d + i
-            return "%s_%d" % (kind, flat)
+            return t.keys[flat], t.kind == "Y"
+        if self.several and m.group(2) is not None:
+            raise CheckError("vnnlib: undeclared tensor %s in %r" % (m.group(1), e))
         return None
 
     def _term(self, e, declared):
-        if isinstance(e, str) and self.tensors and not VAR_RE.match(e):
+        if isinstance(e, str) and self.tensors and (self.several or not VAR_RE.match(e)):
             ref = self._tensor_ref(e)
             if ref is not None:
-                return ("var", ref)
+                return ("var", ref[0], ref[1])
         if isinstance(e, str):
-            if VAR_RE.match(e):
+            if VAR_RE.match(e) and not self.several:
                 if e not in declared:
                     raise CheckError("vnnlib: undeclared variable %s" % e)
-                return ("var", e)
+                return ("var", e, e[0] == "Y")
             return ("const", parse_number(e, "vnnlib"))
         if not e or not isinstance(e[0], str):
             raise CheckError("vnnlib: bad term %r" % (e,))
@@ -889,7 +995,7 @@ def term_eval(t, env):
 
 def term_has_y(t):
     if t[0] == "var":
-        return t[1].startswith("Y")
+        return t[2]
     if t[0] == "const":
         return False
     return any(term_has_y(a) for a in t[1])
@@ -941,7 +1047,8 @@ def parse_result_v2(lines, spec):
     one a line (row-major); the type as declared, or 'real' for a floating-point one."""
     vals = {}
     pos = 0
-    for name, typ, shape, kind in spec.tensors:
+    for t in spec.tensors:
+        name, typ, shape = t.name, t.type, t.shape
         if pos >= len(lines):
             raise CheckError("result file: no assignment for %s" % name)
         m = re.match(r"^(\S+)\s+(\S+)\s+(\[[0-9,\s]*\])$", lines[pos])
@@ -958,7 +1065,7 @@ def parse_result_v2(lines, spec):
         if pos + 1 + n > len(lines):
             raise CheckError("result file: not enough values for %s" % name)
         for i in range(n):
-            vals["%s_%d" % (kind, i)] = parse_number(lines[pos + 1 + i], "result file")
+            vals[t.keys[i]] = parse_number(lines[pos + 1 + i], "result file")
         pos += 1 + n
     if pos != len(lines):
         raise CheckError("result file: unexpected %r after the assignment" % lines[pos])
@@ -990,20 +1097,148 @@ def parse_result(text, spec=None):
     return verdict, vals
 
 
-def check(model_path, spec_path, result_path):
-    """Return (status, message): status is 'valid', 'valid-with-tolerance' or 'invalid'."""
+# ----------------------------------------------------------------------------------------------
+# Models: which file each network runs
+
+NAMED_MODEL_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$")
+
+
+def parse_model_args(args):
+    """The models as given -> [(network name or None, path)]: one path; NAME=PATH arguments; or
+    one argument holding VNN-COMP's list literal [('f', 'a.onnx'), ('g', 'b.onnx')]. An argument
+    naming an existing file is always a path."""
+    if isinstance(args, str):
+        args = [args]
+    if not args:
+        raise CheckError("models: no model given")
+    if len(args) == 1 and args[0].lstrip().startswith("[") and not os.path.exists(args[0]):
+        try:
+            v = ast.literal_eval(args[0].strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            raise CheckError("models: cannot read %r as a list [('NAME', 'PATH'), ...]" % args[0])
+        if not isinstance(v, list) or not v or not all(
+                isinstance(p, tuple) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                for p in v):
+            raise CheckError("models: %r is not a non-empty list of ('NAME', 'PATH') pairs of "
+                             "strings" % args[0])
+        return list(v)
+    out = []
+    for a in args:
+        m = NAMED_MODEL_RE.match(a)
+        if m and not os.path.exists(a):
+            out.append((m.group(1), m.group(2)))
+        else:
+            out.append((None, a))
+    if len({n is None for n, _ in out}) > 1:
+        raise CheckError("models: give either every model as NAME=PATH or only bare paths")
+    return out
+
+
+def bind_models(spec, given):
+    """The model path of each network in declaration order (for a VNNLIB 1 spec, its one
+    network's). Bare paths bind in declaration order, to every network or to every network not
+    declared equal-to another; a network declared equal-to another and given no model uses that
+    one's."""
+    nets = spec.networks
+    if not nets:
+        if given[0][0] is not None:
+            raise CheckError("models: a VNNLIB 1 spec names no network: give one model path "
+                             "without NAME=")
+        if len(given) != 1:
+            raise CheckError("models: %d model paths given, but a VNNLIB 1 spec is over one "
+                             "network" % len(given))
+        return [given[0][1]]
+    names = [n.name for n in nets]
+    paths = {}
+    if given[0][0] is not None:
+        for name, path in given:
+            if name not in names:
+                raise CheckError("models: a model is given for network %s, which the spec does "
+                                 "not declare (it declares %s)" % (name, ", ".join(names)))
+            if name in paths:
+                raise CheckError("models: two models given for network %s" % name)
+            paths[name] = path
+    else:
+        primary = [n.name for n in nets if not (n.link and n.link[0] == "equal-to")]
+        if len(given) == len(names):
+            order = names
+        elif len(given) == len(primary):
+            order = primary
+        else:
+            raise CheckError(
+                "models: %d model path%s given, but the spec declares %d network%s (%s)%s"
+                % (len(given), "" if len(given) == 1 else "s", len(names),
+                   "" if len(names) == 1 else "s", ", ".join(names),
+                   "" if len(primary) == len(names) else
+                   "; give one per network, or one per network not declared equal-to another (%s)"
+                   % ", ".join(primary)))
+        paths = dict(zip(order, (p for _, p in given)))
+    for n in nets:
+        if n.name not in paths:
+            if n.link and n.link[0] == "equal-to" and n.link[1] in paths:
+                paths[n.name] = paths[n.link[1]]
+            else:
+                raise CheckError("models: network %s has no model (give %s=PATH)"
+                                 % (n.name, n.name))
+    return [paths[n] for n in names]
+
+
+# ----------------------------------------------------------------------------------------------
+# The check
+
+def judge(spec, env, y32, y64, x_rounds_out, notes, what):
+    """Step 4: the spec on the inputs env and the outputs {Y variable: value} of the float32 and
+    float64 passes; what: the invalid message's subject and verb."""
+    def env_with(y):
+        e = dict(env)
+        e.update(y)
+        return e
+
+    ok32, m32 = formula_eval(spec.formula, env_with(y32), 0.0)
+    ok64, m64 = formula_eval(spec.formula, env_with(y64), 0.0)
+    if ok32 and ok64 and not x_rounds_out:
+        return "valid", "spec holds exactly (float32 and float64 passes)"
+    tol_ok, mt = formula_eval(spec.formula, env_with(y32), SPEC_ATOL)
+    if tol_ok:
+        if not ok32:
+            notes.append("spec violated by %.3g on the float32 pass" % m32)
+        if not ok64:
+            notes.append("spec violated by %.3g on the float64 pass" % m64)
+        return "valid-with-tolerance", "; ".join(notes)
+    return "invalid", "%s the spec (off by %.3g)" % (what, mt)
+
+
+def check(models, spec_path, result_path):
+    """Return (status, message): status is 'valid', 'valid-with-tolerance' or 'invalid'.
+    models: a path, or the model arguments as given (see parse_model_args)."""
     spec = Spec(read_maybe_gz(spec_path).decode("utf-8", errors="replace"))
+    paths = bind_models(spec, parse_model_args(models))
     with open(result_path, "r", encoding="utf-8", errors="replace") as f:
         verdict, vals = parse_result(f.read(), spec)
     if verdict != "sat":
         return "invalid", "result file says %r, not sat: there is no counterexample to check" % verdict
     pb = load_onnx_pb2()
-    model = pb.ModelProto()
-    try:
-        model.ParseFromString(read_maybe_gz(model_path))
-    except Exception as e:
-        raise CheckError("cannot parse %s as ONNX: %s" % (model_path, e))
-    net = Network(model)
+    loaded = {}
+
+    def load(path):
+        key = os.path.realpath(path)
+        if key not in loaded:
+            data = read_maybe_gz(path)
+            model = pb.ModelProto()
+            try:
+                model.ParseFromString(data)
+            except Exception as e:
+                raise CheckError("cannot parse %s as ONNX: %s" % (path, e))
+            loaded[key] = (data, Network(model))
+        return loaded[key]
+
+    if spec.several:
+        return check_several(spec, paths, load, vals)
+    return check_one(spec, load(paths[0])[1], vals)
+
+
+def check_one(spec, net, vals):
+    """One network (VNNLIB 1, or 2.0 with one declare-network): variables X_i, Y_j."""
     n_in = int(np.prod(net.input_shape))
     if spec.nx != n_in:
         raise CheckError("spec declares %d X but the network has %d inputs" % (spec.nx, n_in))
@@ -1053,35 +1288,85 @@ def check(model_path, spec_path, result_path):
         return "invalid", "result file lists no Y (VNN-COMP wants the network output too)"
 
     # 4. the spec on (X, Y_net)
-    def env_with(y):
-        e = dict(env)
-        e.update({"Y_%d" % j: float(y[j]) for j in range(y.size)})
-        return e
+    return judge(spec, env, {"Y_%d" % j: float(y32[j]) for j in range(y32.size)},
+                 {"Y_%d" % j: float(y64[j]) for j in range(y64.size)}, x_rounds_out, notes,
+                 "the network output does not satisfy")
 
-    ok32, m32 = formula_eval(spec.formula, env_with(y32), 0.0)
-    ok64, m64 = formula_eval(spec.formula, env_with(y64), 0.0)
-    if ok32 and ok64 and not x_rounds_out:
-        return "valid", "spec holds exactly (float32 and float64 passes)"
-    tol_ok, mt = formula_eval(spec.formula, env_with(y32), SPEC_ATOL)
-    if tol_ok:
-        if not ok32:
-            notes.append("spec violated by %.3g on the float32 pass" % m32)
-        if not ok64:
-            notes.append("spec violated by %.3g on the float64 pass" % m64)
-        return "valid-with-tolerance", "; ".join(notes)
-    return "invalid", "the network output does not satisfy the spec (off by %.3g)" % mt
+
+def check_several(spec, paths, load, vals):
+    """Several networks (VNNLIB 2.0): each runs on its own input's values; the spec is evaluated
+    on every network's inputs and outputs together. The assignment holds every element (its
+    parser says so)."""
+    runs = []
+    by_name = {}
+    for decl, path in zip(spec.networks, paths):
+        data, net = load(path)
+        if decl.link and decl.link[0] == "equal-to":
+            other_path, other_data = by_name[decl.link[1]]
+            if data != other_data:
+                raise CheckError("network %s is declared equal-to %s, but its model %s differs "
+                                 "from %s's %s" % (decl.name, decl.link[1], path, decl.link[1],
+                                                   other_path))
+        by_name[decl.name] = (path, data)
+        n_in = int(np.prod(net.input_shape))
+        if len(decl.x.keys) != n_in:
+            raise CheckError("network %s: the spec declares %d elements of %s but its model %s "
+                             "has %d inputs" % (decl.name, len(decl.x.keys), decl.x.name, path,
+                                                n_in))
+        x64 = np.array([vals[k] for k in decl.x.keys], dtype=np.float64)
+        x32 = x64.astype(np.float32)
+        y32 = net.run(x32, np.float32)
+        y64 = net.run(x32.astype(np.float64), np.float64)
+        if len(decl.y.keys) != y32.size:
+            raise CheckError("network %s: the spec declares %d elements of %s but its model %s "
+                             "has %d outputs" % (decl.name, len(decl.y.keys), decl.y.name, path,
+                                                 y32.size))
+        runs.append((decl, x64, x32, y32, y64))
+    inputs = ", ".join(d.x.name for d in spec.networks)
+
+    notes = []
+    # 2. input region, exactly, on every X as written
+    env = {k: float(v) for d, x64, _, _, _ in runs for k, v in zip(d.x.keys, x64)}
+    ok, m = formula_eval(spec.formula, env, 0.0, inputs_only=True)
+    if not ok:
+        return "invalid", "the inputs (%s) are outside the input region (by %.3g)" % (inputs, m)
+    env32 = {k: float(v) for d, _, x32, _, _ in runs for k, v in zip(d.x.keys, x32)}
+    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0]
+    if x_rounds_out:
+        notes.append("float32 of the inputs (%s) is outside the input region" % inputs)
+
+    # 3. each Y in the file vs its network's float32 execution
+    bad = []
+    for d, _, _, y32, _ in runs:
+        for k, yn in zip(d.y.keys, y32):
+            yn = float(yn)
+            if not abs(vals[k] - yn) <= EXEC_ATOL + EXEC_RTOL * abs(yn):
+                bad.append("%s=%.9g but network %s gives %.9g" % (k, vals[k], d.name, yn))
+    if bad:
+        return "invalid", "the outputs do not match the networks: " + "; ".join(bad[:3])
+
+    # 4. the spec on (X, Y_net) of every network
+    return judge(spec, env,
+                 {k: float(v) for d, _, _, y32, _ in runs for k, v in zip(d.y.keys, y32)},
+                 {k: float(v) for d, _, _, _, y64 in runs for k, v in zip(d.y.keys, y64)},
+                 x_rounds_out, notes, "the networks' outputs (%s) do not satisfy"
+                 % ", ".join(d.y.name for d in spec.networks))
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        description="Check a VNN-COMP counterexample (result file) against an ONNX model and a "
-                    "VNNLIB spec. Prints valid, valid-with-tolerance or invalid: <why>.")
-    ap.add_argument("model", help="ONNX model (.onnx or .onnx.gz)")
+        usage="%(prog)s MODEL [MODEL ...] SPEC RESULT",
+        description="Check a VNN-COMP counterexample (result file) against the ONNX model(s) and "
+                    "a VNNLIB spec. Prints valid, valid-with-tolerance or invalid: <why>.")
+    ap.add_argument("models", nargs="+", metavar="MODEL",
+                    help="ONNX model (.onnx or .onnx.gz); for a query over several networks, "
+                         "NAME=PATH per network, bare paths in declaration order, or one "
+                         "argument [('f', 'a.onnx'), ('g', 'b.onnx')] (VNN-COMP's instances.csv)")
     ap.add_argument("spec", help="VNNLIB spec (.vnnlib or .vnnlib.gz)")
     ap.add_argument("result", help="result file whose first line is sat")
     args = ap.parse_args(argv)
     try:
-        status, msg = check(args.model, args.spec, args.result)
+        status, msg = check(args.models, args.spec, args.result)
     except CheckError as e:
         print("error: %s" % e)
         return 2

@@ -1300,6 +1300,8 @@ def build(root):
         verdict = [v for m, sp, v in expected if sp == "specs/%s.vnnlib" % name][0]
         expected.append(("models/%s.onnx" % model, "specs/%s_v2.vnnlib" % name, verdict))
 
+    pair_specs(models_dir, specs_dir, write_model)
+
     write_bad_inputs(root)
 
     with open(os.path.join(models_dir, "EXPECTED.csv"), "w") as f:
@@ -1307,6 +1309,116 @@ def build(root):
         for row in expected:
             f.write(",".join(row) + "\n")
     return expected
+
+
+def pair_specs(models_dir, specs_dir, write_model):
+    """VNNLIB 2.0 queries over two networks, listed in models/EXPECTED_PAIRS.csv (models,vnnlib,
+    expected; models as verify's NAME=PATH arguments, space-separated). X_f is the box [-1,1]^2,
+    each query ties X_g to it, and Y_f, Y_g are evaluated on one 201x201 grid of the box (h = 0.01).
+    D = Y_g[0] - Y_f[0] (or Y_f[0] - Y_g[0]) has Lipschitz constant L_f + L_g in the inf-norm of
+    x; with x' (g's input) and x differing in one coordinate, a point (x, x') lies within h of a
+    grid pair on each of the two, so D is within (L_f + L_g) h of the grid's value (h/2 when the
+    inputs are all tied). Unsat: the threshold lies beyond the grid's extreme by that slack plus
+    MARGIN; sat: a grid point beats the threshold by 0.01 or more."""
+    ra = random_net(1234, [2, 12, 12, 3])   # rand2_a's and rand2_b's nets, rebuilt
+    rb = random_net(777, [2, 16, 16, 3])
+    n, lo, hi = 201, -1.0, 1.0
+    h = (hi - lo) / (n - 1)
+    axis = [lo + h * k for k in range(n)]
+    rap = Net(ra.n_in, [lay if lay == "relu" else
+                        ("dense", [[f32(w * (1 + 0.02 * math.sin(7.0 * r + 3.0 * c)))
+                                    for c, w in enumerate(row)] for r, row in enumerate(lay[1])],
+                         [f32(v * (1 + 0.02 * math.cos(5.0 * r))) for r, v in enumerate(lay[2])])
+                        for lay in ra.layers])
+    write_model(rap, "rand2_ap", "gemm", raw=True)
+    ys = {}
+    for name, net in (("a", ra), ("b", rb), ("ap", rap)):
+        ys[name] = [[net.eval([x0, x1])[0] for x1 in axis] for x0 in axis]
+    lip = {"a": ra.lipschitz(), "b": rb.lipschitz(), "ap": rap.lipschitz()}
+    rows = []
+
+    def head(rel, comment):
+        return ("; %s\n(vnnlib-version <2.0>)\n"
+                "(declare-network f (declare-input X_f real [1,2])"
+                " (declare-output Y_f real [1,3]))\n"
+                "(declare-network g%s (declare-input X_g real [1,2])"
+                " (declare-output Y_g real [1,3]))\n"
+                "(assert (and (>= X_f[0,0] -1.0) (<= X_f[0,0] 1.0) (>= X_f[0,1] -1.0)"
+                " (<= X_f[0,1] 1.0)))\n" % (comment.replace("\n", "\n; "), rel))
+
+    def put(name, models, text, verdict):
+        with open(os.path.join(specs_dir, name + ".vnnlib"), "w") as f:
+            f.write(text)
+        rows.append((models, "specs/%s.vnnlib" % name, verdict))
+
+    tied = "(assert (== X_f[0,0] X_g[0,0]))\n(assert (== X_f[0,1] X_g[0,1]))\n"
+    # f = rand2_a, g = rand2_b (no relation: widths 12 and 16), tied inputs; D = Y_f[0] - Y_g[0]
+    d_max = max(ys["a"][i][j] - ys["b"][i][j] for i in range(n) for j in range(n))
+    slack = (lip["a"] + lip["b"]) * h / 2
+    t_un = ceil_to(d_max + slack + MARGIN, 1e-3)
+    assert t_un - d_max - slack >= MARGIN
+    ab = "f=models/rand2_a.onnx g=models/rand2_b.onnx"
+    put("pair_ab_unsat", ab, head("", "pair_ab_unsat: expected unsat. Grid max of Y_f[0] - Y_g[0]: "
+                                  "%.6f; + (L_f + L_g) h/2 = %.6f < %s." % (d_max, d_max + slack,
+                                                                           num(t_un)))
+        + tied + "(assert (>= Y_f[0,0] (+ Y_g[0,0] %s)))\n" % num(t_un), "unsat")
+    t_sat = floor_to(d_max - 0.05, 1e-3)
+    put("pair_ab_sat", ab, head("", "pair_ab_sat: expected sat. A grid point has Y_f[0] - Y_g[0] "
+                                "= %.6f >= %s." % (d_max, num(t_sat)))
+        + tied + "(assert (>= Y_f[0,0] (+ Y_g[0,0] %s)))\n" % num(t_sat), "sat")
+    # g equal-to f (one model given), tied inputs: Y_g = Y_f, so Y_g[1] > Y_f[1] + 0.001 is
+    # impossible (each float execution's rounding is far below 0.001 on these nets)
+    put("pair_eq_unsat", "models/rand2_a.onnx",
+        head(" (equal-to f)", "pair_eq_unsat: expected unsat. g is f and reads f's input: "
+             "Y_g = Y_f.")
+        + tied + "(assert (> Y_g[0,1] (+ Y_f[0,1] 0.001)))\n", "unsat")
+    # monotonic: g equal-to f, X_g[0] <= X_f[0], X_g[1] = X_f[1]; D = Y_g[0] - Y_f[0], its grid
+    # maximum over pairs i' <= i of the first coordinate by a running maximum
+    d_max, arg = -float("inf"), None
+    for j in range(n):
+        best, at = -float("inf"), 0
+        for i in range(n):
+            if ys["a"][i][j] > best:
+                best, at = ys["a"][i][j], i
+            if best - ys["a"][i][j] > d_max:
+                d_max, arg = best - ys["a"][i][j], (axis[i], axis[at], axis[j])
+    slack = 2 * lip["a"] * h
+    mono = ("(assert (and (>= X_f[0,0] X_g[0,0]) (>= X_g[0,0] -1.0)))\n"
+            "(assert (== X_f[0,1] X_g[0,1]))\n")
+    t_un = ceil_to(d_max + slack + MARGIN, 1e-3)
+    assert t_un - d_max - slack >= MARGIN
+    put("pair_mono_unsat", "f=models/rand2_a.onnx g=models/rand2_a.onnx",
+        head(" (equal-to f)", "pair_mono_unsat: expected unsat. Over x' <= x in the first input, "
+             "grid max of Y_g[0] - Y_f[0]: %.6f;\n+ 2 L h = %.6f < %s." % (d_max, d_max + slack,
+                                                                         num(t_un)))
+        + mono + "(assert (>= Y_g[0,0] (+ Y_f[0,0] %s)))\n" % num(t_un), "unsat")
+    t_sat = floor_to(d_max - 0.05, 1e-3)
+    put("pair_mono_sat", "f=models/rand2_a.onnx",
+        head(" (equal-to f)", "pair_mono_sat: expected sat. Witness x = (%.6g, %.6g), x' = "
+             "(%.6g, %.6g): Y_g[0] - Y_f[0] = %.6f >= %s." % (arg[0], arg[2], arg[1], arg[2],
+                                                            d_max, num(t_sat)))
+        + mono + "(assert (>= Y_g[0,0] (+ Y_f[0,0] %s)))\n" % num(t_sat), "sat")
+    # isomorphic: g = rand2_ap, rand2_a's weights moved by up to 2%, tied inputs; the unsafe set
+    # |Y_g[0] - Y_f[0]| > eps
+    d_abs = max(abs(ys["ap"][i][j] - ys["a"][i][j]) for i in range(n) for j in range(n))
+    slack = (lip["a"] + lip["ap"]) * h / 2
+    band = "(assert (or (> Y_g[0,0] (+ Y_f[0,0] %s)) (< Y_g[0,0] (- Y_f[0,0] %s))))\n"
+    iso = "f=models/rand2_a.onnx g=models/rand2_ap.onnx"
+    e_un = ceil_to(d_abs + slack + MARGIN, 1e-3)
+    assert e_un - d_abs - slack >= MARGIN
+    put("pair_iso_unsat", iso, head(" (isomorphic-to f)", "pair_iso_unsat: expected unsat. Grid "
+                                    "max of |Y_g[0] - Y_f[0]|: %.6f; + (L_f + L_g) h/2 = %.6f < %s."
+                                    % (d_abs, d_abs + slack, num(e_un)))
+        + tied + band % (num(e_un), num(e_un)), "unsat")
+    e_sat = floor_to(d_abs - 0.01, 1e-3)
+    assert e_sat > 0
+    put("pair_iso_sat", iso, head(" (isomorphic-to f)", "pair_iso_sat: expected sat. A grid point "
+                                  "has |Y_g[0] - Y_f[0]| = %.6f > %s." % (d_abs, num(e_sat)))
+        + tied + band % (num(e_sat), num(e_sat)), "sat")
+    with open(os.path.join(models_dir, "EXPECTED_PAIRS.csv"), "w") as f:
+        f.write("models,vnnlib,expected\n")
+        for row in rows:
+            f.write(",".join(row) + "\n")
 
 
 def write_bad_inputs(root):
@@ -1342,9 +1454,11 @@ def write_bad_inputs(root):
     net2 = ("(vnnlib-version <2.0>)\n(declare-network f (declare-input X real [1,2]) "
             "(declare-output Y real [1,1]))\n")
     files["v2_two_networks.vnnlib"] = (
-        "; VNNLIB 2.0 over two networks (unsupported)\n" + net2
-        + "(declare-network g (declare-input A real [1,2]) (declare-output B real [1,1]))\n"
-        + "(assert (<= X[0,0] 1))\n").encode()
+        "; VNNLIB 2.0 over two networks: run with one model, or two of different layer sequences\n"
+        + net2 + "(declare-network g (declare-input A real [1,2]) (declare-output B real [1,3]))\n"
+        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
+        + "(assert (== A[0,0] X[0,0]))\n(assert (== A[0,1] X[0,1]))\n"
+        + "(assert (>= Y[0,0] (+ B[0,0] 1)))\n").encode()
     files["v2_bad_index.vnnlib"] = (
         "; VNNLIB 2.0: X[0,2] is past X's shape [1,2]\n" + net2
         + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,2] 1)))\n"

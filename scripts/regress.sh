@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regression tier: scripts/regress.sh VERIFY_BIN
 #
-# 1. Every row of models/EXPECTED.csv (onnx,vnnlib,expected): runs
+# 1. Every row of models/EXPECTED.csv (onnx,vnnlib,expected) and models/EXPECTED_PAIRS.csv (its
+#    queries over two networks, with the models as NAME=PATH arguments): runs
 #    VERIFY_BIN MODEL SPEC --timeout 20 --result TMP and requires the expected verdict on stdout,
 #    the matching exit code (0 unsat, 1 sat) and the same verdict on the result file's first line.
 #    A sat counterexample is re-checked with scripts/check_cex.py (skipped, with a note, when
@@ -48,10 +49,13 @@ failed=0
 pass() { passed=$((passed + 1)); printf 'PASS %-48s %s\n' "$1" "$2"; }
 fail() { failed=$((failed + 1)); printf 'FAIL %-48s %s\n' "$1" "$2"; }
 
-# run_verify MODEL SPEC: sets rc, out (stdout), err (stderr), res (result file's first line)
+# run_verify MODEL SPEC: sets rc, out (stdout), err (stderr), res (result file's first line);
+# MODEL may be several models separated by spaces
 run_verify() {
     rm -f "$TMP/result" "$TMP/stdout" "$TMP/stderr"
-    timeout -k 5 "$GUARD" "$BIN" "$1" "$2" --timeout 20 --result "$TMP/result" \
+    local models
+    read -r -a models <<<"$1"   # (several NAME=PATH models of a query over several networks)
+    timeout -k 5 "$GUARD" "$BIN" "${models[@]}" "$2" --timeout 20 --result "$TMP/result" \
         >"$TMP/stdout" 2>"$TMP/stderr" </dev/null
     rc=$?
     out=$(tr -d '\r' <"$TMP/stdout")
@@ -68,9 +72,11 @@ if [ ! -f models/EXPECTED.csv ]; then
 else
     while IFS=, read -r onnx vnnlib expected; do
         expected=${expected//[[:space:]]/}
-        [ "$onnx" = "onnx" ] && continue        # header
+        [ "$onnx" = "onnx" ] || [ "$onnx" = "models" ] && continue        # headers
         [ -z "$onnx" ] && continue
-        name="$(basename "$onnx" .onnx) $(basename "$vnnlib" .vnnlib)"
+        read -r -a ms <<<"$onnx"
+        name="$(basename "${ms[0]}" .onnx)${ms[1]:++$(basename "${ms[1]}" .onnx)}"
+        name="$name $(basename "$vnnlib" .vnnlib)"
         start=$(date +%s.%N)
         run_verify "$onnx" "$vnnlib"
         secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2fs", e - s }')
@@ -85,7 +91,7 @@ else
         elif [ "$res" != "$expected" ]; then
             fail "$name" "result file says '$res', stdout '$out'"
         elif [ "$expected" = "sat" ] && [ "$CHECK_CEX" -eq 1 ]; then
-            chk=$("$PY" scripts/check_cex.py "$onnx" "$vnnlib" "$TMP/result" 2>&1)
+            chk=$("$PY" scripts/check_cex.py "${ms[@]}" "$vnnlib" "$TMP/result" 2>&1)
             if [ "$chk" = "valid" ]; then
                 pass "$name" "sat, counterexample valid ($secs)"
             else
@@ -94,7 +100,7 @@ else
         else
             pass "$name" "$out ($secs)"
         fi
-    done <models/EXPECTED.csv
+    done < <(cat models/EXPECTED.csv models/EXPECTED_PAIRS.csv)
 fi
 
 # --- bad inputs: exit 5, one "verify: error:" line, "error" in the result file ----------------
@@ -129,7 +135,12 @@ bad_case "VNNLIB 2 Y for a 1-output net" "$GOOD_MODEL" "$B/two_outputs.vnnlib"
 bad_case "VNNLIB input left unbounded"  "$GOOD_MODEL" "$B/unbounded.vnnlib"
 bad_case "ONNX with a LogSoftmax mid-graph" "$B/logsoftmax_middle.onnx" "$GOOD_SPEC"
 bad_case "threshold on a Softmax output" models/soft2.onnx "$B/softmax_threshold.vnnlib"
-bad_case "VNNLIB 2.0 over two networks"  "$GOOD_MODEL" "$B/v2_two_networks.vnnlib"
+bad_case "VNNLIB 2.0 two networks, one model" "$GOOD_MODEL" "$B/v2_two_networks.vnnlib"
+bad_case "two networks, a model for none" "h=$GOOD_MODEL" "$B/v2_two_networks.vnnlib"
+bad_case "two networks, g's model too narrow" "f=$GOOD_MODEL g=$GOOD_MODEL" \
+    "$B/v2_two_networks.vnnlib"
+bad_case "two networks, two layer sequences" "f=$GOOD_MODEL g=models/rand2_a.onnx" \
+    "$B/v2_two_networks.vnnlib"
 bad_case "VNNLIB 2.0 index out of range" "$GOOD_MODEL" "$B/v2_bad_index.vnnlib"
 bad_case "VNNLIB 2.0 unknown ONNX name"  "$GOOD_MODEL" "$B/v2_onnx_name.vnnlib"
 
@@ -139,6 +150,15 @@ if [ "$rc" -eq 4 ] && printf '%s' "$out" | grep -q -- '--certificate cannot be u
     pass "--certificate with --bounds lp" "exit 4: ${out%%$'\n'*}"
 else
     fail "--certificate with --bounds lp" "exit $rc, stderr '${out%%$'\n'*}'"
+fi
+
+out=$("$BIN" models/rand2_a.onnx specs/pair_eq_unsat.vnnlib --certificate "$TMP/c" 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -eq 5 ] && printf '%s' "$out" | grep -q 'certificates of queries over several networks'
+then
+    pass "--certificate, two networks" "exit 5: ${out%%$'\n'*}"
+else
+    fail "--certificate, two networks" "exit $rc, stderr '${out%%$'\n'*}'"
 fi
 
 # --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----
@@ -207,6 +227,18 @@ if [ "$CHECK_CEX" -eq 1 ]; then
     else fail "run_instance.sh, 2.0 assignment" "$ck"; fi
 fi
 vc_run "run_instance.sh, missing model" "$TMP/vc/none.onnx" specs/tiny_relu_unsat.vnnlib error
+# a query over two networks: the models as VNN-COMP 2026 lists them, one only compressed
+gzip -c models/rand2_ap.onnx >"$TMP/vc/rand2_ap.onnx.gz"
+vc_run "run_instance.sh, two networks" \
+    "[('f', 'models/rand2_a.onnx'), ('g', '$TMP/vc/rand2_ap.onnx')]" specs/pair_iso_sat.vnnlib sat
+if [ "$CHECK_CEX" -eq 1 ]; then
+    pair="[('f', 'models/rand2_a.onnx'), ('g', 'models/rand2_ap.onnx')]"
+    ck=$("$PY" scripts/check_cex.py "$pair" specs/pair_iso_sat.vnnlib "$TMP/vc/result" 2>&1)
+    if [ "$ck" = "valid" ]; then pass "run_instance.sh, two networks' assignment" "$ck"
+    else fail "run_instance.sh, two networks' assignment" "$ck"; fi
+fi
+vc_run "run_instance.sh, a malformed model list" "[('f' 'models/rand2_a.onnx')]" \
+    specs/pair_iso_sat.vnnlib error
 # scripts/vnnlib2.py: a VNNLIB 1 spec rewritten for its model keeps its verdict
 if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
     for v in unsat sat; do  # sat last: its result file is re-checked below

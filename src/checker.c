@@ -2449,6 +2449,11 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
     vfy_status st = vfy_net_validate(net, err);
     if (st != VFY_OK)
         goto done;
+    if (spec->n_nets > 1) { /* (verify writes no certificate for them) */
+        st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: certificates of queries over several "
+                      "networks are not supported", spec_name);
+        goto done;
+    }
     if (spec->n_x != net->n_in || spec->n_y != net->n_out) {
         st = vfy_fail(err, VFY_ERR_INVALID, "%s declares %lld inputs and %lld outputs but %s has "
                       "%lld and %lld", spec_name, (long long)spec->n_x, (long long)spec->n_y,

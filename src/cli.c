@@ -9,6 +9,7 @@
 #include "vfy/la.h"
 #include "vfy/core.h"
 #include "vfy/onnx.h"
+#include "vfy/product.h"
 #include "vfy/result.h"
 #include "vfy/spec.h"
 #include "vfy/verify.h"
@@ -28,12 +29,21 @@ enum { EXIT_UNSAT = 0, EXIT_SAT = 1, EXIT_UNKNOWN = 2, EXIT_TIMEOUT = 3, EXIT_US
 
 static const char usage_text[] =
     "usage: verify MODEL.onnx SPEC.vnnlib [options]\n"
+    "       verify NAME=MODEL.onnx ... SPEC.vnnlib [options]\n"
     "       verify --check-certificate MODEL.onnx SPEC.vnnlib CERT [-v]\n"
     "\n"
     "Decides whether some input of the VNNLIB spec's region drives the network's output into the\n"
     "spec's unsafe set. Prints one line: unsat (the property holds, proved), sat (a counterexample,\n"
     "confirmed), unknown, or timeout. The spec is VNNLIB 1 (declare-const X_i Real) or VNNLIB 2.0\n"
-    "(one declare-network, one input and one output tensor).\n"
+    "(declare-network, each network with one input and one output tensor).\n"
+    "\n"
+    "A VNNLIB 2.0 query may declare several networks: give a model for each, as NAME=MODEL.onnx\n"
+    "with NAME the network's, or as plain paths in the networks' order (a network declared\n"
+    "equal-to another may be left out: it is that network's model). The VNN-COMP form\n"
+    "\"[('f', 'a.onnx'), ('g', 'b.onnx')]\" is read by scripts/vnncomp/run_instance.sh. The\n"
+    "networks need one layer sequence (as equal-to and isomorphic-to ones have); they are\n"
+    "verified side by side as one network, with the inputs that every case ties by equalities\n"
+    "(X_f[i] == X_g[i]) made one.\n"
     "\n"
     "options:\n"
     "  --timeout S        give up after S seconds (default: no limit)\n"
@@ -369,11 +379,187 @@ done:
     return st;
 }
 
+#define MAX_MODELS 16 /* models on the command line (networks of one query) */
+
+/* A model argument: "PATH", or "NAME=PATH" for the query's network NAME (an argument that names
+ * an existing file as a whole is a path). */
+typedef struct model_arg {
+    char name[64];
+    const char *path;
+} model_arg;
+
+static void split_model_arg(const char *arg, model_arg *m)
+{
+    m->name[0] = '\0';
+    m->path = arg;
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || access(arg, F_OK) == 0 || (size_t)(eq - arg) >= sizeof m->name ||
+        !((arg[0] >= 'a' && arg[0] <= 'z') || (arg[0] >= 'A' && arg[0] <= 'Z')))
+        return;
+    for (const char *c = arg; c < eq; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '_'))
+            return;
+    memcpy(m->name, arg, (size_t)(eq - arg));
+    m->name[eq - arg] = '\0';
+    m->path = eq + 1;
+}
+
+static int64_t tensor_size(const vfy_spec_tensor *t)
+{
+    int64_t n = 1;
+    for (int k = 0; k < t->rank; k++)
+        n *= t->shape[k];
+    return n;
+}
+
+/* Whether the model at path fits network q of the query (q < 0: a VNNLIB 1 spec's X_i, Y_i): its
+ * input and output sizes and, where the query names them, its ONNX input and output. */
+static vfy_status check_model_io(const vfy_net *net, const char *path, const vfy_spec *spec,
+                                 int64_t q, const char *spec_path, vfy_error *err)
+{
+    const vfy_spec_net *nt = q >= 0 ? &spec->nets[q] : NULL;
+    int64_t nx = nt ? tensor_size(&nt->input) : spec->n_x;
+    int64_t ny = nt ? tensor_size(&nt->output) : spec->n_y;
+    char which[96] = "";
+    if (nt && spec->n_nets > 1)
+        snprintf(which, sizeof which, " for network '%s'", nt->name);
+    if (nx != net->n_in || ny != net->n_out)
+        return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %lld input(s) X_i and %lld output(s) "
+                        "Y_i%s, but %s has %lld input(s) and %lld output(s)", spec_path,
+                        (long long)nx, (long long)ny, which, path, (long long)net->n_in,
+                        (long long)net->n_out);
+    /* a VNNLIB 2.0 query may name the ONNX tensors its input and output stand for */
+    for (int k = 0; nt && k < 2; k++) {
+        const vfy_spec_tensor *t = k ? &nt->output : &nt->input;
+        const char *actual = k ? net->out_name : net->in_name;
+        if (t->onnx_name && (!actual || strcmp(t->onnx_name, actual) != 0))
+            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but "
+                            "%s's %s is '%s'", spec_path, t->name, k ? "output" : "input",
+                            t->onnx_name, path, k ? "output" : "input",
+                            actual ? actual : "unnamed");
+    }
+    return VFY_OK;
+}
+
+/* Which model each of the query's networks takes (bind[q], an index into models): named ones
+ * by name; plain paths in the networks' order, to all networks not named or, when fewer, to
+ * those not equal-to another; an equal-to network left without one takes its network's. */
+static vfy_status bind_models(const model_arg *models, int n_models, const vfy_spec *spec,
+                              const char *spec_path, int *bind, vfy_error *err)
+{
+    int64_t n_nets = spec->n_nets > 0 ? spec->n_nets : 1;
+    if (n_nets > MAX_MODELS)
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: declares %lld networks, more than %d",
+                        spec_path, (long long)n_nets, MAX_MODELS);
+    for (int64_t q = 0; q < n_nets; q++)
+        bind[q] = -1;
+    int n_plain = 0;
+    for (int i = 0; i < n_models; i++) {
+        if (!models[i].name[0]) {
+            n_plain++;
+            continue;
+        }
+        int64_t q = 0;
+        while (q < spec->n_nets && strcmp(spec->nets[q].name, models[i].name) != 0)
+            q++;
+        if (q == spec->n_nets)
+            return vfy_fail(err, VFY_ERR_INVALID, "%s: no network '%s' is declared (model "
+                            "%s=%s)", spec_path, models[i].name, models[i].name, models[i].path);
+        if (bind[q] >= 0)
+            return vfy_fail(err, VFY_ERR_INVALID, "two models for network '%s'", models[i].name);
+        bind[q] = i;
+    }
+    int64_t open = 0, open_own = 0;
+    for (int64_t q = 0; q < n_nets; q++)
+        if (bind[q] < 0) {
+            open++;
+            open_own += spec->n_nets == 0 || spec->nets[q].rel != VFY_SPEC_EQUAL_TO;
+        }
+    if (n_plain != open && n_plain != open_own)
+        return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %lld network(s), but %d model(s) "
+                        "were given (NAME=MODEL.onnx gives a network its model)", spec_path,
+                        (long long)n_nets, n_models);
+    for (int64_t q = 0, i = 0; q < n_nets; q++) {
+        if (bind[q] >= 0 || (n_plain < open && spec->nets[q].rel == VFY_SPEC_EQUAL_TO))
+            continue;
+        while (models[i].name[0])
+            i++;
+        bind[q] = (int)i++;
+    }
+    for (int64_t q = 0; q < n_nets; q++)
+        if (bind[q] < 0) /* (equal-to an earlier network, bound by now) */
+            bind[q] = bind[spec->nets[q].rel_to];
+    return VFY_OK;
+}
+
+/* Load the spec and the models, and make them one network and one spec: a query over several
+ * networks becomes their product (product.h); with tie, the inputs every case ties by
+ * equalities become one (*ties; n_z == n_x when none are). */
+static vfy_status load_problem(const model_arg *models, int n_models, const char *spec_path,
+                               int tie, vfy_net **net_out, vfy_spec **spec_out, vfy_ties *ties,
+                               vfy_error *err)
+{
+    vfy_spec *spec = NULL;
+    vfy_net *loaded[MAX_MODELS] = {NULL}, *net = NULL;
+    int bind[MAX_MODELS];
+    memset(ties, 0, sizeof *ties);
+    vfy_status st = vfy_spec_load(spec_path, &spec, err);
+    if (st == VFY_OK)
+        st = bind_models(models, n_models, spec, spec_path, bind, err);
+    int64_t n_nets = st == VFY_OK && spec->n_nets > 0 ? spec->n_nets : 1;
+    for (int64_t q = 0; st == VFY_OK && q < n_nets; q++) {
+        int i = bind[q];
+        if (!loaded[i])
+            st = vfy_onnx_load(models[i].path, &loaded[i], err);
+        if (st == VFY_OK)
+            st = check_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
+                                spec_path, err);
+    }
+    if (st == VFY_OK && n_nets == 1) {
+        net = loaded[bind[0]];
+        loaded[bind[0]] = NULL;
+    } else if (st == VFY_OK) {
+        const vfy_net *parts[MAX_MODELS];
+        const char *names[MAX_MODELS];
+        for (int64_t q = 0; q < n_nets; q++) {
+            parts[q] = loaded[bind[q]];
+            names[q] = spec->nets[q].name;
+        }
+        st = vfy_net_product(parts, names, n_nets, &net, err);
+    }
+    if (st == VFY_OK)
+        st = vfy_ties_find(spec, ties, err);
+    if (st == VFY_OK && !tie) {
+        vfy_ties_free(ties);
+        ties->n_z = ties->n_x;
+    }
+    if (st == VFY_OK && ties->n_z < ties->n_x) {
+        vfy_log(1, "%s: %lld inputs tied by equalities into %lld", spec_path,
+                (long long)ties->n_x, (long long)ties->n_z);
+        st = vfy_ties_apply_spec(ties, spec, spec_path, err);
+        if (st == VFY_OK)
+            st = vfy_ties_apply_net(ties, net, err);
+    }
+    for (int i = 0; i < MAX_MODELS; i++)
+        vfy_net_free(loaded[i]);
+    if (st != VFY_OK) {
+        vfy_ties_free(ties);
+        vfy_net_free(net);
+        vfy_spec_free(spec);
+        return st;
+    }
+    *net_out = net;
+    *spec_out = spec;
+    return VFY_OK;
+}
+
 int main(int argc, char **argv)
 {
-    const char *model_path = NULL, *spec_path = NULL, *result_path = NULL;
+    const char *pos[MAX_MODELS + 2], *spec_path = NULL, *result_path = NULL;
+    int n_pos = 0;
     int compare = 0;
-    const char *cert_path = NULL, *cert_in = NULL;
+    const char *cert_path = NULL;
     int check_mode = 0;
     /* Blocks of 1 MiB and more straight from mmap, always: the bound scratch is sized for the most
      * rows a domain may need and mostly untouched, and glibc's moving threshold would otherwise
@@ -479,20 +665,26 @@ int main(int argc, char **argv)
             check_mode = 1;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
-        } else if (!model_path) {
-            model_path = a;
-        } else if (!spec_path) {
-            spec_path = a;
-        } else if (check_mode && !cert_in) {
-            cert_in = a;
+        } else if (n_pos < MAX_MODELS + 1) {
+            pos[n_pos++] = a;
         } else {
-            return usage_error("unexpected argument '%s'", a);
+            return usage_error("unexpected argument '%s' (more than 16 models)", a);
         }
     }
-    if (check_mode)
-        return check_certificate(model_path, spec_path, cert_in);
-    if (!model_path || !spec_path)
+    if (check_mode) {
+        if (n_pos > 3)
+            return usage_error("unexpected argument '%s'", pos[3]);
+        return check_certificate(n_pos > 0 ? pos[0] : NULL, n_pos > 1 ? pos[1] : NULL,
+                                 n_pos > 2 ? pos[2] : NULL);
+    }
+    if (n_pos < 2)
         return usage_error("%s", "expected a model and a spec: verify MODEL.onnx SPEC.vnnlib");
+    spec_path = pos[n_pos - 1];
+    int n_models = n_pos - 1;
+    model_arg models[MAX_MODELS];
+    for (int i = 0; i < n_models; i++)
+        split_model_arg(pos[i], &models[i]);
+    const char *model_path = models[0].path; /* (messages; the certificate's model) */
     vfy_cert_writer *cw = NULL;
     if (cert_path && opts.lp == VFY_LP_ALL)
         return usage_error("%s", "--certificate cannot be used with --bounds lp: the checker does "
@@ -505,26 +697,29 @@ int main(int argc, char **argv)
     vfy_error_clear(&err);
     vfy_net *net = NULL;
     vfy_spec *spec = NULL;
+    vfy_ties ties;
     vfy_verify_result res;
     memset(&res, 0, sizeof res);
     int code;
-    vfy_status st = vfy_onnx_load(model_path, &net, &err);
-    if (st == VFY_OK)
-        st = vfy_spec_load(spec_path, &spec, &err);
-    if (st == VFY_OK && (spec->n_x != net->n_in || spec->n_y != net->n_out))
-        st = vfy_fail(&err, VFY_ERR_INVALID,
-                      "%s: declares %lld input(s) X_i and %lld output(s) Y_i, but %s has %lld "
-                      "input(s) and %lld output(s)", spec_path, (long long)spec->n_x, (long long)spec->n_y,
-                      model_path, (long long)net->n_in, (long long)net->n_out);
-    /* a VNNLIB 2.0 query may name the ONNX tensors its input and output stand for */
-    for (int k = 0; st == VFY_OK && spec->version == 2 && k < 2; k++) {
-        const vfy_spec_tensor *t = k ? &spec->output : &spec->input;
-        const char *actual = k ? net->out_name : net->in_name;
-        if (t->onnx_name && (!actual || strcmp(t->onnx_name, actual) != 0))
-            st = vfy_fail(&err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but %s's "
-                          "%s is '%s'", spec_path, t->name, k ? "output" : "input", t->onnx_name,
-                          model_path, k ? "output" : "input", actual ? actual : "unnamed");
-    }
+    double *x_full = NULL;
+    /* (a certificate's checker re-reads the model and the spec as they are: no ties) */
+    vfy_status st = load_problem(models, n_models, spec_path, !cert_path, &net, &spec, &ties,
+                                 &err);
+    if (st == VFY_OK && cert_path && spec->n_nets > 1)
+        st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of queries over "
+                      "several networks are not supported", spec_path);
+    if (st == VFY_OK && spec->n_nets > 1)
+        model_path = "the networks' product";
+    for (int64_t k = 0; st == VFY_OK && k < spec->n_boxes; k++)
+        for (int64_t j = 0; j < spec->n_x; j++)
+            if (spec->boxes[k].in_lo[j] > spec->boxes[k].in_hi[j]) {
+                fprintf(stderr, "verify: note: %s: an input's interval holds no floating-point "
+                        "number (input %lld in [%.17g, %.17g]): its cases can be proved, but "
+                        "no counterexample of them given\n", spec_path, (long long)j,
+                        spec->boxes[k].lo[j], spec->boxes[k].hi[j]);
+                k = spec->n_boxes;
+                break;
+            }
     if (st == VFY_OK)
         st = vfy_net_check_rows(net, spec, spec_path, &err);
     if (st == VFY_OK && net->out_op != VFY_OUT_IDENTITY && opts.float_semantics)
@@ -606,7 +801,17 @@ int main(int argc, char **argv)
         vfy_log(1, "LP: GLPK failed %ld times (internal errors caught; those solves unused)",
                 vfy_lp_glpk_errors());
     if (result_path) {
-        st = vfy_result_write(result_path, &res, spec, net->n_in, net->n_out, &err);
+        vfy_verify_result out = res;
+        if (res.verdict == VFY_SAT && ties.n_z < ties.n_x) { /* the tied inputs written out */
+            if (!(x_full = vfy_alloc_array((size_t)ties.n_x, sizeof(double)))) {
+                fprintf(stderr, "verify: error: out of memory writing the result file\n");
+                code = EXIT_INTERNAL;
+                goto out;
+            }
+            vfy_ties_expand(&ties, res.x, x_full);
+            out.x = x_full;
+        }
+        st = vfy_result_write(result_path, &out, spec, ties.n_x, net->n_out, &err);
         if (st != VFY_OK) {
             fprintf(stderr, "verify: error: %s\n", err.msg);
             code = EXIT_INTERNAL;
@@ -621,6 +826,8 @@ int main(int argc, char **argv)
     default: code = EXIT_UNKNOWN; break;
     }
 out:
+    vfy_free(x_full);
+    vfy_ties_free(&ties);
     vfy_verify_result_free(&res);
     vfy_spec_free(spec);
     vfy_net_free(net);

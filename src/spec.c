@@ -71,6 +71,17 @@ typedef struct tensor_decl {
     int64_t size;             /* product of shape (1 for a scalar) */
 } tensor_decl;
 
+/* A VNNLIB 2.0 declare-network: its name, its relation to an earlier network, its tensors. The
+ * query's X_i run over the networks' inputs in declaration order, its Y_i over their outputs. */
+typedef struct net_decl {
+    int64_t name;          /* atom node */
+    vfy_spec_relation rel;
+    int64_t rel_to;        /* index of the network named by equal-to / isomorphic-to, else -1 */
+    tensor_decl tin, tout;
+    int has_in, has_out;
+    int64_t x_off, y_off;  /* its input is X_{x_off} ..., its output Y_{y_off} ... */
+} net_decl;
+
 /* ---- values of the reverse pass ------------------------------------------------------------- */
 
 typedef struct lin {
@@ -126,9 +137,9 @@ typedef struct parser {
     int64_t n_dx, cap_dx, n_dy, cap_dy;
     int64_t n_x, n_y;
     int64_t *x_decl; /* n_x: node of X_i's declaration */
-    int v2;          /* a VNNLIB 2.0 declare-network was read: tin / tout hold its tensors */
-    int has_in, has_out;
-    tensor_decl tin, tout;
+    int v2;          /* a VNNLIB 2.0 declare-network was read: nets holds the networks */
+    net_decl *nets;
+    int64_t n_nets, cap_nets;
 
     val *vals;
     int64_t n_vals, cap_vals;
@@ -766,8 +777,48 @@ static int same_atom(const parser *p, int64_t a, int64_t b)
     return x->len == y->len && memcmp(p->text + x->off, p->text + y->off, x->len) == 0;
 }
 
-/* (declare-network NAME (declare-input ...) (declare-output ...)), the list at node i. One network
- * with one input and one output tensor: what an ONNX model verify loads has. */
+/* Whether the atom at node nd names one of the tensors declared so far (every network's, and
+ * net's own). */
+static int tensor_declared(const parser *p, const net_decl *net, int64_t nd)
+{
+    for (int64_t k = 0; k < p->n_nets; k++) {
+        const net_decl *q = &p->nets[k];
+        if ((q->has_in && same_atom(p, q->tin.name, nd)) ||
+            (q->has_out && same_atom(p, q->tout.name, nd)))
+            return 1;
+    }
+    return net->has_in && same_atom(p, net->tin.name, nd);
+}
+
+/* (equal-to N) or (isomorphic-to N) in network net, the list at node k: N must be a network
+ * declared before it. */
+static vfy_status network_relation(parser *p, int64_t k, net_decl *net)
+{
+    char b[TOKBUF];
+    int64_t h = k + 1, target = h + 1;
+    if (net->rel != VFY_SPEC_OWN)
+        return PERR(p, k, VFY_ERR_INVALID, "a network is related to one other network at most "
+                    "(a second %s)", tok(p, h, b, sizeof b));
+    if (net->has_in || net->has_out)
+        return PERR(p, k, VFY_ERR_PARSE, "%s comes before the network's declare-input",
+                    tok(p, h, b, sizeof b));
+    if (p->nodes[k].u.n_kids != 2 || p->nodes[target].is_list)
+        return PERR(p, k, VFY_ERR_PARSE, "%s expects the name of a network",
+                    tok(p, h, b, sizeof b));
+    for (int64_t q = 0; q < p->n_nets; q++)
+        if (same_atom(p, p->nets[q].name, target)) {
+            net->rel = tok_is(p, h, "equal-to") ? VFY_SPEC_EQUAL_TO : VFY_SPEC_ISOMORPHIC_TO;
+            net->rel_to = q;
+            return VFY_OK;
+        }
+    char b2[TOKBUF];
+    return PERR(p, target, VFY_ERR_INVALID, "%s: no network '%s' is declared before this one",
+                tok(p, h, b, sizeof b), tok(p, target, b2, sizeof b2));
+}
+
+/* (declare-network NAME [(equal-to N) | (isomorphic-to N)] (declare-input ...) (declare-output
+ * ...)), the list at node i. Each network has one input and one output tensor: what an ONNX model
+ * verify loads has. */
 static vfy_status declare_network(parser *p, int64_t i)
 {
     char b[TOKBUF];
@@ -777,13 +828,15 @@ static vfy_status declare_network(parser *p, int64_t i)
         return PERR(p, i, VFY_ERR_PARSE, "declare-network expects a name and declarations");
     if (!is_ident(p->text + p->nodes[nm].off, p->nodes[nm].len))
         return PERR(p, nm, VFY_ERR_PARSE, "bad network name '%s'", tok(p, nm, b, sizeof b));
-    if (p->v2)
-        return PERR(p, i, VFY_ERR_UNSUPPORTED, "a second network '%s': queries over several "
-                    "networks are not supported", tok(p, nm, b, sizeof b));
     if (p->n_dx || p->n_dy)
         return PERR(p, i, VFY_ERR_PARSE, "declare-network cannot be mixed with VNNLIB 1 "
                     "declarations (declare-const)");
+    for (int64_t q = 0; q < p->n_nets; q++)
+        if (same_atom(p, p->nets[q].name, nm))
+            return PERR(p, nm, VFY_ERR_INVALID, "network '%s' is declared twice",
+                        tok(p, nm, b, sizeof b));
     p->v2 = 1;
+    net_decl net = {.name = nm, .rel = VFY_SPEC_OWN, .rel_to = -1};
     for (int64_t k = nm + 1; k < i + n->size; k += p->nodes[k].size) {
         const node *d = &p->nodes[k];
         int64_t h = k + 1;
@@ -791,38 +844,46 @@ static vfy_status declare_network(parser *p, int64_t i)
             return PERR(p, k, VFY_ERR_PARSE, "expected a declaration such as (declare-input ...)");
         if (tok_is(p, h, "declare-input") || tok_is(p, h, "declare-output")) {
             int is_in = tok_is(p, h, "declare-input");
-            tensor_decl *t = is_in ? &p->tin : &p->tout;
-            if (is_in ? p->has_in : p->has_out)
+            tensor_decl *t = is_in ? &net.tin : &net.tout;
+            if (is_in ? net.has_in : net.has_out)
                 return PERR(p, k, VFY_ERR_UNSUPPORTED, "a second %s: networks with several "
                             "%ss are not supported", is_in ? "input" : "output",
                             is_in ? "input" : "output");
-            if (is_in && p->has_out)
+            if (is_in && net.has_out)
                 return PERR(p, k, VFY_ERR_PARSE, "declare-input after declare-output (inputs "
                             "are declared first)");
             vfy_status st = declare_tensor(p, k, t);
             if (st != VFY_OK)
                 return st;
-            if (!is_in && same_atom(p, p->tin.name, t->name))
+            if (tensor_declared(p, &net, t->name))
                 return PERR(p, t->name, VFY_ERR_INVALID, "'%s' is declared twice",
                             tok(p, t->name, b, sizeof b));
-            *(is_in ? &p->has_in : &p->has_out) = 1;
+            *(is_in ? &net.has_in : &net.has_out) = 1;
         } else if (tok_is(p, h, "declare-hidden")) {
             return PERR(p, k, VFY_ERR_UNSUPPORTED, "hidden-node variables (declare-hidden) are "
                         "not supported");
         } else if (tok_is(p, h, "equal-to") || tok_is(p, h, "isomorphic-to")) {
-            return PERR(p, k, VFY_ERR_UNSUPPORTED, "%s relates this network to another: queries "
-                        "over several networks are not supported", tok(p, h, b, sizeof b));
+            vfy_status st = network_relation(p, k, &net);
+            if (st != VFY_OK)
+                return st;
         } else {
             return PERR(p, h, VFY_ERR_PARSE, "unknown declaration '%s' in declare-network",
                         tok(p, h, b, sizeof b));
         }
     }
-    if (!p->has_in)
+    if (!net.has_in)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no input",
                     tok(p, nm, b, sizeof b));
-    if (!p->has_out)
+    if (!net.has_out)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no output",
                     tok(p, nm, b, sizeof b));
+    net.x_off = p->n_nets ? p->nets[p->n_nets - 1].x_off + p->nets[p->n_nets - 1].tin.size : 0;
+    net.y_off = p->n_nets ? p->nets[p->n_nets - 1].y_off + p->nets[p->n_nets - 1].tout.size : 0;
+    if (net.x_off > SPEC_MAX_INDEX - net.tin.size || net.y_off > SPEC_MAX_INDEX - net.tout.size)
+        return PERR(p, i, VFY_ERR_UNSUPPORTED, "the networks' tensors have too many elements");
+    if (GROW(p, p->nets, p->cap_nets, p->n_nets + 1))
+        return nomem(p);
+    p->nets[p->n_nets++] = net;
     return VFY_OK;
 }
 
@@ -858,12 +919,14 @@ static int tensor_ref(parser *p, int64_t nd, int *is_y, int64_t *index, vfy_stat
     while (base < n->len && s[base] != '[')
         base++;
     const tensor_decl *t = NULL;
-    for (int k = 0; k < 2 && !t; k++) {
-        const tensor_decl *c = k ? &p->tout : &p->tin;
-        const node *nm = &p->nodes[c->name];
-        if (nm->len == base && memcmp(p->text + nm->off, s, base) == 0)
-            t = c, *is_y = k;
-    }
+    int64_t off = 0;
+    for (int64_t q = 0; q < p->n_nets && !t; q++)
+        for (int k = 0; k < 2 && !t; k++) {
+            const tensor_decl *c = k ? &p->nets[q].tout : &p->nets[q].tin;
+            const node *nm = &p->nodes[c->name];
+            if (nm->len == base && memcmp(p->text + nm->off, s, base) == 0)
+                t = c, *is_y = k, off = k ? p->nets[q].y_off : p->nets[q].x_off;
+        }
     if (!t)
         return 0;
     if (base == n->len) {
@@ -873,7 +936,7 @@ static int tensor_ref(parser *p, int64_t nd, int *is_y, int64_t *index, vfy_stat
                        tok(p, nd, b, sizeof b), t->rank > 1 ? "0,..." : "0");
             return -1;
         }
-        *index = 0;
+        *index = off;
         return 1;
     }
     int64_t idx[VFY_SPEC_MAX_RANK];
@@ -899,7 +962,7 @@ static int tensor_ref(parser *p, int64_t nd, int *is_y, int64_t *index, vfy_stat
         }
         flat = flat * t->shape[k] + idx[k];
     }
-    *index = flat;
+    *index = off + flat;
     return 1;
 }
 
@@ -910,8 +973,12 @@ static const char *x_label(const parser *p, int64_t i, char *buf, size_t cap)
         snprintf(buf, cap, "X_%lld", (long long)i);
         return buf;
     }
-    const tensor_decl *t = &p->tin;
+    int64_t q = 0;
+    while (q + 1 < p->n_nets && i >= p->nets[q + 1].x_off)
+        q++;
+    const tensor_decl *t = &p->nets[q].tin;
     const node *nm = &p->nodes[t->name];
+    i -= p->nets[q].x_off;
     int64_t idx[VFY_SPEC_MAX_RANK];
     for (int k = t->rank - 1; k >= 0; k--) {
         idx[k] = i % t->shape[k];
@@ -994,14 +1061,14 @@ static vfy_status collect_decls(parser *p)
     }
     vfy_status st;
     if (p->v2) {
-        p->n_x = p->tin.size;
-        p->n_y = p->tout.size;
+        const net_decl *last = &p->nets[p->n_nets - 1];
+        p->n_x = last->x_off + last->tin.size;
+        p->n_y = last->y_off + last->tout.size;
         /* Every input element needs bounds, and each bound names it (4 bytes at least: X[0]):
-         * a shape the text cannot bound is refused before n_x-sized arrays are allocated. */
+         * shapes the text cannot bound are refused before n_x-sized arrays are allocated. */
         if (p->n_x > (int64_t)(p->len / 4))
-            return PERR(p, p->tin.name, VFY_ERR_INVALID, "'%s' has %lld elements, more than "
-                        "this %zu-byte query can bound", tok(p, p->tin.name, b, sizeof b),
-                        (long long)p->n_x, p->len);
+            return PERR(p, last->tin.name, VFY_ERR_INVALID, "the inputs have %lld elements, "
+                        "more than this %zu-byte query can bound", (long long)p->n_x, p->len);
     } else if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
                (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK) {
         return st;
@@ -1015,8 +1082,11 @@ static vfy_status collect_decls(parser *p)
     p->x_decl = vfy_alloc_array((size_t)p->n_x, sizeof *p->x_decl);
     if (!p->x_decl)
         return nomem(p);
-    for (int64_t k = 0; k < p->n_x; k++)
-        p->x_decl[k] = p->v2 ? p->tin.name : p->dx[k].node;
+    for (int64_t k = 0, q = 0; k < p->n_x; k++) {
+        while (p->v2 && k >= p->nets[q].x_off + p->nets[q].tin.size)
+            q++;
+        p->x_decl[k] = p->v2 ? p->nets[q].tin.name : p->dx[k].node;
+    }
     return VFY_OK;
 }
 
@@ -1791,6 +1861,47 @@ static vfy_status intern_box(parser *p, builder *b, vfy_spec *spec, int64_t *out
 }
 
 /* Build case k from rope r. Sets *dropped when the case's real input region is empty. */
+/* Bounds the case's rows x_a - x_b <= c (two X terms of coefficients 1 and -1, no Y term) imply
+ * on inputs the box leaves open or wider: x_a <= hi_b + c and x_b >= lo_a - c, with c the outer
+ * end of the right-hand side's enclosure and the sums rounded outward, repeated while a bound
+ * moves (a few rounds: chains of such rows are short). A query over several networks bounds one
+ * network's input and ties the other's to it (X_g[i] == X_f[i], X_g[0] <= X_f[0]). SOUND: every
+ * point of the case satisfies the new bounds, so the outer box still contains the case's region;
+ * the inner box is clipped into the outer one, where the atoms' own bounds still hold. */
+static void propagate_differences(parser *p, builder *b)
+{
+    for (int round = 0, moved = 1; moved && round < 64; round++) {
+        moved = 0;
+        for (int64_t q = 0; q < p->n_items; q++) {
+            const atom *a = &p->atoms[p->items[q]];
+            if (a->kind != ATOM_ROW || a->n != 2)
+                continue;
+            const lin *l = p->pool + a->off;
+            if (l[0].v % 2 || l[1].v % 2 || l[0].c + l[1].c != 0.0 || fabs(l[0].c) != 1.0)
+                continue;
+            int pos = l[0].c > 0 ? 0 : 1;
+            int64_t xa = l[pos].v / 2, xb = l[1 - pos].v / 2;
+            double dn, up;
+            add_dir(b->hi[xb], a->hi, &dn, &up);
+            if (up < b->hi[xa]) {
+                b->hi[xa] = up;
+                b->hi_at[xa] = p->items[q];
+                moved = 1;
+            }
+            add_dir(b->lo[xa], -a->hi, &dn, &up);
+            if (dn > b->lo[xb]) {
+                b->lo[xb] = dn;
+                b->lo_at[xb] = p->items[q];
+                moved = 1;
+            }
+        }
+    }
+    for (int64_t i = 0; i < p->n_x; i++) {
+        b->in_lo[i] = fmax(b->in_lo[i], b->lo[i]);
+        b->in_hi[i] = fmin(b->in_hi[i], b->hi[i]);
+    }
+}
+
 static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, int64_t k,
                              int64_t n_conj, int *dropped)
 {
@@ -1821,6 +1932,8 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
             n_rows++;
         }
     }
+    if (n_rows > 0)
+        propagate_differences(p, b);
     *dropped = 0;
     for (int64_t i = 0; i < n; i++)
         if (b->lo[i] > b->hi[i]) { /* SOUND: the outer box contains the real one, so it is empty */
@@ -1846,14 +1959,9 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
             return PERR(p, p->x_decl[i], VFY_ERR_INVALID, "%s has no upper bound%s",
                         x_label(p, i, xl, sizeof xl), where);
     }
-    for (int64_t i = 0; i < n; i++)
-        if (b->in_lo[i] > b->in_hi[i])
-            /* The real interval is not empty but holds no double: no counterexample can be
-             * printed, and dropping the case would be unsound for proofs. */
-            return PERR(p, p->atoms[b->hi_at[i]].node, VFY_ERR_UNSUPPORTED,
-                        "the input region%s contains no floating-point number "
-                        "(%s in [%.17g, %.17g])",
-                        where, x_label(p, i, xl, sizeof xl), b->lo[i], b->hi[i]);
+    /* An input whose real interval holds no double (X_0 = 0.1) leaves the inner box empty
+     * (in_lo > in_hi): the case can be proved over the outer box, but no point of it can be
+     * printed, so it never ends in sat. Dropping it would be unsound for proofs. */
     int64_t box = 0;
     if ((st = intern_box(p, b, spec, &box)) != VFY_OK)
         return st;
@@ -1940,9 +2048,26 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
     spec->n_x = p->n_x;
     spec->n_y = p->n_y;
     spec->version = p->v2 ? 2 : 1;
-    if (p->v2 && ((st = copy_tensor(p, &p->tin, &spec->input)) != VFY_OK ||
-                  (st = copy_tensor(p, &p->tout, &spec->output)) != VFY_OK))
+    if (p->v2 && !(spec->nets = vfy_alloc_array((size_t)p->n_nets, sizeof *spec->nets))) {
+        st = nomem(p);
         goto fail;
+    }
+    spec->n_nets = p->n_nets; /* (zeroed: vfy_spec_free frees what was copied) */
+    for (int64_t q = 0; q < p->n_nets; q++) {
+        const net_decl *nd = &p->nets[q];
+        vfy_spec_net *t = &spec->nets[q];
+        t->rel = nd->rel;
+        t->rel_to = nd->rel_to;
+        t->x_off = nd->x_off;
+        t->y_off = nd->y_off;
+        if (!(t->name = atom_text(p, nd->name))) {
+            st = nomem(p);
+            goto fail;
+        }
+        if ((st = copy_tensor(p, &nd->tin, &t->input)) != VFY_OK ||
+            (st = copy_tensor(p, &nd->tout, &t->output)) != VFY_OK)
+            goto fail;
+    }
     int64_t n = p->n_x;
     if (d->n == 0) {
         st = perr_at(p, p->nodes[p->first_assert].line, p->nodes[p->first_assert].col,
@@ -2003,6 +2128,7 @@ static void parser_free(parser *p)
     vfy_free(p->dx);
     vfy_free(p->dy);
     vfy_free(p->x_decl);
+    vfy_free(p->nets);
     for (int64_t k = 0; k < p->n_vals; k++)
         val_free(&p->vals[k]);
     vfy_free(p->vals);
@@ -2097,11 +2223,15 @@ void vfy_spec_free(vfy_spec *spec)
         vfy_free(spec->cases[k].rows);
     }
     vfy_free(spec->cases);
-    vfy_spec_tensor *t[2] = {&spec->input, &spec->output};
-    for (int k = 0; k < 2; k++) {
-        vfy_free(t[k]->name);
-        vfy_free(t[k]->type);
-        vfy_free(t[k]->onnx_name);
+    for (int64_t q = 0; q < spec->n_nets; q++) {
+        vfy_spec_tensor *t[2] = {&spec->nets[q].input, &spec->nets[q].output};
+        for (int k = 0; k < 2; k++) {
+            vfy_free(t[k]->name);
+            vfy_free(t[k]->type);
+            vfy_free(t[k]->onnx_name);
+        }
+        vfy_free(spec->nets[q].name);
     }
+    vfy_free(spec->nets);
     vfy_free(spec);
 }

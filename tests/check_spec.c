@@ -477,11 +477,15 @@ START_TEST(test_errors_region)
               "(assert (<= X_2 0.4))\n(assert (>= X_2 0.5))",
               VFY_ERR_INVALID, "t.vnnlib:4:9: ",
               "contradictory spec: the input region is empty (X_2 in [0.5, 0.40000000000000002])");
-    /* a real point that holds no double */
-    parse_err(H1 "(assert (= X_0 0.1))", VFY_ERR_UNSUPPORTED, "t.vnnlib:3:9: ",
-              "contains no floating-point number");
+    /* a real point that holds no double: kept for proofs, its inner box empty (no point of it
+     * can be printed) */
+    vfy_spec *s = parse_ok(H1 "(assert (= X_0 0.1))");
+    ck_assert(s->boxes[0].lo[0] <= 0.1 && s->boxes[0].hi[0] >= 0.1);
+    ck_assert(s->boxes[0].lo[0] < s->boxes[0].hi[0]);
+    ck_assert(s->boxes[0].in_lo[0] > s->boxes[0].in_hi[0]);
+    vfy_spec_free(s);
     /* an empty disjunct is dropped, the other one stays */
-    vfy_spec *s = parse_ok(H1 "(assert (or (and (<= X_0 1) (>= X_0 2)) (and (<= X_0 1) (>= X_0 0.5))))");
+    s = parse_ok(H1 "(assert (or (and (<= X_0 1) (>= X_0 2)) (and (<= X_0 1) (>= X_0 0.5))))");
     ck_assert_int_eq(s->n_cases, 1);
     ck_assert(s->boxes[0].lo[0] == 0.5);
     vfy_spec_free(s);
@@ -641,7 +645,8 @@ START_TEST(test_bench_all_files)
             for (int64_t b = 0; b < s->n_boxes; b++)
                 for (int64_t i = 0; i < s->n_x; i++)
                     REQUIRE(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
-                            s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                            s->boxes[b].in_lo[i] <= s->boxes[b].hi[i] &&
+                            s->boxes[b].lo[i] <= s->boxes[b].in_hi[i] &&
                             s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
             vfy_spec_free(s);
             n_files++;
@@ -706,31 +711,35 @@ START_TEST(test_v2_same_form)
         "(assert (== X[1,2] 0.5))");
     require_same_spec(a, b, "hand-written");
     ck_assert_int_eq(a->version, 1);
-    ck_assert_ptr_null(a->input.name);
+    ck_assert_int_eq(a->n_nets, 0);
     ck_assert_int_eq(b->version, 2);
-    ck_assert_str_eq(b->input.name, "X");
-    ck_assert_str_eq(b->input.type, "float32");
-    ck_assert_ptr_null(b->input.onnx_name);
-    ck_assert_int_eq(b->input.rank, 2);
-    ck_assert(b->input.shape[0] == 2 && b->input.shape[1] == 3);
-    ck_assert_str_eq(b->output.name, "Y");
-    ck_assert_str_eq(b->output.type, "Real");
-    ck_assert_str_eq(b->output.onnx_name, "out");
-    ck_assert(b->output.rank == 1 && b->output.shape[0] == 3);
+    ck_assert_int_eq(b->n_nets, 1);
+    ck_assert_str_eq(b->nets[0].name, "acc");
+    ck_assert(b->nets[0].rel == VFY_SPEC_OWN && b->nets[0].rel_to == -1);
+    ck_assert(b->nets[0].x_off == 0 && b->nets[0].y_off == 0);
+    ck_assert_str_eq(b->nets[0].input.name, "X");
+    ck_assert_str_eq(b->nets[0].input.type, "float32");
+    ck_assert_ptr_null(b->nets[0].input.onnx_name);
+    ck_assert_int_eq(b->nets[0].input.rank, 2);
+    ck_assert(b->nets[0].input.shape[0] == 2 && b->nets[0].input.shape[1] == 3);
+    ck_assert_str_eq(b->nets[0].output.name, "Y");
+    ck_assert_str_eq(b->nets[0].output.type, "Real");
+    ck_assert_str_eq(b->nets[0].output.onnx_name, "out");
+    ck_assert(b->nets[0].output.rank == 1 && b->nets[0].output.shape[0] == 3);
     vfy_spec_free(a);
     vfy_spec_free(b);
     /* ONNX's names float and double are float32 and float64 */
     b = parse_ok("(vnnlib-version <2.0>)(declare-network n (declare-input X float [1])"
                  " (declare-output Y double [1]))(assert (<= 0 X[0] 1))(assert (>= Y[0] 3))");
-    ck_assert_str_eq(b->input.type, "float32");
-    ck_assert_str_eq(b->output.type, "float64");
+    ck_assert_str_eq(b->nets[0].input.type, "float32");
+    ck_assert_str_eq(b->nets[0].output.type, "float64");
     vfy_spec_free(b);
     /* a scalar output named bare, a string with a quote in it, a version written 2.0 */
     b = parse_ok("(vnnlib-version 2.0)(declare-network n (declare-input in_1 real [1] \"a\"\"b\")"
                  " (declare-output y2 real []))(assert (<= 0 in_1[0] 1))(assert (>= y2 3))");
-    ck_assert_str_eq(b->input.onnx_name, "a\"b");
-    ck_assert_str_eq(b->input.type, "real");
-    ck_assert(b->output.rank == 0 && b->n_y == 1 && b->n_x == 1);
+    ck_assert_str_eq(b->nets[0].input.onnx_name, "a\"b");
+    ck_assert_str_eq(b->nets[0].input.type, "real");
+    ck_assert(b->nets[0].output.rank == 0 && b->n_y == 1 && b->n_x == 1);
     ck_assert(b->cases[0].rows[0].cy[0] == -1 && b->cases[0].rows[0].rhs_hi == -3);
     vfy_spec_free(b);
 }
@@ -837,6 +846,47 @@ START_TEST(test_v2_bench_files)
 }
 END_TEST
 
+/* Two networks: X_i and Y_i run over f's tensors, then g's; bounds reach g's input through an
+ * equality and a one-sided comparison with f's (propagate_differences). */
+START_TEST(test_v2_networks)
+{
+    vfy_spec *s = parse_ok(
+        "(vnnlib-version <2.0>)\n"
+        "(declare-network f (declare-input A real [1,2]) (declare-output B real [3]))\n"
+        "(declare-network g (equal-to f) (declare-input C float32 [2])"
+        " (declare-output D real [3]))\n"
+        "(assert (and (>= A[0,0] 0) (<= A[0,0] 1) (>= A[0,1] -1) (<= A[0,1] 0.5)))\n"
+        "(assert (== C[1] A[0,1]))\n"
+        "(assert (and (<= C[0] A[0,0]) (>= C[0] 0.25)))\n"
+        "(assert (> B[2] (+ D[2] 0.5)))");
+    ck_assert_int_eq(s->version, 2);
+    ck_assert(s->n_x == 4 && s->n_y == 6 && s->n_nets == 2);
+    ck_assert_str_eq(s->nets[0].name, "f");
+    ck_assert_str_eq(s->nets[1].name, "g");
+    ck_assert(s->nets[1].rel == VFY_SPEC_EQUAL_TO && s->nets[1].rel_to == 0);
+    ck_assert(s->nets[1].x_off == 2 && s->nets[1].y_off == 3);
+    ck_assert_str_eq(s->nets[1].input.name, "C");
+    ck_assert_str_eq(s->nets[1].input.type, "float32");
+    ck_assert(s->nets[1].output.rank == 1 && s->nets[1].output.shape[0] == 3);
+    const vfy_box *bx = &s->boxes[0];
+    ck_assert(bx->lo[2] == 0.25 && bx->hi[2] == 1 && bx->lo[3] == -1 && bx->hi[3] == 0.5);
+    ck_assert(bx->in_lo[2] == 0.25 && bx->in_hi[2] == 1);
+    ck_assert(bx->in_lo[3] == -1 && bx->in_hi[3] == 0.5);
+    ck_assert_int_eq(s->n_cases, 1);
+    int out_rows = 0;
+    for (int64_t r = 0; r < s->cases[0].n_rows; r++) {
+        const vfy_row *row = &s->cases[0].rows[r];
+        if (row->cy[2] == 0.0)
+            continue;
+        out_rows++; /* D[2] - B[2] < -0.5 */
+        ck_assert(row->cy[2] == -1 && row->cy[5] == 1 && row->rhs_hi == -0.5 && row->strict);
+        ck_assert_ptr_null(row->cx);
+    }
+    ck_assert_int_eq(out_rows, 1);
+    vfy_spec_free(s);
+}
+END_TEST
+
 START_TEST(test_v2_errors)
 {
 #define NET(in, out) "(vnnlib-version <2.0>)\n(declare-network f (declare-input " in \
@@ -863,10 +913,30 @@ START_TEST(test_v2_errors)
               "declare-const cannot be mixed with declare-network");
     parse_err("(declare-const X_0 Real)" N1, VFY_ERR_PARSE, "t.vnnlib:2:1: ",
               "declare-network cannot be mixed with VNNLIB 1 declarations");
-    parse_err(N1 "(declare-network g (declare-input A real [1]) (declare-output B real [1]))",
-              VFY_ERR_UNSUPPORTED, "t.vnnlib:3:1: ", "a second network 'g'");
-    parse_err(NET("X real [1]) (equal-to g", "Y real [1]"), VFY_ERR_UNSUPPORTED,
-              "t.vnnlib:2:47: ", "equal-to relates this network to another");
+    /* several networks */
+#define G(items) "(declare-network g " items ")\n"
+    parse_err(N1 "(declare-network f (declare-input A real [1]) (declare-output B real [1]))",
+              VFY_ERR_INVALID, "t.vnnlib:3:18: ", "network 'f' is declared twice");
+    parse_err(N1 G("(equal-to h) (declare-input A real [1]) (declare-output B real [1])"),
+              VFY_ERR_INVALID, "t.vnnlib:3:30: ", "equal-to: no network 'h' is declared before");
+    parse_err(N1 G("(equal-to g) (declare-input A real [1]) (declare-output B real [1])"),
+              VFY_ERR_INVALID, "t.vnnlib:3:30: ", "no network 'g' is declared before this one");
+    parse_err(N1 G("(declare-input A real [1]) (isomorphic-to f) (declare-output B real [1])"),
+              VFY_ERR_PARSE, "t.vnnlib:3:47: ", "isomorphic-to comes before the network's "
+              "declare-input");
+    parse_err(N1 G("(equal-to f) (isomorphic-to f) (declare-input A real [1])"),
+              VFY_ERR_INVALID, "t.vnnlib:3:33: ", "related to one other network at most");
+    parse_err(N1 G("(equal-to) (declare-input A real [1]) (declare-output B real [1])"),
+              VFY_ERR_PARSE, "t.vnnlib:3:20: ", "equal-to expects the name of a network");
+    parse_err(N1 G("(equal-to f) (declare-input X real [1]) (declare-output B real [1])"),
+              VFY_ERR_INVALID, "t.vnnlib:3:48: ", "'X' is declared twice");
+    parse_err(N1 G("(equal-to f) (declare-input A real [1]) (declare-output Y real [1])"),
+              VFY_ERR_INVALID, "t.vnnlib:3:76: ", "'Y' is declared twice");
+    parse_err(N1 G("(declare-input A real [1]) (declare-output B real [1])")
+              "(assert (and (<= X[0,0] 1) (>= X[0,0] 0) (<= X[0,1] 1) (>= X[0,1] 0)))\n"
+              "(assert (<= A[0] X[0,0]))", VFY_ERR_INVALID, "t.vnnlib:3:35: ",
+              "A[0] has no lower bound");
+#undef G
     parse_err(NET("X real [1]) (declare-hidden H real [1] \"h\"", "Y real [1]"),
               VFY_ERR_UNSUPPORTED, "t.vnnlib:2:47: ", "hidden-node variables");
     parse_err(NET("X real [1]) (declare-input X2 real [1]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
@@ -890,7 +960,8 @@ START_TEST(test_v2_errors)
     /* a shape that no query of this length can bound (found by tests/fuzz/fuzz_spec.c: a
      * 200-byte query declaring 266666661 inputs allocated 2 GB) */
     parse_err(NET("X real [1,266666661]", "Y real []") "(assert (<= X[0,0] 1))", VFY_ERR_INVALID,
-              "t.vnnlib:2:35: ", "'X' has 266666661 elements, more than this 129-byte query");
+              "t.vnnlib:2:35: ", "the inputs have 266666661 elements, more than this 129-byte "
+              "query");
     parse_err(NET("X real [1] onnx", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:46: ",
               "expected the ONNX name as a string");
     parse_err(NET("X real", "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:20: ",
@@ -1003,7 +1074,8 @@ START_TEST(test_random_corruption)
             for (int64_t b = 0; b < s->n_boxes; b++)
                 for (int64_t i = 0; i < s->n_x; i++)
                     REQUIRE(s->boxes[b].lo[i] <= s->boxes[b].in_lo[i] &&
-                            s->boxes[b].in_lo[i] <= s->boxes[b].in_hi[i] &&
+                            s->boxes[b].in_lo[i] <= s->boxes[b].hi[i] &&
+                            s->boxes[b].lo[i] <= s->boxes[b].in_hi[i] &&
                             s->boxes[b].in_hi[i] <= s->boxes[b].hi[i]);
         vfy_spec_free(s);
     }
@@ -1089,6 +1161,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_errors_region);
     tcase_add_test(tc, test_load_errors);
     tcase_add_test(tc, test_v2_errors);
+    tcase_add_test(tc, test_v2_networks);
     suite_add_tcase(s, tc);
     tc = tcase_create("benchmarks");
     tcase_add_test(tc, test_bench_acasxu);

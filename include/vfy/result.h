@@ -6,7 +6,8 @@
  *    (X_1 v) ...
  *    (Y_0 v) ...)
  * or for a VNNLIB 2.0 query (its section 5.3 assignment: each declared tensor, in declaration
- * order, as a line "NAME TYPE [shape]" and then its values in row-major order, one a line)
+ * order, as a line "NAME TYPE [shape]" and then its values in row-major order, one a line; with
+ * several networks, each network's input and output, network after network)
  *   X float32 [1,5]
  *   v ...
  *   Y float32 [1,5]

@@ -19,7 +19,10 @@
  * Two dialects are read. VNNLIB 1 declares scalars X_i / Y_i (declare-const). VNNLIB 2.0 declares
  * one network whose input and output are tensors, (declare-network N (declare-input X float32
  * [1,5]) (declare-output Y float32 [1,5])), and names elements X[0,3]: element X[i_0,...,i_r-1]
- * is X_i with i its row-major offset (the ONNX tensor's order), so both give the same form. */
+ * is X_i with i its row-major offset (the ONNX tensor's order), so both give the same form.
+ * A 2.0 query may declare several networks (each with one input and one output, the later ones
+ * possibly equal-to or isomorphic-to an earlier one): X_i and Y_i then run over all networks'
+ * inputs and outputs, one network after another (vfy_spec_net's x_off, y_off). */
 #ifndef VFY_SPEC_H
 #define VFY_SPEC_H
 
@@ -27,7 +30,9 @@
 
 typedef struct vfy_box {
     double *lo, *hi;        /* n_x each: outer enclosure of the real box */
-    double *in_lo, *in_hi;  /* n_x each: inner (in_lo >= lo, in_hi <= hi, in_lo <= in_hi) */
+    double *in_lo, *in_hi;  /* n_x each: inner (in_lo >= lo, in_hi <= hi); in_lo > in_hi where
+                             * the real interval holds no double (X_0 = 0.1): the case can then
+                             * be proved, but no counterexample of it printed */
 } vfy_box;
 
 typedef struct vfy_row {
@@ -55,14 +60,33 @@ typedef struct vfy_spec_tensor {
     int64_t shape[VFY_SPEC_MAX_RANK];
 } vfy_spec_tensor;
 
+/* How a VNNLIB 2.0 network relates to one declared before it. */
+typedef enum vfy_spec_relation {
+    VFY_SPEC_OWN = 0,        /* none: a model of its own */
+    VFY_SPEC_EQUAL_TO,       /* (equal-to N): the same structure and weights as N */
+    VFY_SPEC_ISOMORPHIC_TO   /* (isomorphic-to N): the same structure as N, its own weights */
+} vfy_spec_relation;
+
+/* A VNNLIB 2.0 declare-network. Its input's elements are X_{x_off} .. X_{x_off + size - 1} of the
+ * query (size the input's number of elements), its output's Y_{y_off} ...: the networks' tensors
+ * follow one another in declaration order. */
+typedef struct vfy_spec_net {
+    char *name;
+    vfy_spec_relation rel;
+    int64_t rel_to;         /* the network related to (declared earlier), -1 for VFY_SPEC_OWN */
+    vfy_spec_tensor input, output;
+    int64_t x_off, y_off;
+} vfy_spec_net;
+
 typedef struct vfy_spec {
     int64_t n_x, n_y;       /* number of declared X_i and Y_i (indices 0..n-1, all declared) */
     int64_t n_boxes;
     vfy_box *boxes;         /* distinct input boxes */
     int64_t n_cases;
     vfy_case *cases;
-    int version;            /* 1: X_i / Y_i declarations; 2: a declare-network (input, output) */
-    vfy_spec_tensor input, output; /* version 2 only (zeroed for version 1) */
+    int version;            /* 1: X_i / Y_i declarations; 2: declare-network */
+    int64_t n_nets;         /* version 2: the networks in declaration order (0 for version 1) */
+    vfy_spec_net *nets;
 } vfy_spec;
 
 /* Parse VNNLIB text (len bytes, need not be NUL-terminated). `name` is the file name used in error

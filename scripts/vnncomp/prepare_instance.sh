@@ -8,7 +8,18 @@ if [ "$#" -ne 4 ] || [ "$1" != "v1" ]; then
     echo "usage: $0 v1 <benchmark> <onnx> <vnnlib>" >&2
     exit 1
 fi
-for f in "$3" "$4"; do
+# <onnx> may list the models of a query over several networks, "[('f', 'a.onnx'), ...]"
+files=("$4")
+case "$3" in
+    \[*) rest=$3
+         re="^[^(]*[(][^,]*,[[:space:]]*['\"]([^'\"]+)['\"][[:space:]]*[)](.*)$"
+         while [[ $rest =~ $re ]]; do
+             files+=("${BASH_REMATCH[1]}")
+             rest=${BASH_REMATCH[2]}
+         done ;;
+    *) files+=("$3") ;;
+esac
+for f in "${files[@]}"; do
     if [ ! -f "$f" ] && [ ! -f "$f.gz" ]; then
         echo "prepare_instance.sh: no such file: $f" >&2
         exit 1

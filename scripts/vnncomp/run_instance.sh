@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # VNN-COMP: run_instance.sh v1 <benchmark> <onnx> <vnnlib> <result_file> <timeout>
+# (<onnx>: a path, or for a query over several networks "[('f', 'a.onnx'), ('g', 'b.onnx')]")
 # Runs verify with a timeout a little below the given one and always leaves a result file:
 # verify writes it itself; if it died without one, we write "timeout" (killed by our guard)
 # or "error". The guard kills verify at timeout+5 s so the harness never has to kill us.
@@ -30,22 +31,50 @@ fail() {
     exit 0
 }
 
-# A path whose file exists only compressed (benchmark repositories keep x.onnx.gz while
-# instances.csv names x.onnx) means the .gz.
-if [ ! -f "$onnx" ] && [ -f "$onnx.gz" ]; then onnx="$onnx.gz"; fi
-if [ ! -f "$vnnlib" ] && [ -f "$vnnlib.gz" ]; then vnnlib="$vnnlib.gz"; fi
-[ -f "$onnx" ] || fail "no such file: $onnx"
-[ -f "$vnnlib" ] || fail "no such file: $vnnlib"
-# Decompress .gz inputs into a private temporary directory (removed by the EXIT trap).
-case "$onnx$vnnlib" in
-    *.gz*) workdir=$(mktemp -d "${TMPDIR:-/tmp}/verify-run.XXXXXX") || fail "mktemp failed" ;;
-esac
+# VNN-COMP 2026 gives the models of a query over several networks as a Python list literal,
+# "[('f', 'onnx/a.onnx'), ('g', 'onnx/b.onnx')]"; verify takes them as f=PATH arguments.
+names=()
+paths=()
 case "$onnx" in
-    *.gz) gzip -dc -- "$onnx" >"$workdir/model.onnx" || fail "cannot decompress $onnx"
-          onnx="$workdir/model.onnx" ;;
+    \[*)
+        rest=$onnx
+        q="['\"]" s="[[:space:]]*"
+        re="^[^(]*[(]$s$q([A-Za-z][A-Za-z0-9_]*)$q$s,$s$q([^'\"]+)$q$s[)](.*)$"
+        while [[ $rest =~ $re ]]; do
+            names+=("${BASH_REMATCH[1]}")
+            paths+=("${BASH_REMATCH[2]}")
+            rest=${BASH_REMATCH[3]}
+        done
+        [ "${#paths[@]}" -gt 0 ] && [[ $rest =~ ^[[:space:]]*[]][[:space:]]*$ ]] ||
+            fail "cannot read the models of '$onnx' (expected [('NAME', 'PATH'), ...])" ;;
+    *) names=("")
+       paths=("$onnx") ;;
 esac
+
+# A path whose file exists only compressed (benchmark repositories keep x.onnx.gz while
+# instances.csv names x.onnx) means the .gz; .gz inputs are decompressed into a private
+# temporary directory (removed by the EXIT trap).
+gunzip_to() {   # FILE OUT
+    if [ -z "$workdir" ]; then
+        workdir=$(mktemp -d "${TMPDIR:-/tmp}/verify-run.XXXXXX") || fail "mktemp failed"
+    fi
+    gzip -dc -- "$1" >"$workdir/$2" || fail "cannot decompress $1"
+}
+models=()
+for k in "${!paths[@]}"; do
+    m=${paths[$k]}
+    if [ ! -f "$m" ] && [ -f "$m.gz" ]; then m="$m.gz"; fi
+    [ -f "$m" ] || fail "no such file: $m"
+    case "$m" in
+        *.gz) gunzip_to "$m" "model$k.onnx"
+              m="$workdir/model$k.onnx" ;;
+    esac
+    models+=("${names[$k]:+${names[$k]}=}$m")
+done
+if [ ! -f "$vnnlib" ] && [ -f "$vnnlib.gz" ]; then vnnlib="$vnnlib.gz"; fi
+[ -f "$vnnlib" ] || fail "no such file: $vnnlib"
 case "$vnnlib" in
-    *.gz) gzip -dc -- "$vnnlib" >"$workdir/spec.vnnlib" || fail "cannot decompress $vnnlib"
+    *.gz) gunzip_to "$vnnlib" spec.vnnlib
           vnnlib="$workdir/spec.vnnlib" ;;
 esac
 
@@ -58,7 +87,8 @@ inner=$(awk -v t="$tmo" 'BEGIN {
 [ "$inner" != "bad" ] || fail "bad timeout: $tmo"
 guard=$(awk -v t="$tmo" 'BEGIN { printf "%.3f", t + 5 }')
 
-timeout --kill-after=2 "$guard" "$VERIFY" "$onnx" "$vnnlib" --timeout "$inner" --result "$result"
+timeout --kill-after=2 "$guard" "$VERIFY" "${models[@]}" "$vnnlib" --timeout "$inner" \
+    --result "$result"
 rc=$?
 
 # A result file is complete when its first line is a verdict and, after "sat", the

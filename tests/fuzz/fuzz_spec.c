@@ -9,7 +9,8 @@
  *
  * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
  * set exactly on success, the message of an error is one line, and a parsed spec satisfies the
- * invariants of include/vfy/spec.h (lo <= in_lo <= in_hi <= hi, box indices in range). */
+ * invariants of include/vfy/spec.h (lo <= in_lo, in_hi <= hi, both ends in [lo, hi]; box indices
+ * in range; the networks' tensors one after another, their sizes summing to n_x and n_y). */
 #include "vfy/spec.h"
 
 #include <stdlib.h>
@@ -32,19 +33,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int64_t b = 0; b < s->n_boxes; b++)
         for (int64_t i = 0; i < s->n_x; i++) {
             const vfy_box *x = &s->boxes[b];
-            if (!(x->lo[i] <= x->in_lo[i] && x->in_lo[i] <= x->in_hi[i] && x->in_hi[i] <= x->hi[i]))
+            if (!(x->lo[i] <= x->in_lo[i] && x->in_lo[i] <= x->hi[i] && x->lo[i] <= x->in_hi[i] &&
+                  x->in_hi[i] <= x->hi[i]))
                 abort();
         }
-    if (s->version == 2) { /* the tensors' shapes give n_x and n_y */
-        const vfy_spec_tensor *t[2] = {&s->input, &s->output};
-        for (int q = 0; q < 2; q++) {
-            int64_t n = 1;
-            for (int d = 0; d < t[q]->rank; d++)
-                n *= t[q]->shape[d];
-            if (!t[q]->name || !t[q]->type || n != (q ? s->n_y : s->n_x))
+    if (s->version == 2) { /* the tensors' shapes give the offsets, n_x and n_y */
+        int64_t off[2] = {0, 0};
+        if (s->n_nets < 1)
+            abort();
+        for (int64_t k = 0; k < s->n_nets; k++) {
+            const vfy_spec_net *nt = &s->nets[k];
+            const vfy_spec_tensor *t[2] = {&nt->input, &nt->output};
+            if (!nt->name || nt->x_off != off[0] || nt->y_off != off[1] ||
+                (nt->rel == VFY_SPEC_OWN) != (nt->rel_to < 0) || nt->rel_to >= k)
                 abort();
+            for (int q = 0; q < 2; q++) {
+                int64_t n = 1;
+                for (int d = 0; d < t[q]->rank; d++)
+                    n *= t[q]->shape[d];
+                if (!t[q]->name || !t[q]->type)
+                    abort();
+                off[q] += n;
+            }
         }
-    } else if (s->version != 1 || s->input.name || s->output.name) {
+        if (off[0] != s->n_x || off[1] != s->n_y)
+            abort();
+    } else if (s->version != 1 || s->n_nets != 0 || s->nets) {
         abort();
     }
     for (int64_t c = 0; c < s->n_cases; c++) {
