@@ -611,7 +611,6 @@ OPS = {
     "Reshape": op_reshape,
     "Identity": lambda i, a, f: i[0],
     "Dropout": lambda i, a, f: i[0],  # inference (verify refuses training_mode true)
-    "Dropout": lambda i, a, f: i[0],
     "Constant": op_constant,
     "Squeeze": op_squeeze,
     "Unsqueeze": op_unsqueeze,

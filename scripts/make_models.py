@@ -1312,8 +1312,9 @@ def build(root):
 
 
 def pair_specs(models_dir, specs_dir, write_model):
-    """VNNLIB 2.0 queries over two networks, listed in models/EXPECTED_PAIRS.csv (models,vnnlib,
-    expected; models as verify's NAME=PATH arguments, space-separated). X_f is the box [-1,1]^2,
+    """VNNLIB 2.0 queries over two networks, and one network's inputs tied (abs_split_tied_*),
+    listed in models/EXPECTED_PAIRS.csv (models,vnnlib,expected; models as verify's NAME=PATH
+    arguments, space-separated). X_f is the box [-1,1]^2,
     each query ties X_g to it, and Y_f, Y_g are evaluated on one 201x201 grid of the box (h = 0.01).
     D = Y_g[0] - Y_f[0] (or Y_f[0] - Y_g[0]) has Lipschitz constant L_f + L_g in the inf-norm of
     x; with x' (g's input) and x differing in one coordinate, a point (x, x') lies within h of a
@@ -1415,6 +1416,15 @@ def pair_specs(models_dir, specs_dir, write_model):
     put("pair_iso_sat", iso, head(" (isomorphic-to f)", "pair_iso_sat: expected sat. A grid point "
                                   "has |Y_g[0] - Y_f[0]| = %.6f > %s." % (d_abs, num(e_sat)))
         + tied + band % (num(e_sat), num(e_sat)), "sat")
+    # one network whose two inputs are tied: abs_split's y = ||x0| - |x1|| is 0 on x1 = x0, so
+    # Y_0 >= 0.01 is impossible there and Y_0 <= 0.001 holds everywhere on it
+    for name, unsafe, verdict in (("tied_unsat", "(>= Y_0 0.01)", "unsat"),
+                                  ("tied_sat", "(<= Y_0 0.001)", "sat")):
+        put("abs_split_" + name, "models/abs_split.onnx",
+            "; abs_split_%s: expected %s. y = ||x0| - |x1|| = 0 wherever X_1 = X_0.\n"
+            "(declare-const X_0 Real)\n(declare-const X_1 Real)\n(declare-const Y_0 Real)\n"
+            "(assert (>= X_0 -1.0))\n(assert (<= X_0 1.0))\n(assert (= X_1 X_0))\n"
+            "(assert %s)\n" % (name, verdict, unsafe), verdict)
     with open(os.path.join(models_dir, "EXPECTED_PAIRS.csv"), "w") as f:
         f.write("models,vnnlib,expected\n")
         for row in rows:

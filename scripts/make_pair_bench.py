@@ -52,7 +52,6 @@ scripts/check_cex.py); run with /usr/bin/python3.
 """
 
 import argparse
-import csv
 import decimal
 import os
 import shutil
@@ -62,6 +61,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import check_cex  # noqa: E402  (ONNX loader, numpy interpreter, counterexample checker)
+from make_residual_bench import write_lists  # noqa: E402  (instances.csv, consensus.csv)
 
 import numpy as np  # noqa: E402
 
@@ -590,13 +590,8 @@ def main(argv=None):
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
-    for d, r, c in ((out, rows, cons), (os.path.join(out, "single"), rows1, cons1)):
-        with open(os.path.join(d, "instances.csv"), "w", newline="") as fh:
-            csv.writer(fh).writerows(r)
-        with open(os.path.join(d, "consensus.csv"), "w", newline="") as fh:
-            w = csv.writer(fh)
-            w.writerow(["onnx", "vnnlib", "resolved"])
-            w.writerows(c)
+    write_lists(out, rows, cons)
+    write_lists(os.path.join(out, "single"), rows1, cons1)
     print("make_pair_bench.py: %d instances in %s (monotonic %d, %d sat by sampling; isomorphic "
           "%d, %d sat by sampling; the rest unknown), twins in %s"
           % (len(rows), out, args.count, len(found["monotonic"]), args.count,

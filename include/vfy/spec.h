@@ -31,8 +31,8 @@
 typedef struct vfy_box {
     double *lo, *hi;        /* n_x each: outer enclosure of the real box */
     double *in_lo, *in_hi;  /* n_x each: inner (in_lo >= lo, in_hi <= hi); in_lo > in_hi where
-                             * the real interval holds no double (X_0 = 0.1): the case can then
-                             * be proved, but no counterexample of it printed */
+                             * the real interval holds no double (X_0 = 0.1, or 0 < X_0 < 0):
+                             * the case can then be proved, but no counterexample of it printed */
 } vfy_box;
 
 typedef struct vfy_row {
