@@ -141,6 +141,8 @@ bad_case "two networks, g's model too narrow" "f=$GOOD_MODEL g=$GOOD_MODEL" \
     "$B/v2_two_networks.vnnlib"
 bad_case "two networks, two layer sequences" "f=$GOOD_MODEL g=models/rand2_a.onnx" \
     "$B/v2_two_networks.vnnlib"
+bad_case "equal-to, given another model" "f=models/rand2_a.onnx g=models/rand2_ap.onnx" \
+    specs/pair_mono_sat.vnnlib
 bad_case "VNNLIB 2.0 index out of range" "$GOOD_MODEL" "$B/v2_bad_index.vnnlib"
 bad_case "VNNLIB 2.0 unknown ONNX name"  "$GOOD_MODEL" "$B/v2_onnx_name.vnnlib"
 

@@ -516,6 +516,16 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
             st = check_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
                                 spec_path, err);
     }
+    /* a network declared equal-to another must be given that network's model */
+    for (int64_t q = 0; st == VFY_OK && n_nets > 1 && q < n_nets; q++) {
+        int64_t r = spec->nets[q].rel_to;
+        if (spec->nets[q].rel == VFY_SPEC_EQUAL_TO && !vfy_net_same(loaded[bind[q]],
+                                                                    loaded[bind[r]]))
+            st = vfy_fail(err, VFY_ERR_INVALID, "%s: network '%s' is declared equal-to '%s', but "
+                          "its model %s is not %s's model %s", spec_path, spec->nets[q].name,
+                          spec->nets[r].name, models[bind[q]].path, spec->nets[r].name,
+                          models[bind[r]].path);
+    }
     if (st == VFY_OK && n_nets == 1) {
         net = loaded[bind[0]];
         loaded[bind[0]] = NULL;
@@ -527,6 +537,11 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
             names[q] = spec->nets[q].name;
         }
         st = vfy_net_product(parts, names, n_nets, &net, err);
+        if (st != VFY_OK) { /* (the message names the networks: add the query's file) */
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            vfy_fail(err, st, "%s: %s", spec_path, msg);
+        }
     }
     if (st == VFY_OK)
         st = vfy_ties_find(spec, ties, err);

@@ -190,6 +190,53 @@ vfy_status vfy_net_product(const vfy_net *const *nets, const char *const *names,
     return VFY_OK;
 }
 
+static int same_doubles(const double *a, const double *b, int64_t n)
+{
+    if (!a || !b)
+        return a == b;
+    return memcmp(a, b, (size_t)n * sizeof(double)) == 0;
+}
+
+int vfy_net_same(const vfy_net *a, const vfy_net *b)
+{
+    if (a == b)
+        return 1;
+    if (a->n_layers != b->n_layers || a->n_in != b->n_in || a->n_out != b->n_out ||
+        a->out_op != b->out_op)
+        return 0;
+    for (int64_t k = 0; k < a->n_layers; k++) {
+        const vfy_layer *p = &a->layers[k], *q = &b->layers[k];
+        if (p->kind != q->kind || p->n_in != q->n_in || p->n_out != q->n_out ||
+            p->w_relerr != q->w_relerr || p->fan_in != q->fan_in || p->pool_k != q->pool_k ||
+            p->n_pass != q->n_pass || !same_doubles(p->b, q->b, p->n_out))
+            return 0;
+        if (p->pool && (!q->pool || memcmp(p->pool, q->pool, (size_t)(p->n_out * p->pool_k) *
+                                                                 sizeof(int64_t)) != 0))
+            return 0;
+        if (p->kind == VFY_LAYER_SCALE && !same_doubles(p->w, q->w, p->n_out))
+            return 0;
+        if (p->kind != VFY_LAYER_DENSE)
+            continue;
+        for (int64_t j = 0; j < p->n_out; j++) { /* row by row: dense or sparse alike */
+            const int64_t *ip, *iq;
+            const double *vp, *vq;
+            int64_t np, nq, s = 0, t = 0;
+            vfy_layer_row(p, j, &ip, &vp, &np);
+            vfy_layer_row(q, j, &iq, &vq, &nq);
+            while (s < np || t < nq) { /* the nonzeros, by column */
+                int64_t cp = s < np ? (ip ? ip[s] : s) : INT64_MAX;
+                int64_t cq = t < nq ? (iq ? iq[t] : t) : INT64_MAX;
+                double xp = cp <= cq ? vp[s] : 0.0, xq = cq <= cp ? vq[t] : 0.0;
+                if (memcmp(&xp, &xq, sizeof xp) != 0 && !(xp == 0.0 && xq == 0.0))
+                    return 0;
+                s += cp <= cq;
+                t += cq <= cp;
+            }
+        }
+    }
+    return 1;
+}
+
 /* ---- tied inputs ----------------------------------------------------------------------------- */
 
 /* If row is x_a - x_b <= 0 (no Y term, exactly two X terms of coefficients 1 and -1, right-hand

@@ -147,6 +147,31 @@ START_TEST(test_product_errors)
 }
 END_TEST
 
+/* vfy_net_same: the same network loaded twice (one of them sparse), not one weight apart. */
+START_TEST(test_net_same)
+{
+    int64_t h[2] = {6, 5};
+    vfy_net *a = testnet_random(51, 3, h, 2, 2, 1.0, 1);
+    vfy_net *b = testnet_random(51, 3, h, 2, 2, 1.0, 1);
+    vfy_error e;
+    ck_assert(vfy_net_same(a, a) && vfy_net_same(a, b));
+    ck_assert_int_eq(vfy_net_sparsify(b, 1.0, 1, &e), VFY_OK); /* every DENSE layer as CSR */
+    ck_assert_ptr_nonnull(b->layers[1].csr);
+    ck_assert(vfy_net_same(a, b) && vfy_net_same(b, a));
+    a->layers[1].w[7] = nextafter(a->layers[1].w[7], 2.0);
+    ck_assert(!vfy_net_same(a, b) && !vfy_net_same(b, a));
+    a->layers[1].w[7] = nextafter(a->layers[1].w[7], -2.0);
+    ck_assert(vfy_net_same(a, b));
+    a->layers[a->n_layers - 1].b[1] += 1.0;
+    ck_assert(!vfy_net_same(a, b));
+    vfy_net *c = testnet_random(52, 3, h, 2, 2, 1.0, 1);
+    ck_assert(!vfy_net_same(a, c));
+    vfy_net_free(a);
+    vfy_net_free(b);
+    vfy_net_free(c);
+}
+END_TEST
+
 #define TWO "(vnnlib-version <2.0>)\n"                                                           \
             "(declare-network f (declare-input A real [3]) (declare-output B real [2]))\n"       \
             "(declare-network g (isomorphic-to f) (declare-input C real [3])"                    \
@@ -297,6 +322,7 @@ static Suite *product_suite(void)
     tcase_add_test(tc, test_product_eval);
     tcase_add_test(tc, test_product_bounds_sound);
     tcase_add_test(tc, test_product_errors);
+    tcase_add_test(tc, test_net_same);
     tcase_add_test(tc, test_ties);
     tcase_add_test(tc, test_ties_empty);
     tcase_add_test(tc, test_ties_none);

@@ -32,6 +32,10 @@
 vfy_status vfy_net_product(const vfy_net *const *nets, const char *const *names, int64_t n,
                            vfy_net **out, vfy_error *err);
 
+/* 1 when a and b compute the same function the same way: the same layers, sizes and weights, bit
+ * for bit (what a network declared equal-to another must have). */
+int vfy_net_same(const vfy_net *a, const vfy_net *b);
+
 /* Inputs tied by equalities: x_j = z_{rep[j]}, rep non-decreasing in the first member of each
  * class (a class's smallest index j has rep[j] = the number of classes before it). */
 typedef struct vfy_ties {
