@@ -158,6 +158,13 @@ vfy_status vfy_net_product(const vfy_net *const *nets, const char *const *names,
                 return vfy_fail(err, VFY_ERR_UNSUPPORTED, "network '%s': layer '%s' carries "
                                 "values past its activation, which the product of several "
                                 "networks does not support", net_name(names, i), L->name);
+            /* an EXP or RECIP of a lowered Softmax is told apart by its fan_in (the Softmax's
+             * length, net.h), and its float allowance depends on it: one for all blocks */
+            if (L->kind != VFY_LAYER_DENSE && L->fan_in != L0->fan_in)
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED, "networks '%s' and '%s' differ in "
+                                "layer %lld ('%s' and '%s': a Softmax's step beside another, or "
+                                "Softmaxes of two lengths)", net_name(names, 0),
+                                net_name(names, i), (long long)k + 1, L0->name, L->name);
         }
     }
     vfy_net *p = vfy_alloc(sizeof *p);

@@ -138,6 +138,12 @@ START_TEST(test_product_errors)
     ck_assert_msg(strstr(e.msg, "networks 'f' and 'g' have 5 and 7 layers"), "%s", e.msg);
     ck_assert_int_eq(vfy_net_product(fs, names, 2, &p, &e), VFY_ERR_UNSUPPORTED);
     ck_assert_msg(strstr(e.msg, "networks 'f' and 'g' differ in layer 2"), "%s", e.msg);
+    vfy_net *f2 = testnet_random(31, 2, h1, 2, 2, 1.0, 0);
+    const vfy_net *ff[2] = {f, f2};
+    f2->layers[1].fan_in = 4; /* as a lowered Softmax's EXP would have it */
+    ck_assert_int_eq(vfy_net_product(ff, names, 2, &p, &e), VFY_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(e.msg, "differ in layer 2"), "%s", e.msg);
+    vfy_net_free(f2);
     f->out_op = VFY_OUT_SOFTMAX;
     ck_assert_int_eq(vfy_net_product(fg, names, 2, &p, &e), VFY_ERR_UNSUPPORTED);
     ck_assert_msg(strstr(e.msg, "network 'f' ends in a Softmax"), "%s", e.msg);

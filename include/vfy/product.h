@@ -27,8 +27,9 @@
 #include "vfy/spec.h"
 
 /* The product of nets[0..n) (n >= 1; a network may appear twice). names[i] names nets[i] in
- * messages. Fails with VFY_ERR_UNSUPPORTED when the networks' layer sequences differ, a network
- * ends in a Softmax, or an activation carries values past it. */
+ * messages. Fails with VFY_ERR_UNSUPPORTED when the networks' layer sequences differ (also an
+ * element-wise layer's fan_in: a lowered Softmax's steps), a network ends in a Softmax, or an
+ * activation carries values past it. */
 vfy_status vfy_net_product(const vfy_net *const *nets, const char *const *names, int64_t n,
                            vfy_net **out, vfy_error *err);
 
