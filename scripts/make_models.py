@@ -1416,6 +1416,12 @@ def pair_specs(models_dir, specs_dir, write_model):
     put("pair_iso_sat", iso, head(" (isomorphic-to f)", "pair_iso_sat: expected sat. A grid point "
                                   "has |Y_g[0] - Y_f[0]| = %.6f > %s." % (d_abs, num(e_sat)))
         + tied + band % (num(e_sat), num(e_sat)), "sat")
+    # the band asked as a conjunction (as VNN-COMP 2026's isomorphic example writes it): Y_g[0]
+    # above Y_f[0] + eps and below Y_f[0] - eps at once, an empty unsafe set
+    put("pair_iso_and_unsat", iso, head(" (isomorphic-to f)", "pair_iso_and_unsat: expected "
+                                        "unsat. Y_g[0] > Y_f[0] + e and Y_g[0] < Y_f[0] - e "
+                                        "cannot both hold.")
+        + tied + band.replace("(or", "(and") % (num(e_sat), num(e_sat)), "unsat")
     # one network whose two inputs are tied: abs_split's y = ||x0| - |x1|| is 0 on x1 = x0, so
     # Y_0 >= 0.01 is impossible there and Y_0 <= 0.001 holds everywhere on it
     for name, unsafe, verdict in (("tied_unsat", "(>= Y_0 0.01)", "unsat"),

@@ -286,6 +286,44 @@ END_TEST
  * vfy_cex_confirm accepts (it may move x into the case's inner box) satisfies the property
  * exactly, strict comparisons and disequalities included; on the boundary of y < 0.25 nothing is
  * accepted, inside it the point is. */
+/* Two rows that contradict each other whatever the network (an empty unsafe set) refute their case
+ * before any domain is bounded; rows that leave a band, or a row with an X term, do not. */
+START_TEST(test_rows_contradict)
+{
+    const int64_t sizes[3] = {1, 2, 2}; /* y_0 = y_1 = |x| */
+    const double w1[2] = {1, -1}, b1[2] = {0, 0}, w2[4] = {1, 1, 1, 1}, b2[2] = {0, 0};
+    const double *w[2] = {w1, w2}, *b[2] = {b1, b2};
+    vfy_net *net = testnet_dense(2, sizes, w, b);
+    const char *head = "(declare-const X_0 Real)(declare-const Y_0 Real)(declare-const Y_1 Real)"
+                       "(assert (>= X_0 -1))(assert (<= X_0 1))";
+    const struct {
+        const char *tail;
+        vfy_verdict want;
+        int none; /* refuted with no domain bounded */
+    } t[] = {
+        {"(assert (and (> Y_1 (+ Y_0 0.25)) (< Y_1 (- Y_0 0.25))))", VFY_UNSAT, 1},
+        {"(assert (and (>= (* 2 Y_0) (+ (* 2 Y_1) 1)) (<= Y_0 Y_1)))", VFY_UNSAT, 1},
+        {"(assert (or (and (> Y_1 (+ Y_0 0.25)) (< Y_1 (- Y_0 0.25))) (>= Y_0 2)))", VFY_UNSAT, 0},
+        {"(assert (and (>= Y_1 (- Y_0 0.25)) (<= Y_1 (+ Y_0 0.25))))", VFY_SAT, 0},
+        {"(assert (and (>= Y_1 (+ Y_0 X_0 0.25)) (<= Y_1 (+ Y_0 0.25))))", VFY_SAT, 0},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", head, t[k].tail);
+        vfy_spec *spec = parse(text);
+        vfy_verify_result res;
+        vfy_verdict got = run(net, spec, 1, 10, &res);
+        ck_assert_msg(got == t[k].want, "case %zu: verdict %d, want %d", k, (int)got,
+                      (int)t[k].want);
+        if (t[k].none)
+            ck_assert_int_eq(res.domains, 0);
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 START_TEST(test_strict_confirm)
 {
     vfy_net *net = abs_net();
@@ -1974,6 +2012,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_stuck_without_attack_returns);
     tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_strict_confirm);
+    tcase_add_test(tc, test_rows_contradict);
     tcase_add_test(tc, test_attack_reaches_corner);
     tcase_add_test(tc, test_split_needed_unsat);
     tcase_add_test(tc, test_root_facets_fc);
