@@ -259,6 +259,18 @@ if "$VC/prepare_instance.sh" v1 test "$TMP/vc/acas_like.onnx" "$TMP/vc/sat_v2.vn
 else
     fail "prepare_instance.sh" "wrong exit status"
 fi
+# ... and of a list of models: one only compressed accepted, a missing one or a bad list refused
+fa="('f', 'models/rand2_a.onnx')"
+if "$VC/prepare_instance.sh" v1 test "[$fa, ('g', '$TMP/vc/rand2_ap.onnx')]" \
+       specs/pair_iso_sat.vnnlib 2>/dev/null &&
+   ! "$VC/prepare_instance.sh" v1 test "[$fa, ('g', '$TMP/vc/none.onnx')]" \
+       specs/pair_iso_sat.vnnlib 2>/dev/null &&
+   ! "$VC/prepare_instance.sh" v1 test "[('f' 'models/rand2_a.onnx')]" specs/pair_iso_sat.vnnlib \
+       2>/dev/null; then
+    pass "prepare_instance.sh, two networks" "the list read; a missing model, a bad list refused"
+else
+    fail "prepare_instance.sh, two networks" "wrong exit status"
+fi
 # a verify that dies in mid-write of a 2.0 assignment leaves "error", a complete one is kept
 for cut in 0 1; do
     fake="$TMP/vc/fake$cut"

@@ -9,17 +9,13 @@ if [ "$#" -ne 4 ] || [ "$1" != "v1" ]; then
     exit 1
 fi
 # <onnx> may list the models of a query over several networks, "[('f', 'a.onnx'), ...]"
-files=("$4")
-case "$3" in
-    \[*) rest=$3
-         re="^[^(]*[(][^,]*,[[:space:]]*['\"]([^'\"]+)['\"][[:space:]]*[)](.*)$"
-         while [[ $rest =~ $re ]]; do
-             files+=("${BASH_REMATCH[1]}")
-             rest=${BASH_REMATCH[2]}
-         done ;;
-    *) files+=("$3") ;;
-esac
-for f in "${files[@]}"; do
+# shellcheck source=scripts/vnncomp/models.sh
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/models.sh"
+if ! read_models "$3"; then
+    echo "prepare_instance.sh: cannot read the models of '$3'" >&2
+    exit 1
+fi
+for f in "${paths[@]}" "$4"; do
     if [ ! -f "$f" ] && [ ! -f "$f.gz" ]; then
         echo "prepare_instance.sh: no such file: $f" >&2
         exit 1

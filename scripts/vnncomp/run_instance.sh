@@ -31,31 +31,19 @@ fail() {
     exit 0
 }
 
-# VNN-COMP 2026 gives the models of a query over several networks as a Python list literal,
-# "[('f', 'onnx/a.onnx'), ('g', 'onnx/b.onnx')]"; verify takes them as f=PATH arguments.
-names=()
-paths=()
-case "$onnx" in
-    \[*)
-        rest=$onnx
-        q="['\"]" s="[[:space:]]*"
-        re="^[^(]*[(]$s$q([A-Za-z][A-Za-z0-9_]*)$q$s,$s$q([^'\"]+)$q$s[)](.*)$"
-        while [[ $rest =~ $re ]]; do
-            names+=("${BASH_REMATCH[1]}")
-            paths+=("${BASH_REMATCH[2]}")
-            rest=${BASH_REMATCH[3]}
-        done
-        [ "${#paths[@]}" -gt 0 ] && [[ $rest =~ ^[[:space:]]*[]][[:space:]]*$ ]] ||
-            fail "cannot read the models of '$onnx' (expected [('NAME', 'PATH'), ...])" ;;
-    *) names=("")
-       paths=("$onnx") ;;
-esac
+# <onnx>: one model, or VNN-COMP 2026's list of a query's models; verify takes the latter as
+# NAME=PATH arguments
+# shellcheck source=scripts/vnncomp/models.sh
+. "$ROOT/scripts/vnncomp/models.sh"
+read_models "$onnx" ||
+    fail "cannot read the models of '$onnx' (expected [('NAME', 'PATH'), ...])"
 
 # A path whose file exists only compressed (benchmark repositories keep x.onnx.gz while
 # instances.csv names x.onnx) means the .gz; .gz inputs are decompressed into a private
 # temporary directory (removed by the EXIT trap).
 gunzip_to() {   # FILE OUT
     if [ -z "$workdir" ]; then
+        # (mktemp's template: it replaces the Xs)
         workdir=$(mktemp -d "${TMPDIR:-/tmp}/verify-run.XXXXXX") || fail "mktemp failed"
     fi
     gzip -dc -- "$1" >"$workdir/$2" || fail "cannot decompress $1"
