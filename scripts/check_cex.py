@@ -670,24 +670,38 @@ class Network:
         g = self.graph
         init_names = {t.name for t in g.initializer}
         self.inputs = [vi for vi in g.input if vi.name not in init_names]
-        if len(self.inputs) != 1:
-            raise CheckError("expected one network input, found %d" % len(self.inputs))
+        if len(self.inputs) < 1:
+            raise CheckError("network has no input")
         if len(g.output) < 1:
             raise CheckError("network has no output")
-        dims = []
-        for d in self.inputs[0].type.tensor_type.shape.dim:
-            dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1)
-        self.input_shape = tuple(dims)
+        self.input_shapes = []
+        for vi in self.inputs:
+            dims = []
+            for d in vi.type.tensor_type.shape.dim:
+                dims.append(d.dim_value if d.HasField("dim_value") and d.dim_value > 0 else 1)
+            self.input_shapes.append(tuple(dims))
+        self.input_sizes = [int(np.prod(sh)) if sh else 1 for sh in self.input_shapes]
+        self.input_names = [vi.name for vi in self.inputs]
+        self.output_names = [vo.name for vo in g.output]
         for n in g.node:
             if n.domain not in ("", "ai.onnx"):
                 raise CheckError("operator %s from domain %r is not supported" % (n.op_type, n.domain))
             if n.op_type not in OPS:
                 raise CheckError("operator %s is not supported by check_cex.py" % n.op_type)
 
-    def run(self, x_flat, ftype):
+    def run_all(self, x_flat, ftype):
+        """The outputs, each flattened, in the model's order, on the inputs' values one after
+        another in x_flat (each row-major, in the model's order)."""
         g = self.graph
         env = {t.name: tensor_to_array(t, ftype) for t in g.initializer}
-        env[self.inputs[0].name] = np.asarray(x_flat, dtype=ftype).reshape(self.input_shape)
+        x = np.asarray(x_flat, dtype=ftype).reshape(-1)
+        if x.size != sum(self.input_sizes):
+            raise CheckError("%d input values for a network of %d" % (x.size,
+                                                                     sum(self.input_sizes)))
+        pos = 0
+        for vi, shape, n in zip(self.inputs, self.input_shapes, self.input_sizes):
+            env[vi.name] = x[pos:pos + n].reshape(shape)
+            pos += n
         for node in g.node:
             ins = [env[nm] if nm else None for nm in node.input]
             a = attrs_of(node, ftype)
@@ -707,7 +721,11 @@ class Network:
             if np.issubdtype(out.dtype, np.floating) and out.dtype != ftype:
                 out = out.astype(ftype)
             env[node.output[0]] = out
-        return np.asarray(env[g.output[0].name]).reshape(-1)
+        return [np.asarray(env[vo.name]).reshape(-1) for vo in g.output]
+
+    def run(self, x_flat, ftype):
+        """Every output, flattened, one after another."""
+        return np.concatenate(self.run_all(x_flat, ftype))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -786,8 +804,25 @@ class NetDecl:
     def __init__(self, name):
         self.name = name
         self.link = None
-        self.x = None
-        self.y = None
+        self.xs = []  # its inputs' Tensors, in declaration order
+        self.ys = []  # its outputs'
+
+    def laid_out(self, kind, names):
+        """Its inputs' (kind "X") or outputs' element variables in the model's order, names the
+        model's input (output) names: matched by ONNX name when every tensor of the network gives
+        one, else by order."""
+        ts = self.xs if kind == "X" else self.ys
+        what = "inputs" if kind == "X" else "outputs"
+        if len(ts) != len(names):
+            raise CheckError("network %s declares %d %s but its model has %d"
+                             % (self.name, len(ts), what, len(names)))
+        if all(t.onnx is not None for t in self.xs + self.ys):
+            by = {t.onnx: t for t in ts}
+            if sorted(by) != sorted(names):
+                raise CheckError("network %s names the ONNX %s %s but its model has %s"
+                                 % (self.name, what, sorted(by), sorted(names)))
+            ts = [by[n] for n in names]
+        return [k for t in ts for k in t.keys]
 
 
 class Spec:
@@ -810,7 +845,11 @@ class Spec:
         for e in exprs:
             if not isinstance(e, list) or not e:
                 raise CheckError("vnnlib: unexpected top-level token %r" % (e,))
-        self.several = sum(1 for e in exprs if e[0] == "declare-network") > 1
+        # elements named by tensor (X_f[0,3]) for several networks or tensors, else X_i / Y_i
+        nets = [e for e in exprs if e[0] == "declare-network"]
+        self.several = len(nets) > 1 or any(
+            sum(1 for d in e[2:] if isinstance(d, list) and d
+                and d[0] in ("declare-input", "declare-output")) > 2 for e in nets)
         for e in exprs:
             head = e[0]
             if head == "vnnlib-version":
@@ -895,16 +934,13 @@ class Spec:
                     self.ny = n
                 declared.update(keys)
             t = Tensor(d[1], d[2], shape, kind, net.name, keys)
+            t.onnx = d[4].strip('"') if len(d) == 5 else None
             self.tensors.append(t)
             kinds.append(kind)
-            if kind == "X":
-                net.x = t
-            else:
-                net.y = t
-        if kinds != ["X", "Y"]:
-            raise CheckError("vnnlib: the network must declare one input, then one output"
-                             if not several else
-                             "vnnlib: network %s must declare one input, then one output"
+            (net.xs if kind == "X" else net.ys).append(t)
+        n_x = kinds.count("X")
+        if n_x == 0 or n_x == len(kinds) or kinds != ["X"] * n_x + ["Y"] * (len(kinds) - n_x):
+            raise CheckError("vnnlib: network %s must declare its inputs, then its outputs"
                              % net.name)
         self.networks.append(net)
 
@@ -1237,8 +1273,12 @@ def check(models, spec_path, result_path):
 
 
 def check_one(spec, net, vals):
-    """One network (VNNLIB 1, or 2.0 with one declare-network): variables X_i, Y_j."""
-    n_in = int(np.prod(net.input_shape))
+    """One network of one input and one output (VNNLIB 1, or 2.0 with one declare-network):
+    variables X_i, Y_j."""
+    if len(net.inputs) != 1 or len(net.output_names) != 1:
+        raise CheckError("the spec declares one input and one output but the network has %d "
+                         "inputs and %d outputs" % (len(net.inputs), len(net.output_names)))
+    n_in = net.input_sizes[0]
     if spec.nx != n_in:
         raise CheckError("spec declares %d X but the network has %d inputs" % (spec.nx, n_in))
 
@@ -1307,37 +1347,36 @@ def check_several(spec, paths, load, vals):
                                  "from %s's %s" % (decl.name, decl.link[1], path, decl.link[1],
                                                    other_path))
         by_name[decl.name] = (path, data)
-        n_in = int(np.prod(net.input_shape))
-        if len(decl.x.keys) != n_in:
-            raise CheckError("network %s: the spec declares %d elements of %s but its model %s "
-                             "has %d inputs" % (decl.name, len(decl.x.keys), decl.x.name, path,
-                                                n_in))
-        x64 = np.array([vals[k] for k in decl.x.keys], dtype=np.float64)
+        x_keys = decl.laid_out("X", net.input_names)
+        if len(x_keys) != sum(net.input_sizes):
+            raise CheckError("network %s: the spec declares %d input elements but its model %s "
+                             "has %d" % (decl.name, len(x_keys), path, sum(net.input_sizes)))
+        x64 = np.array([vals[k] for k in x_keys], dtype=np.float64)
         x32 = x64.astype(np.float32)
         y32 = net.run(x32, np.float32)
         y64 = net.run(x32.astype(np.float64), np.float64)
-        if len(decl.y.keys) != y32.size:
-            raise CheckError("network %s: the spec declares %d elements of %s but its model %s "
-                             "has %d outputs" % (decl.name, len(decl.y.keys), decl.y.name, path,
-                                                 y32.size))
-        runs.append((decl, x64, x32, y32, y64))
-    inputs = ", ".join(d.x.name for d in spec.networks)
+        y_keys = decl.laid_out("Y", net.output_names)
+        if len(y_keys) != y32.size:
+            raise CheckError("network %s: the spec declares %d output elements but its model %s "
+                             "has %d" % (decl.name, len(y_keys), path, y32.size))
+        runs.append((x_keys, y_keys, decl, x64, x32, y32, y64))
+    inputs = ", ".join(t.name for d in spec.networks for t in d.xs)
 
     notes = []
     # 2. input region, exactly, on every X as written
-    env = {k: float(v) for d, x64, _, _, _ in runs for k, v in zip(d.x.keys, x64)}
+    env = {k: float(v) for xk, _, _, x64, _, _, _ in runs for k, v in zip(xk, x64)}
     ok, m = formula_eval(spec.formula, env, 0.0, inputs_only=True)
     if not ok:
         return "invalid", "the inputs (%s) are outside the input region (by %.3g)" % (inputs, m)
-    env32 = {k: float(v) for d, _, x32, _, _ in runs for k, v in zip(d.x.keys, x32)}
+    env32 = {k: float(v) for xk, _, _, _, x32, _, _ in runs for k, v in zip(xk, x32)}
     x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0]
     if x_rounds_out:
         notes.append("float32 of the inputs (%s) is outside the input region" % inputs)
 
     # 3. each Y in the file vs its network's float32 execution
     bad = []
-    for d, _, _, y32, _ in runs:
-        for k, yn in zip(d.y.keys, y32):
+    for _, yk, d, _, _, y32, _ in runs:
+        for k, yn in zip(yk, y32):
             yn = float(yn)
             if not abs(vals[k] - yn) <= EXEC_ATOL + EXEC_RTOL * abs(yn):
                 bad.append("%s=%.9g but network %s gives %.9g" % (k, vals[k], d.name, yn))
@@ -1346,10 +1385,10 @@ def check_several(spec, paths, load, vals):
 
     # 4. the spec on (X, Y_net) of every network
     return judge(spec, env,
-                 {k: float(v) for d, _, _, y32, _ in runs for k, v in zip(d.y.keys, y32)},
-                 {k: float(v) for d, _, _, _, y64 in runs for k, v in zip(d.y.keys, y64)},
+                 {k: float(v) for _, yk, _, _, _, y32, _ in runs for k, v in zip(yk, y32)},
+                 {k: float(v) for _, yk, _, _, _, _, y64 in runs for k, v in zip(yk, y64)},
                  x_rounds_out, notes, "the networks' outputs (%s) do not satisfy"
-                 % ", ".join(d.y.name for d in spec.networks))
+                 % ", ".join(t.name for d in spec.networks for t in d.ys))
 
 
 def main(argv=None):

@@ -1431,10 +1431,60 @@ def pair_specs(models_dir, specs_dir, write_model):
             "(declare-const X_0 Real)\n(declare-const X_1 Real)\n(declare-const Y_0 Real)\n"
             "(assert (>= X_0 -1.0))\n(assert (<= X_0 1.0))\n(assert (= X_1 X_0))\n"
             "(assert %s)\n" % (name, verdict, unsafe), verdict)
+    multi_io_specs(ra, axis, h, lip["a"], models_dir, put)
     with open(os.path.join(models_dir, "EXPECTED_PAIRS.csv"), "w") as f:
         f.write("models,vnnlib,expected\n")
         for row in rows:
             f.write(",".join(row) + "\n")
+
+
+def multi_io_specs(net, axis, h, lip, models_dir, put):
+    """models/multi_io.onnx: rand2_a's net with two graph inputs, pos [1,1] and vel [1,1] (Concat
+    into its input), and two graph outputs, score [1,2] and aux [1,1] (its output Split), and
+    VNNLIB 2.0 queries on it with known verdicts (the grid argument of pair_specs, h = 0.01 on
+    [-1,1]^2): by order, and by ONNX name with the tensors declared in another order than the
+    model's (verify lays them out as the model has them; the result file lists them as declared)."""
+    text = model_text(net, "multi_io", "gemm", raw=True)
+    head, tail = text.split("  input {", 1)
+    tail = tail[tail.index("  output {"):]
+    tail = tail[:tail.index("  output {")]
+    text = (head.replace("graph {\n  name: \"multi_io\"\n", "graph {\n  name: \"multi_io\"\n"
+                         + node_text("Concat", ["pos", "vel"], ["X"], "join_inputs",
+                                     [("axis", "INT", 1)]))
+            + node_text("Split", ["Y", "split_sizes"], ["score", "aux"], "split_outputs",
+                        [("axis", "INT", 1)])
+            + "  initializer {\n    dims: 2\n    data_type: 7\n"
+            "    name: \"split_sizes\"\n    int64_data: 2\n    int64_data: 1\n  }\n"
+            + value_info_text("input", "pos", [1, 1]) + value_info_text("input", "vel", [1, 1])
+            + value_info_text("output", "score", [1, 2]) + value_info_text("output", "aux", [1, 1])
+            + tail + "}\n")
+    encode_model(text, os.path.join(models_dir, "multi_io.onnx"))
+    ys = [[net.eval([x0, x1]) for x1 in axis] for x0 in axis]
+    aux_max = max(y[2] for row in ys for y in row)
+    d_max = max(y[0] - y[2] for row in ys for y in row)
+    box = ("(assert (and (>= %s -1.0) (<= %s 1.0)))\n" * 2)
+    order = ("(vnnlib-version <2.0>)\n(declare-network m (declare-input p real [1,1])"
+             " (declare-input v real [1,1]) (declare-output s real [1,2])"
+             " (declare-output a real [1,1]))\n" + box % ("p[0,0]", "p[0,0]", "v[0,0]", "v[0,0]"))
+    named = ("(vnnlib-version <2.0>)\n(declare-network m (declare-input v real [1,1] \"vel\")"
+             " (declare-input p real [1,1] \"pos\") (declare-output a real [1,1] \"aux\")"
+             " (declare-output s real [1,2] \"score\"))\n"
+             + box % ("p[0,0]", "p[0,0]", "v[0,0]", "v[0,0]"))
+    t_un = ceil_to(aux_max + lip * h / 2 + MARGIN, 1e-3)
+    put("multi_io_order_unsat", "models/multi_io.onnx",
+        "; multi_io_order_unsat: expected unsat. Grid max of aux: %.6f; + L h/2 = %.6f < %s.\n"
+        % (aux_max, aux_max + lip * h / 2, num(t_un))
+        + order + "(assert (>= a[0,0] %s))\n" % num(t_un), "unsat")
+    t_un = ceil_to(d_max + lip * h + MARGIN, 1e-3)   # score[0] - aux: Lipschitz 2 L
+    put("multi_io_named_unsat", "models/multi_io.onnx",
+        "; multi_io_named_unsat: expected unsat. Grid max of score[0] - aux: %.6f; + 2 L h/2 = "
+        "%.6f < %s.\n" % (d_max, d_max + lip * h, num(t_un))
+        + named + "(assert (>= s[0,0] (+ a[0,0] %s)))\n" % num(t_un), "unsat")
+    t_sat = floor_to(d_max - 0.05, 1e-3)
+    put("multi_io_named_sat", "models/multi_io.onnx",
+        "; multi_io_named_sat: expected sat. A grid point has score[0] - aux = %.6f >= %s.\n"
+        % (d_max, num(t_sat)) + named + "(assert (>= s[0,0] (+ a[0,0] %s)))\n" % num(t_sat),
+        "sat")
 
 
 def write_bad_inputs(root):
@@ -1484,6 +1534,13 @@ def write_bad_inputs(root):
         + net2.replace("[1,2])", '[1,2] "image")')
         + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
         + "(assert (<= Y[0,0] -0.05))\n").encode()
+    files["v2_multi_io_name.vnnlib"] = (
+        "; VNNLIB 2.0 for models/multi_io.onnx (inputs pos, vel): 'velocity' names no input\n"
+        "(vnnlib-version <2.0>)\n(declare-network m (declare-input v real [1,1] \"velocity\")"
+        " (declare-input p real [1,1] \"pos\") (declare-output a real [1,1] \"aux\")"
+        " (declare-output s real [1,2] \"score\"))\n"
+        "(assert (and (>= p[0,0] -1) (<= p[0,0] 1) (>= v[0,0] -1) (<= v[0,0] 1)))\n"
+        "(assert (>= s[0,0] 1))\n").encode()
     for name, data in files.items():
         with open(os.path.join(bad, name), "wb") as f:
             f.write(data)

@@ -121,7 +121,7 @@ class Model:
         self.proto = pb.ModelProto()
         self.proto.ParseFromString(data)
         self.net = check_cex.Network(self.proto)
-        self.in_shape = self.net.input_shape
+        self.in_shape = self.net.input_shapes[0]
         self.n_in = int(np.prod(self.in_shape))
         self.n_out = self.net.run(np.zeros(self.n_in), np.float64).size
 

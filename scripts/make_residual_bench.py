@@ -209,7 +209,7 @@ def main(argv):
     for name, make in (("resnet_conv", resnet_conv), ("resnet_mlp", resnet_mlp),
                        ("gated_mlp", gated_mlp), ("silu_mlp", silu_mlp)):
         onnx, net = build_net(out, name, make)
-        n_in = int(np.prod(net.input_shape))
+        n_in = int(np.prod(net.input_shapes[0]))
         rng = np.random.default_rng(7)
         for k in range(4):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)

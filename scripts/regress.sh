@@ -145,6 +145,9 @@ bad_case "equal-to, given another model" "f=models/rand2_a.onnx g=models/rand2_a
     specs/pair_mono_sat.vnnlib
 bad_case "VNNLIB 2.0 index out of range" "$GOOD_MODEL" "$B/v2_bad_index.vnnlib"
 bad_case "VNNLIB 2.0 unknown ONNX name"  "$GOOD_MODEL" "$B/v2_onnx_name.vnnlib"
+bad_case "several inputs, one misnamed"   models/multi_io.onnx "$B/v2_multi_io_name.vnnlib"
+bad_case "several inputs, a 1-input model" "$GOOD_MODEL" specs/multi_io_named_unsat.vnnlib
+bad_case "VNNLIB 1 for a 2-input model"   models/multi_io.onnx "$GOOD_SPEC"
 
 # --- usage errors: exit 4, one line naming the conflict ------------------------------------------
 out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --certificate "$TMP/c" --bounds lp 2>&1 >/dev/null); rc=$?
@@ -161,6 +164,18 @@ then
     pass "--certificate, two networks" "exit 5: ${out%%$'\n'*}"
 else
     fail "--certificate, two networks" "exit $rc, stderr '${out%%$'\n'*}'"
+fi
+out=$("$BIN" models/multi_io.onnx specs/multi_io_named_unsat.vnnlib --certificate "$TMP/c" 2>&1 \
+      >/dev/null); rc=$?
+echo "vfy-cert 1" > "$TMP/dummy.cert"
+out2=$("$BIN" --check-certificate models/multi_io.onnx specs/multi_io_named_unsat.vnnlib "$TMP/dummy.cert" \
+       2>&1 >/dev/null); rc2=$?
+if [ "$rc" -eq 5 ] && [ "$rc2" -eq 5 ] &&
+   printf '%s\n%s' "$out" "$out2" | grep -c 'networks with several inputs or outputs' | grep -q 2
+then
+    pass "--certificate, --check: two inputs" "exit 5: ${out%%$'\n'*}"
+else
+    fail "--certificate, --check: two inputs" "exit $rc / $rc2, stderr '${out%%$'\n'*}' '$out2'"
 fi
 
 # --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----

@@ -28,7 +28,7 @@ def tensor_shapes(model_path):
     model = pb.ModelProto()
     model.ParseFromString(check_cex.read_maybe_gz(model_path))
     net = check_cex.Network(model)
-    in_shape = [int(d) for d in net.input_shape]
+    in_shape = [int(d) for d in net.input_shapes[0]]
     n_out = int(net.run(check_cex.np.zeros(int(check_cex.np.prod(in_shape))),
                         check_cex.np.float32).size)
     out_shape = [n_out]

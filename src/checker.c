@@ -2454,6 +2454,13 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                       "networks are not supported", spec_name);
         goto done;
     }
+    if (net->n_ins > 1 || net->n_outs > 1 ||
+        (spec->n_nets == 1 && (spec->nets[0].n_inputs > 1 || spec->nets[0].n_outputs > 1))) {
+        /* (their tensors' layout is matched by the CLI, which writes no certificate for them) */
+        st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: certificates of networks with several "
+                      "inputs or outputs are not supported", spec_name);
+        goto done;
+    }
     if (spec->n_x != net->n_in || spec->n_y != net->n_out) {
         st = vfy_fail(err, VFY_ERR_INVALID, "%s declares %lld inputs and %lld outputs but %s has "
                       "%lld and %lld", spec_name, (long long)spec->n_x, (long long)spec->n_y,

@@ -405,39 +405,90 @@ static void split_model_arg(const char *arg, model_arg *m)
     m->path = eq + 1;
 }
 
-static int64_t tensor_size(const vfy_spec_tensor *t)
+static const char *io_kind(int is_out)
 {
-    int64_t n = 1;
-    for (int k = 0; k < t->rank; k++)
-        n *= t->shape[k];
-    return n;
+    return is_out ? "output" : "input";
 }
 
-/* Whether the model at path fits network q of the query (q < 0: a VNNLIB 1 spec's X_i, Y_i): its
- * input and output sizes and, where the query names them, its ONNX input and output. */
-static vfy_status check_model_io(const vfy_net *net, const char *path, const vfy_spec *spec,
-                                 int64_t q, const char *spec_path, vfy_error *err)
+/* The model's inputs (is_out 0) or outputs as a list for a message: "a, b". */
+static void io_names(const vfy_net *net, int is_out, char *buf, size_t cap)
 {
-    const vfy_spec_net *nt = q >= 0 ? &spec->nets[q] : NULL;
-    int64_t nx = nt ? tensor_size(&nt->input) : spec->n_x;
-    int64_t ny = nt ? tensor_size(&nt->output) : spec->n_y;
-    char which[96] = "";
-    if (nt && spec->n_nets > 1)
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int64_t j = 0; j < (is_out ? net->n_outs : net->n_ins) && o < cap; j++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", j ? ", " : "",
+                              (is_out ? net->outs : net->ins)[j].name);
+}
+
+/* Whether the model at path fits network q of the query (q < 0: a VNNLIB 1 spec's X_i, Y_i), and
+ * where each of the query's tensors lies in the model's input (output) vector: map[i] is the
+ * index X_i (Y_i) takes once laid out in the model's order. A network's tensors stand for the
+ * model's graph inputs and outputs in order or, when all name them, by name (vfy_spec_net). */
+static vfy_status fit_model_io(const vfy_net *net, const char *path, const vfy_spec *spec,
+                               int64_t q, const char *spec_path, int64_t *xmap, int64_t *ymap,
+                               vfy_error *err)
+{
+    if (q < 0) {
+        if (net->n_ins > 1 || net->n_outs > 1)
+            return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: a VNNLIB 1 query has one input and "
+                            "one output, but %s has %lld inputs and %lld outputs (write the "
+                            "query in VNNLIB 2.0, a declare-input for each)", spec_path, path,
+                            (long long)net->n_ins, (long long)net->n_outs);
+        if (spec->n_x != net->n_in || spec->n_y != net->n_out)
+            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %lld input(s) X_i and %lld "
+                            "output(s) Y_i, but %s has %lld input(s) and %lld output(s)",
+                            spec_path, (long long)spec->n_x, (long long)spec->n_y, path,
+                            (long long)net->n_in, (long long)net->n_out);
+        for (int64_t i = 0; i < spec->n_x; i++)
+            xmap[i] = i;
+        for (int64_t i = 0; i < spec->n_y; i++)
+            ymap[i] = i;
+        return VFY_OK;
+    }
+    const vfy_spec_net *nt = &spec->nets[q];
+    char which[96] = "", list[512];
+    if (spec->n_nets > 1)
         snprintf(which, sizeof which, " for network '%s'", nt->name);
-    if (nx != net->n_in || ny != net->n_out)
-        return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %lld input(s) X_i and %lld output(s) "
-                        "Y_i%s, but %s has %lld input(s) and %lld output(s)", spec_path,
-                        (long long)nx, (long long)ny, which, path, (long long)net->n_in,
-                        (long long)net->n_out);
-    /* a VNNLIB 2.0 query may name the ONNX tensors its input and output stand for */
-    for (int k = 0; nt && k < 2; k++) {
-        const vfy_spec_tensor *t = k ? &nt->output : &nt->input;
-        const char *actual = k ? net->out_name : net->in_name;
-        if (t->onnx_name && (!actual || strcmp(t->onnx_name, actual) != 0))
-            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but "
-                            "%s's %s is '%s'", spec_path, t->name, k ? "output" : "input",
-                            t->onnx_name, path, k ? "output" : "input",
-                            actual ? actual : "unnamed");
+    for (int k = 0; k < 2; k++) {
+        int n = k ? nt->n_outputs : nt->n_inputs;
+        int64_t n_model = k ? net->n_outs : net->n_ins;
+        const vfy_spec_tensor *ts = k ? nt->outputs : nt->inputs;
+        const vfy_net_io *io = k ? net->outs : net->ins;
+        int64_t base = k ? nt->y_off : nt->x_off, *map = k ? ymap : xmap;
+        if (n != n_model)
+            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %d %s%s%s, but %s has %lld",
+                            spec_path, n, io_kind(k), n == 1 ? "" : "s", which, path,
+                            (long long)n_model);
+        int used[VFY_SPEC_MAX_IO] = {0};
+        for (int j = 0; j < n; j++) {
+            const vfy_spec_tensor *t = &ts[j];
+            int m = j;
+            if (nt->by_name) {
+                for (m = 0; m < n && strcmp(io[m].name, t->onnx_name) != 0; m++)
+                    ;
+                if (m == n) {
+                    io_names(net, k, list, sizeof list);
+                    return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s'%s, "
+                                    "but %s has no %s of that name (its %ss: %s)", spec_path,
+                                    t->name, io_kind(k), t->onnx_name, which, path, io_kind(k),
+                                    io_kind(k), list);
+                }
+                if (used[m]++)
+                    return vfy_fail(err, VFY_ERR_INVALID, "%s: two %ss%s name the ONNX %s '%s'",
+                                    spec_path, io_kind(k), which, io_kind(k), t->onnx_name);
+            } else if (t->onnx_name && strcmp(t->onnx_name, io[m].name) != 0) {
+                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but "
+                                "%s's %s is '%s'", spec_path, t->name, io_kind(k), t->onnx_name,
+                                path, io_kind(k), io[m].name);
+            }
+            if (t->size != io[m].numel)
+                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s%s with %lld element(s), "
+                                "but %s's %s '%s' has %lld", spec_path, t->name, which,
+                                (long long)t->size, path, io_kind(k), io[m].name,
+                                (long long)io[m].numel);
+            for (int64_t e = 0; e < t->size; e++)
+                map[t->off + e] = base + io[m].off + e;
+        }
     }
     return VFY_OK;
 }
@@ -508,14 +559,28 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
     if (st == VFY_OK)
         st = bind_models(models, n_models, spec, spec_path, bind, err);
     int64_t n_nets = st == VFY_OK && spec->n_nets > 0 ? spec->n_nets : 1;
+    int64_t *xmap = NULL, *ymap = NULL;
+    if (st == VFY_OK && (!(xmap = vfy_alloc_array((size_t)spec->n_x, sizeof *xmap)) ||
+                         !(ymap = vfy_alloc_array((size_t)spec->n_y, sizeof *ymap))))
+        st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory");
     for (int64_t q = 0; st == VFY_OK && q < n_nets; q++) {
         int i = bind[q];
         if (!loaded[i])
             st = vfy_onnx_load(models[i].path, &loaded[i], err);
         if (st == VFY_OK)
-            st = check_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
-                                spec_path, err);
+            st = fit_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
+                              spec_path, xmap, ymap, err);
     }
+    /* the query's tensors laid out as the models have theirs */
+    int moved = 0;
+    for (int64_t i = 0; st == VFY_OK && i < spec->n_x; i++)
+        moved |= xmap[i] != i;
+    for (int64_t i = 0; st == VFY_OK && i < spec->n_y; i++)
+        moved |= ymap[i] != i;
+    if (st == VFY_OK && moved)
+        st = vfy_spec_permute(spec, xmap, ymap, err);
+    vfy_free(xmap);
+    vfy_free(ymap);
     /* a network declared equal-to another must be given that network's model */
     for (int64_t q = 0; st == VFY_OK && n_nets > 1 && q < n_nets; q++) {
         int64_t r = spec->nets[q].rel_to;
@@ -723,6 +788,10 @@ int main(int argc, char **argv)
     if (st == VFY_OK && cert_path && spec->n_nets > 1)
         st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of queries over "
                       "several networks are not supported", spec_path);
+    if (st == VFY_OK && cert_path && spec->n_nets == 1 &&
+        (spec->nets[0].n_inputs > 1 || spec->nets[0].n_outputs > 1))
+        st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of networks "
+                      "with several inputs or outputs are not supported", spec_path);
     if (st == VFY_OK && spec->n_nets > 1)
         model_path = "the networks' product";
     for (int64_t k = 0; st == VFY_OK && k < spec->n_boxes; k++)

@@ -169,6 +169,8 @@ void vfy_graph_free(vfy_graph *g)
     }
     vfy_free(g->values);
     vfy_free(g->nodes);
+    vfy_free(g->inputs);
+    vfy_free(g->outputs);
     vfy_free(g->file);
     vfy_free(g);
 }
@@ -243,6 +245,144 @@ vfy_status vfy_graph_add_node(vfy_graph *g, const char *name, const char *op_typ
     for (int64_t k = 0; k < n_out; k++)
         n->out[k] = -1;
     *idx = g->n_nodes - 1;
+    return VFY_OK;
+}
+
+/* ---- several inputs and outputs ---- */
+
+/* A new value named base + suffix, or base + suffix + "#2", "#3"... when that name is taken. */
+static vfy_status add_fresh_value(vfy_graph *g, const char *base, const char *suffix,
+                                  int64_t *idx, vfy_error *err)
+{
+    char name[512];
+    for (int q = 1;; q++) {
+        if (q == 1)
+            snprintf(name, sizeof name, "%s%s", base, suffix);
+        else
+            snprintf(name, sizeof name, "%s%s#%d", base, suffix, q);
+        if (vfy_graph_find_value(g, name) < 0)
+            return vfy_graph_add_value(g, name, idx, err);
+    }
+}
+
+/* A new constant INT64 vector of n entries. */
+static vfy_status add_int_const(vfy_graph *g, const char *base, const int64_t *v, int64_t n,
+                                int64_t *idx, vfy_error *err)
+{
+    vfy_status st = add_fresh_value(g, base, "", idx, err);
+    if (st)
+        return st;
+    vfy_value *c = &g->values[*idx];
+    c->t = (vfy_tensor){.dtype = VFY_DT_INT64, .rank = 1, .shape = {n}, .numel = n};
+    if (!(c->t.i = vfy_alloc_array((size_t)(n ? n : 1), sizeof *c->t.i)))
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    memcpy(c->t.i, v, (size_t)n * sizeof *v);
+    c->is_const = c->is_shaped = 1;
+    return VFY_OK;
+}
+
+/* A new node op(ins) -> out, with an INT attribute axis when axis >= 0 (Concat). */
+static vfy_status add_join_node(vfy_graph *g, const char *op, const int64_t *ins, int64_t n_in,
+                                int64_t out, int64_t axis, vfy_error *err)
+{
+    char nm[64];
+    snprintf(nm, sizeof nm, "vfy.%s.%lld", op, (long long)g->n_nodes);
+    int64_t k;
+    vfy_status st = vfy_graph_add_node(g, nm, op, n_in, 1, axis >= 0, &k, err);
+    if (st)
+        return st;
+    vfy_node *n = &g->nodes[k];
+    memcpy(n->in, ins, (size_t)n_in * sizeof *ins);
+    n->out[0] = out;
+    g->values[out].producer = k;
+    if (axis >= 0) {
+        n->attr[0] = (vfy_attr){.name = vfy_strdup("axis"), .kind = VFY_ATTR_INT, .i = axis};
+        n->n_attr = 1;
+        if (!n->attr[0].name)
+            return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    }
+    return VFY_OK;
+}
+
+vfy_status vfy_graph_set_io(vfy_graph *g, const int64_t *inputs, int64_t n_inputs,
+                            const int64_t *outputs, int64_t n_outputs, vfy_error *err)
+{
+    VFY_ASSERT(n_inputs >= 1 && n_outputs >= 1 && !g->inputs && !g->outputs);
+    g->inputs = vfy_alloc_array((size_t)n_inputs, sizeof *g->inputs);
+    g->outputs = vfy_alloc_array((size_t)n_outputs, sizeof *g->outputs);
+    if (!g->inputs || !g->outputs)
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    memcpy(g->inputs, inputs, (size_t)n_inputs * sizeof *inputs);
+    memcpy(g->outputs, outputs, (size_t)n_outputs * sizeof *outputs);
+    g->n_inputs = n_inputs;
+    g->n_outputs = n_outputs;
+    g->input = inputs[0];
+    g->output = outputs[0];
+    vfy_status st;
+    if (n_inputs > 1) {
+        /* flat = the inputs one after another; input k = Reshape(Slice(flat, [o], [o + n]),
+         * its shape) */
+        int64_t total = 0, flat, zero = 0;
+        const vfy_value *v0 = &g->values[inputs[0]];
+        for (int64_t k = 0; k < n_inputs; k++) {
+            const vfy_value *v = &g->values[inputs[k]];
+            if (v->t.dtype != v0->t.dtype)
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: inputs '%s' and '%s' have "
+                                "different data types %s and %s (unsupported)", g->file, v0->name,
+                                v->name, vfy_dtype_name(v0->t.dtype), vfy_dtype_name(v->t.dtype));
+            if (total > VFY_MAX_ELEMS - v->t.numel)
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: the inputs are too large",
+                                g->file);
+            total += v->t.numel;
+        }
+        if ((st = add_fresh_value(g, "vfy.inputs", "", &flat, err)))
+            return st;
+        vfy_value *f = &g->values[flat];
+        f->t = (vfy_tensor){.dtype = v0->t.dtype, .rank = 1, .shape = {total}, .numel = total};
+        f->is_shaped = 1;
+        int64_t axes, off = 0;
+        if ((st = add_int_const(g, "vfy.axis0", &zero, 1, &axes, err)))
+            return st;
+        for (int64_t k = 0; k < n_inputs; k++) {
+            vfy_value *v = &g->values[inputs[k]];
+            int64_t end = off + v->t.numel, b, e, shape, part, dims[VFY_MAX_RANK];
+            int rank = v->t.rank;
+            memcpy(dims, v->t.shape, sizeof dims); /* (adding values moves g->values) */
+            if ((st = add_int_const(g, "vfy.start", &off, 1, &b, err)) ||
+                (st = add_int_const(g, "vfy.end", &end, 1, &e, err)) ||
+                (st = add_int_const(g, "vfy.shape", dims, rank, &shape, err)) ||
+                (st = add_fresh_value(g, "vfy.part", "", &part, err)))
+                return st;
+            int64_t sl[4] = {flat, b, e, axes}, rs[2] = {part, shape};
+            if ((st = add_join_node(g, "Slice", sl, 4, part, -1, err)) ||
+                (st = add_join_node(g, "Reshape", rs, 2, inputs[k], -1, err)))
+                return st;
+            /* its type and shape now come from the nodes (inferred), as any node output's */
+            v = &g->values[inputs[k]];
+            v->is_shaped = 0;
+            off = end;
+        }
+        g->input = flat;
+    }
+    if (n_outputs > 1) {
+        /* output = Concat(Reshape(output k, [-1]) for each k), axis 0 */
+        int64_t *parts = vfy_alloc_array((size_t)n_outputs, sizeof *parts), minus1 = -1, shape,
+                cat;
+        if (!parts)
+            return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        st = add_int_const(g, "vfy.flat", &minus1, 1, &shape, err);
+        for (int64_t k = 0; k < n_outputs && !st; k++) {
+            int64_t rs[2] = {outputs[k], shape};
+            if (!(st = add_fresh_value(g, "vfy.flat_output", "", &parts[k], err)))
+                st = add_join_node(g, "Reshape", rs, 2, parts[k], -1, err);
+        }
+        if (!st && !(st = add_fresh_value(g, "vfy.outputs", "", &cat, err)))
+            st = add_join_node(g, "Concat", parts, n_outputs, cat, 0, err);
+        vfy_free(parts);
+        if (st)
+            return st;
+        g->output = cat;
+    }
     return VFY_OK;
 }
 
@@ -2575,21 +2715,6 @@ static vfy_status expand_split(vfy_graph *g, int64_t k, vfy_error *err)
         n->out[i] = -1;
     n->n_out = 1;
     return slice_attrs(g, k, first_b, first_e, a, err);
-}
-
-/* A new value named base + suffix, or base + suffix + "#2", "#3"... when that name is taken. */
-static vfy_status add_fresh_value(vfy_graph *g, const char *base, const char *suffix,
-                                  int64_t *idx, vfy_error *err)
-{
-    char name[512];
-    for (int q = 1;; q++) {
-        if (q == 1)
-            snprintf(name, sizeof name, "%s%s", base, suffix);
-        else
-            snprintf(name, sizeof name, "%s%s#%d", base, suffix, q);
-        if (vfy_graph_find_value(g, name) < 0)
-            return vfy_graph_add_value(g, name, idx, err);
-    }
 }
 
 /* Max and Min of two computed tensors of one float type (broadcast either way: the Sub and the
@@ -5004,6 +5129,34 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     return st;
 }
 
+/* net->ins / net->outs from the graph's inputs and outputs (one of each when vfy_graph_set_io was
+ * not called: g->input and g->output). */
+static vfy_status describe_io(const vfy_graph *g, vfy_net *net, vfy_error *err)
+{
+    for (int k = 0; k < 2; k++) {
+        int64_t n = k ? g->n_outputs : g->n_inputs;
+        const int64_t *vals = k ? g->outputs : g->inputs;
+        if (!n) {
+            n = 1;
+            vals = k ? &g->output : &g->input;
+        }
+        vfy_net_io *io = vfy_alloc_array((size_t)n, sizeof *io);
+        if (!io)
+            return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        *(k ? &net->outs : &net->ins) = io;
+        *(k ? &net->n_outs : &net->n_ins) = n;
+        for (int64_t j = 0, off = 0; j < n; j++) {
+            const vfy_value *v = &g->values[vals[j]];
+            io[j] = (vfy_net_io){.rank = v->t.rank, .numel = v->t.numel, .off = off};
+            memcpy(io[j].shape, v->t.shape, sizeof io[j].shape);
+            off += v->t.numel;
+            if (!(io[j].name = vfy_strdup(v->name)))
+                return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+        }
+    }
+    return VFY_OK;
+}
+
 vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -5044,10 +5197,8 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     memcpy(net->in_shape, iv->t.shape, sizeof net->in_shape);
     net->out_rank = ov->t.rank;
     memcpy(net->out_shape, ov->t.shape, sizeof net->out_shape);
-    if (!(net->in_name = vfy_strdup(iv->name)) || !(net->out_name = vfy_strdup(ov->name))) {
-        st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
+    if ((st = describe_io(g, net, err)))
         goto fail;
-    }
     size_t nv = (size_t)g->n_values + 1;
     live = live_nodes(g);
     d.rep = vfy_alloc_array(nv, sizeof *d.rep);

@@ -18,8 +18,12 @@ void vfy_net_free(vfy_net *net)
         vfy_la_conv_free(net->layers[i].conv);
     }
     vfy_free(net->layers);
-    vfy_free(net->in_name);
-    vfy_free(net->out_name);
+    for (int64_t k = 0; k < net->n_ins; k++)
+        vfy_free(net->ins[k].name);
+    for (int64_t k = 0; k < net->n_outs; k++)
+        vfy_free(net->outs[k].name);
+    vfy_free(net->ins);
+    vfy_free(net->outs);
     vfy_free(net);
 }
 

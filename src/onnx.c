@@ -241,6 +241,11 @@ static vfy_status load_input(const Onnx__ValueInfoProto *vi, vfy_value *v, const
     return VFY_OK;
 }
 
+static vfy_status add_inputs_nodes(const Onnx__GraphProto *G, vfy_graph *g, int64_t *ins,
+                                   int64_t *n_real_out, vfy_error *err);
+static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t *outs,
+                               vfy_error *err);
+
 /* Copy the model into g, validating as we go. */
 static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error *err)
 {
@@ -264,7 +269,31 @@ static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error
             return st;
         g->values[idx].is_const = g->values[idx].is_shaped = 1;
     }
-    int64_t n_real = 0;
+    int64_t n_real = 0, *ins = vfy_alloc_array(G->n_input + 1, sizeof *ins),
+            *outs = vfy_alloc_array(G->n_output + 1, sizeof *outs);
+    if (!ins || !outs) {
+        vfy_free(ins);
+        vfy_free(outs);
+        return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", file);
+    }
+    st = add_inputs_nodes(G, g, ins, &n_real, err);
+    if (st == VFY_OK)
+        st = find_outputs(G, g, outs, err);
+    if (st == VFY_OK)
+        st = vfy_graph_set_io(g, ins, n_real, outs, (int64_t)G->n_output, err);
+    vfy_free(ins);
+    vfy_free(outs);
+    return st;
+}
+
+/* The graph's inputs (initializers listed among them skipped) into ins[*n_real], then its nodes
+ * and their outputs. */
+static vfy_status add_inputs_nodes(const Onnx__GraphProto *G, vfy_graph *g, int64_t *ins,
+                                   int64_t *n_real_out, vfy_error *err)
+{
+    const char *file = g->file;
+    vfy_status st;
+    int64_t idx, n_real = 0;
     for (size_t k = 0; k < G->n_input; k++) {
         const Onnx__ValueInfoProto *vi = G->input[k];
         if (!vi->name || !*vi->name)
@@ -276,16 +305,14 @@ static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error
             return st;
         if ((st = load_input(vi, &g->values[idx], file, err)))
             return st;
-        g->input = idx;
-        n_real++;
+        ins[n_real++] = idx;
     }
-    if (n_real != 1)
-        return vfy_fail(err, VFY_ERR_UNSUPPORTED,
-                        "%s: the model has %lld inputs besides initializers; exactly one is "
-                        "supported", file, (long long)n_real);
-    if (G->n_output != 1)
-        return vfy_fail(err, VFY_ERR_UNSUPPORTED,
-                        "%s: the model has %zu outputs; exactly one is supported", file, G->n_output);
+    *n_real_out = n_real;
+    if (n_real == 0)
+        return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: the model has no input besides "
+                        "initializers", file);
+    if (G->n_output == 0)
+        return vfy_fail(err, VFY_ERR_INVALID, "%s: the model has no output", file);
     /* Nodes and their outputs first (the file need not be in topological order), inputs after. */
     for (size_t k = 0; k < G->n_node; k++) {
         const Onnx__NodeProto *np = G->node[k];
@@ -330,10 +357,25 @@ static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error
                                 file, n->name, n->op_type, np->input[j]);
         }
     }
-    const char *oname = G->output[0]->name;
-    if (!oname || (g->output = vfy_graph_find_value(g, oname)) < 0)
-        return vfy_fail(err, VFY_ERR_INVALID, "%s: graph output '%s' is not produced by any node",
-                        file, oname ? oname : "");
+    return VFY_OK;
+}
+
+/* The graph's outputs, each a value some node produces, into outs. */
+static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t *outs,
+                               vfy_error *err)
+{
+    for (size_t k = 0; k < G->n_output; k++) {
+        const char *oname = G->output[k]->name;
+        int64_t v = oname ? vfy_graph_find_value(g, oname) : -1;
+        if (v < 0)
+            return vfy_fail(err, VFY_ERR_INVALID, "%s: graph output '%s' is not produced by any "
+                            "node", g->file, oname ? oname : "");
+        for (size_t j = 0; j < k; j++)
+            if (outs[j] == v)
+                return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: graph output '%s' is listed "
+                                "twice (unsupported)", g->file, oname);
+        outs[k] = v;
+    }
     return VFY_OK;
 }
 

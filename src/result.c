@@ -33,12 +33,19 @@ vfy_status vfy_result_write(const char *path, const vfy_verify_result *res, cons
         return vfy_fail(err, VFY_ERR_IO, "%s: cannot open the result file: %s", path, strerror(errno));
     fprintf(f, "%s\n", vfy_verdict_name(res->verdict));
     if (res->verdict == VFY_SAT && spec && spec->version == 2) {
-        for (int64_t q = 0; q < spec->n_nets; q++) { /* each network's input, then its output */
+        /* each network's inputs, then its outputs, in declaration order */
+        for (int64_t q = 0; q < spec->n_nets; q++) {
             const vfy_spec_net *nt = &spec->nets[q];
-            int64_t x_end = q + 1 < spec->n_nets ? spec->nets[q + 1].x_off : n_in;
-            int64_t y_end = q + 1 < spec->n_nets ? spec->nets[q + 1].y_off : n_out;
-            write_tensor(f, &nt->input, res->x + nt->x_off, NULL, x_end - nt->x_off);
-            write_tensor(f, &nt->output, NULL, res->y32 + nt->y_off, y_end - nt->y_off);
+            for (int j = 0; j < nt->n_inputs; j++) {
+                const vfy_spec_tensor *t = &nt->inputs[j];
+                VFY_ASSERT(t->off + t->size <= n_in);
+                write_tensor(f, t, res->x + t->off, NULL, t->size);
+            }
+            for (int j = 0; j < nt->n_outputs; j++) {
+                const vfy_spec_tensor *t = &nt->outputs[j];
+                VFY_ASSERT(t->off + t->size <= n_out);
+                write_tensor(f, t, NULL, res->y32 + t->off, t->size);
+            }
         }
     } else if (res->verdict == VFY_SAT) {
         fputc('(', f);

@@ -77,10 +77,29 @@ typedef struct net_decl {
     int64_t name;          /* atom node */
     vfy_spec_relation rel;
     int64_t rel_to;        /* index of the network named by equal-to / isomorphic-to, else -1 */
-    tensor_decl tin, tout;
-    int has_in, has_out;
-    int64_t x_off, y_off;  /* its input is X_{x_off} ..., its output Y_{y_off} ... */
+    tensor_decl tin[VFY_SPEC_MAX_IO], tout[VFY_SPEC_MAX_IO];
+    int n_in, n_out;
+    int64_t x_off, y_off;  /* its inputs are X_{x_off} ..., its outputs Y_{y_off} ... */
+    int64_t n_x, n_y;      /* their total sizes */
 } net_decl;
+
+/* The tensor of net q holding X_i (is_y 0) or Y_i (is_y 1), and its first element's index. */
+static const tensor_decl *tensor_at(const net_decl *nets, int64_t n_nets, int is_y, int64_t i,
+                                    int64_t *off)
+{
+    int64_t q = 0;
+    while (q + 1 < n_nets && i >= (is_y ? nets[q + 1].y_off : nets[q + 1].x_off))
+        q++;
+    const net_decl *nd = &nets[q];
+    const tensor_decl *t = is_y ? nd->tout : nd->tin;
+    int n = is_y ? nd->n_out : nd->n_in;
+    int64_t o = is_y ? nd->y_off : nd->x_off;
+    int k = 0;
+    while (k + 1 < n && i >= o + t[k].size)
+        o += t[k++].size;
+    *off = o;
+    return &t[k];
+}
 
 /* ---- values of the reverse pass ------------------------------------------------------------- */
 
@@ -781,13 +800,16 @@ static int same_atom(const parser *p, int64_t a, int64_t b)
  * net's own). */
 static int tensor_declared(const parser *p, const net_decl *net, int64_t nd)
 {
-    for (int64_t k = 0; k < p->n_nets; k++) {
-        const net_decl *q = &p->nets[k];
-        if ((q->has_in && same_atom(p, q->tin.name, nd)) ||
-            (q->has_out && same_atom(p, q->tout.name, nd)))
-            return 1;
+    for (int64_t k = 0; k <= p->n_nets; k++) {
+        const net_decl *q = k < p->n_nets ? &p->nets[k] : net;
+        for (int j = 0; j < q->n_in; j++)
+            if (same_atom(p, q->tin[j].name, nd))
+                return 1;
+        for (int j = 0; j < q->n_out; j++)
+            if (same_atom(p, q->tout[j].name, nd))
+                return 1;
     }
-    return net->has_in && same_atom(p, net->tin.name, nd);
+    return 0;
 }
 
 /* (equal-to N) or (isomorphic-to N) in network net, the list at node k: N must be a network
@@ -799,7 +821,7 @@ static vfy_status network_relation(parser *p, int64_t k, net_decl *net)
     if (net->rel != VFY_SPEC_OWN)
         return PERR(p, k, VFY_ERR_INVALID, "a network is related to one other network at most "
                     "(a second %s)", tok(p, h, b, sizeof b));
-    if (net->has_in || net->has_out)
+    if (net->n_in || net->n_out)
         return PERR(p, k, VFY_ERR_PARSE, "%s comes before the network's declare-input",
                     tok(p, h, b, sizeof b));
     if (p->nodes[k].u.n_kids != 2 || p->nodes[target].is_list)
@@ -816,9 +838,10 @@ static vfy_status network_relation(parser *p, int64_t k, net_decl *net)
                 tok(p, h, b, sizeof b), tok(p, target, b2, sizeof b2));
 }
 
-/* (declare-network NAME [(equal-to N) | (isomorphic-to N)] (declare-input ...) (declare-output
- * ...)), the list at node i. Each network has one input and one output tensor: what an ONNX model
- * verify loads has. */
+/* (declare-network NAME [(equal-to N) | (isomorphic-to N)] (declare-input ...) ... (declare-output
+ * ...) ...), the list at node i: one or more inputs, then one or more outputs. They stand for the
+ * ONNX model's graph inputs and outputs in order or, when every one of them gives an ONNX name,
+ * by name (the VNNLIB 2.0 standard: all named or none, when there are several). */
 static vfy_status declare_network(parser *p, int64_t i)
 {
     char b[TOKBUF];
@@ -844,21 +867,26 @@ static vfy_status declare_network(parser *p, int64_t i)
             return PERR(p, k, VFY_ERR_PARSE, "expected a declaration such as (declare-input ...)");
         if (tok_is(p, h, "declare-input") || tok_is(p, h, "declare-output")) {
             int is_in = tok_is(p, h, "declare-input");
-            tensor_decl *t = is_in ? &net.tin : &net.tout;
-            if (is_in ? net.has_in : net.has_out)
-                return PERR(p, k, VFY_ERR_UNSUPPORTED, "a second %s: networks with several "
-                            "%ss are not supported", is_in ? "input" : "output",
-                            is_in ? "input" : "output");
-            if (is_in && net.has_out)
+            int *count = is_in ? &net.n_in : &net.n_out;
+            if (*count == VFY_SPEC_MAX_IO)
+                return PERR(p, k, VFY_ERR_UNSUPPORTED, "more than %d %ss in one network",
+                            VFY_SPEC_MAX_IO, is_in ? "input" : "output");
+            if (is_in && net.n_out)
                 return PERR(p, k, VFY_ERR_PARSE, "declare-input after declare-output (inputs "
                             "are declared first)");
+            tensor_decl *t = is_in ? &net.tin[*count] : &net.tout[*count];
             vfy_status st = declare_tensor(p, k, t);
             if (st != VFY_OK)
                 return st;
             if (tensor_declared(p, &net, t->name))
                 return PERR(p, t->name, VFY_ERR_INVALID, "'%s' is declared twice",
                             tok(p, t->name, b, sizeof b));
-            *(is_in ? &net.has_in : &net.has_out) = 1;
+            int64_t *total = is_in ? &net.n_x : &net.n_y;
+            if (*total > SPEC_MAX_INDEX - t->size)
+                return PERR(p, k, VFY_ERR_UNSUPPORTED, "the network's %ss have too many "
+                            "elements", is_in ? "input" : "output");
+            *total += t->size;
+            (*count)++;
         } else if (tok_is(p, h, "declare-hidden")) {
             return PERR(p, k, VFY_ERR_UNSUPPORTED, "hidden-node variables (declare-hidden) are "
                         "not supported");
@@ -871,15 +899,24 @@ static vfy_status declare_network(parser *p, int64_t i)
                         tok(p, h, b, sizeof b));
         }
     }
-    if (!net.has_in)
+    if (!net.n_in)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no input",
                     tok(p, nm, b, sizeof b));
-    if (!net.has_out)
+    if (!net.n_out)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no output",
                     tok(p, nm, b, sizeof b));
-    net.x_off = p->n_nets ? p->nets[p->n_nets - 1].x_off + p->nets[p->n_nets - 1].tin.size : 0;
-    net.y_off = p->n_nets ? p->nets[p->n_nets - 1].y_off + p->nets[p->n_nets - 1].tout.size : 0;
-    if (net.x_off > SPEC_MAX_INDEX - net.tin.size || net.y_off > SPEC_MAX_INDEX - net.tout.size)
+    int named = 0;
+    for (int j = 0; j < net.n_in; j++)
+        named += net.tin[j].onnx >= 0;
+    for (int j = 0; j < net.n_out; j++)
+        named += net.tout[j].onnx >= 0;
+    if (net.n_in + net.n_out > 2 && named && named != net.n_in + net.n_out)
+        return PERR(p, i, VFY_ERR_INVALID, "network '%s' gives ONNX names to %d of its %d inputs "
+                    "and outputs: name all of them (matched by name) or none (matched by order)",
+                    tok(p, nm, b, sizeof b), named, net.n_in + net.n_out);
+    net.x_off = p->n_nets ? p->nets[p->n_nets - 1].x_off + p->nets[p->n_nets - 1].n_x : 0;
+    net.y_off = p->n_nets ? p->nets[p->n_nets - 1].y_off + p->nets[p->n_nets - 1].n_y : 0;
+    if (net.x_off > SPEC_MAX_INDEX - net.n_x || net.y_off > SPEC_MAX_INDEX - net.n_y)
         return PERR(p, i, VFY_ERR_UNSUPPORTED, "the networks' tensors have too many elements");
     if (GROW(p, p->nets, p->cap_nets, p->n_nets + 1))
         return nomem(p);
@@ -922,10 +959,15 @@ static int tensor_ref(parser *p, int64_t nd, int *is_y, int64_t *index, vfy_stat
     int64_t off = 0;
     for (int64_t q = 0; q < p->n_nets && !t; q++)
         for (int k = 0; k < 2 && !t; k++) {
-            const tensor_decl *c = k ? &p->nets[q].tout : &p->nets[q].tin;
-            const node *nm = &p->nodes[c->name];
-            if (nm->len == base && memcmp(p->text + nm->off, s, base) == 0)
-                t = c, *is_y = k, off = k ? p->nets[q].y_off : p->nets[q].x_off;
+            const net_decl *nq = &p->nets[q];
+            int64_t o = k ? nq->y_off : nq->x_off;
+            for (int j = 0; j < (k ? nq->n_out : nq->n_in) && !t; j++) {
+                const tensor_decl *c = k ? &nq->tout[j] : &nq->tin[j];
+                const node *nm = &p->nodes[c->name];
+                if (nm->len == base && memcmp(p->text + nm->off, s, base) == 0)
+                    t = c, *is_y = k, off = o;
+                o += c->size;
+            }
         }
     if (!t)
         return 0;
@@ -973,12 +1015,10 @@ static const char *x_label(const parser *p, int64_t i, char *buf, size_t cap)
         snprintf(buf, cap, "X_%lld", (long long)i);
         return buf;
     }
-    int64_t q = 0;
-    while (q + 1 < p->n_nets && i >= p->nets[q + 1].x_off)
-        q++;
-    const tensor_decl *t = &p->nets[q].tin;
+    int64_t off;
+    const tensor_decl *t = tensor_at(p->nets, p->n_nets, 0, i, &off);
     const node *nm = &p->nodes[t->name];
-    i -= p->nets[q].x_off;
+    i -= off;
     int64_t idx[VFY_SPEC_MAX_RANK];
     for (int k = t->rank - 1; k >= 0; k--) {
         idx[k] = i % t->shape[k];
@@ -1062,12 +1102,12 @@ static vfy_status collect_decls(parser *p)
     vfy_status st;
     if (p->v2) {
         const net_decl *last = &p->nets[p->n_nets - 1];
-        p->n_x = last->x_off + last->tin.size;
-        p->n_y = last->y_off + last->tout.size;
+        p->n_x = last->x_off + last->n_x;
+        p->n_y = last->y_off + last->n_y;
         /* Every input element needs bounds, and each bound names it (4 bytes at least: X[0]):
          * shapes the text cannot bound are refused before n_x-sized arrays are allocated. */
         if (p->n_x > (int64_t)(p->len / 4))
-            return PERR(p, last->tin.name, VFY_ERR_INVALID, "the inputs have %lld elements, "
+            return PERR(p, last->tin[last->n_in - 1].name, VFY_ERR_INVALID, "the inputs have %lld elements, "
                         "more than this %zu-byte query can bound", (long long)p->n_x, p->len);
     } else if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
                (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK) {
@@ -1082,10 +1122,9 @@ static vfy_status collect_decls(parser *p)
     p->x_decl = vfy_alloc_array((size_t)p->n_x, sizeof *p->x_decl);
     if (!p->x_decl)
         return nomem(p);
-    for (int64_t k = 0, q = 0; k < p->n_x; k++) {
-        while (p->v2 && k >= p->nets[q].x_off + p->nets[q].tin.size)
-            q++;
-        p->x_decl[k] = p->v2 ? p->nets[q].tin.name : p->dx[k].node;
+    for (int64_t k = 0; k < p->n_x; k++) {
+        int64_t off;
+        p->x_decl[k] = p->v2 ? tensor_at(p->nets, p->n_nets, 0, k, &off)->name : p->dx[k].node;
     }
     return VFY_OK;
 }
@@ -2026,9 +2065,11 @@ static char *atom_text(const parser *p, int64_t nd)
     return d;
 }
 
-static vfy_status copy_tensor(parser *p, const tensor_decl *t, vfy_spec_tensor *out)
+static vfy_status copy_tensor(parser *p, const tensor_decl *t, int64_t off, vfy_spec_tensor *out)
 {
     out->rank = t->rank;
+    out->size = t->size;
+    out->off = off;
     memcpy(out->shape, t->shape, sizeof out->shape);
     if (!(out->name = atom_text(p, t->name)) || !(out->type = vfy_strdup(t->type_name)) ||
         (t->onnx >= 0 && !(out->onnx_name = atom_text(p, t->onnx))))
@@ -2060,13 +2101,25 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
         t->rel_to = nd->rel_to;
         t->x_off = nd->x_off;
         t->y_off = nd->y_off;
+        t->n_x = nd->n_x;
+        t->n_y = nd->n_y;
+        t->n_inputs = nd->n_in;
+        t->n_outputs = nd->n_out;
+        t->by_name = 1; /* every tensor named */
         if (!(t->name = atom_text(p, nd->name))) {
             st = nomem(p);
             goto fail;
         }
-        if ((st = copy_tensor(p, &nd->tin, &t->input)) != VFY_OK ||
-            (st = copy_tensor(p, &nd->tout, &t->output)) != VFY_OK)
-            goto fail;
+        for (int k = 0; k < 2; k++) {
+            int64_t off = k ? nd->y_off : nd->x_off;
+            for (int j = 0; j < (k ? nd->n_out : nd->n_in); j++) {
+                const tensor_decl *td = k ? &nd->tout[j] : &nd->tin[j];
+                t->by_name &= td->onnx >= 0;
+                if ((st = copy_tensor(p, td, off, k ? &t->outputs[j] : &t->inputs[j])))
+                    goto fail;
+                off += td->size;
+            }
+        }
     }
     int64_t n = p->n_x;
     if (d->n == 0) {
@@ -2204,6 +2257,63 @@ vfy_status vfy_spec_load(const char *path, vfy_spec **out, vfy_error *err)
     return st;
 }
 
+/* dst[map[i]] = src[i] for i < n, through tmp; src becomes the result. */
+static void permute_into(double *src, const int64_t *map, int64_t n, double *tmp)
+{
+    for (int64_t i = 0; i < n; i++)
+        tmp[map[i]] = src[i];
+    memcpy(src, tmp, (size_t)n * sizeof *src);
+}
+
+/* Whether map moves every element of each tensor with its first (a block permutation). */
+static int moves_blocks(const vfy_spec *spec, const int64_t *map, int is_y)
+{
+    for (int64_t q = 0; q < spec->n_nets; q++) {
+        const vfy_spec_net *nt = &spec->nets[q];
+        for (int j = 0; j < (is_y ? nt->n_outputs : nt->n_inputs); j++) {
+            const vfy_spec_tensor *t = is_y ? &nt->outputs[j] : &nt->inputs[j];
+            for (int64_t e = 1; e < t->size; e++)
+                if (map[t->off + e] != map[t->off] + e)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *ymap,
+                            vfy_error *err)
+{
+    VFY_ASSERT((!xmap || moves_blocks(spec, xmap, 0)) && (!ymap || moves_blocks(spec, ymap, 1)));
+    int64_t n = spec->n_x > spec->n_y ? spec->n_x : spec->n_y;
+    double *tmp = vfy_alloc_array((size_t)n, sizeof *tmp);
+    if (!tmp)
+        return vfy_fail(err, VFY_ERR_NOMEM, "out of memory renumbering the query's variables");
+    for (int64_t b = 0; xmap && b < spec->n_boxes; b++) {
+        vfy_box *bx = &spec->boxes[b];
+        permute_into(bx->lo, xmap, spec->n_x, tmp);
+        permute_into(bx->hi, xmap, spec->n_x, tmp);
+        permute_into(bx->in_lo, xmap, spec->n_x, tmp);
+        permute_into(bx->in_hi, xmap, spec->n_x, tmp);
+    }
+    for (int64_t c = 0; c < spec->n_cases; c++)
+        for (int64_t r = 0; r < spec->cases[c].n_rows; r++) {
+            vfy_row *row = &spec->cases[c].rows[r];
+            if (ymap)
+                permute_into(row->cy, ymap, spec->n_y, tmp);
+            if (xmap && row->cx)
+                permute_into(row->cx, xmap, spec->n_x, tmp);
+        }
+    for (int64_t q = 0; q < spec->n_nets; q++) {
+        vfy_spec_net *nt = &spec->nets[q];
+        for (int j = 0; xmap && j < nt->n_inputs; j++)
+            nt->inputs[j].off = xmap[nt->inputs[j].off];
+        for (int j = 0; ymap && j < nt->n_outputs; j++)
+            nt->outputs[j].off = ymap[nt->outputs[j].off];
+    }
+    vfy_free(tmp);
+    return VFY_OK;
+}
+
 void vfy_spec_free(vfy_spec *spec)
 {
     if (!spec)
@@ -2224,13 +2334,15 @@ void vfy_spec_free(vfy_spec *spec)
     }
     vfy_free(spec->cases);
     for (int64_t q = 0; q < spec->n_nets; q++) {
-        vfy_spec_tensor *t[2] = {&spec->nets[q].input, &spec->nets[q].output};
-        for (int k = 0; k < 2; k++) {
-            vfy_free(t[k]->name);
-            vfy_free(t[k]->type);
-            vfy_free(t[k]->onnx_name);
+        vfy_spec_net *nt = &spec->nets[q];
+        for (int k = 0; k < 2 * VFY_SPEC_MAX_IO; k++) {
+            vfy_spec_tensor *t = k < VFY_SPEC_MAX_IO ? &nt->inputs[k]
+                                                     : &nt->outputs[k - VFY_SPEC_MAX_IO];
+            vfy_free(t->name);
+            vfy_free(t->type);
+            vfy_free(t->onnx_name);
         }
-        vfy_free(spec->nets[q].name);
+        vfy_free(nt->name);
     }
     vfy_free(spec->nets);
     vfy_free(spec);

@@ -571,8 +571,9 @@ START_TEST(test_gemm)
         vfy_net *net = load_ok(&b);
         ck_assert_int_eq(net->n_in, 3);
         ck_assert_int_eq(net->n_out, 2);
-        ck_assert_str_eq(net->in_name, "x"); /* what a VNNLIB 2.0 query may name */
-        ck_assert_str_eq(net->out_name, "y");
+        ck_assert(net->n_ins == 1 && net->n_outs == 1);
+        ck_assert_str_eq(net->ins[0].name, "x"); /* what a VNNLIB 2.0 query may name */
+        ck_assert_str_eq(net->outs[0].name, "y");
         /* alpha is not +-1: a float execution rounds alpha times the sum after it, so alpha
          * stays a separate (exact) SCALE with beta C */
         ck_assert_int_eq(net->n_layers, 2);
@@ -1357,6 +1358,78 @@ START_TEST(test_residual)
     ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_MAXPOOL);
     ck_assert_int_eq(net->layers[1].n_out, 16 + 4);
     check_bounds_hold(net, ref_res3, 0.3);
+    vfy_net_free(net);
+}
+END_TEST
+
+/* Several graph inputs and outputs: a [1,2] and b [3] in, u = a Wa + b, y1 = relu(u) [1,3] and
+ * y2 = y1 Wb [1,2] out, listed y2 first. The net's input is (a, b), its output (y2, y1). */
+static const float MIO_A[6] = {0.5f, -1.25f, 2.0f, 1.5f, 0.75f, -0.5f}; /* Wa [2,3] */
+static const float MIO_B[6] = {1.0f, -2.0f, 0.25f, 0.5f, -1.5f, 3.0f};  /* Wb [3,2] */
+
+static void ref_multi_io(const double *x, double *y)
+{
+    double y1[3];
+    for (int j = 0; j < 3; j++)
+        y1[j] = relu_d(x[0] * MIO_A[j] + x[1] * MIO_A[3 + j] + x[2 + j]);
+    for (int j = 0; j < 2; j++)
+        y[j] = y1[0] * MIO_B[j] + y1[1] * MIO_B[2 + j] + y1[2] * MIO_B[4 + j];
+    memcpy(y + 2, y1, sizeof y1);
+}
+
+START_TEST(test_multi_io)
+{
+    int64_t ad[2] = {1, 2}, bd[1] = {3}, wad[2] = {2, 3}, wbd[2] = {3, 2}, y1d[2] = {1, 3},
+            y2d[2] = {1, 2};
+    mb b = {0};
+    b.in[b.nin++] = vinfo("a", FLT, 2, ad);
+    b.in[b.nin++] = vinfo("b", FLT, 1, bd);
+    b.out[b.nout++] = vinfo("y2", FLT, 2, y2d);
+    b.out[b.nout++] = vinfo("y1", FLT, 2, y1d);
+    ADD_INIT(b, tensor_f("Wa", 2, wad, MIO_A, ENC_RAW));
+    ADD_INIT(b, tensor_f("Wb", 2, wbd, MIO_B, ENC_RAW));
+    ADD_NODE(b, "MatMul", "mm1", "a,Wa", "t", NULL);
+    ADD_NODE(b, "Add", "add", "t,b", "u", NULL);
+    ADD_NODE(b, "Relu", "r", "u", "y1", NULL);
+    ADD_NODE(b, "MatMul", "mm2", "y1,Wb", "y2", NULL);
+    vfy_net *net = load_ok(&b);
+    ck_assert(net->n_in == 5 && net->n_out == 5 && net->n_ins == 2 && net->n_outs == 2);
+    ck_assert_str_eq(net->ins[0].name, "a");
+    ck_assert(net->ins[0].off == 0 && net->ins[0].numel == 2 && net->ins[0].rank == 2 &&
+              net->ins[0].shape[1] == 2);
+    ck_assert_str_eq(net->ins[1].name, "b");
+    ck_assert(net->ins[1].off == 2 && net->ins[1].numel == 3 && net->ins[1].rank == 1);
+    ck_assert_str_eq(net->outs[0].name, "y2");
+    ck_assert(net->outs[0].off == 0 && net->outs[0].numel == 2);
+    ck_assert_str_eq(net->outs[1].name, "y1");
+    ck_assert(net->outs[1].off == 2 && net->outs[1].numel == 3 && net->outs[1].shape[1] == 3);
+    check_against(net, ref_multi_io);
+    check_bounds_hold(net, ref_multi_io, 0.3);
+    check_bounds_hold(net, ref_multi_io, 1.5);
+    vfy_net_free(net);
+    /* an unused input still takes its place in the net's input */
+    b.in[b.nin++] = vinfo("c", FLT, 1, bd);
+    net = load_ok(&b);
+    ck_assert(net->n_in == 8 && net->n_ins == 3 && net->ins[2].off == 5);
+    vfy_net_free(net);
+    /* the model's own names for its values are kept: a value named as the joined input is not
+     * taken */
+    mb c = {0};
+    c.in[c.nin++] = vinfo("vfy.inputs", FLT, 1, bd);
+    c.in[c.nin++] = vinfo("x", FLT, 1, bd);
+    c.out[c.nout++] = vinfo("y", FLT, 1, bd);
+    c.out[c.nout++] = vinfo("vfy.outputs", FLT, 1, bd);
+    ADD_NODE(c, "Add", "add", "vfy.inputs,x", "y", NULL);
+    ADD_NODE(c, "Relu", "r", "x", "vfy.outputs", NULL);
+    net = load_ok(&c);
+    ck_assert(net->n_in == 6 && net->n_out == 6);
+    ck_assert_str_eq(net->ins[0].name, "vfy.inputs");
+    ck_assert_str_eq(net->outs[1].name, "vfy.outputs");
+    double x[6] = {1, -2, 3, 0.5, 4, -6}, y[6];
+    net_eval(net, x, y);
+    const double want[6] = {1.5, 2, -3, 0.5, 4, 0};
+    for (int j = 0; j < 6; j++)
+        REQUIRE_MSG(y[j] == want[j], "output %d: %g, want %g", j, y[j], want[j]);
     vfy_net_free(net);
 }
 END_TEST
@@ -4021,16 +4094,21 @@ END_TEST
 START_TEST(test_err_graph)
 {
     int64_t xd[1] = {3};
-    /* two graph inputs */
+    /* two graph inputs of different element types */
     mb b = {0};
     b.in[b.nin++] = vinfo("x", FLT, 1, xd);
-    b.in[b.nin++] = vinfo("x2", FLT, 1, xd);
+    b.in[b.nin++] = vinfo("x2", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 1, xd);
     b.out[b.nout++] = vinfo("y", FLT, 1, xd);
     ADD_NODE(b, "Relu", "r", "x", "y", NULL);
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "2 inputs", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "inputs 'x' and 'x2' have different data types",
+               "FLOAT and DOUBLE");
     /* no input */
     b.nin = 0;
-    load_fails(&b, VFY_ERR_UNSUPPORTED, "0 inputs", NULL);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "no input besides initializers", NULL);
+    /* an output listed twice */
+    b.nin = 1;
+    b.out[b.nout++] = vinfo("y", FLT, 1, xd);
+    load_fails(&b, VFY_ERR_UNSUPPORTED, "graph output 'y' is listed twice", NULL);
     /* a missing initializer */
     mb c = {0};
     c.in[c.nin++] = vinfo("x", FLT, 1, xd);
@@ -4066,14 +4144,15 @@ START_TEST(test_err_graph)
     ADD_NODE(e, "Relu", "b", "p", "q", NULL);
     ADD_NODE(e, "Relu", "c", "q", "y", NULL);
     load_fails(&e, VFY_ERR_INVALID, "cycle", NULL);
-    /* an output nobody produces; two outputs */
+    /* an output nobody produces, also as the second of two */
     mb f = {0};
     f.in[f.nin++] = vinfo("x", FLT, 1, xd);
     f.out[f.nout++] = vinfo("nothing", FLT, 1, xd);
     ADD_NODE(f, "Relu", "r", "x", "y", NULL);
     load_fails(&f, VFY_ERR_INVALID, "'nothing'", NULL);
-    f.out[f.nout++] = vinfo("y", FLT, 1, xd);
-    load_fails(&f, VFY_ERR_UNSUPPORTED, "2 outputs", NULL);
+    f.out[0] = vinfo("y", FLT, 1, xd);
+    f.out[f.nout++] = vinfo("nothing", FLT, 1, xd);
+    load_fails(&f, VFY_ERR_INVALID, "graph output 'nothing' is not produced", NULL);
     /* a bad reshape */
     mb g = {0};
     int64_t sv[2] = {2, 2}, sd[1] = {2};
@@ -4412,6 +4491,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_constants);
     tcase_add_test(tc, test_relu_chain);
     tcase_add_test(tc, test_residual);
+    tcase_add_test(tc, test_multi_io);
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);

@@ -722,29 +722,29 @@ START_TEST(test_v2_same_form)
     ck_assert_str_eq(b->nets[0].name, "acc");
     ck_assert(b->nets[0].rel == VFY_SPEC_OWN && b->nets[0].rel_to == -1);
     ck_assert(b->nets[0].x_off == 0 && b->nets[0].y_off == 0);
-    ck_assert_str_eq(b->nets[0].input.name, "X");
-    ck_assert_str_eq(b->nets[0].input.type, "float32");
-    ck_assert_ptr_null(b->nets[0].input.onnx_name);
-    ck_assert_int_eq(b->nets[0].input.rank, 2);
-    ck_assert(b->nets[0].input.shape[0] == 2 && b->nets[0].input.shape[1] == 3);
-    ck_assert_str_eq(b->nets[0].output.name, "Y");
-    ck_assert_str_eq(b->nets[0].output.type, "Real");
-    ck_assert_str_eq(b->nets[0].output.onnx_name, "out");
-    ck_assert(b->nets[0].output.rank == 1 && b->nets[0].output.shape[0] == 3);
+    ck_assert_str_eq(b->nets[0].inputs[0].name, "X");
+    ck_assert_str_eq(b->nets[0].inputs[0].type, "float32");
+    ck_assert_ptr_null(b->nets[0].inputs[0].onnx_name);
+    ck_assert_int_eq(b->nets[0].inputs[0].rank, 2);
+    ck_assert(b->nets[0].inputs[0].shape[0] == 2 && b->nets[0].inputs[0].shape[1] == 3);
+    ck_assert_str_eq(b->nets[0].outputs[0].name, "Y");
+    ck_assert_str_eq(b->nets[0].outputs[0].type, "Real");
+    ck_assert_str_eq(b->nets[0].outputs[0].onnx_name, "out");
+    ck_assert(b->nets[0].outputs[0].rank == 1 && b->nets[0].outputs[0].shape[0] == 3);
     vfy_spec_free(a);
     vfy_spec_free(b);
     /* ONNX's names float and double are float32 and float64 */
     b = parse_ok("(vnnlib-version <2.0>)(declare-network n (declare-input X float [1])"
                  " (declare-output Y double [1]))(assert (<= 0 X[0] 1))(assert (>= Y[0] 3))");
-    ck_assert_str_eq(b->nets[0].input.type, "float32");
-    ck_assert_str_eq(b->nets[0].output.type, "float64");
+    ck_assert_str_eq(b->nets[0].inputs[0].type, "float32");
+    ck_assert_str_eq(b->nets[0].outputs[0].type, "float64");
     vfy_spec_free(b);
     /* a scalar output named bare, a string with a quote in it, a version written 2.0 */
     b = parse_ok("(vnnlib-version 2.0)(declare-network n (declare-input in_1 real [1] \"a\"\"b\")"
                  " (declare-output y2 real []))(assert (<= 0 in_1[0] 1))(assert (>= y2 3))");
-    ck_assert_str_eq(b->nets[0].input.onnx_name, "a\"b");
-    ck_assert_str_eq(b->nets[0].input.type, "real");
-    ck_assert(b->nets[0].output.rank == 0 && b->n_y == 1 && b->n_x == 1);
+    ck_assert_str_eq(b->nets[0].inputs[0].onnx_name, "a\"b");
+    ck_assert_str_eq(b->nets[0].inputs[0].type, "real");
+    ck_assert(b->nets[0].outputs[0].rank == 0 && b->n_y == 1 && b->n_x == 1);
     ck_assert(b->cases[0].rows[0].cy[0] == -1 && b->cases[0].rows[0].rhs_hi == -3);
     vfy_spec_free(b);
 }
@@ -870,9 +870,9 @@ START_TEST(test_v2_networks)
     ck_assert_str_eq(s->nets[1].name, "g");
     ck_assert(s->nets[1].rel == VFY_SPEC_EQUAL_TO && s->nets[1].rel_to == 0);
     ck_assert(s->nets[1].x_off == 2 && s->nets[1].y_off == 3);
-    ck_assert_str_eq(s->nets[1].input.name, "C");
-    ck_assert_str_eq(s->nets[1].input.type, "float32");
-    ck_assert(s->nets[1].output.rank == 1 && s->nets[1].output.shape[0] == 3);
+    ck_assert_str_eq(s->nets[1].inputs[0].name, "C");
+    ck_assert_str_eq(s->nets[1].inputs[0].type, "float32");
+    ck_assert(s->nets[1].outputs[0].rank == 1 && s->nets[1].outputs[0].shape[0] == 3);
     const vfy_box *bx = &s->boxes[0];
     ck_assert(bx->lo[2] == 0.25 && bx->hi[2] == 1 && bx->lo[3] == -1 && bx->hi[3] == 0.5);
     ck_assert(bx->in_lo[2] == 0.25 && bx->in_hi[2] == 1);
@@ -888,6 +888,59 @@ START_TEST(test_v2_networks)
         ck_assert_ptr_null(row->cx);
     }
     ck_assert_int_eq(out_rows, 1);
+    vfy_spec_free(s);
+}
+END_TEST
+
+/* A network of several inputs and outputs, as the VNNLIB 2.0 standard's multi_io_net example
+ * declares them; then renumbered to a model that lists them in another order. */
+START_TEST(test_v2_multi_io)
+{
+    vfy_spec *s = parse_ok(
+        "(vnnlib-version <2.0>)\n"
+        "(declare-network m (declare-input img real [1,2] \"image\")"
+        " (declare-input meta real [3] \"metadata\")"
+        " (declare-output box real [1,2] \"bbox\") (declare-output lg real [] \"logits\"))\n"
+        "(assert (and (>= img[0,0] 0) (<= img[0,0] 1) (>= img[0,1] 2) (<= img[0,1] 3)))\n"
+        "(assert (and (>= meta[0] 4) (<= meta[0] 5) (>= meta[1] 6) (<= meta[1] 7)))\n"
+        "(assert (and (>= meta[2] 8) (<= meta[2] 9)))\n"
+        "(assert (<= (+ box[0,1] meta[2]) lg))");
+    ck_assert(s->n_x == 5 && s->n_y == 3 && s->n_nets == 1);
+    const vfy_spec_net *nt = &s->nets[0];
+    ck_assert(nt->n_inputs == 2 && nt->n_outputs == 2 && nt->by_name);
+    ck_assert(nt->n_x == 5 && nt->n_y == 3);
+    ck_assert_str_eq(nt->inputs[1].name, "meta");
+    ck_assert_str_eq(nt->inputs[1].onnx_name, "metadata");
+    ck_assert(nt->inputs[0].off == 0 && nt->inputs[0].size == 2);
+    ck_assert(nt->inputs[1].off == 2 && nt->inputs[1].size == 3);
+    ck_assert(nt->outputs[0].off == 0 && nt->outputs[1].off == 2 && nt->outputs[1].rank == 0);
+    const vfy_box *bx = &s->boxes[0];
+    for (int i = 0; i < 5; i++)
+        ck_assert(bx->lo[i] == 2 * i && bx->hi[i] == 2 * i + 1);
+    ck_assert(s->n_cases == 1 && s->cases[0].n_rows == 1);
+    const vfy_row *row = &s->cases[0].rows[0];
+    ck_assert(row->cy[1] == 1 && row->cy[2] == -1 && row->cy[0] == 0);
+    ck_assert(row->cx && row->cx[4] == 1 && row->cx[0] == 0);
+    /* a model whose inputs are (metadata, image) and outputs (logits, bbox) */
+    int64_t xmap[5] = {3, 4, 0, 1, 2}, ymap[3] = {1, 2, 0};
+    ck_assert_int_eq(vfy_spec_permute(s, xmap, ymap, NULL), VFY_OK);
+    ck_assert(nt->inputs[0].off == 3 && nt->inputs[1].off == 0);
+    ck_assert(nt->outputs[0].off == 1 && nt->outputs[1].off == 0);
+    const double want_lo[5] = {4, 6, 8, 0, 2};
+    for (int i = 0; i < 5; i++)
+        ck_assert(bx->lo[i] == want_lo[i] && bx->hi[i] == want_lo[i] + 1 &&
+                  bx->in_lo[i] == want_lo[i] && bx->in_hi[i] == want_lo[i] + 1);
+    ck_assert(row->cy[2] == 1 && row->cy[0] == -1 && row->cy[1] == 0);
+    ck_assert(row->cx[2] == 1 && row->cx[4] == 0);
+    vfy_spec_free(s);
+    /* by order when none is named; a one-element tensor by its bare name */
+    s = parse_ok("(vnnlib-version <2.0>)\n"
+                 "(declare-network f (declare-input a real []) (declare-input b real [2])"
+                 " (declare-output y real [2]) (declare-output z real []))\n"
+                 "(assert (and (>= a 0) (<= a 1) (>= b[0] 0) (<= b[0] 1) (>= b[1] 0)"
+                 " (<= b[1] 1)))\n(assert (>= z y[1]))");
+    ck_assert(!s->nets[0].by_name && s->nets[0].inputs[1].off == 1);
+    ck_assert(s->cases[0].rows[0].cy[2] == -1 && s->cases[0].rows[0].cy[1] == 1);
     vfy_spec_free(s);
 }
 END_TEST
@@ -944,10 +997,20 @@ START_TEST(test_v2_errors)
 #undef G
     parse_err(NET("X real [1]) (declare-hidden H real [1] \"h\"", "Y real [1]"),
               VFY_ERR_UNSUPPORTED, "t.vnnlib:2:47: ", "hidden-node variables");
-    parse_err(NET("X real [1]) (declare-input X2 real [1]", "Y real [1]"), VFY_ERR_UNSUPPORTED,
-              "t.vnnlib:2:47: ", "a second input");
-    parse_err(NET("X real [1]", "Y real [1]) (declare-output Y2 real [1]"), VFY_ERR_UNSUPPORTED,
-              "t.vnnlib:2:75: ", "a second output");
+    /* several inputs and outputs: all named or none */
+    parse_err(NET("X real [1] \"a\") (declare-input X2 real [1]", "Y real [1] \"y\""),
+              VFY_ERR_INVALID, "t.vnnlib:2:1: ", "network 'f' gives ONNX names to 2 of its 3 "
+              "inputs and outputs: name all of them (matched by name) or none");
+    parse_err(NET("X real [1]", "Y real [1]) (declare-output X real [1]"), VFY_ERR_INVALID,
+              "t.vnnlib:2:91: ", "'X' is declared twice");
+    {
+        char many[2048] = "(declare-network f";
+        for (int k = 0; k <= VFY_SPEC_MAX_IO; k++)
+            snprintf(many + strlen(many), sizeof many - strlen(many),
+                     " (declare-input X%d real [1])", k);
+        strcat(many, " (declare-output Y real [1]))");
+        parse_err(many, VFY_ERR_UNSUPPORTED, "t.vnnlib:1:", "more than 32 inputs in one network");
+    }
     parse_err("(declare-network f (declare-output Y real [1]) (declare-input X real [1]))",
               VFY_ERR_PARSE, "t.vnnlib:1:48: ", "declare-input after declare-output");
     parse_err("(declare-network f (declare-input X real [1]))", VFY_ERR_INVALID, "t.vnnlib:1:1: ",
@@ -1166,6 +1229,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_load_errors);
     tcase_add_test(tc, test_v2_errors);
     tcase_add_test(tc, test_v2_networks);
+    tcase_add_test(tc, test_v2_multi_io);
     suite_add_tcase(s, tc);
     tc = tcase_create("benchmarks");
     tcase_add_test(tc, test_bench_acasxu);

@@ -160,6 +160,9 @@ typedef struct vfy_graph {
     vfy_node *nodes;
     int64_t input;      /* the network input value */
     int64_t output;     /* the network output value */
+    int64_t n_inputs, n_outputs;
+    int64_t *inputs, *outputs; /* the ONNX graph's inputs and outputs, in order (owned): input and
+                                * output themselves, or, when several, what vfy_graph_set_io joins */
 } vfy_graph;
 
 /* A new empty graph (owned by the caller, vfy_graph_free); file is copied. NULL when out of memory. */
@@ -179,6 +182,14 @@ int64_t vfy_graph_find_value(const vfy_graph *g, const char *name);
  * name becomes "#k" with k = the node's index. *idx receives the node's index. */
 vfy_status vfy_graph_add_node(vfy_graph *g, const char *name, const char *op_type, int64_t n_in,
                               int64_t n_out, int64_t n_attr, int64_t *idx, vfy_error *err);
+
+/* Declare the network's inputs (values with their type and shape set, no producer) and outputs
+ * (values nodes produce), in the model's order. One of each: they are g->input and g->output.
+ * Several inputs: g->input becomes a new rank-1 value holding them all one after another, each
+ * input the Reshape of its Slice of it; several outputs: g->output becomes the Concat of their
+ * flattenings (nodes added here, named "vfy.*"). The inputs must share one element type. */
+vfy_status vfy_graph_set_io(vfy_graph *g, const int64_t *inputs, int64_t n_inputs,
+                            const int64_t *outputs, int64_t n_outputs, vfy_error *err);
 
 /* The op for an ONNX op type ("Gemm" -> VFY_OP_GEMM; unknown -> VFY_OP_OTHER), and back. */
 vfy_op vfy_op_from_name(const char *op_type);

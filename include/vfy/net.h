@@ -79,16 +79,27 @@ typedef enum vfy_out_op {
     VFY_OUT_LOG_SOFTMAX    /* y_i = z_i - log sum_j exp(z_j) */
 } vfy_out_op;
 
+/* One of the ONNX model's graph inputs or outputs: the net's input vector is its graph inputs'
+ * values one after another (row-major each), its output vector likewise. */
+typedef struct vfy_net_io {
+    char *name;            /* the ONNX name (owned) */
+    int rank;
+    int64_t shape[8];
+    int64_t numel;
+    int64_t off;           /* its first element's index in the net's input (output) vector */
+} vfy_net_io;
+
 typedef struct vfy_net {
     int64_t n_layers;
     vfy_layer *layers;     /* owned */
-    int64_t n_in, n_out;   /* flattened sizes of the ONNX input and output */
-    int in_rank;           /* the ONNX input's shape, for information */
+    int64_t n_in, n_out;   /* flattened sizes of the ONNX input(s) and output(s) */
+    int in_rank;           /* the ONNX input's shape ([n_in] for several), for information */
     int64_t in_shape[8];
     int out_rank;
     int64_t out_shape[8];
     vfy_out_op out_op;     /* applied to v_L to give the model's output (IDENTITY for a prefix) */
-    char *in_name, *out_name; /* the ONNX input's and output's names (owned), NULL for a prefix */
+    int64_t n_ins, n_outs; /* the ONNX graph inputs and outputs (0 for a prefix or a product) */
+    vfy_net_io *ins, *outs; /* owned, in the model's order */
 } vfy_net;
 
 /* 1 for the elementwise functions that are monotone and, on each piece of their domain, convex or

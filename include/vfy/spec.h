@@ -20,9 +20,11 @@
  * one network whose input and output are tensors, (declare-network N (declare-input X float32
  * [1,5]) (declare-output Y float32 [1,5])), and names elements X[0,3]: element X[i_0,...,i_r-1]
  * is X_i with i its row-major offset (the ONNX tensor's order), so both give the same form.
- * A 2.0 query may declare several networks (each with one input and one output, the later ones
- * possibly equal-to or isomorphic-to an earlier one): X_i and Y_i then run over all networks'
- * inputs and outputs, one network after another (vfy_spec_net's x_off, y_off). */
+ * A network may declare several inputs and outputs (an ONNX model's several graph inputs and
+ * outputs, matched by order or, when every one is given its ONNX name, by name), and a 2.0 query
+ * may declare several networks (the later ones possibly equal-to or isomorphic-to an earlier one):
+ * X_i then runs over all networks' inputs, one network after another and within a network one
+ * tensor after another, and Y_i over their outputs (vfy_spec_tensor's off). */
 #ifndef VFY_SPEC_H
 #define VFY_SPEC_H
 
@@ -58,7 +60,13 @@ typedef struct vfy_spec_tensor {
     char *onnx_name;        /* the ONNX input/output it names, NULL when matched by position */
     int rank;               /* 0 for a scalar */
     int64_t shape[VFY_SPEC_MAX_RANK];
+    int64_t size;           /* its number of elements (1 for a scalar) */
+    int64_t off;            /* its elements are X_off .. X_{off+size-1} (Y_... for an output):
+                             * declaration order as parsed; the model's order once the CLI has
+                             * matched the tensors to the model's (vfy_spec_permute) */
 } vfy_spec_tensor;
+
+#define VFY_SPEC_MAX_IO 32  /* inputs, and outputs, of one network */
 
 /* How a VNNLIB 2.0 network relates to one declared before it. */
 typedef enum vfy_spec_relation {
@@ -67,15 +75,19 @@ typedef enum vfy_spec_relation {
     VFY_SPEC_ISOMORPHIC_TO   /* (isomorphic-to N): the same structure as N, its own weights */
 } vfy_spec_relation;
 
-/* A VNNLIB 2.0 declare-network. Its input's elements are X_{x_off} .. X_{x_off + size - 1} of the
- * query (size the input's number of elements), its output's Y_{y_off} ...: the networks' tensors
- * follow one another in declaration order. */
+/* A VNNLIB 2.0 declare-network. Its inputs' elements are X_{x_off} .. X_{x_off + n_x - 1} of the
+ * query, its outputs' Y_{y_off} .. Y_{y_off + n_y - 1}: the networks' blocks follow one another
+ * in declaration order, and its tensors lie inside its blocks (in the model's order once matched
+ * to it, vfy_spec_permute). */
 typedef struct vfy_spec_net {
     char *name;
     vfy_spec_relation rel;
     int64_t rel_to;         /* the network related to (declared earlier), -1 for VFY_SPEC_OWN */
-    vfy_spec_tensor input, output;
+    int n_inputs, n_outputs;
+    vfy_spec_tensor inputs[VFY_SPEC_MAX_IO], outputs[VFY_SPEC_MAX_IO]; /* declaration order */
+    int by_name;            /* 1: every tensor names its ONNX input or output (matched by name) */
     int64_t x_off, y_off;
+    int64_t n_x, n_y;       /* the sizes of its blocks */
 } vfy_spec_net;
 
 typedef struct vfy_spec {
@@ -95,6 +107,11 @@ vfy_status vfy_spec_parse(const char *text, size_t len, const char *name, vfy_sp
                           vfy_error *err);
 /* Read and parse a file. */
 vfy_status vfy_spec_load(const char *path, vfy_spec **out, vfy_error *err);
+/* Renumber the variables: X_i becomes X_{xmap[i]} and Y_j becomes Y_{ymap[j]} (permutations of
+ * 0..n_x-1 and 0..n_y-1; NULL for the identity) in the boxes, the rows and the tensors' offsets.
+ * Used to lay a network's tensors out in its model's order. */
+vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *ymap,
+                            vfy_error *err);
 /* Free a spec; accepts NULL. */
 void vfy_spec_free(vfy_spec *spec);
 
