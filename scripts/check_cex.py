@@ -689,9 +689,10 @@ class Network:
             if n.op_type not in OPS:
                 raise CheckError("operator %s is not supported by check_cex.py" % n.op_type)
 
-    def run_all(self, x_flat, ftype):
+    def run_all(self, x_flat, ftype, values=None):
         """The outputs, each flattened, in the model's order, on the inputs' values one after
-        another in x_flat (each row-major, in the model's order)."""
+        another in x_flat (each row-major, in the model's order); then, if values lists names of
+        the graph's values (declare-hidden), each of those flattened."""
         g = self.graph
         env = {t.name: tensor_to_array(t, ftype) for t in g.initializer}
         x = np.asarray(x_flat, dtype=ftype).reshape(-1)
@@ -721,11 +722,15 @@ class Network:
             if np.issubdtype(out.dtype, np.floating) and out.dtype != ftype:
                 out = out.astype(ftype)
             env[node.output[0]] = out
-        return [np.asarray(env[vo.name]).reshape(-1) for vo in g.output]
+        for nm in values or []:
+            if nm not in env:
+                raise CheckError("the model has no value named %r (declare-hidden)" % nm)
+        return [np.asarray(env[nm]).reshape(-1)
+                for nm in [vo.name for vo in g.output] + list(values or [])]
 
-    def run(self, x_flat, ftype):
-        """Every output, flattened, one after another."""
-        return np.concatenate(self.run_all(x_flat, ftype))
+    def run(self, x_flat, ftype, values=None):
+        """Every output, flattened, one after another (then the values named, run_all)."""
+        return np.concatenate(self.run_all(x_flat, ftype, values))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -806,6 +811,7 @@ class NetDecl:
         self.link = None
         self.xs = []  # its inputs' Tensors, in declaration order
         self.ys = []  # its outputs'
+        self.hs = []  # its hidden nodes' (declare-hidden: ONNX values by name)
 
     def laid_out(self, kind, names):
         """Its inputs' (kind "X") or outputs' element variables in the model's order, names the
@@ -816,7 +822,7 @@ class NetDecl:
         if len(ts) != len(names):
             raise CheckError("network %s declares %d %s but its model has %d"
                              % (self.name, len(ts), what, len(names)))
-        if all(t.onnx is not None for t in self.xs + self.ys):
+        if all(t.onnx is not None for t in self.xs + self.ys):  # (hidden nodes always are)
             by = {t.onnx: t for t in ts}
             if sorted(by) != sorted(names):
                 raise CheckError("network %s names the ONNX %s %s but its model has %s"
@@ -849,7 +855,8 @@ class Spec:
         nets = [e for e in exprs if e[0] == "declare-network"]
         self.several = len(nets) > 1 or any(
             sum(1 for d in e[2:] if isinstance(d, list) and d
-                and d[0] in ("declare-input", "declare-output")) > 2 for e in nets)
+                and d[0] in ("declare-input", "declare-output", "declare-hidden")) > 2
+            for e in nets)
         for e in exprs:
             head = e[0]
             if head == "vnnlib-version":
@@ -913,11 +920,12 @@ class Spec:
                                      % (net.name, d[0], d[1]))
                 net.link = (d[0], d[1])
                 continue
-            if not isinstance(d, list) or not d or d[0] not in ("declare-input", "declare-output"):
+            if not isinstance(d, list) or not d or d[0] not in ("declare-input", "declare-output",
+                                                                 "declare-hidden"):
                 raise CheckError("vnnlib: unsupported network declaration %r" % (d,))
-            if len(d) not in (4, 5):
+            if len(d) not in (4, 5) or (d[0] == "declare-hidden" and len(d) != 5):
                 raise CheckError("vnnlib: bad %s %r" % (d[0], d))
-            kind = "X" if d[0] == "declare-input" else "Y"
+            kind = {"declare-input": "X", "declare-output": "Y", "declare-hidden": "H"}[d[0]]
             shape = parse_shape(d[3], "vnnlib")
             n = int(np.prod(shape)) if shape else 1
             if several:
@@ -937,11 +945,11 @@ class Spec:
             t.onnx = d[4].strip('"') if len(d) == 5 else None
             self.tensors.append(t)
             kinds.append(kind)
-            (net.xs if kind == "X" else net.ys).append(t)
-        n_x = kinds.count("X")
-        if n_x == 0 or n_x == len(kinds) or kinds != ["X"] * n_x + ["Y"] * (len(kinds) - n_x):
-            raise CheckError("vnnlib: network %s must declare its inputs, then its outputs"
-                             % net.name)
+            {"X": net.xs, "Y": net.ys, "H": net.hs}[kind].append(t)
+        n_x, n_h, n_y = kinds.count("X"), kinds.count("H"), kinds.count("Y")
+        if n_x == 0 or n_y == 0 or kinds != ["X"] * n_x + ["H"] * n_h + ["Y"] * n_y:
+            raise CheckError("vnnlib: network %s must declare its inputs, then its hidden nodes, "
+                             "then its outputs" % net.name)
         self.networks.append(net)
 
     def _tensor_ref(self, e):
@@ -956,13 +964,13 @@ class Spec:
             shape = t.shape
             idx = [int(i) for i in m.group(2).split(",")] if m.group(2) else []
             if m.group(2) is None and int(np.prod(shape)) == 1:
-                return t.keys[0], t.kind == "Y"
+                return t.keys[0], t.kind != "X"
             if len(idx) != len(shape) or any(i >= d for i, d in zip(idx, shape)):
                 raise CheckError("vnnlib: bad index in %r for shape %r" % (e, shape))
             flat = 0
             for i, d in zip(idx, shape):
                 flat = flat * d + i
-            return t.keys[flat], t.kind == "Y"
+            return t.keys[flat], t.kind != "X"
         if self.several and m.group(2) is not None:
             raise CheckError("vnnlib: undeclared tensor %s in %r" % (m.group(1), e))
         return None
@@ -1353,9 +1361,10 @@ def check_several(spec, paths, load, vals):
                              "has %d" % (decl.name, len(x_keys), path, sum(net.input_sizes)))
         x64 = np.array([vals[k] for k in x_keys], dtype=np.float64)
         x32 = x64.astype(np.float32)
-        y32 = net.run(x32, np.float32)
-        y64 = net.run(x32.astype(np.float64), np.float64)
-        y_keys = decl.laid_out("Y", net.output_names)
+        hidden = [t.onnx for t in decl.hs]   # after the outputs, as run() returns them
+        y32 = net.run(x32, np.float32, hidden)
+        y64 = net.run(x32.astype(np.float64), np.float64, hidden)
+        y_keys = decl.laid_out("Y", net.output_names) + [k for t in decl.hs for k in t.keys]
         if len(y_keys) != y32.size:
             raise CheckError("network %s: the spec declares %d output elements but its model %s "
                              "has %d" % (decl.name, len(y_keys), path, y32.size))

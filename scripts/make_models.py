@@ -1480,6 +1480,27 @@ def multi_io_specs(net, axis, h, lip, models_dir, put):
         "; multi_io_named_unsat: expected unsat. Grid max of score[0] - aux: %.6f; + 2 L h/2 = "
         "%.6f < %s.\n" % (d_max, d_max + lip * h, num(t_un))
         + named + "(assert (>= s[0,0] (+ a[0,0] %s)))\n" % num(t_un), "unsat")
+    # declare-hidden: fc1 = W1 x + b1 (rand2_a's first layer, affine) and relu1 = relu(fc1)
+    W1, b1 = net.layers[0][1], net.layers[0][2]
+    z_max = b1[0] + abs(W1[0][0]) + abs(W1[0][1])    # its exact maximum on [-1,1]^2 (float64)
+    t_z = ceil_to(z_max * (1 + 1e-12) + MARGIN, 1e-3)
+    hid = ("(vnnlib-version <2.0>)\n(declare-network m (declare-input p real [1,1])"
+           " (declare-input v real [1,1]) (declare-hidden z real [1,12] \"fc1\")"
+           " (declare-hidden r real [1,12] \"relu1\") (declare-output s real [1,2])"
+           " (declare-output a real [1,1]))\n" + box % ("p[0,0]", "p[0,0]", "v[0,0]", "v[0,0]"))
+    put("multi_io_hidden_unsat", "models/multi_io.onnx",
+        "; multi_io_hidden_unsat: expected unsat. fc1[0] = W1[0] x + b1[0] is at most %.9f on "
+        "the box,\n; below %s; relu1 is never negative.\n" % (z_max, num(t_z))
+        + hid + "(assert (or (>= z[0,0] %s) (< r[0,3] -0.001)))\n" % num(t_z), "unsat")
+    best = max(((y[2], (x0, x1)) for x0, row in zip(axis, ys) for x1, y in zip(axis, row)))
+    x0, x1 = best[1]
+    r = [max(0.0, w[0] * x0 + w[1] * x1 + bb) for w, bb in zip(W1, b1)]
+    j = max(range(len(r)), key=lambda q: r[q])
+    put("multi_io_hidden_sat", "models/multi_io.onnx",
+        "; multi_io_hidden_sat: expected sat. At (%.6g, %.6g), aux = %.6f and relu1[%d] = %.6f,\n"
+        "; each 0.05 above its threshold.\n" % (x0, x1, best[0], j, r[j])
+        + hid + "(assert (>= a[0,0] %s))\n(assert (>= r[0,%d] %s))\n"
+        % (num(floor_to(best[0] - 0.05, 1e-3)), j, num(floor_to(r[j] - 0.05, 1e-3))), "sat")
     t_sat = floor_to(d_max - 0.05, 1e-3)
     put("multi_io_named_sat", "models/multi_io.onnx",
         "; multi_io_named_sat: expected sat. A grid point has score[0] - aux = %.6f >= %s.\n"
@@ -1541,6 +1562,14 @@ def write_bad_inputs(root):
         " (declare-output s real [1,2] \"score\"))\n"
         "(assert (and (>= p[0,0] -1) (<= p[0,0] 1) (>= v[0,0] -1) (<= v[0,0] 1)))\n"
         "(assert (>= s[0,0] 1))\n").encode()
+    files["v2_two_networks_hidden.vnnlib"] = (
+        "; VNNLIB 2.0 over two networks, one with a hidden node: not supported\n"
+        + net2.replace("(declare-output", '(declare-hidden H real [1,12] "relu1") (declare-output')
+        + "(declare-network g (equal-to f) (declare-input A real [1,2])"
+        " (declare-output B real [1,1]))\n"
+        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
+        + "(assert (== A[0,0] X[0,0]))\n(assert (== A[0,1] X[0,1]))\n"
+        + "(assert (>= H[0,0] (+ B[0,0] 1)))\n").encode()
     for name, data in files.items():
         with open(os.path.join(bad, name), "wb") as f:
             f.write(data)

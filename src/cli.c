@@ -416,8 +416,9 @@ static void io_names(const vfy_net *net, int is_out, char *buf, size_t cap)
     size_t o = 0;
     buf[0] = '\0';
     for (int64_t j = 0; j < (is_out ? net->n_outs : net->n_ins) && o < cap; j++)
-        o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", j ? ", " : "",
-                              (is_out ? net->outs : net->ins)[j].name);
+        if (!(is_out ? net->outs : net->ins)[j].hidden)
+            o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", o ? ", " : "",
+                                  (is_out ? net->outs : net->ins)[j].name);
 }
 
 /* Whether the model at path fits network q of the query (q < 0: a VNNLIB 1 spec's X_i, Y_i), and
@@ -450,8 +451,9 @@ static vfy_status fit_model_io(const vfy_net *net, const char *path, const vfy_s
     if (spec->n_nets > 1)
         snprintf(which, sizeof which, " for network '%s'", nt->name);
     for (int k = 0; k < 2; k++) {
-        int n = k ? nt->n_outputs : nt->n_inputs;
-        int64_t n_model = k ? net->n_outs : net->n_ins;
+        /* the hidden nodes come last in the model's outputs, in the query's order (load_problem) */
+        int n_hid = k ? nt->n_hidden : 0, n = (k ? nt->n_outputs : nt->n_inputs) - n_hid;
+        int64_t n_model = (k ? net->n_outs : net->n_ins) - n_hid;
         const vfy_spec_tensor *ts = k ? nt->outputs : nt->inputs;
         const vfy_net_io *io = k ? net->outs : net->ins;
         int64_t base = k ? nt->y_off : nt->x_off, *map = k ? ymap : xmap;
@@ -460,10 +462,12 @@ static vfy_status fit_model_io(const vfy_net *net, const char *path, const vfy_s
                             spec_path, n, io_kind(k), n == 1 ? "" : "s", which, path,
                             (long long)n_model);
         int used[VFY_SPEC_MAX_IO] = {0};
-        for (int j = 0; j < n; j++) {
+        for (int j = 0, o = 0, h = 0; j < n + n_hid; j++) {
             const vfy_spec_tensor *t = &ts[j];
-            int m = j;
-            if (nt->by_name) {
+            int m = t->hidden ? n + h++ : o++;
+            if (t->hidden) {
+                VFY_ASSERT(io[m].hidden && !strcmp(io[m].name, t->onnx_name));
+            } else if (nt->by_name) {
                 for (m = 0; m < n && strcmp(io[m].name, t->onnx_name) != 0; m++)
                     ;
                 if (m == n) {
@@ -565,8 +569,18 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
         st = vfy_fail(err, VFY_ERR_NOMEM, "out of memory");
     for (int64_t q = 0; st == VFY_OK && q < n_nets; q++) {
         int i = bind[q];
-        if (!loaded[i])
-            st = vfy_onnx_load(models[i].path, &loaded[i], err);
+        /* a network's hidden nodes, in the query's order: the model's last outputs */
+        const char *hidden[VFY_SPEC_MAX_IO];
+        int64_t n_hidden = 0;
+        for (int j = 0; spec->n_nets && j < spec->nets[q].n_outputs; j++)
+            if (spec->nets[q].outputs[j].hidden)
+                hidden[n_hidden++] = spec->nets[q].outputs[j].onnx_name;
+        if (n_hidden && n_nets > 1)
+            st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: hidden nodes (declare-hidden) in a "
+                          "query over several networks are not supported", spec_path);
+        else if (!loaded[i])
+            st = vfy_onnx_load_hidden(models[i].path, NULL, 0, hidden, n_hidden, &loaded[i],
+                                      err);
         if (st == VFY_OK)
             st = fit_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
                               spec_path, xmap, ymap, err);

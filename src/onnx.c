@@ -247,7 +247,8 @@ static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t 
                                vfy_error *err);
 
 /* Copy the model into g, validating as we go. */
-static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error *err)
+static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g,
+                              const char *const *hidden, int64_t n_hidden, vfy_error *err)
 {
     const char *file = g->file;
     const Onnx__GraphProto *G = m->graph;
@@ -270,7 +271,7 @@ static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error
         g->values[idx].is_const = g->values[idx].is_shaped = 1;
     }
     int64_t n_real = 0, *ins = vfy_alloc_array(G->n_input + 1, sizeof *ins),
-            *outs = vfy_alloc_array(G->n_output + 1, sizeof *outs);
+            *outs = vfy_alloc_array(G->n_output + (size_t)n_hidden + 1, sizeof *outs);
     if (!ins || !outs) {
         vfy_free(ins);
         vfy_free(outs);
@@ -279,8 +280,24 @@ static vfy_status build_graph(const Onnx__ModelProto *m, vfy_graph *g, vfy_error
     st = add_inputs_nodes(G, g, ins, &n_real, err);
     if (st == VFY_OK)
         st = find_outputs(G, g, outs, err);
+    /* the hidden values asked for, as more outputs */
+    for (int64_t k = 0; st == VFY_OK && k < n_hidden; k++) {
+        int64_t v = vfy_graph_find_value(g, hidden[k]);
+        if (v < 0)
+            st = vfy_fail(err, VFY_ERR_INVALID, "%s: no value named '%s' (declare-hidden) in the "
+                          "model", file, hidden[k]);
+        else if (g->values[v].is_const)
+            st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: '%s' (declare-hidden) is a constant of "
+                          "the model, not a value it computes", file, hidden[k]);
+        for (size_t j = 0; st == VFY_OK && j < G->n_output + (size_t)k; j++)
+            if (outs[j] == v)
+                st = vfy_fail(err, VFY_ERR_INVALID, "%s: '%s' (declare-hidden) is %s", file,
+                              hidden[k], j < G->n_output ? "a graph output: declare it as one"
+                                                          : "declared hidden twice");
+        outs[G->n_output + (size_t)k] = v;
+    }
     if (st == VFY_OK)
-        st = vfy_graph_set_io(g, ins, n_real, outs, (int64_t)G->n_output, err);
+        st = vfy_graph_set_io(g, ins, n_real, outs, (int64_t)G->n_output + n_hidden, err);
     vfy_free(ins);
     vfy_free(outs);
     return st;
@@ -379,8 +396,9 @@ static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t 
     return VFY_OK;
 }
 
-vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name, vfy_net **out,
-                               vfy_error *err)
+static vfy_status load_bytes(const uint8_t *data, size_t len, const char *name,
+                             const char *const *hidden, int64_t n_hidden, vfy_net **out,
+                             vfy_error *err)
 {
     vfy_status st = VFY_OK;
     pb_state ps = {0};
@@ -404,13 +422,15 @@ vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name
         st = vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", name);
         goto fail;
     }
-    if ((st = build_graph(m, g, err)))
+    if ((st = build_graph(m, g, hidden, n_hidden, err)))
         goto fail;
     onnx__model_proto__free_unpacked(m, &pa);
     m = NULL;
     if ((st = vfy_graph_sort(g, err)) || (st = vfy_graph_infer(g, err)) ||
         (st = vfy_graph_lower(g, out, err)))
         goto fail;
+    for (int64_t k = 0; k < n_hidden; k++)
+        (*out)->outs[(*out)->n_outs - n_hidden + k].hidden = 1;
     vfy_graph_free(g);
     return VFY_OK;
 fail:
@@ -420,14 +440,28 @@ fail:
     return st;
 }
 
+vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name, vfy_net **out,
+                               vfy_error *err)
+{
+    return load_bytes(data, len, name, NULL, 0, out, err);
+}
+
+vfy_status vfy_onnx_load_hidden(const char *path, const uint8_t *data, size_t len,
+                                const char *const *hidden, int64_t n_hidden, vfy_net **out,
+                                vfy_error *err)
+{
+    if (data)
+        return load_bytes(data, len, path, hidden, n_hidden, out, err);
+    uint8_t *bytes = NULL;
+    *out = NULL;
+    vfy_status st = vfy_read_file(path, &bytes, &len, err);
+    if (st == VFY_OK)
+        st = load_bytes(bytes, len, path, hidden, n_hidden, out, err);
+    vfy_free(bytes);
+    return st;
+}
+
 vfy_status vfy_onnx_load(const char *path, vfy_net **out, vfy_error *err)
 {
-    uint8_t *data = NULL;
-    size_t len = 0;
-    *out = NULL;
-    vfy_status st = vfy_read_file(path, &data, &len, err);
-    if (st == VFY_OK)
-        st = vfy_onnx_load_bytes(data, len, path, out, err);
-    vfy_free(data);
-    return st;
+    return vfy_onnx_load_hidden(path, NULL, 0, NULL, 0, out, err);
 }

@@ -65,6 +65,7 @@ typedef struct decl {
 /* A VNNLIB 2.0 declare-input / declare-output: its atoms' nodes and its shape. */
 typedef struct tensor_decl {
     int64_t name, type, onnx; /* atom nodes; onnx -1 when no ONNX name is given */
+    int hidden;               /* a declare-hidden (kept among the outputs: a computed value) */
     const char *type_name;    /* the element type's name in a result file */
     int rank;
     int64_t shape[VFY_SPEC_MAX_RANK];
@@ -865,19 +866,28 @@ static vfy_status declare_network(parser *p, int64_t i)
         int64_t h = k + 1;
         if (!d->is_list || d->u.n_kids == 0 || p->nodes[h].is_list)
             return PERR(p, k, VFY_ERR_PARSE, "expected a declaration such as (declare-input ...)");
-        if (tok_is(p, h, "declare-input") || tok_is(p, h, "declare-output")) {
+        int is_hidden = tok_is(p, h, "declare-hidden");
+        if (tok_is(p, h, "declare-input") || tok_is(p, h, "declare-output") || is_hidden) {
             int is_in = tok_is(p, h, "declare-input");
             int *count = is_in ? &net.n_in : &net.n_out;
             if (*count == VFY_SPEC_MAX_IO)
                 return PERR(p, k, VFY_ERR_UNSUPPORTED, "more than %d %ss in one network",
-                            VFY_SPEC_MAX_IO, is_in ? "input" : "output");
+                            VFY_SPEC_MAX_IO, is_in ? "input" : "output and hidden node");
             if (is_in && net.n_out)
-                return PERR(p, k, VFY_ERR_PARSE, "declare-input after declare-output (inputs "
-                            "are declared first)");
+                return PERR(p, k, VFY_ERR_PARSE, "declare-input after declare-%s (inputs are "
+                            "declared first)", net.tout[net.n_out - 1].hidden ? "hidden"
+                                                                               : "output");
+            if (is_hidden && net.n_out && !net.tout[net.n_out - 1].hidden)
+                return PERR(p, k, VFY_ERR_PARSE, "declare-hidden after declare-output (hidden "
+                            "nodes are declared before the outputs)");
             tensor_decl *t = is_in ? &net.tin[*count] : &net.tout[*count];
             vfy_status st = declare_tensor(p, k, t);
             if (st != VFY_OK)
                 return st;
+            t->hidden = is_hidden;
+            if (is_hidden && t->onnx < 0)
+                return PERR(p, k, VFY_ERR_PARSE, "declare-hidden needs the name of the ONNX "
+                            "value it stands for");
             if (tensor_declared(p, &net, t->name))
                 return PERR(p, t->name, VFY_ERR_INVALID, "'%s' is declared twice",
                             tok(p, t->name, b, sizeof b));
@@ -887,9 +897,6 @@ static vfy_status declare_network(parser *p, int64_t i)
                             "elements", is_in ? "input" : "output");
             *total += t->size;
             (*count)++;
-        } else if (tok_is(p, h, "declare-hidden")) {
-            return PERR(p, k, VFY_ERR_UNSUPPORTED, "hidden-node variables (declare-hidden) are "
-                        "not supported");
         } else if (tok_is(p, h, "equal-to") || tok_is(p, h, "isomorphic-to")) {
             vfy_status st = network_relation(p, k, &net);
             if (st != VFY_OK)
@@ -902,18 +909,21 @@ static vfy_status declare_network(parser *p, int64_t i)
     if (!net.n_in)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no input",
                     tok(p, nm, b, sizeof b));
-    if (!net.n_out)
-        return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no output",
-                    tok(p, nm, b, sizeof b));
-    int named = 0;
+    int named = 0, n_hidden = 0;
     for (int j = 0; j < net.n_in; j++)
         named += net.tin[j].onnx >= 0;
-    for (int j = 0; j < net.n_out; j++)
-        named += net.tout[j].onnx >= 0;
-    if (net.n_in + net.n_out > 2 && named && named != net.n_in + net.n_out)
+    for (int j = 0; j < net.n_out; j++) {
+        n_hidden += net.tout[j].hidden;
+        named += net.tout[j].onnx >= 0 && !net.tout[j].hidden;
+    }
+    int n_io = net.n_in + net.n_out - n_hidden;
+    if (net.n_out == n_hidden)
+        return PERR(p, i, VFY_ERR_INVALID, "network '%s' declares no output",
+                    tok(p, nm, b, sizeof b));
+    if (n_io > 2 && named && named != n_io)
         return PERR(p, i, VFY_ERR_INVALID, "network '%s' gives ONNX names to %d of its %d inputs "
                     "and outputs: name all of them (matched by name) or none (matched by order)",
-                    tok(p, nm, b, sizeof b), named, net.n_in + net.n_out);
+                    tok(p, nm, b, sizeof b), named, n_io);
     net.x_off = p->n_nets ? p->nets[p->n_nets - 1].x_off + p->nets[p->n_nets - 1].n_x : 0;
     net.y_off = p->n_nets ? p->nets[p->n_nets - 1].y_off + p->nets[p->n_nets - 1].n_y : 0;
     if (net.x_off > SPEC_MAX_INDEX - net.n_x || net.y_off > SPEC_MAX_INDEX - net.n_y)
@@ -2115,6 +2125,8 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
             for (int j = 0; j < (k ? nd->n_out : nd->n_in); j++) {
                 const tensor_decl *td = k ? &nd->tout[j] : &nd->tin[j];
                 t->by_name &= td->onnx >= 0;
+                (k ? &t->outputs[j] : &t->inputs[j])->hidden = td->hidden;
+                t->n_hidden += td->hidden;
                 if ((st = copy_tensor(p, td, off, k ? &t->outputs[j] : &t->inputs[j])))
                     goto fail;
                 off += td->size;

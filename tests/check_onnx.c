@@ -1377,10 +1377,10 @@ static void ref_multi_io(const double *x, double *y)
     memcpy(y + 2, y1, sizeof y1);
 }
 
-START_TEST(test_multi_io)
+static void build_multi_io(mb *bp)
 {
-    int64_t ad[2] = {1, 2}, bd[1] = {3}, wad[2] = {2, 3}, wbd[2] = {3, 2}, y1d[2] = {1, 3},
-            y2d[2] = {1, 2};
+    static const int64_t ad[2] = {1, 2}, bd[1] = {3}, wad[2] = {2, 3}, wbd[2] = {3, 2},
+                         y1d[2] = {1, 3}, y2d[2] = {1, 2};
     mb b = {0};
     b.in[b.nin++] = vinfo("a", FLT, 2, ad);
     b.in[b.nin++] = vinfo("b", FLT, 1, bd);
@@ -1392,6 +1392,14 @@ START_TEST(test_multi_io)
     ADD_NODE(b, "Add", "add", "t,b", "u", NULL);
     ADD_NODE(b, "Relu", "r", "u", "y1", NULL);
     ADD_NODE(b, "MatMul", "mm2", "y1,Wb", "y2", NULL);
+    *bp = b;
+}
+
+START_TEST(test_multi_io)
+{
+    int64_t bd[1] = {3};
+    mb b;
+    build_multi_io(&b);
     vfy_net *net = load_ok(&b);
     ck_assert(net->n_in == 5 && net->n_out == 5 && net->n_ins == 2 && net->n_outs == 2);
     ck_assert_str_eq(net->ins[0].name, "a");
@@ -1431,6 +1439,64 @@ START_TEST(test_multi_io)
     for (int j = 0; j < 6; j++)
         REQUIRE_MSG(y[j] == want[j], "output %d: %g, want %g", j, y[j], want[j]);
     vfy_net_free(net);
+}
+END_TEST
+
+/* Values inside the graph asked for as more outputs (VNNLIB 2.0's declare-hidden). */
+static vfy_status load_hidden(const mb *b, const char *const *hidden, int64_t n, vfy_net **net,
+                              vfy_error *e)
+{
+    size_t len;
+    uint8_t *buf = mb_pack(b, &len);
+    vfy_error_clear(e);
+    return vfy_onnx_load_hidden("test.onnx", buf, len, hidden, n, net, e);
+}
+
+static void ref_multi_io_hidden(const double *x, double *y)
+{
+    ref_multi_io(x, y); /* then u = a Wa + b, before the ReLU */
+    for (int j = 0; j < 3; j++)
+        y[5 + j] = x[0] * MIO_A[j] + x[1] * MIO_A[3 + j] + x[2 + j];
+}
+
+START_TEST(test_hidden_values)
+{
+    mb b;
+    build_multi_io(&b);
+    vfy_net *net = NULL;
+    vfy_error e;
+    const char *u[1] = {"u"};
+    REQUIRE_MSG(load_hidden(&b, u, 1, &net, &e) == VFY_OK, "%s", e.msg);
+    ck_assert(net->n_out == 8 && net->n_outs == 3 && net->outs[2].hidden && !net->outs[1].hidden);
+    ck_assert_str_eq(net->outs[2].name, "u");
+    ck_assert(net->outs[2].off == 5 && net->outs[2].numel == 3 && net->outs[2].rank == 2);
+    check_against(net, ref_multi_io_hidden);
+    check_bounds_hold(net, ref_multi_io_hidden, 0.5);
+    vfy_net_free(net);
+    /* a graph input may be asked for too; the errors */
+    const char *ab[2] = {"b", "a"};
+    REQUIRE_MSG(load_hidden(&b, ab, 2, &net, &e) == VFY_OK, "%s", e.msg);
+    ck_assert(net->n_out == 5 + 3 + 2 && net->outs[2].off == 5 && net->outs[3].off == 8 &&
+              net->outs[3].numel == 2);
+    vfy_net_free(net);
+    static const struct {
+        const char *names[2];
+        int n;
+        vfy_status st;
+        const char *msg;
+    } bad[] = {
+        {{"nope"}, 1, VFY_ERR_INVALID, "no value named 'nope' (declare-hidden) in the model"},
+        {{"Wa"}, 1, VFY_ERR_UNSUPPORTED, "'Wa' (declare-hidden) is a constant of the model"},
+        {{"y1"}, 1, VFY_ERR_INVALID, "'y1' (declare-hidden) is a graph output"},
+        {{"u", "u"}, 2, VFY_ERR_INVALID, "'u' (declare-hidden) is declared hidden twice"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        net = NULL;
+        vfy_status st = load_hidden(&b, bad[k].names, bad[k].n, &net, &e);
+        REQUIRE_MSG(st == bad[k].st && strstr(e.msg, bad[k].msg) && strstr(e.msg, "test.onnx"),
+                    "case %zu: %s: %s", k, vfy_status_name(st), e.msg);
+        ck_assert_ptr_null(net);
+    }
 }
 END_TEST
 
@@ -4492,6 +4558,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_relu_chain);
     tcase_add_test(tc, test_residual);
     tcase_add_test(tc, test_multi_io);
+    tcase_add_test(tc, test_hidden_values);
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);

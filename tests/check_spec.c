@@ -942,6 +942,26 @@ START_TEST(test_v2_multi_io)
     ck_assert(!s->nets[0].by_name && s->nets[0].inputs[1].off == 1);
     ck_assert(s->cases[0].rows[0].cy[2] == -1 && s->cases[0].rows[0].cy[1] == 1);
     vfy_spec_free(s);
+    /* hidden nodes: among the outputs, in declaration order (before them), always named; the
+     * inputs and outputs unnamed (matched by order) */
+    s = parse_ok("(vnnlib-version <2.0>)\n"
+                 "(declare-network f (declare-input x real [2]) (declare-hidden h real [3] \"fc1\")"
+                 " (declare-output y real []))\n"
+                 "(assert (and (>= x[0] 0) (<= x[0] 1) (>= x[1] 0) (<= x[1] 1)))\n"
+                 "(assert (or (>= h[2] 5) (<= y 0)))");
+    nt = &s->nets[0];
+    ck_assert(nt->n_outputs == 2 && nt->n_hidden == 1 && !nt->by_name && s->n_y == 4);
+    ck_assert(nt->outputs[0].hidden && !nt->outputs[1].hidden);
+    ck_assert_str_eq(nt->outputs[0].onnx_name, "fc1");
+    ck_assert(nt->outputs[0].off == 0 && nt->outputs[1].off == 3);
+    ck_assert_int_eq(s->n_cases, 2);
+    int seen = 0;
+    for (int64_t c = 0; c < 2; c++) {
+        const vfy_row *rw = &s->cases[c].rows[0];
+        seen |= (rw->cy[2] == -1 && rw->rhs_hi == -5) ? 1 : (rw->cy[3] == 1 ? 2 : 0);
+    }
+    ck_assert_int_eq(seen, 3);
+    vfy_spec_free(s);
 }
 END_TEST
 
@@ -995,8 +1015,16 @@ START_TEST(test_v2_errors)
               "(assert (<= A[0] X[0,0]))", VFY_ERR_INVALID, "t.vnnlib:3:35: ",
               "A[0] has no lower bound");
 #undef G
-    parse_err(NET("X real [1]) (declare-hidden H real [1] \"h\"", "Y real [1]"),
-              VFY_ERR_UNSUPPORTED, "t.vnnlib:2:47: ", "hidden-node variables");
+    /* hidden nodes: named, after the inputs and before the outputs */
+    parse_err(NET("X real [1]) (declare-hidden H real [1]", "Y real [1]"), VFY_ERR_PARSE,
+              "t.vnnlib:2:47: ", "declare-hidden needs the name of the ONNX value");
+    parse_err(NET("X real [1]", "Y real [1]) (declare-hidden H real [1] \"h\""), VFY_ERR_PARSE,
+              "t.vnnlib:2:75: ", "declare-hidden after declare-output");
+    parse_err(NET("X real [1]) (declare-hidden H real [1] \"h\") (declare-input X2 real [1]",
+                  "Y real [1]"), VFY_ERR_PARSE, "t.vnnlib:2:79: ",
+              "declare-input after declare-hidden");
+    parse_err("(declare-network f (declare-input X real [1]) (declare-hidden H real [1] \"h\"))",
+              VFY_ERR_INVALID, "t.vnnlib:1:1: ", "network 'f' declares no output");
     /* several inputs and outputs: all named or none */
     parse_err(NET("X real [1] \"a\") (declare-input X2 real [1]", "Y real [1] \"y\""),
               VFY_ERR_INVALID, "t.vnnlib:2:1: ", "network 'f' gives ONNX names to 2 of its 3 "

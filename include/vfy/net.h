@@ -87,6 +87,7 @@ typedef struct vfy_net_io {
     int64_t shape[8];
     int64_t numel;
     int64_t off;           /* its first element's index in the net's input (output) vector */
+    int hidden;            /* an output: a value inside the graph asked for (vfy_onnx_load_hidden) */
 } vfy_net_io;
 
 typedef struct vfy_net {

@@ -21,7 +21,8 @@
  * [1,5]) (declare-output Y float32 [1,5])), and names elements X[0,3]: element X[i_0,...,i_r-1]
  * is X_i with i its row-major offset (the ONNX tensor's order), so both give the same form.
  * A network may declare several inputs and outputs (an ONNX model's several graph inputs and
- * outputs, matched by order or, when every one is given its ONNX name, by name), and a 2.0 query
+ * outputs, matched by order or, when every one is given its ONNX name, by name) and hidden nodes
+ * (declare-hidden: values the model computes, by their ONNX names), and a 2.0 query
  * may declare several networks (the later ones possibly equal-to or isomorphic-to an earlier one):
  * X_i then runs over all networks' inputs, one network after another and within a network one
  * tensor after another, and Y_i over their outputs (vfy_spec_tensor's off). */
@@ -61,6 +62,8 @@ typedef struct vfy_spec_tensor {
     int rank;               /* 0 for a scalar */
     int64_t shape[VFY_SPEC_MAX_RANK];
     int64_t size;           /* its number of elements (1 for a scalar) */
+    int hidden;             /* a declare-hidden: an ONNX value the network computes (onnx_name),
+                             * kept among the outputs (its elements are Y_...) */
     int64_t off;            /* its elements are X_off .. X_{off+size-1} (Y_... for an output):
                              * declaration order as parsed; the model's order once the CLI has
                              * matched the tensors to the model's (vfy_spec_permute) */
@@ -84,8 +87,11 @@ typedef struct vfy_spec_net {
     vfy_spec_relation rel;
     int64_t rel_to;         /* the network related to (declared earlier), -1 for VFY_SPEC_OWN */
     int n_inputs, n_outputs;
-    vfy_spec_tensor inputs[VFY_SPEC_MAX_IO], outputs[VFY_SPEC_MAX_IO]; /* declaration order */
-    int by_name;            /* 1: every tensor names its ONNX input or output (matched by name) */
+    /* declaration order; outputs[] holds the hidden nodes too (declared before the outputs) */
+    vfy_spec_tensor inputs[VFY_SPEC_MAX_IO], outputs[VFY_SPEC_MAX_IO];
+    int n_hidden;           /* how many of outputs[] are hidden nodes */
+    int by_name;            /* 1: every input and output names its ONNX tensor (matched by name;
+                             * hidden nodes always are) */
     int64_t x_off, y_off;
     int64_t n_x, n_y;       /* the sizes of its blocks */
 } vfy_spec_net;
