@@ -5129,6 +5129,120 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
     return st;
 }
 
+/* ---- selections folded away ---- */
+
+/* Whether layer L only selects: DENSE (a dense matrix), every row one nonzero coefficient,
+ * exactly 1, a zero bias; sel[o] its input. What the lowering emits for a Slice, Concat or
+ * Split of carried values, and for the joined inputs and outputs of vfy_graph_set_io. */
+static int is_selection(const vfy_layer *L, int64_t *sel)
+{
+    if (L->kind != VFY_LAYER_DENSE || L->csr || !L->w || L->w_relerr != 0)
+        return 0;
+    for (int64_t o = 0; o < L->n_out; o++) {
+        if (L->b[o] != 0)
+            return 0;
+        sel[o] = -1;
+        for (int64_t j = 0; j < L->n_in; j++) {
+            double v = L->w[o * L->n_in + j];
+            if (v == 0)
+                continue;
+            if (v != 1 || sel[o] >= 0)
+                return 0;
+            sel[o] = j;
+        }
+        if (sel[o] < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A plain DENSE layer (a dense matrix, not a lowered convolution) that a selection may join. */
+static int plain_dense(const lctx *lc, int64_t k)
+{
+    const vfy_layer *L = &lc->net->layers[k];
+    if (L->kind != VFY_LAYER_DENSE || L->csr || !L->w)
+        return 0;
+    for (int64_t i = 0; i < lc->n_conv; i++)
+        if (lc->conv_layer[i] == k)
+            return 0;
+    return 1;
+}
+
+/* Fold each selection layer S into its neighbour, exactly, in both real and float arithmetic:
+ *  - after a plain DENSE layer P: S P is P's rows selected (its bias likewise); every output is
+ *    one of P's row sums, computed as the model computes it (P's fan-in and allowance);
+ *  - else before a plain DENSE layer N, when S selects each input at most once: N S has N's
+ *    coefficients moved to the columns S reads (zeros elsewhere), the same terms in each sum.
+ * (A selection reading an input twice is not folded forward: N S would add coefficients.) */
+static vfy_status fold_selections(lctx *lc)
+{
+    vfy_net *net = lc->net;
+    for (int64_t k = 0; k < net->n_layers;) {
+        vfy_layer *S = &net->layers[k];
+        int64_t *sel = vfy_alloc_array((size_t)S->n_out + 1, sizeof *sel);
+        char *seen = vfy_alloc((size_t)S->n_in + 1);
+        if (!sel || !seen) {
+            vfy_free(sel);
+            vfy_free(seen);
+            return vfy_fail(lc->err, VFY_ERR_NOMEM, "%s: out of memory", lc->g->file);
+        }
+        int fold_back = 0, fold_fwd = 0;
+        if (is_selection(S, sel)) {
+            fold_back = k > 0 && plain_dense(lc, k - 1);
+            fold_fwd = !fold_back && k + 1 < net->n_layers && plain_dense(lc, k + 1);
+            for (int64_t o = 0; fold_fwd && o < S->n_out; o++)
+                fold_fwd = !seen[sel[o]]++;
+        }
+        vfy_free(seen);
+        if (!fold_back && !fold_fwd) {
+            vfy_free(sel);
+            k++;
+            continue;
+        }
+        vfy_layer *T = &net->layers[fold_back ? k - 1 : k + 1];
+        int64_t rows = fold_back ? S->n_out : T->n_out, cols = fold_back ? T->n_in : S->n_in;
+        double *w = vfy_alloc_array((size_t)(rows * cols), sizeof *w);
+        double *bias = vfy_alloc_array((size_t)rows, sizeof *bias);
+        if (!w || !bias) {
+            vfy_free(sel);
+            vfy_free(w);
+            vfy_free(bias);
+            return vfy_fail(lc->err, VFY_ERR_NOMEM, "%s: out of memory", lc->g->file);
+        }
+        if (fold_back) { /* (S P)[o] = P[sel[o]] */
+            for (int64_t o = 0; o < rows; o++) {
+                memcpy(w + o * cols, T->w + sel[o] * cols, (size_t)cols * sizeof *w);
+                bias[o] = T->b[sel[o]];
+            }
+        } else { /* (N S)[i][sel[o]] = N[i][o] */
+            for (int64_t i = 0; i < rows; i++) {
+                for (int64_t o = 0; o < S->n_out; o++)
+                    w[i * cols + sel[o]] = T->w[i * T->n_in + o];
+                bias[i] = T->b[i];
+            }
+        }
+        vfy_free(sel);
+        vfy_free(T->w);
+        vfy_free(T->b);
+        T->w = w;
+        T->b = bias;
+        if (fold_back)
+            T->n_out = rows;
+        else
+            T->n_in = cols;
+        vfy_free(S->w);
+        vfy_free(S->b);
+        memmove(S, S + 1, (size_t)(net->n_layers - k - 1) * sizeof *S);
+        net->n_layers--;
+        for (int64_t i = 0; i < lc->n_conv; i++)
+            if (lc->conv_layer[i] > k)
+                lc->conv_layer[i]--;
+        if (fold_back)
+            k--; /* (P may now be followed by another selection) */
+    }
+    return VFY_OK;
+}
+
 /* net->ins / net->outs from the graph's inputs and outputs (one of each when vfy_graph_set_io was
  * not called: g->input and g->output). */
 static vfy_status describe_io(const vfy_graph *g, vfy_net *net, vfy_error *err)
@@ -5291,6 +5405,8 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         if ((st = lmat_push(&lc, pn, &M, 0, 1)))
             goto fail;
     }
+    if ((st = fold_selections(&lc)))
+        goto fail;
     if ((st = vfy_net_validate(net, err)) != VFY_OK) {
         char msg[sizeof err->msg];
         snprintf(msg, sizeof msg, "%s", err ? err->msg : "");

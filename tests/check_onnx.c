@@ -1395,6 +1395,38 @@ static void build_multi_io(mb *bp)
     *bp = b;
 }
 
+/* The DENSE layers of net that only select (one coefficient 1 a row, no bias). */
+static int n_selections(const vfy_net *net)
+{
+    int n = 0;
+    for (int64_t l = 0; l < net->n_layers; l++) {
+        const vfy_layer *L = &net->layers[l];
+        int sel = L->kind == VFY_LAYER_DENSE;
+        for (int64_t o = 0; sel && o < L->n_out; o++) {
+            const int64_t *idx;
+            const double *val;
+            int64_t nz, ones = 0, others = 0;
+            vfy_layer_row(L, o, &idx, &val, &nz);
+            for (int64_t t = 0; t < nz; t++)
+                ones += val[t] == 1, others += val[t] != 1 && val[t] != 0;
+            sel = ones == 1 && !others && L->b[o] == 0;
+        }
+        n += sel;
+    }
+    return n;
+}
+
+static const float DUP_W[8] = {1.0f, -2.0f, 0.5f, 3.0f, -1.5f, 0.25f, 2.0f, -0.75f};
+static void ref_dup(const double *x, double *y)
+{
+    const double v[4] = {x[0], x[1], x[0], x[1]};
+    for (int i = 0; i < 2; i++) {
+        y[i] = 0;
+        for (int j = 0; j < 4; j++)
+            y[i] += DUP_W[i * 4 + j] * v[j];
+    }
+}
+
 START_TEST(test_multi_io)
 {
     int64_t bd[1] = {3};
@@ -1412,6 +1444,8 @@ START_TEST(test_multi_io)
     ck_assert_str_eq(net->outs[1].name, "y1");
     ck_assert(net->outs[1].off == 2 && net->outs[1].numel == 3 && net->outs[1].shape[1] == 3);
     check_against(net, ref_multi_io);
+    /* the joins are selections, folded into the layers beside them */
+    ck_assert_int_eq(n_selections(net), 0);
     check_bounds_hold(net, ref_multi_io, 0.3);
     check_bounds_hold(net, ref_multi_io, 1.5);
     vfy_net_free(net);
@@ -1438,6 +1472,22 @@ START_TEST(test_multi_io)
     const double want[6] = {1.5, 2, -3, 0.5, 4, 0};
     for (int j = 0; j < 6; j++)
         REQUIRE_MSG(y[j] == want[j], "output %d: %g, want %g", j, y[j], want[j]);
+    vfy_net_free(net);
+    /* a selection that reads an input twice (Concat(x, x)) is not folded into the Gemm after
+     * it: the merged coefficients would be sums, another float computation */
+    int64_t xd[2] = {1, 2}, wd[2] = {2, 4}, yd[2] = {1, 2};
+    mb d = {0};
+    d.in[d.nin++] = vinfo("x", FLT, 2, xd);
+    d.out[d.nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(d, tensor_f("W", 2, wd, DUP_W, ENC_RAW));
+    ADD_NODE(d, "Concat", "cat", "x,x", "c", attr_i("axis", 1), NULL);
+    ADD_NODE(d, "Gemm", "g", "c,W", "y", attr_i("transB", 1), NULL);
+    net = load_ok(&d);
+    ck_assert_int_eq(net->n_layers, 2);
+    ck_assert_int_eq(n_selections(net), 1);
+    ck_assert_int_eq(net->layers[1].fan_in, 4);
+    check_against(net, ref_dup);
+    check_bounds_hold(net, ref_dup, 0.5);
     vfy_net_free(net);
 }
 END_TEST
@@ -4317,7 +4367,9 @@ START_TEST(test_nomem_conv)
     ADD_NODE(b, "GlobalAveragePool", "gap", "a", "y", NULL);
     size_t len;
     uint8_t *buf = mb_pack(&b, &len);
-    fail_every_allocation(buf, len, 7); /* pad, conv, bn (2), relu, avg, gap */
+    /* pad, conv, bn (2), relu, avg; the gap, an average of one element, is a selection, folded
+     * into the avg */
+    fail_every_allocation(buf, len, 6);
 }
 END_TEST
 
