@@ -1555,6 +1555,11 @@ def write_bad_inputs(root):
         + net2.replace("[1,2])", '[1,2] "image")')
         + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
         + "(assert (<= Y[0,0] -0.05))\n").encode()
+    files["v2_float64_type.vnnlib"] = (
+        "; VNNLIB 2.0: float64 declared for a model whose input holds float32 values\n"
+        + net2.replace("X real", "X float64")
+        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
+        + "(assert (<= Y[0,0] -0.05))\n").encode()
     files["v2_multi_io_name.vnnlib"] = (
         "; VNNLIB 2.0 for models/multi_io.onnx (inputs pos, vel): 'velocity' names no input\n"
         "(vnnlib-version <2.0>)\n(declare-network m (declare-input v real [1,1] \"velocity\")"

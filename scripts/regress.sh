@@ -149,6 +149,7 @@ bad_case "several inputs, one misnamed"   models/multi_io.onnx "$B/v2_multi_io_n
 bad_case "several inputs, a 1-input model" "$GOOD_MODEL" specs/multi_io_named_unsat.vnnlib
 bad_case "VNNLIB 1 for a 2-input model"   models/multi_io.onnx "$GOOD_SPEC"
 bad_case "declare-hidden, two networks"   models/rand2_a.onnx "$B/v2_two_networks_hidden.vnnlib"
+bad_case "float64 declared, float32 model" "$GOOD_MODEL" "$B/v2_float64_type.vnnlib"
 
 # --- usage errors: exit 4, one line naming the conflict ------------------------------------------
 out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --certificate "$TMP/c" --bounds lp 2>&1 >/dev/null); rc=$?
@@ -177,6 +178,39 @@ then
     pass "--certificate, --check: two inputs" "exit 5: ${out%%$'\n'*}"
 else
     fail "--certificate, --check: two inputs" "exit $rc / $rc2, stderr '${out%%$'\n'*}' '$out2'"
+fi
+
+# --- the VNNLIB 2.0 standard's commands: verify (models by --network) and supports -------------
+out=$("$BIN" verify specs/multi_io_named_sat.vnnlib --network m=models/multi_io.onnx \
+      --result "$TMP/std_result" 2>"$TMP/stderr"); rc=$?
+# the assignment, in declaration order, is the result file's values
+want=$(awk 'NR > 1 && !/ /' "$TMP/std_result" | tr '\n' ' ')
+got=$(printf '%s\n' "$out" | tail -n +2 | sed 's/^[^=]*=//' | tr '\n' ' ')
+names=$(printf '%s\n' "$out" | tail -n +2 | sed 's/=.*//' | tr '\n' ' ')
+if [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | head -n 1)" = "sat" ] &&
+   [ "$names" = "v[0,0] p[0,0] a[0,0] s[0,0] s[0,1] " ] && [ "$got" = "$want" ]; then
+    pass "verify verify, sat" "exit 1, the assignment: $names"
+else
+    fail "verify verify, sat" "exit $rc, stdout '$(printf '%s' "$out" | tr '\n' '|')', want $want"
+fi
+out=$("$BIN" verify specs/multi_io_named_sat.vnnlib 2>&1 >/dev/null); rc=$?
+out2=$("$BIN" verify specs/pair_mono_unsat.vnnlib --network f=models/rand2_a.onnx \
+       --timeout 1e-9 2>/dev/null); rc2=$?
+if [ "$rc" -eq 4 ] && [ "$rc2" -eq 3 ] && [ "$out2" = "timed-out" ]; then
+    pass "verify verify, timed-out" "exit 3, 'timed-out'; no --network: exit 4"
+else
+    fail "verify verify, timed-out" "exit $rc / $rc2, stdout '$out2'"
+fi
+out=$(for q in --vnnlib-versions --hidden-nodes --multiple-networks --onnx-element-types; do
+          "$BIN" supports "$q"; done | tr '\n' ' ')
+ops=$("$BIN" supports --onnx-operators | tr '\n' ' ')
+"$BIN" supports --no-such-thing 2>/dev/null; rc=$?
+if [ "$out" = "2.0 2.0 true true float32 float64 real " ] && [ "$rc" -eq 4 ] &&
+   [ "${ops#*Gemm Conv}" = "$ops" ] && [ "${ops#* Conv }" != "$ops" ] &&
+   [ "$("$BIN" --name)" = "verify" ]; then
+    pass "verify supports" "$out; $(printf '%s' "$ops" | wc -w) operators"
+else
+    fail "verify supports" "'$out' (exit $rc for an unknown option); operators '$ops'"
 fi
 
 # --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----

@@ -8,6 +8,7 @@
 #include "vfy/lp.h"
 #include "vfy/la.h"
 #include "vfy/core.h"
+#include "vfy/graph.h"
 #include "vfy/onnx.h"
 #include "vfy/product.h"
 #include "vfy/result.h"
@@ -31,11 +32,21 @@ static const char usage_text[] =
     "usage: verify MODEL.onnx SPEC.vnnlib [options]\n"
     "       verify NAME=MODEL.onnx ... SPEC.vnnlib [options]\n"
     "       verify --check-certificate MODEL.onnx SPEC.vnnlib CERT [-v]\n"
+    "       verify verify QUERY.vnnlib --network NAME=MODEL.onnx ... [--timeout S] [options]\n"
+    "       verify supports --vnnlib-versions | --onnx-opset-versions | --onnx-element-types |\n"
+    "                       --onnx-operators | --multiple-inputs-outputs | --hidden-nodes |\n"
+    "                       --multiple-networks | --multiple-node-comparisons | --logics\n"
+    "       verify --name | --version\n"
     "\n"
     "Decides whether some input of the VNNLIB spec's region drives the network's output into the\n"
     "spec's unsafe set. Prints one line: unsat (the property holds, proved), sat (a counterexample,\n"
     "confirmed), unknown, or timeout. The spec is VNNLIB 1 (declare-const X_i Real) or VNNLIB 2.0\n"
-    "(declare-network, each network with one input and one output tensor).\n"
+    "(declare-network, each network with its inputs, hidden nodes and outputs).\n"
+    "\n"
+    "The commands verify and supports are the VNNLIB 2.0 standard's command-line interface: the\n"
+    "models given by --network, the verdict line timed-out, unknown, unsat or sat, and after sat\n"
+    "the assignment, a line NAME[i,j]=value for each declared element in declaration order.\n"
+    "(A model file named verify or supports is then written ./verify.)\n"
     "\n"
     "A VNNLIB 2.0 query may declare several networks: give a model for each, as NAME=MODEL.onnx\n"
     "with NAME the network's, or as plain paths in the networks' order (a network declared\n"
@@ -485,6 +496,16 @@ static vfy_status fit_model_io(const vfy_net *net, const char *path, const vfy_s
                                 "%s's %s is '%s'", spec_path, t->name, io_kind(k), t->onnx_name,
                                 path, io_kind(k), io[m].name);
             }
+            /* an ONNX element type asks for that type's analysis: the model's must be it
+             * (the VNNLIB 2.0 standard); Real leaves it open */
+            int want = !strcmp(t->type, "float32") ? 1 : !strcmp(t->type, "float64") ? 11 : 0;
+            if (want && want != io[m].onnx_type)
+                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s%s as %s, but %s's %s '%s' "
+                                "holds %s (declare it Real, or as the model's type)", spec_path,
+                                t->name, which, t->type, path, t->hidden ? "value" : io_kind(k),
+                                io[m].name, io[m].onnx_type == 1    ? "float32"
+                                            : io[m].onnx_type == 11 ? "float64"
+                                                                    : "integers");
             if (t->size != io[m].numel)
                 return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s%s with %lld element(s), "
                                 "but %s's %s '%s' has %lld", spec_path, t->name, which,
@@ -648,6 +669,34 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
     return VFY_OK;
 }
 
+/* `verify supports OPTION`: what the VNNLIB 2.0 standard's capability queries ask. */
+static int supports(int argc, char **argv)
+{
+    if (argc != 1)
+        return usage_error("%s", "supports takes one option, e.g. verify supports --hidden-nodes");
+    const char *q = argv[0];
+    if (!strcmp(q, "--vnnlib-versions")) {
+        puts("2.0\n2.0"); /* (and VNNLIB 1, outside the standard's versions) */
+    } else if (!strcmp(q, "--onnx-opset-versions")) {
+        puts("8\n18"); /* the operators' forms read, opset 8 (ACAS Xu) to 18 (Split, Reduce*) */
+    } else if (!strcmp(q, "--onnx-element-types")) {
+        /* sound for float32 executions, so for float64 ones (smaller roundings), and the reals */
+        puts("float32\nfloat64\nreal");
+    } else if (!strcmp(q, "--onnx-operators")) {
+        for (int k = 1; k < VFY_OP_COUNT; k++)
+            puts(vfy_op_name((vfy_op)k));
+    } else if (!strcmp(q, "--multiple-inputs-outputs") || !strcmp(q, "--multiple-input-outputs") ||
+               !strcmp(q, "--hidden-nodes") || !strcmp(q, "--multiple-networks") ||
+               !strcmp(q, "--multiple-node-comparisons")) {
+        puts("true");
+    } else if (!strcmp(q, "--logics") || !strcmp(q, "--arithmetic-complexity")) {
+        puts("LINEAR"); /* linear constraints over inputs, outputs and hidden nodes */
+    } else {
+        return usage_error("supports: unknown option '%s'", q);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *pos[MAX_MODELS + 2], *spec_path = NULL, *result_path = NULL;
@@ -663,7 +712,17 @@ int main(int argc, char **argv)
     vfy_verify_opts_default(&opts);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     opts.threads = ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
-    for (int i = 1; i < argc; i++) {
+    /* the VNNLIB 2.0 standard's commands (usage_text) */
+    if (argc > 1 && !strcmp(argv[1], "supports"))
+        return supports(argc - 2, argv + 2);
+    if (argc == 2 && !strcmp(argv[1], "--name")) {
+        puts("verify");
+        return 0;
+    }
+    int std_cmd = argc > 1 && !strcmp(argv[1], "verify");
+    const char *networks[MAX_MODELS];
+    int n_networks = 0;
+    for (int i = 1 + std_cmd; i < argc; i++) {
         const char *a = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -757,6 +816,16 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "--check-certificate")) {
             check_mode = 1;
+        } else if (!strcmp(a, "--network")) {
+            if (!std_cmd)
+                return usage_error("%s", "--network is an option of the verify command (verify "
+                                   "verify QUERY --network NAME=MODEL.onnx)");
+            if (!val || !strchr(val, '='))
+                return usage_error("%s", "--network needs NAME=MODEL.onnx");
+            if (n_networks == MAX_MODELS)
+                return usage_error("%s", "more than 16 networks");
+            networks[n_networks++] = val;
+            i++;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);
         } else if (n_pos < MAX_MODELS + 1) {
@@ -764,6 +833,22 @@ int main(int argc, char **argv)
         } else {
             return usage_error("unexpected argument '%s' (more than 16 models)", a);
         }
+    }
+    if (std_cmd) { /* verify verify QUERY --network NAME=MODEL ...: the models, then the query */
+        if (check_mode || compare)
+            return usage_error("%s", "the verify command verifies: no --check-certificate or "
+                               "--compare-bounds");
+        if (n_pos != 1)
+            return usage_error("%s", n_pos ? "the verify command takes one query (models by "
+                               "--network NAME=MODEL.onnx)" : "expected a query: verify verify "
+                               "QUERY.vnnlib --network NAME=MODEL.onnx");
+        if (!n_networks)
+            return usage_error("%s", "expected --network NAME=MODEL.onnx for the query's network");
+        const char *query = pos[0];
+        for (int k = 0; k < n_networks; k++)
+            pos[k] = networks[k];
+        pos[n_networks] = query;
+        n_pos = n_networks + 1;
     }
     if (check_mode) {
         if (n_pos > 3)
@@ -898,17 +983,17 @@ int main(int argc, char **argv)
     if (vfy_lp_glpk_errors() > 0)
         vfy_log(1, "LP: GLPK failed %ld times (internal errors caught; those solves unused)",
                 vfy_lp_glpk_errors());
-    if (result_path) {
-        vfy_verify_result out = res;
-        if (res.verdict == VFY_SAT && ties.n_z < ties.n_x) { /* the tied inputs written out */
-            if (!(x_full = vfy_alloc_array((size_t)ties.n_x, sizeof(double)))) {
-                fprintf(stderr, "verify: error: out of memory writing the result file\n");
-                code = EXIT_INTERNAL;
-                goto out;
-            }
-            vfy_ties_expand(&ties, res.x, x_full);
-            out.x = x_full;
+    vfy_verify_result out = res;
+    if (res.verdict == VFY_SAT && ties.n_z < ties.n_x) { /* the tied inputs written out */
+        if (!(x_full = vfy_alloc_array((size_t)ties.n_x, sizeof(double)))) {
+            fprintf(stderr, "verify: error: out of memory writing the counterexample\n");
+            code = EXIT_INTERNAL;
+            goto out;
         }
+        vfy_ties_expand(&ties, res.x, x_full);
+        out.x = x_full;
+    }
+    if (result_path) {
         st = vfy_result_write(result_path, &out, spec, ties.n_x, net->n_out, &err);
         if (st != VFY_OK) {
             fprintf(stderr, "verify: error: %s\n", err.msg);
@@ -916,7 +1001,12 @@ int main(int argc, char **argv)
             goto out;
         }
     }
-    printf("%s\n", vfy_verdict_name(res.verdict));
+    if (std_cmd) { /* the standard's words, then a sat's assignment */
+        puts(res.verdict == VFY_TIMEOUT ? "timed-out" : vfy_verdict_name(res.verdict));
+        vfy_result_print_assignment(stdout, &out, spec, ties.n_x, net->n_out);
+    } else {
+        printf("%s\n", vfy_verdict_name(res.verdict));
+    }
     switch (res.verdict) {
     case VFY_UNSAT: code = EXIT_UNSAT; break;
     case VFY_SAT: code = EXIT_SAT; break;

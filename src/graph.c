@@ -5261,7 +5261,9 @@ static vfy_status describe_io(const vfy_graph *g, vfy_net *net, vfy_error *err)
         *(k ? &net->n_outs : &net->n_ins) = n;
         for (int64_t j = 0, off = 0; j < n; j++) {
             const vfy_value *v = &g->values[vals[j]];
-            io[j] = (vfy_net_io){.rank = v->t.rank, .numel = v->t.numel, .off = off};
+            static const int onnx_code[VFY_DT_COUNT] = {1, 11, 7, 6};
+            io[j] = (vfy_net_io){.rank = v->t.rank, .numel = v->t.numel, .off = off,
+                                 .onnx_type = onnx_code[v->t.dtype]};
             memcpy(io[j].shape, v->t.shape, sizeof io[j].shape);
             off += v->t.numel;
             if (!(io[j].name = vfy_strdup(v->name)))

@@ -58,6 +58,41 @@ vfy_status vfy_result_write(const char *path, const vfy_verify_result *res, cons
     return finish(f, path, err);
 }
 
+/* One tensor's elements as NAME[i,j]=v lines (v from x, or else y). */
+static void print_tensor(FILE *f, const vfy_spec_tensor *t, const double *x, const float *y)
+{
+    int64_t idx[VFY_SPEC_MAX_RANK] = {0};
+    for (int64_t e = 0; e < t->size; e++) {
+        fputs(t->name, f);
+        for (int k = 0; k < t->rank; k++)
+            fprintf(f, "%c%lld", k ? ',' : '[', (long long)idx[k]);
+        fprintf(f, "%s=%.17g\n", t->rank ? "]" : "", x ? x[e] : (double)y[e]);
+        for (int k = t->rank - 1; k >= 0 && ++idx[k] == t->shape[k]; k--)
+            idx[k] = 0; /* the next index in row-major order */
+    }
+}
+
+void vfy_result_print_assignment(FILE *f, const vfy_verify_result *res, const vfy_spec *spec,
+                                 int64_t n_in, int64_t n_out)
+{
+    if (res->verdict != VFY_SAT)
+        return;
+    if (spec && spec->version == 2) {
+        for (int64_t q = 0; q < spec->n_nets; q++) {
+            const vfy_spec_net *nt = &spec->nets[q];
+            for (int j = 0; j < nt->n_inputs; j++)
+                print_tensor(f, &nt->inputs[j], res->x + nt->inputs[j].off, NULL);
+            for (int j = 0; j < nt->n_outputs; j++)
+                print_tensor(f, &nt->outputs[j], NULL, res->y32 + nt->outputs[j].off);
+        }
+        return;
+    }
+    for (int64_t j = 0; j < n_in; j++)
+        fprintf(f, "X_%lld=%.17g\n", (long long)j, res->x[j]);
+    for (int64_t j = 0; j < n_out; j++)
+        fprintf(f, "Y_%lld=%.17g\n", (long long)j, (double)res->y32[j]);
+}
+
 vfy_status vfy_result_write_error(const char *path, vfy_error *err)
 {
     FILE *f = fopen(path, "w");

@@ -1991,6 +1991,45 @@ START_TEST(test_result_files)
     }
     unlink(path);
     vfy_spec_free(spec);
+    /* several tensors, laid out as a model has them (b, a in; q out; the hidden h between): the
+     * result file and the standard's assignment both in declaration order */
+    q = "(vnnlib-version <2.0>)(declare-network f (declare-input a float32 [2] \"in_a\") "
+        "(declare-input b real [] \"in_b\") (declare-hidden h real [1] \"relu\") "
+        "(declare-output q real [1,1] \"out\"))(assert (<= 0 a[0] 1))(assert (<= 0 a[1] 1))"
+        "(assert (<= 0 b 1))(assert (<= h q[0,0]))";
+    REQUIRE_MSG(vfy_spec_parse(q, strlen(q), "q", &spec, &e) == VFY_OK, "%s", e.msg);
+    int64_t xmap[3] = {1, 2, 0}, ymap[2] = {1, 0}; /* model: (b, a) in, (q, h) out */
+    ck_assert_int_eq(vfy_spec_permute(spec, xmap, ymap, &e), VFY_OK);
+    res.verdict = VFY_SAT; /* x = (b, a0, a1), y = (q, h) */
+    strcpy(path, "/tmp/check_result_XXXXXX"); /* (mkstemp's template again) */
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(vfy_result_write(path, &res, spec, 3, 2, &e), VFY_OK);
+    char buf[512];
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_str_eq(buf, "sat\na float32 [2]\n-1.25\n0.10000000149011612\nb real []\n0.5\n"
+                          "h real [1]\n-0.375\nq real [1,1]\n2\n");
+    f = fopen(path, "w+");
+    ck_assert_ptr_nonnull(f);
+    vfy_result_print_assignment(f, &res, spec, 3, 2);
+    rewind(f);
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    ck_assert_str_eq(buf, "a[0]=-1.25\na[1]=0.10000000149011612\nb=0.5\nh[0]=-0.375\n"
+                          "q[0,0]=2\n");
+    res.verdict = VFY_UNSAT; /* (nothing after an unsat) */
+    f = fopen(path, "w+");
+    vfy_result_print_assignment(f, &res, spec, 3, 2);
+    ck_assert_int_eq(ftell(f), 0);
+    fclose(f);
+    unlink(path);
+    vfy_spec_free(spec);
 }
 END_TEST
 
