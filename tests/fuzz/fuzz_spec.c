@@ -10,8 +10,9 @@
  * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
  * set exactly on success, the message of an error is one line, and a parsed spec satisfies the
  * invariants of include/vfy/spec.h (lo <= hi, lo <= in_lo, in_hi <= hi: an inner box is inside
- * the outer one or empty; box indices in range; the networks' tensors one after another, their
- * sizes summing to n_x and n_y). */
+ * the outer one or empty; box indices in range; the networks' tensors one after another in
+ * declaration order, hidden nodes named and before the outputs, their sizes summing to n_x and
+ * n_y). */
 #include "vfy/spec.h"
 
 #include <stdlib.h>
@@ -43,18 +44,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         for (int64_t k = 0; k < s->n_nets; k++) {
             const vfy_spec_net *nt = &s->nets[k];
-            const vfy_spec_tensor *t[2] = {&nt->input, &nt->output};
             if (!nt->name || nt->x_off != off[0] || nt->y_off != off[1] ||
-                (nt->rel == VFY_SPEC_OWN) != (nt->rel_to < 0) || nt->rel_to >= k)
+                (nt->rel == VFY_SPEC_OWN) != (nt->rel_to < 0) || nt->rel_to >= k ||
+                nt->n_inputs < 1 || nt->n_outputs <= nt->n_hidden || nt->n_hidden < 0 ||
+                nt->n_inputs > VFY_SPEC_MAX_IO || nt->n_outputs > VFY_SPEC_MAX_IO)
                 abort();
-            for (int q = 0; q < 2; q++) {
-                int64_t n = 1;
-                for (int d = 0; d < t[q]->rank; d++)
-                    n *= t[q]->shape[d];
-                if (!t[q]->name || !t[q]->type)
-                    abort();
-                off[q] += n;
-            }
+            int hidden = 0, named = 1, seen_output = 0;
+            for (int q = 0; q < 2; q++)
+                for (int j = 0; j < (q ? nt->n_outputs : nt->n_inputs); j++) {
+                    /* declaration order: each tensor right after the one before; the hidden
+                     * nodes named and before the outputs */
+                    const vfy_spec_tensor *t = q ? &nt->outputs[j] : &nt->inputs[j];
+                    int64_t n = 1;
+                    for (int d = 0; d < t->rank; d++)
+                        n *= t->shape[d];
+                    if (!t->name || !t->type || t->size != n || t->off != off[q] ||
+                        (t->hidden && (!q || !t->onnx_name || seen_output)))
+                        abort();
+                    hidden += t->hidden;
+                    seen_output |= q && !t->hidden;
+                    named &= t->onnx_name != NULL;
+                    off[q] += n;
+                }
+            if (hidden != nt->n_hidden || named != nt->by_name ||
+                off[0] - nt->x_off != nt->n_x || off[1] - nt->y_off != nt->n_y)
+                abort();
         }
         if (off[0] != s->n_x || off[1] != s->n_y)
             abort();
