@@ -170,8 +170,8 @@ fi
 out=$("$BIN" models/multi_io.onnx specs/multi_io_named_unsat.vnnlib --certificate "$TMP/c" 2>&1 \
       >/dev/null); rc=$?
 echo "vfy-cert 1" > "$TMP/dummy.cert"
-out2=$("$BIN" --check-certificate models/multi_io.onnx specs/multi_io_named_unsat.vnnlib "$TMP/dummy.cert" \
-       2>&1 >/dev/null); rc2=$?
+out2=$("$BIN" --check-certificate models/multi_io.onnx specs/multi_io_named_unsat.vnnlib \
+       "$TMP/dummy.cert" 2>&1 >/dev/null); rc2=$?
 if [ "$rc" -eq 5 ] && [ "$rc2" -eq 5 ] &&
    printf '%s\n%s' "$out" "$out2" | grep -c 'networks with several inputs or outputs' | grep -q 2
 then

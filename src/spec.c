@@ -1117,8 +1117,9 @@ static vfy_status collect_decls(parser *p)
         /* Every input element needs bounds, and each bound names it (4 bytes at least: X[0]):
          * shapes the text cannot bound are refused before n_x-sized arrays are allocated. */
         if (p->n_x > (int64_t)(p->len / 4))
-            return PERR(p, last->tin[last->n_in - 1].name, VFY_ERR_INVALID, "the inputs have %lld elements, "
-                        "more than this %zu-byte query can bound", (long long)p->n_x, p->len);
+            return PERR(p, last->tin[last->n_in - 1].name, VFY_ERR_INVALID, "the inputs have "
+                        "%lld elements, more than this %zu-byte query can bound",
+                        (long long)p->n_x, p->len);
     } else if ((st = check_decls(p, p->dx, p->n_dx, 'X', &p->n_x)) != VFY_OK ||
                (st = check_decls(p, p->dy, p->n_dy, 'Y', &p->n_y)) != VFY_OK) {
         return st;

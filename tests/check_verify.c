@@ -1954,6 +1954,15 @@ END_TEST
 /* The result file in both dialects: a VNNLIB 1 spec gets ((X_0 v) ... (Y_0 v)), a VNNLIB 2.0
  * query its section 5.3 assignment, each tensor's header line (name, type, shape as declared)
  * and then its values one a line, in row-major order. */
+/* The text of f from where it stands (closed after), NUL-terminated in buf. */
+static void read_rest(FILE *f, char *buf, size_t cap)
+{
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+}
+
 START_TEST(test_result_files)
 {
     double x[3] = {0.5, -1.25, 0.1f};
@@ -1982,11 +1991,7 @@ START_TEST(test_result_files)
             res.verdict = VFY_UNSAT;
         ck_assert_int_eq(vfy_result_write(path, &res, k == 1 ? NULL : spec, 3, 2, &e), VFY_OK);
         char buf[512];
-        FILE *f = fopen(path, "r");
-        ck_assert_ptr_nonnull(f);
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[n] = '\0';
+        read_rest(fopen(path, "r"), buf, sizeof buf);
         ck_assert_str_eq(buf, want[k]);
     }
     unlink(path);
@@ -2007,20 +2012,14 @@ START_TEST(test_result_files)
     close(fd);
     ck_assert_int_eq(vfy_result_write(path, &res, spec, 3, 2, &e), VFY_OK);
     char buf[512];
-    FILE *f = fopen(path, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    read_rest(fopen(path, "r"), buf, sizeof buf);
     ck_assert_str_eq(buf, "sat\na float32 [2]\n-1.25\n0.10000000149011612\nb real []\n0.5\n"
                           "h real [1]\n-0.375\nq real [1,1]\n2\n");
-    f = fopen(path, "w+");
+    FILE *f = fopen(path, "w+");
     ck_assert_ptr_nonnull(f);
     vfy_result_print_assignment(f, &res, spec, 3, 2);
     rewind(f);
-    n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    read_rest(f, buf, sizeof buf);
     ck_assert_str_eq(buf, "a[0]=-1.25\na[1]=0.10000000149011612\nb=0.5\nh[0]=-0.375\n"
                           "q[0,0]=2\n");
     res.verdict = VFY_UNSAT; /* (nothing after an unsat) */

@@ -161,8 +161,9 @@ typedef struct vfy_graph {
     int64_t input;      /* the network input value */
     int64_t output;     /* the network output value */
     int64_t n_inputs, n_outputs;
-    int64_t *inputs, *outputs; /* the ONNX graph's inputs and outputs, in order (owned): input and
-                                * output themselves, or, when several, what vfy_graph_set_io joins */
+    /* the ONNX graph's inputs and outputs, in order (owned): input and output themselves, or,
+     * when several, what vfy_graph_set_io joins */
+    int64_t *inputs, *outputs;
 } vfy_graph;
 
 /* A new empty graph (owned by the caller, vfy_graph_free); file is copied. NULL when out of memory. */

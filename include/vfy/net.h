@@ -87,7 +87,7 @@ typedef struct vfy_net_io {
     int64_t shape[8];
     int64_t numel;
     int64_t off;           /* its first element's index in the net's input (output) vector */
-    int hidden;            /* an output: a value inside the graph asked for (vfy_onnx_load_hidden) */
+    int hidden;            /* an output: a value inside the graph (vfy_onnx_load_hidden) */
     int onnx_type;         /* its ONNX element type: 1 FLOAT, 11 DOUBLE (TensorProto.DataType) */
 } vfy_net_io;
 
