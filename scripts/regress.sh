@@ -12,7 +12,9 @@
 #    result file's first line.
 # 3. Usage errors, --compare-bounds, the verbosity levels.
 # 4. Soundness against exact extremes: scripts/fuzz_exact.py on four random ReLU nets (seed 26)
-#    in two modes, no wrong verdict (skipped, with a note, without numpy/protobuf or protoc).
+#    in two modes, no wrong verdict (skipped, with a note, without numpy/protobuf or protoc);
+#    scripts/fuzz_multi_io.py: queries on a model of two inputs and outputs answer alike whether
+#    their tensors are matched by order or by name.
 # Prints one line per case and finally "regress: N passed, M failed"; exits 1 when M > 0.
 set -uo pipefail
 
@@ -358,6 +360,18 @@ if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
     fi
 else
     echo "note: numpy/protobuf or protoc missing: scripts/fuzz_exact.py skipped"
+fi
+
+# --- several inputs and outputs matched by order and by name: the same answers ----------------
+if [ "$CHECK_CEX" -eq 1 ]; then
+    out=$("$PY" scripts/fuzz_multi_io.py "$BIN" --count 8 --seed 5 2>&1); rc=$?
+    if [ "$rc" -eq 0 ]; then
+        pass "by order and by name (fuzz_multi_io.py)" "${out%%:*}"
+    else
+        fail "by order and by name (fuzz_multi_io.py)" "exit $rc: $(printf '%s' "$out" | head -n 1)"
+    fi
+else
+    echo "note: numpy/protobuf missing: scripts/fuzz_multi_io.py skipped"
 fi
 
 echo "regress: $passed passed, $failed failed"
