@@ -5131,24 +5131,37 @@ static vfy_status lower_carrying(lctx *lc, const vfy_node *n, int64_t k, int ci,
 
 /* ---- selections folded away ---- */
 
-/* Whether layer L only selects: DENSE (a dense matrix), every row one nonzero coefficient,
- * exactly 1, a zero bias; sel[o] its input. What the lowering emits for a Slice, Concat or
- * Split of carried values, and for the joined inputs and outputs of vfy_graph_set_io. */
-static int is_selection(const vfy_layer *L, int64_t *sel)
+/* Whether layer k of lc's net was lowered from a Conv (its form is kept: vfy_net_bind_conv). */
+static int is_conv_layer(const lctx *lc, int64_t k)
 {
-    if (L->kind != VFY_LAYER_DENSE || L->csr || !L->w || L->w_relerr != 0)
+    for (int64_t i = 0; i < lc->n_conv; i++)
+        if (lc->conv_layer[i] == k)
+            return 1;
+    return 0;
+}
+
+/* Whether layer k only selects: DENSE (dense or CSR), not from a Conv, every row one nonzero
+ * coefficient, exactly 1, and a zero bias; sel[o] the input row o copies. What the lowering
+ * emits for a Slice, Concat or Split of carried values, and for vfy_graph_set_io's joins. */
+static int is_selection(const lctx *lc, int64_t k, int64_t *sel)
+{
+    const vfy_layer *L = &lc->net->layers[k];
+    if (L->kind != VFY_LAYER_DENSE || L->w_relerr != 0 || is_conv_layer(lc, k))
         return 0;
     for (int64_t o = 0; o < L->n_out; o++) {
+        const int64_t *idx;
+        const double *val;
+        int64_t nz;
         if (L->b[o] != 0)
             return 0;
+        vfy_layer_row(L, o, &idx, &val, &nz);
         sel[o] = -1;
-        for (int64_t j = 0; j < L->n_in; j++) {
-            double v = L->w[o * L->n_in + j];
-            if (v == 0)
+        for (int64_t t = 0; t < nz; t++) {
+            if (val[t] == 0)
                 continue;
-            if (v != 1 || sel[o] >= 0)
+            if (val[t] != 1 || sel[o] >= 0)
                 return 0;
-            sel[o] = j;
+            sel[o] = idx ? idx[t] : t;
         }
         if (sel[o] < 0)
             return 0;
@@ -5156,91 +5169,149 @@ static int is_selection(const vfy_layer *L, int64_t *sel)
     return 1;
 }
 
-/* A plain DENSE layer (a dense matrix, not a lowered convolution) that a selection may join. */
+/* A DENSE layer (dense or CSR), not from a Conv, that a selection may join. */
 static int plain_dense(const lctx *lc, int64_t k)
 {
-    const vfy_layer *L = &lc->net->layers[k];
-    if (L->kind != VFY_LAYER_DENSE || L->csr || !L->w)
-        return 0;
-    for (int64_t i = 0; i < lc->n_conv; i++)
-        if (lc->conv_layer[i] == k)
-            return 0;
-    return 1;
+    return lc->net->layers[k].kind == VFY_LAYER_DENSE && !is_conv_layer(lc, k);
 }
 
-/* Fold each selection layer S into its neighbour, exactly, in both real and float arithmetic:
- *  - after a plain DENSE layer P: S P is P's rows selected (its bias likewise); every output is
- *    one of P's row sums, computed as the model computes it (P's fan-in and allowance);
- *  - else before a plain DENSE layer N, when S selects each input at most once: N S has N's
- *    coefficients moved to the columns S reads (zeros elsewhere), the same terms in each sum.
- * (A selection reading an input twice is not folded forward: N S would add coefficients.) */
+/* T's rows sel[0..n) (T P's matrix becomes S P: P's rows picked, bias likewise). */
+static vfy_status pick_rows(vfy_layer *T, const int64_t *sel, int64_t n)
+{
+    double *b = vfy_alloc_array((size_t)n, sizeof *b);
+    if (!b)
+        return VFY_ERR_NOMEM;
+    for (int64_t o = 0; o < n; o++)
+        b[o] = T->b[sel[o]];
+    if (T->csr) {
+        int64_t nnz = 0;
+        for (int64_t o = 0; o < n; o++)
+            nnz += T->csr->row_start[sel[o] + 1] - T->csr->row_start[sel[o]];
+        vfy_csr *c = vfy_la_csr_alloc(n, T->n_in, nnz);
+        if (!c) {
+            vfy_free(b);
+            return VFY_ERR_NOMEM;
+        }
+        for (int64_t o = 0, q = 0; o < n; o++) {
+            for (int64_t t = T->csr->row_start[sel[o]]; t < T->csr->row_start[sel[o] + 1];
+                 t++, q++) {
+                c->col[q] = T->csr->col[t];
+                c->val[q] = T->csr->val[t];
+            }
+            c->row_start[o + 1] = q;
+        }
+        c->nnz = nnz;
+        vfy_la_csr_free(T->csr);
+        T->csr = c;
+    } else {
+        double *w = vfy_alloc_array((size_t)(n * T->n_in), sizeof *w);
+        if (!w) {
+            vfy_free(b);
+            return VFY_ERR_NOMEM;
+        }
+        for (int64_t o = 0; o < n; o++)
+            memcpy(w + o * T->n_in, T->w + sel[o] * T->n_in, (size_t)T->n_in * sizeof *w);
+        vfy_free(T->w);
+        T->w = w;
+    }
+    vfy_free(T->b);
+    T->b = b;
+    T->n_out = n;
+    return VFY_OK;
+}
+
+/* T's column o moved to sel[o] among n_in columns (N S: S reads each column once). */
+static vfy_status move_columns(vfy_layer *T, const int64_t *sel, int64_t n_in)
+{
+    if (T->csr) { /* the columns renamed; each row's entries kept in column order */
+        vfy_csr *c = T->csr;
+        for (int64_t t = 0; t < c->nnz; t++)
+            c->col[t] = sel[c->col[t]];
+        for (int64_t r = 0; r < c->m; r++)
+            for (int64_t t = c->row_start[r] + 1; t < c->row_start[r + 1]; t++)
+                for (int64_t u = t; u > c->row_start[r] && c->col[u - 1] > c->col[u]; u--) {
+                    int64_t ci = c->col[u];
+                    double cv = c->val[u];
+                    c->col[u] = c->col[u - 1];
+                    c->val[u] = c->val[u - 1];
+                    c->col[u - 1] = ci;
+                    c->val[u - 1] = cv;
+                }
+        c->n = n_in;
+    } else {
+        if ((double)T->n_out * (double)n_in > (double)VFY_MAX_ELEMS)
+            return VFY_ERR_UNSUPPORTED; /* (not folded: too large a dense matrix) */
+        double *w = vfy_alloc_array((size_t)(T->n_out * n_in), sizeof *w);
+        if (!w)
+            return VFY_ERR_NOMEM;
+        for (int64_t i = 0; i < T->n_out; i++)
+            for (int64_t o = 0; o < T->n_in; o++)
+                w[i * n_in + sel[o]] = T->w[i * T->n_in + o];
+        vfy_free(T->w);
+        T->w = w;
+    }
+    T->n_in = n_in;
+    return VFY_OK;
+}
+
+/* Fold each selection layer S away, exactly, in both real and float arithmetic:
+ *  - S the identity, next to another DENSE layer: dropped;
+ *  - after a DENSE layer P: S P is P's rows picked (its bias likewise); every output is one of
+ *    P's row sums, computed as the model computes it (P's fan-in and allowance);
+ *  - else before a DENSE layer N, when S reads each input at most once: N S has N's coefficients
+ *    moved to the columns S reads (zeros elsewhere), the same terms in each sum.
+ * (Reading an input twice, N S would add two coefficients into one: another float computation.)
+ * Layers lowered from a Conv keep their form. */
 static vfy_status fold_selections(lctx *lc)
 {
     vfy_net *net = lc->net;
-    for (int64_t k = 0; k < net->n_layers;) {
+    vfy_status st = VFY_OK;
+    for (int64_t k = 0; k < net->n_layers && st == VFY_OK;) {
         vfy_layer *S = &net->layers[k];
         int64_t *sel = vfy_alloc_array((size_t)S->n_out + 1, sizeof *sel);
         char *seen = vfy_alloc((size_t)S->n_in + 1);
         if (!sel || !seen) {
-            vfy_free(sel);
-            vfy_free(seen);
-            return vfy_fail(lc->err, VFY_ERR_NOMEM, "%s: out of memory", lc->g->file);
-        }
-        int fold_back = 0, fold_fwd = 0;
-        if (is_selection(S, sel)) {
-            fold_back = k > 0 && plain_dense(lc, k - 1);
-            fold_fwd = !fold_back && k + 1 < net->n_layers && plain_dense(lc, k + 1);
-            for (int64_t o = 0; fold_fwd && o < S->n_out; o++)
-                fold_fwd = !seen[sel[o]]++;
-        }
-        vfy_free(seen);
-        if (!fold_back && !fold_fwd) {
-            vfy_free(sel);
-            k++;
-            continue;
-        }
-        vfy_layer *T = &net->layers[fold_back ? k - 1 : k + 1];
-        int64_t rows = fold_back ? S->n_out : T->n_out, cols = fold_back ? T->n_in : S->n_in;
-        double *w = vfy_alloc_array((size_t)(rows * cols), sizeof *w);
-        double *bias = vfy_alloc_array((size_t)rows, sizeof *bias);
-        if (!w || !bias) {
-            vfy_free(sel);
-            vfy_free(w);
-            vfy_free(bias);
-            return vfy_fail(lc->err, VFY_ERR_NOMEM, "%s: out of memory", lc->g->file);
-        }
-        if (fold_back) { /* (S P)[o] = P[sel[o]] */
-            for (int64_t o = 0; o < rows; o++) {
-                memcpy(w + o * cols, T->w + sel[o] * cols, (size_t)cols * sizeof *w);
-                bias[o] = T->b[sel[o]];
+            st = VFY_ERR_NOMEM;
+        } else if (is_selection(lc, k, sel)) {
+            int identity = S->n_in == S->n_out, fwd = 1;
+            for (int64_t o = 0; o < S->n_out; o++) {
+                identity &= sel[o] == o;
+                fwd &= !seen[sel[o]]++;
             }
-        } else { /* (N S)[i][sel[o]] = N[i][o] */
-            for (int64_t i = 0; i < rows; i++) {
-                for (int64_t o = 0; o < S->n_out; o++)
-                    w[i * cols + sel[o]] = T->w[i * T->n_in + o];
-                bias[i] = T->b[i];
+            int removed = 1;
+            /* an identity goes where a DENSE layer stays beside what it joined (the pattern of
+             * the two folds below); else it stays, as an activation's affine neighbour */
+            if (identity && ((k > 0 && net->layers[k - 1].kind == VFY_LAYER_DENSE) ||
+                             (k + 1 < net->n_layers && net->layers[k + 1].kind == VFY_LAYER_DENSE)))
+                ;
+            else if (k > 0 && plain_dense(lc, k - 1))
+                st = pick_rows(&net->layers[k - 1], sel, S->n_out);
+            else if (fwd && k + 1 < net->n_layers && plain_dense(lc, k + 1))
+                st = move_columns(&net->layers[k + 1], sel, S->n_in);
+            else
+                removed = 0;
+            if (st == VFY_ERR_UNSUPPORTED) /* (left as it is) */
+                st = VFY_OK, removed = 0;
+            if (removed && st == VFY_OK) {
+                vfy_free(S->w);
+                vfy_free(S->b);
+                vfy_la_csr_free(S->csr);
+                memmove(S, S + 1, (size_t)(net->n_layers - k - 1) * sizeof *S);
+                net->n_layers--;
+                for (int64_t i = 0; i < lc->n_conv; i++)
+                    if (lc->conv_layer[i] > k)
+                        lc->conv_layer[i]--;
+                k = k > 0 ? k - 1 : 0; /* (the layer before may now be followed by another) */
+                vfy_free(sel);
+                vfy_free(seen);
+                continue;
             }
         }
         vfy_free(sel);
-        vfy_free(T->w);
-        vfy_free(T->b);
-        T->w = w;
-        T->b = bias;
-        if (fold_back)
-            T->n_out = rows;
-        else
-            T->n_in = cols;
-        vfy_free(S->w);
-        vfy_free(S->b);
-        memmove(S, S + 1, (size_t)(net->n_layers - k - 1) * sizeof *S);
-        net->n_layers--;
-        for (int64_t i = 0; i < lc->n_conv; i++)
-            if (lc->conv_layer[i] > k)
-                lc->conv_layer[i]--;
-        if (fold_back)
-            k--; /* (P may now be followed by another selection) */
+        vfy_free(seen);
+        k++;
     }
-    return VFY_OK;
+    return st == VFY_ERR_NOMEM ? vfy_fail(lc->err, st, "%s: out of memory", lc->g->file) : st;
 }
 
 /* net->ins / net->outs from the graph's inputs and outputs (one of each when vfy_graph_set_io was

@@ -1492,6 +1492,59 @@ START_TEST(test_multi_io)
 }
 END_TEST
 
+/* A Conv net on x [1,1,20,20], given whole or as its top and bottom halves joined by a Concat
+ * (large: the joins lower to sparse selections). */
+static float SEL_K[18], SEL_W[3 * 648];
+
+static void build_halves(mb *b, int halves)
+{
+    static const int64_t xd[4] = {1, 1, 20, 20}, hd[4] = {1, 1, 10, 20}, kd[4] = {2, 1, 3, 3},
+                         wd[2] = {3, 648}, yd[2] = {1, 3};
+    memset(b, 0, sizeof *b);
+    if (halves) {
+        b->in[b->nin++] = vinfo("top", FLT, 4, hd);
+        b->in[b->nin++] = vinfo("bottom", FLT, 4, hd);
+        ADD_NODE(*b, "Concat", "join", "top,bottom", "x", attr_i("axis", 2), NULL);
+    } else {
+        b->in[b->nin++] = vinfo("x", FLT, 4, xd);
+    }
+    b->out[b->nout++] = vinfo("y", FLT, 2, yd);
+    ADD_INIT(*b, tensor_f("K", 4, kd, SEL_K, ENC_RAW));
+    ADD_INIT(*b, tensor_f("W", 2, wd, SEL_W, ENC_RAW));
+    ADD_NODE(*b, "Conv", "conv", "x,K", "c", NULL);
+    ADD_NODE(*b, "Relu", "r", "c", "h", NULL);
+    ADD_NODE(*b, "Flatten", "f", "h", "v", attr_i("axis", 1), NULL);
+    ADD_NODE(*b, "Gemm", "g", "v,W", "y", attr_i("transB", 1), NULL);
+}
+
+START_TEST(test_selections_sparse)
+{
+    for (int k = 0; k < 18; k++)
+        SEL_K[k] = (float)urand();
+    for (int k = 0; k < 3 * 648; k++)
+        SEL_W[k] = (float)(0.1 * urand());
+    mb whole, halves;
+    build_halves(&whole, 0);
+    build_halves(&halves, 1);
+    vfy_net *a = load_ok(&whole), *b = load_ok(&halves);
+    /* the joined halves are the input in its order: the selections are dropped, the Conv first */
+    ck_assert_int_eq(b->n_layers, a->n_layers);
+    ck_assert_int_eq(n_selections(b), 0);
+    ck_assert(b->layers[0].kind == VFY_LAYER_DENSE && b->layers[0].n_in == 400);
+    double x[400], ya[3], yb[3];
+    for (int t = 0; t < 5; t++) {
+        for (int k = 0; k < 400; k++)
+            x[k] = urand();
+        net_eval(a, x, ya);
+        net_eval(b, x, yb);
+        for (int j = 0; j < 3; j++)
+            REQUIRE_MSG(ya[j] == yb[j], "output %d: %.17g whole, %.17g joined", j, ya[j], yb[j]);
+    }
+    vfy_net_free(a);
+    vfy_net_free(b);
+}
+END_TEST
+
 /* Values inside the graph asked for as more outputs (VNNLIB 2.0's declare-hidden). */
 static vfy_status load_hidden(const mb *b, const char *const *hidden, int64_t n, vfy_net **net,
                               vfy_error *e)
@@ -4611,6 +4664,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_residual);
     tcase_add_test(tc, test_multi_io);
     tcase_add_test(tc, test_hidden_values);
+    tcase_add_test(tc, test_selections_sparse);
     tcase_add_test(tc, test_residual_errors);
     tcase_add_test(tc, test_residual_conv_sparse);
     tcase_add_test(tc, test_select_computed);
