@@ -600,8 +600,7 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
             st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: hidden nodes (declare-hidden) in a "
                           "query over several networks are not supported", spec_path);
         else if (!loaded[i])
-            st = vfy_onnx_load_hidden(models[i].path, NULL, 0, hidden, n_hidden, &loaded[i],
-                                      err);
+            st = vfy_onnx_load_hidden(models[i].path, hidden, n_hidden, &loaded[i], err);
         if (st == VFY_OK)
             st = fit_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
                               spec_path, xmap, ymap, err);

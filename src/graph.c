@@ -265,6 +265,9 @@ static vfy_status add_fresh_value(vfy_graph *g, const char *base, const char *su
     }
 }
 
+static int set_shape(vfy_tensor *t, int rank, const int64_t *shape);
+static int tensor_alloc(vfy_tensor *t);
+
 /* A new constant INT64 vector of n entries. */
 static vfy_status add_int_const(vfy_graph *g, const char *base, const int64_t *v, int64_t n,
                                 int64_t *idx, vfy_error *err)
@@ -273,8 +276,8 @@ static vfy_status add_int_const(vfy_graph *g, const char *base, const int64_t *v
     if (st)
         return st;
     vfy_value *c = &g->values[*idx];
-    c->t = (vfy_tensor){.dtype = VFY_DT_INT64, .rank = 1, .shape = {n}, .numel = n};
-    if (!(c->t.i = vfy_alloc_array((size_t)(n ? n : 1), sizeof *c->t.i)))
+    c->t.dtype = VFY_DT_INT64;
+    if (set_shape(&c->t, 1, &n) || tensor_alloc(&c->t))
         return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
     memcpy(c->t.i, v, (size_t)n * sizeof *v);
     c->is_const = c->is_shaped = 1;

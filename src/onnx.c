@@ -396,9 +396,9 @@ static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t 
     return VFY_OK;
 }
 
-static vfy_status load_bytes(const uint8_t *data, size_t len, const char *name,
-                             const char *const *hidden, int64_t n_hidden, vfy_net **out,
-                             vfy_error *err)
+vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const char *name,
+                                      const char *const *hidden, int64_t n_hidden,
+                                      vfy_net **out, vfy_error *err)
 {
     vfy_status st = VFY_OK;
     pb_state ps = {0};
@@ -443,25 +443,23 @@ fail:
 vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name, vfy_net **out,
                                vfy_error *err)
 {
-    return load_bytes(data, len, name, NULL, 0, out, err);
+    return vfy_onnx_load_bytes_hidden(data, len, name, NULL, 0, out, err);
 }
 
-vfy_status vfy_onnx_load_hidden(const char *path, const uint8_t *data, size_t len,
-                                const char *const *hidden, int64_t n_hidden, vfy_net **out,
-                                vfy_error *err)
+vfy_status vfy_onnx_load_hidden(const char *path, const char *const *hidden, int64_t n_hidden,
+                                vfy_net **out, vfy_error *err)
 {
-    if (data)
-        return load_bytes(data, len, path, hidden, n_hidden, out, err);
     uint8_t *bytes = NULL;
+    size_t len = 0;
     *out = NULL;
     vfy_status st = vfy_read_file(path, &bytes, &len, err);
     if (st == VFY_OK)
-        st = load_bytes(bytes, len, path, hidden, n_hidden, out, err);
+        st = vfy_onnx_load_bytes_hidden(bytes, len, path, hidden, n_hidden, out, err);
     vfy_free(bytes);
     return st;
 }
 
 vfy_status vfy_onnx_load(const char *path, vfy_net **out, vfy_error *err)
 {
-    return vfy_onnx_load_hidden(path, NULL, 0, NULL, 0, out, err);
+    return vfy_onnx_load_hidden(path, NULL, 0, out, err);
 }

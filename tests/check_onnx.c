@@ -1552,7 +1552,7 @@ static vfy_status load_hidden(const mb *b, const char *const *hidden, int64_t n,
     size_t len;
     uint8_t *buf = mb_pack(b, &len);
     vfy_error_clear(e);
-    return vfy_onnx_load_hidden("test.onnx", buf, len, hidden, n, net, e);
+    return vfy_onnx_load_bytes_hidden(buf, len, "test.onnx", hidden, n, net, e);
 }
 
 static void ref_multi_io_hidden(const double *x, double *y)

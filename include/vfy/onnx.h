@@ -16,9 +16,11 @@ vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name
                                vfy_error *err);
 /* Either, with the values named hidden[0..n_hidden) (ONNX value names: a node's output, or a
  * graph input) as more outputs after the graph's own: net->outs lists them last, flagged hidden
- * (VNNLIB 2.0's declare-hidden). path or, when data is not NULL, the bytes. */
-vfy_status vfy_onnx_load_hidden(const char *path, const uint8_t *data, size_t len,
-                                const char *const *hidden, int64_t n_hidden, vfy_net **out,
-                                vfy_error *err);
+ * (VNNLIB 2.0's declare-hidden). */
+vfy_status vfy_onnx_load_hidden(const char *path, const char *const *hidden, int64_t n_hidden,
+                                vfy_net **out, vfy_error *err);
+vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const char *name,
+                                      const char *const *hidden, int64_t n_hidden,
+                                      vfy_net **out, vfy_error *err);
 
 #endif
