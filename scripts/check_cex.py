@@ -566,6 +566,22 @@ def _softplus(x):
     return (np.maximum(x, x.dtype.type(0)) + np.log1p(np.exp(-np.abs(x)))).astype(x.dtype)
 
 
+def _erf(x):
+    # math.erf in double, rounded once to the input's type (numpy has no erf)
+    return np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64)).astype(x.dtype)
+
+
+def op_gelu(ins, a, f):
+    """Gelu (opset 20) at its definition, the constants in the input's type: x (1 + erf(x c)) / 2,
+    c = 1/sqrt(2); approximate "tanh": x (1 + tanh((x + 0.044715 x^3) sqrt(2/pi))) / 2."""
+    x = ins[0]
+    if a.get("approximate", "none") == "tanh":
+        t = np.tanh((x + (x * x * x) * f(0.044715)) * f(math.sqrt(2.0 / math.pi)))
+    else:
+        t = _erf(x * f(1.0 / math.sqrt(2.0)))
+    return ((x * (f(1) + t)) * f(0.5)).astype(x.dtype)
+
+
 def op_layernorm(ins, a, ftype):
     """LayerNormalization (opset 17) as its ONNX function body (stash_type 1: in the input's float
     type here), normalising from `axis` to the last dimension."""
@@ -607,6 +623,8 @@ OPS = {
     "Sin": lambda i, a, f: np.sin(i[0]),
     "Cos": lambda i, a, f: np.cos(i[0]),
     "Tanh": lambda i, a, f: np.tanh(i[0]),
+    "Erf": lambda i, a, f: _erf(i[0]),
+    "Gelu": op_gelu,
     "Flatten": op_flatten,
     "Reshape": op_reshape,
     "Identity": lambda i, a, f: i[0],

@@ -184,6 +184,48 @@ ACTS = {
 }
 
 
+def _gelu(v, approx):
+    """ONNX Gelu with its constants as float32 holds them (as verify's loader reads them)."""
+    if approx:
+        return 0.5 * (v * (1.0 + math.tanh((v + v * v * v * f32(0.044715)) *
+                                           f32(math.sqrt(2.0 / math.pi)))))
+    return 0.5 * (v * (1.0 + math.erf(v * f32(1.0 / math.sqrt(2.0)))))
+
+
+def _argmin_unimodal(f, a, b):
+    """The minimiser of f on [a, b] where f decreases then increases (golden-section search, to
+    1e-12: f there exceeds the true minimum by about f'' 1e-24)."""
+    g = (math.sqrt(5.0) - 1.0) / 2.0
+    while b - a > 1e-12:
+        c, d = b - g * (b - a), a + g * (b - a)
+        if f(c) < f(d):
+            b = d
+        else:
+            a = c
+    return 0.5 * (a + b)
+
+
+def _max_slope(f, lo, hi, n):
+    """The largest |difference quotient| of f on an n-step grid of [lo, hi] (a check of a claimed
+    Lipschitz constant, with the claim well above it)."""
+    h = (hi - lo) / n
+    return max(abs(f(lo + (i + 1) * h) - f(lo + i * h)) / h for i in range(n))
+
+
+# erf' = (2/sqrt(pi)) e^(-x^2) <= 1.12838; Gelu' = Phi(x) + x phi(x) has its extremes where
+# phi(x) (2 - x^2) = 0, at +-sqrt(2): 1.1290 and -0.1290 (the tanh form within 1e-2 of it, checked
+# on a grid below); each Gelu's minimum lies in [-1, -0.5]
+ACTS["Erf"] = (math.erf, 1.1284, None)
+ACTS["Gelu"] = (lambda v: _gelu(v, False), 1.13,
+                _argmin_unimodal(lambda v: _gelu(v, False), -1.0, -0.5))
+ACTS["GeluTanh"] = (lambda v: _gelu(v, True), 1.15,
+                    _argmin_unimodal(lambda v: _gelu(v, True), -1.0, -0.5))
+assert _max_slope(ACTS["Gelu"][0], -8.0, 8.0, 160000) < 1.1291
+assert _max_slope(ACTS["GeluTanh"][0], -8.0, 8.0, 160000) < 1.14
+# the op and attributes each ACTS entry is written as (its own name, none, when not listed)
+ACT_NODES = {"GeluTanh": ("Gelu", [("approximate", "STRING", "tanh")])}
+
+
 def lipschitz_layers(layers, lo=None, hi=None):
     """lo, hi: the box the constant holds on (needed by "mul" and "layernorm" layers), else
     None."""
@@ -531,7 +573,8 @@ def model_text(net, name, style, raw, in_dims=None):
             if layer[0] in ACTS:
                 j = k[0] = k[0] + 1
                 name = "%s%d" % (layer[0].lower(), j)
-                nodes.append(node_text(layer[0], [cur], [name], name))
+                op, attrs = ACT_NODES.get(layer[0], (layer[0], ()))
+                nodes.append(node_text(op, [cur], [name], name, attrs))
                 cur = name
                 continue
             if layer[0] == "silu":
@@ -1186,6 +1229,23 @@ def build(root):
     ra.layers[1], ra.layers[3], ra.layers[5] = ("Elu",), ("HardSwish",), ("Softsign",)
     write_model(ra, "act2", "gemm", raw=True)
     lipschitz_specs("act2", ra, " (Elu and Softsign are 1-Lipschitz, HardSwish 3/2)")
+
+    # -- gelu2: 2 -> 8 -> Gelu -> 8 -> Erf -> 8 -> Gelu (tanh form) -> 3 (a transformer's MLP
+    # activations: Gelu rewritten by the loader into Erf or Tanh and products) ---------------------
+    rgl = random_net(6421, [2, 8, 8, 8, 3])
+    rgl.layers[0] = ("dense", [[f32(2 * w) for w in row] for row in rgl.layers[0][1]],
+                     rgl.layers[0][2])   # (Gelu's inputs reach past its minimum)
+    rgl.layers[1], rgl.layers[3], rgl.layers[5] = ("Gelu",), ("Erf",), ("GeluTanh",)
+    write_model(rgl, "gelu2", "gemm", raw=True)
+    lipschitz_specs("gelu2", rgl, " (erf' <= 2/sqrt(pi) < 1.1284; Gelu' lies in\n"
+                    "[-0.13, 1.13], its tanh form's in [-0.15, 1.15])")
+    t_gl = floor_to(analyse_cells(rgl, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+    pm_gl = analyse_cells(rgl, [box2], [[([1, 0, 0], t_gl)]], CELLS)
+    assert pm_gl >= MARGIN, pm_gl
+    write_spec("gelu2", "gelu2_tight_unsat", "", rgl, [box2], [[([1, 0, 0], t_gl)]], "unsat",
+               "Interval arithmetic on a %dx%d partition of the box (erf increasing; each Gelu's\n"
+               "range from its ends and its minimum where inside): on every cell Y_0 > %s by at\n"
+               "least %.4f." % (CELLS, CELLS, num(t_gl), pm_gl))
 
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])

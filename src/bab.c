@@ -621,9 +621,9 @@ static void add_smear(search *s, worker *w, const domain *d, const double *cy, c
                 double m = fmax(fabs(sa), fabs(sb));
                 g2[j] = j < L->n_pass ? g[j] : g[j] * (isfinite(m) ? m : 1.0);
             }
-        } else { /* SIGMOID, TANH: slopes at most 1/4 and 1 (1: an element passed through);
-                  * SIGN, SIN, COS: 1 (a step has no slope bound; a score, not a bound) */
-            double m = L->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+        } else { /* SIGMOID, TANH, ERF: slopes at most 1/4, 1, 2/sqrt(pi) (1: an element passed
+                  * through); SIGN, SIN, COS: 1 (a step has no slope bound; a score, not a bound) */
+            double m = vfy_layer_is_sshaped(L->kind) ? vfy_act_max_slope(L->kind) : 1.0;
             for (int64_t j = 0; j < L->n_out; j++)
                 g2[j] = j < L->n_pass ? g[j] : g[j] * m;
         }
@@ -2727,7 +2727,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.search_facets = s.root_facets && s.relu_split && !opts->hidden_prior;
     vfy_bound_ctx_set_facets(ctx, s.facets);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)
-        s.act_lines |= net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH;
+        s.act_lines |= vfy_layer_is_sshaped(net->layers[k].kind);
     s.alpha_iters = opts->alpha_iters >= 0 ? opts->alpha_iters
                                            : (s.act_lines ? VFY_ALPHA_ITERS_ACT : VFY_ALPHA_ITERS);
     vfy_bound_ctx_set_threads(ctx, s.n_workers);

@@ -293,11 +293,11 @@ struct vfy_bound_slopes {
     unsigned char *rec; /* per row: slopes recorded */
 };
 
-/* 1 for the activations whose lines alpha-CROWN optimises on pieces (Sigmoid, Tanh); Sign, Exp
+/* 1 for the activations whose lines alpha-CROWN optimises on pieces (Sigmoid, Tanh, Erf); Sign, Exp
  * and the reciprocal keep their fixed lines. */
 static int act_has_pieces(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH;
+    return vfy_layer_is_sshaped(kind);
 }
 
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
@@ -462,7 +462,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
             ctx->n_prod += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
-        if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
+        if (vfy_layer_is_sshaped(net->layers[k].kind))
             ctx->n_sact += net->layers[k].n_out;
     }
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -1128,19 +1128,20 @@ void vfy_bound_relu_upper(double l, double u, double *s, double *t) { relu_upper
 /* CROWN's default lower slope for an unstable ReLU: 1 when u > -l, else 0 (both exact). */
 static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; }
 
-/* ---- Sigmoid and Tanh ----
+/* ---- Sigmoid, Tanh and Erf ----
  *
- * Both are increasing, f' is even and decreasing in |z| (so f is convex for z <= 0 and concave for
- * z >= 0), sigmoid' = s (1 - s) in (0, 1/4], tanh' = 1 - t^2 in (0, 1].
+ * All three are increasing, f' is even and decreasing in |z| (so f is convex for z <= 0 and concave
+ * for z >= 0), sigmoid' = s (1 - s) in (0, 1/4], tanh' = 1 - t^2 in (0, 1], erf' = C e^(-z^2) in
+ * (0, C], C = 2 / sqrt(pi); tanh and erf are odd, sigmoid(-z) = 1 - sigmoid(z).
  *
  * Enclosure of the real function at a double z (act_enclose). We rely on libm: glibc documents exp
- * within 1 ulp and tanh within 2 ulp (its libm-test-ulps tables); we assume at most 2^-48 relative
- * (16 ulp) for both. sigmoid(z) is computed as 1/(1 + exp(-z)); for z >= -700, exp(-z) <= e^700 is
+ * and erf within 1 ulp and tanh within 2 ulp (its libm-test-ulps tables); we assume at most 2^-48
+ * relative (16 ulp) for all three. sigmoid(z) is computed as 1/(1 + exp(-z)); for z >= -700, exp(-z) <= e^700 is
  * finite and s(z) >= e^-700 / 2 is a normal double, so the three steps (exp, +, /) perturb the result
  * by a relative (1 + d1)(1 + d2)(1 + d3) with |d1| <= 2^-48 + 2^-1074 (an underflowing exp adds at
  * most 2^-1074 to 1 + exp), |d2|, |d3| <= 2^-53: in all below 2^-47. For z < -700,
- * 0 < s(z) < e^z <= e^-700 < 2^-1000. tanh(z) is libm's; a subnormal result is off by a few 2^-1074
- * at most. Hence the value widened by 2^-46 |v| + 2^-1060 (rounded outward) and clamped to the range
+ * 0 < s(z) < e^z <= e^-700 < 2^-1000. tanh(z) and erf(z) are libm's; a subnormal result is off by
+ * a few 2^-1074 at most. Hence the value widened by 2^-46 |v| + 2^-1060 (rounded outward) and clamped to the range
  * (0, 1) or (-1, 1) encloses the real f(z).
  *
  * Float executions (ctx->float_semantics): a runtime does not compute these functions exactly, and
@@ -1148,7 +1149,8 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
  * (sigmoid clamped to [-18, 18], tanh to [-9, 9]) in float32. Its error is absolute, not relative:
  * sigmoid(-17) = 4e-8 comes out near 2e-7. Measured against a long-double reference on every 61st
  * float32 of |x| <= 64 (with and without fma), the largest errors are 2.0e-7 (sigmoid) and 3.6e-7
- * (tanh); glibc's expf/tanhf (our vfy_eval_f32) stay below 1e-7. We charge ACT_EXEC_ERR = 2^-19
+ * (tanh); glibc's expf/tanhf/erff (our vfy_eval_f32) stay below 1e-7, and onnxruntime's Erf is
+ * a float32 polynomial of like accuracy (MlasComputeErf). We charge ACT_EXEC_ERR = 2^-19
  * = 1.9e-6 absolute per activation output (5x the worst measured), in IBP and in the backward pass.
  * This is an assumption about the runtime's activation kernels, stated in docs/soundness.md. */
 #define ACT_LIBM_REL 0x1p-46
@@ -1617,7 +1619,7 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
  * exact. A standalone convex kind's allowance is per neuron (conv_exec_err). */
 static double act_exec_err(const vfy_layer *L)
 {
-    if (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH || L->kind == VFY_LAYER_SIN ||
+    if (vfy_layer_is_sshaped(L->kind) || L->kind == VFY_LAYER_SIN ||
         L->kind == VFY_LAYER_COS)
         return ACT_EXEC_ERR;
     if (L->kind == VFY_LAYER_RECIP && vfy_layer_in_softmax(L))
@@ -1655,6 +1657,8 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
             return;
         }
         v = 1.0 / (1.0 + exp(-z));
+    } else if (kind == VFY_LAYER_ERF) {
+        v = erf(z);
     } else {
         v = tanh(z);
     }
@@ -1664,12 +1668,28 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
     *hi = fmin(vfy_add_up(v, d), 1.0);
 }
 
-/* [*dlo, *dhi] ∋ f'(z) from an enclosure [lo, hi] ∋ f(z) (lo, hi inside f's range).
+/* [*dlo, *dhi] ∋ f'(z) from z and an enclosure [lo, hi] ∋ f(z) (lo, hi inside f's range).
  * SOUND: sigmoid: 0 <= lo <= s <= hi <= 1, so lo (1 - hi) <= s (1 - s) <= hi (1 - lo), both products of
  * non-negative factors; tanh: t^2 lies between the squares of the end points (0 when they straddle 0).
- * Rounded outward, then clamped to f''s range (0, 1/4] or (0, 1]. */
-static void act_deriv(vfy_layer_kind kind, double lo, double hi, double *dlo, double *dhi)
+ * erf' = C e^(-z^2), C = 2 / sqrt(pi), from z itself: z^2 rounded down and up, e^-q enclosed as exp
+ * is (exp_enclose, decreasing in q), times VFY_ERF_DMAX's neighbour below C (0x1.20dd750429b6dp+0)
+ * and VFY_ERF_DMAX above it.
+ * Rounded outward, then clamped to f''s range (0, max f']. */
+static void act_deriv(vfy_layer_kind kind, double z, double lo, double hi, double *dlo, double *dhi)
 {
+    if (kind == VFY_LAYER_ERF) {
+        double elo, ehi, t;
+        if (isnan(z)) {
+            *dlo = 0;
+            *dhi = VFY_ERF_DMAX;
+            return;
+        }
+        exp_enclose(-vfy_mul_up(z, z), &elo, &t);  /* e^-q over q >= z^2: at most e^(-z^2) */
+        exp_enclose(-vfy_mul_down(z, z), &t, &ehi); /* q <= z^2: at least */
+        *dlo = fmax(vfy_mul_down(0x1.20dd750429b6dp+0, elo), 0.0);
+        *dhi = fmin(vfy_mul_up(VFY_ERF_DMAX, ehi), VFY_ERF_DMAX);
+        return;
+    }
     if (kind == VFY_LAYER_SIGMOID) {
         *dlo = fmax(vfy_mul_down(lo, vfy_sub_down(1.0, hi)), 0.0);
         *dhi = fmin(vfy_mul_up(hi, vfy_sub_up(1.0, lo)), 0.25);
@@ -1686,6 +1706,8 @@ static double act_val(vfy_layer_kind kind, double z) { return vfy_act_f64(kind, 
 static double act_slope(vfy_layer_kind kind, double z)
 {
     double v = act_val(kind, z);
+    if (kind == VFY_LAYER_ERF)
+        return vfy_act_slope_f64(kind, z, v);
     return kind == VFY_LAYER_SIGMOID ? v * (1.0 - v) : 1.0 - v * v;
 }
 
@@ -1772,13 +1794,13 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
 {
     double *P = D, *Flo = P + (n + 1), *Fhi = Flo + (n + 1), *W = Fhi + (n + 1), *Dup = W + n,
            *Ddn = Dup + n;
-    double width = u - l, dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0, dlo_prev = 0, dhi_prev = 0;
+    double width = u - l, dmax = vfy_act_max_slope(kind), dlo_prev = 0, dhi_prev = 0;
     double wmax = 0;
     for (int i = 0; i <= n; i++) {
         double p = i == 0 ? l : (i == n ? u : fmin(l + width * ((double)i / n), u)), dlo, dhi;
         P[i] = p;
         act_enclose(kind, p, &Flo[i], &Fhi[i]);
-        act_deriv(kind, Flo[i], Fhi[i], &dlo, &dhi);
+        act_deriv(kind, p, Flo[i], Fhi[i], &dlo, &dhi);
         if (i > 0) {
             double a = P[i - 1];
             W[i - 1] = vfy_sub_up(p, a);
@@ -1796,14 +1818,17 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
 /* The point z1 > 0 where f'(z1) = a, for a in (0, max f'); NAN otherwise. f' is even, so -z1 is
  * the other such point (upper lines of slope a touch f at z1, where it is concave, lower ones at
  * -z1). sigmoid: s(1 - s) = a at s = (1 + r)/2, r = sqrt(1 - 4a), and s / (1 - s) =
- * (1 + r)^2 / (4a); tanh: 1 - t^2 = a at t = sqrt(1 - a), atanh t = log((1 + t)^2 / a) / 2.
+ * (1 + r)^2 / (4a); tanh: 1 - t^2 = a at t = sqrt(1 - a), atanh t = log((1 + t)^2 / a) / 2;
+ * erf: C e^(-z^2) = a at z = sqrt(log(C / a)).
  * Only a choice of where act_cert cuts a piece: nothing depends on its accuracy. */
 static double act_touch(vfy_layer_kind kind, double a)
 {
-    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0, z;
+    double dmax = vfy_act_max_slope(kind), z;
     if (!(a > 0 && a < dmax))
         return NAN;
-    if (kind == VFY_LAYER_SIGMOID) {
+    if (kind == VFY_LAYER_ERF) {
+        z = sqrt(fmax(log(1.1283791670955126 / a), 0.0));
+    } else if (kind == VFY_LAYER_SIGMOID) {
         double r = sqrt(1.0 - 4.0 * a);
         z = log((1.0 + r) * (1.0 + r) / (4.0 * a));
     } else {
@@ -1861,7 +1886,7 @@ static double act_cut_est(vfy_layer_kind kind, int n, const double *D, int c, in
 {
     const double *P = D, *Flo = P + (n + 1), *Fhi = Flo + (n + 1), *W = Fhi + (n + 1),
                  *Dup = W + n, *Ddn = Dup + n;
-    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    double dmax = vfy_act_max_slope(kind);
     z[0] = P[c];
     fl[0] = Flo[c];
     fh[0] = Fhi[c];
@@ -1873,8 +1898,8 @@ static double act_cut_est(vfy_layer_kind kind, int n, const double *D, int c, in
     } else if (P[c + 1] <= 0) {
         dl[0] = Ddn[c], dh[0] = dmax, dl[m + 1] = 0, dh[m + 1] = Dup[c];
     } else {
-        act_deriv(kind, fl[0], fh[0], &dl[0], &dh[0]);
-        act_deriv(kind, fl[m + 1], fh[m + 1], &dl[m + 1], &dh[m + 1]);
+        act_deriv(kind, z[0], fl[0], fh[0], &dl[0], &dh[0]);
+        act_deriv(kind, z[m + 1], fl[m + 1], fh[m + 1], &dl[m + 1], &dh[m + 1]);
     }
     double r = upper ? -INFINITY : INFINITY;
     for (int h = 0; h <= m; h++) {
@@ -1914,7 +1939,7 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
 {
     const double *P = D, *Flo = P + (n + 1), *Fhi = Flo + (n + 1), *W = Fhi + (n + 1),
                  *Dup = W + n, *Ddn = Dup + n;
-    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0, H = D[ACT_PIECE_LEN(n) - 2],
+    double dmax = vfy_act_max_slope(kind), H = D[ACT_PIECE_LEN(n) - 2],
            Wmax = D[ACT_PIECE_LEN(n) - 1], fa = fabs(a);
     double E = vfy_add_up(vfy_mul_up(0x1p-49, vfy_add_up(vfy_add_up(1.0, vfy_mul_up(fa, H)),
                                                          vfy_mul_up(vfy_add_up(dmax, fa), Wmax))),
@@ -1965,7 +1990,7 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
     if (cn >= 0 || cp >= 0) {
         double flp, fhp, fln, fhn, dlp, dhp, z[4], fl[4], fh[4], dl[4], dh[4];
         act_enclose(kind, z1, &flp, &fhp);
-        act_deriv(kind, flp, fhp, &dlp, &dhp); /* (f' is even: also at -z1) */
+        act_deriv(kind, z1, flp, fhp, &dlp, &dhp); /* (f' is even: also at -z1) */
         if (kind == VFY_LAYER_SIGMOID) {
             fln = vfy_sub_down(1.0, fhp);
             fhn = vfy_sub_up(1.0, flp);
@@ -2108,7 +2133,7 @@ double vfy_bound_split_point(double l, double u)
 
 double vfy_bound_act_line(vfy_layer_kind kind, double l, double u, double a, int upper)
 {
-    VFY_ASSERT(kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH);
+    VFY_ASSERT(vfy_layer_is_sshaped(kind));
     VFY_ASSERT(l < u && u - l < INFINITY && isfinite(a));
     double D[ACT_PIECE_LEN(ACT_ALPHA_PIECES)];
     act_pieces(kind, l, u, ACT_ALPHA_PIECES, D);
@@ -3252,7 +3277,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
              * the certificate is not finite, the default line */
             const double *salo = NULL, *saup = NULL;
             double *sza = NULL, *sla = NULL, *stl = NULL;
-            int sig = L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH;
+            int sig = vfy_layer_is_sshaped(L->kind);
             if (sig && s->use_salpha) {
                 int64_t o = K * ctx->soff[k];
                 salo = s->sal_lo + o;
@@ -4178,7 +4203,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
              * Without optimised lines, and through SIGN and the convex kinds: through f
              * (steering only). */
             if (s->use_salpha &&
-                (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH)) {
+                vfy_layer_is_sshaped(L->kind)) {
                 int64_t o = K * ctx->soff[k];
                 const double *tp = s->stape + o, *za = s->sza + o, *sa = s->sla + o,
                              *st = s->stl + o;
@@ -4564,7 +4589,7 @@ static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const un
     for (int64_t k = 0; k < net->n_layers; k++) {
         vfy_layer_kind kind = net->layers[k].kind;
         int in = which == 0 ? kind == VFY_LAYER_RELU
-               : which == 1 ? kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH
+               : which == 1 ? vfy_layer_is_sshaped(kind)
                : which == 2 ? kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT
                             : ctx->fvoff[k] >= 0;
         if (!in)
@@ -4814,7 +4839,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
      * bounds: the pass above made them) */
     for (int64_t k = 0; sact && k < L; k++) {
         const vfy_layer *Ly = &net->layers[k];
-        if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
+        if (!vfy_layer_is_sshaped(Ly->kind))
             continue;
         int64_t nn = Ly->n_in, o = K * ctx->soff[k];
         for (int64_t g = 0; g < n; g++) {
@@ -5019,9 +5044,9 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             act_lr *= act_decay;
         for (int64_t k = 0; sact && k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
-            if (Ly->kind != VFY_LAYER_SIGMOID && Ly->kind != VFY_LAYER_TANH)
+            if (!vfy_layer_is_sshaped(Ly->kind))
                 continue;
-            double dmax = Ly->kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+            double dmax = vfy_act_max_slope(Ly->kind);
             int64_t o = KW * ctx->soff[k];
             for (int h = 0; h < 2; h++) {
                 double *a = (h ? s->sal_up : s->sal_lo) + o, *g = (h ? s->sgrad_up : s->sgrad_lo) + o;
@@ -5082,7 +5107,7 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     int64_t off = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
-        int act = sact && (L->kind == VFY_LAYER_SIGMOID || L->kind == VFY_LAYER_TANH);
+        int act = sact && vfy_layer_is_sshaped(L->kind);
         /* (only a pre-activation whose layer takes its bounds from a domain's prior, where a
          * split's clamp is kept: an activation's output is recomputed from its input, so a split
          * of it would stay as wide as before, and be chosen again and again) */
@@ -5508,7 +5533,7 @@ static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
         const vfy_layer *R = &net->layers[k];
         /* the pre-activations of ReLU layers, and of SIGMOID/TANH layers when their lines are
          * optimised too (not in certificate runs: a `bound` line records ReLU slopes only) */
-        int act = (R->kind == VFY_LAYER_SIGMOID || R->kind == VFY_LAYER_TANH) && ctx->act_search &&
+        int act = vfy_layer_is_sshaped(R->kind) && ctx->act_search &&
                   !rec;
         vfy_layer_kind pk = net->layers[k - 1].kind;
         if ((R->kind != VFY_LAYER_RELU && !act) || vfy_layer_is_act(pk))

@@ -193,7 +193,7 @@ static double gamma32_up(int64_t n)
 /* The activations bounded by lines sl z + tl <= f(z) <= su z + tu (c->ln). */
 static int lined_act(vfy_layer_kind k)
 {
-    return k == VFY_LAYER_SIGMOID || k == VFY_LAYER_TANH || k == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(k) || k == VFY_LAYER_SIGN ||
            k == VFY_LAYER_SIN || k == VFY_LAYER_COS || vfy_layer_is_convex(k);
 }
 
@@ -233,8 +233,8 @@ static vfy_status ck_init(ck *c, const vfy_net *net, const vfy_spec *spec, int f
     for (int64_t k = 0; k < c->L; k++) {
         const vfy_layer *Lk = &net->layers[k];
         if (Lk->kind != VFY_LAYER_DENSE && Lk->kind != VFY_LAYER_SCALE &&
-            Lk->kind != VFY_LAYER_RELU && Lk->kind != VFY_LAYER_SIGMOID &&
-            Lk->kind != VFY_LAYER_TANH && Lk->kind != VFY_LAYER_MAXPOOL &&
+            Lk->kind != VFY_LAYER_RELU && !vfy_layer_is_sshaped(Lk->kind) &&
+            Lk->kind != VFY_LAYER_MAXPOOL &&
             Lk->kind != VFY_LAYER_PRODUCT && !lined_act(Lk->kind))
             return vfy_fail(err, VFY_ERR_UNSUPPORTED, "checker: layer %lld ('%s') has a kind it "
                             "does not know", (long long)k, Lk->name);
@@ -468,11 +468,11 @@ static void trig_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, d
     }
 }
 
-/* ---- Sigmoid and Tanh ----
+/* ---- Sigmoid, Tanh and Erf ----
  * f is increasing; f' is even and decreasing in |z| (f convex below 0, concave above);
- * sigmoid' = s (1 - s) <= 1/4, tanh' = 1 - t^2 <= 1.
- * Value enclosures rest on libm: exp and tanh within 2^-48 relative (16 ulp; glibc documents 1 and
- * 2 ulp). Float32 claim: a runtime's activation kernel is within CK_ACT_EXEC of the real function
+ * sigmoid' = s (1 - s) <= 1/4, tanh' = 1 - t^2 <= 1, erf' = C e^(-z^2) <= C = 2 / sqrt(pi).
+ * Value enclosures rest on libm: exp, erf and tanh within 2^-48 relative (16 ulp; glibc documents
+ * 1, 1 and 2 ulp). Float32 claim: a runtime's activation kernel is within CK_ACT_EXEC of the real function
  * (absolute: onnxruntime's rational approximations err by up to 3.6e-7 measured; docs/soundness.md
  * section 4b). */
 #define CK_ACT_EXEC 0x1p-19
@@ -482,8 +482,8 @@ static void trig_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, d
  * for z >= -700 (no overflow), so 1 + e^-z lies in [1 + E(1 - 2^-47) - 2^-1074,
  * 1 + E(1 + 2^-47) + 2^-1073]
  * and s(z) = 1/(1 + e^-z) between the reciprocals, each step rounded outward; below -700,
- * 0 < s(z) < e^z < 2^-1000. tanh: libm's t within 2^-48 |t| (+ a few 2^-1074), widened by 2^-47 |t| +
- * 2^-1070. Both clamped to the function's range. NaN: the whole range. */
+ * 0 < s(z) < e^z < 2^-1000. tanh and erf: libm's t within 2^-48 |t| (+ a few 2^-1074), widened by
+ * 2^-47 |t| + 2^-1070. All clamped to the function's range. NaN: the whole range. */
 static void act_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
     double rlo = kind == VFY_LAYER_SIGMOID ? 0.0 : -1.0;
@@ -505,19 +505,35 @@ static void act_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
         *lo = l > rlo ? l : rlo;
         *hi = h < 1.0 ? h : 1.0;
     } else {
-        double t = tanh(z), d = up(up(fabs(t) * 0x1p-47) + 0x1p-1070);
+        double t = kind == VFY_LAYER_ERF ? erf(z) : tanh(z), d = up(up(fabs(t) * 0x1p-47) + 0x1p-1070);
         double l = dn(t - d), h = up(t + d);
         *lo = l > rlo ? l : rlo;
         *hi = h < 1.0 ? h : 1.0;
     }
 }
 
-/* [*dlo, *dhi] ∋ f'(z) from [lo, hi] ∋ f(z). SOUND: sigmoid: s and 1 - s are non-negative, so
- * lo (1 - hi) <= s (1 - s) <= hi (1 - lo); tanh: t^2 lies between the end points' squares (0 if they
- * straddle 0). Outward, clamped to (0, 1/4] or (0, 1]. */
-static void act_div(vfy_layer_kind kind, double lo, double hi, double *dlo, double *dhi)
+/* [*dlo, *dhi] ∋ f'(z) from z and [lo, hi] ∋ f(z). SOUND: sigmoid: s and 1 - s are non-negative,
+ * so lo (1 - hi) <= s (1 - s) <= hi (1 - lo); tanh: t^2 lies between the end points' squares (0 if
+ * they straddle 0); erf: from z, q = z^2 rounded both ways, e^-q within 2^-47 relative (+2^-1074)
+ * of libm's exp, times the doubles 0x1.20dd750429b6dp+0 below C and 0x1.20dd750429b6ep+0 above.
+ * Outward, clamped to (0, max f']. */
+static void act_div(vfy_layer_kind kind, double z, double lo, double hi, double *dlo, double *dhi)
 {
     double a, b;
+    if (kind == VFY_LAYER_ERF) {
+        if (z != z) {
+            *dlo = 0;
+            *dhi = VFY_ERF_DMAX;
+            return;
+        }
+        double el = dn(dn(exp(-up(z * z)) * dn(1.0 - 0x1p-47)) - 0x1p-1074);
+        double eh = up(up(exp(-dn(z * z)) * up(1.0 + 0x1p-47)) + 0x1p-1073);
+        a = dn(0x1.20dd750429b6dp+0 * (el > 0 ? el : 0));
+        b = up(VFY_ERF_DMAX * eh);
+        *dlo = a > 0 ? a : 0;
+        *dhi = b < VFY_ERF_DMAX ? b : VFY_ERF_DMAX;
+        return;
+    }
     if (kind == VFY_LAYER_SIGMOID) {
         a = dn(lo * dn(1.0 - hi));
         b = up(hi * up(1.0 - lo));
@@ -535,10 +551,14 @@ static void act_div(vfy_layer_kind kind, double lo, double hi, double *dlo, doub
 
 static double act_pt(vfy_layer_kind kind, double z)
 {
+    if (kind == VFY_LAYER_ERF)
+        return erf(z);
     return kind == VFY_LAYER_SIGMOID ? 1.0 / (1.0 + exp(-z)) : tanh(z);
 }
 static double act_dpt(vfy_layer_kind kind, double z)
 {
+    if (kind == VFY_LAYER_ERF)
+        return 1.1283791670955126 * exp(-z * z);
     double v = act_pt(kind, z);
     return kind == VFY_LAYER_SIGMOID ? v * (1.0 - v) : 1.0 - v * v;
 }
@@ -604,7 +624,7 @@ static void act_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, do
         slo = 0;
     if (!(sup >= 0) || !(sup < INFINITY))
         sup = 0;
-    double dmax = kind == VFY_LAYER_SIGMOID ? 0.25 : 1.0;
+    double dmax = vfy_act_max_slope(kind);
     double P[CK_ACT_PIECES + 1], F0[CK_ACT_PIECES + 1], F1[CK_ACT_PIECES + 1];
     double D0[CK_ACT_PIECES + 1], D1[CK_ACT_PIECES + 1];
     for (int i = 0; i <= CK_ACT_PIECES; i++) {
@@ -612,7 +632,7 @@ static void act_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, do
         double p = l + (u - l) * ((double)i / CK_ACT_PIECES);
         P[i] = i == CK_ACT_PIECES ? u : (p < u ? p : u);
         act_iv(kind, P[i], &F0[i], &F1[i]);
-        act_div(kind, F0[i], F1[i], &D0[i], &D1[i]);
+        act_div(kind, P[i], F0[i], F1[i], &D0[i], &D1[i]);
     }
     double hi_g = -INFINITY, lo_g = INFINITY;
     for (int i = 0; i < CK_ACT_PIECES; i++) {
@@ -1028,7 +1048,7 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
-             * CK_ACT_EXEC for Sigmoid, Tanh, Sin and Cos, recip_exec_up at a Softmax's RECIP,
+             * CK_ACT_EXEC for Sigmoid, Tanh, Erf, Sin and Cos, recip_exec_up at a Softmax's RECIP,
              * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution
              * computes exactly, a Softmax's EXP, charged at its RECIP, and elements passed
              * through), so max|lam| E_j is subtracted.
@@ -1621,9 +1641,7 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
         if (!constrain(c, k))
             return 2;
         if (deep && k > 0 && k + 1 < c->L &&
-            (net->layers[k + 1].kind == VFY_LAYER_RELU || net->layers[k + 1].kind == VFY_LAYER_SIGMOID ||
-             net->layers[k + 1].kind == VFY_LAYER_TANH ||
-             lined_act(net->layers[k + 1].kind) ||
+            (net->layers[k + 1].kind == VFY_LAYER_RELU || lined_act(net->layers[k + 1].kind) ||
              net->layers[k + 1].kind == VFY_LAYER_MAXPOOL ||
              net->layers[k + 1].kind == VFY_LAYER_PRODUCT)) {
             if (!refine(c, k, xl, xh))

@@ -254,6 +254,11 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass ? cur[j] : cur[j] * (1.0 - acts[k][j] * acts[k][j]);
             break;
+        case VFY_LAYER_ERF: /* erf' = (2 / sqrt(pi)) e^(-z^2), z the layer's input */
+            for (int64_t j = 0; j < L->n_out; j++)
+                nxt[j] = j < L->n_pass ? cur[j]
+                                       : cur[j] * vfy_act_slope_f64(L->kind, in[j], acts[k][j]);
+            break;
         case VFY_LAYER_SIGN:
             /* sign' = 0 wherever it exists: the search steers by the straight-through estimate
              * (hard tanh's derivative, 1 on [-1, 1], the binarized networks' training rule), and

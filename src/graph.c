@@ -90,6 +90,8 @@ static const struct op_info {
     {"Mish", "", 1, 1},
     {"Sum", "", 1, VARIADIC},
     {"Mean", "", 1, VARIADIC},
+    {"Erf", "", 1, 1},
+    {"Gelu", "approximate", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -658,6 +660,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_SOFTPLUS: r = vfy_act_f32(VFY_LAYER_SOFTPLUS, x); break;
         case VFY_OP_SIN: r = vfy_act_f32(VFY_LAYER_SIN, x); break;
         case VFY_OP_COS: r = vfy_act_f32(VFY_LAYER_COS, x); break;
+        case VFY_OP_ERF: r = vfy_act_f32(VFY_LAYER_ERF, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -680,6 +683,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_SOFTPLUS: return vfy_act_f64(VFY_LAYER_SOFTPLUS, a);
     case VFY_OP_SIN: return vfy_act_f64(VFY_LAYER_SIN, a);
     case VFY_OP_COS: return vfy_act_f64(VFY_LAYER_COS, a);
+    case VFY_OP_ERF: return vfy_act_f64(VFY_LAYER_ERF, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2550,6 +2554,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_SIGN: /* (ONNX also has an integer Sign: not in networks, refused) */
     case VFY_OP_SIN:
     case VFY_OP_COS:
+    case VFY_OP_ERF:
         /* ONNX defines them on floating types only (integer folding has no meaning for them);
          * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
          * kernel may differ from by a few ulp: the model is verified for the folded constant */
@@ -2589,6 +2594,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_CELU:
     case VFY_OP_SOFTSIGN:
     case VFY_OP_MISH:
+    case VFY_OP_GELU:
     case VFY_OP_SUM:
     case VFY_OP_MEAN:
     case VFY_OP_OTHER:
@@ -3090,6 +3096,9 @@ static vfy_status become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t 
  *                    (a > 0: max(0, x) + min(0, a (e^(x/a) - 1)))
  *   Softsign(x)    = x Reciprocal(|x| + 1)
  *   Mish(x)        = x tanh(Softplus(x))
+ *   Gelu(x)        = (x (1 + erf(x c))) 0.5,  c = 1/sqrt(2)                    (approximate "none")
+ *                  = (x (1 + tanh((x + (x x x) d) e))) 0.5,  d = 0.044715, e = sqrt(2/pi)  ("tanh")
+ *                    (c, d and e as a runtime of the input's type holds them, as its kernel does)
  *   Sum(x1..xn)    = x1 + ... + xn,  Mean = Sum / n      (broadcast as Add)
  * Each identity holds for every real x (at 0 both sides of Elu's are 0). A float claim covers a
  * runtime that executes these chains (docs/soundness.md section 4); a fused kernel rounds
@@ -3101,7 +3110,7 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
     *done = 0;
     if (op != VFY_OP_HARD_SIGMOID && op != VFY_OP_HARD_SWISH && op != VFY_OP_ELU &&
         op != VFY_OP_SELU && op != VFY_OP_CELU && op != VFY_OP_SOFTSIGN && op != VFY_OP_MISH &&
-        op != VFY_OP_SUM && op != VFY_OP_MEAN)
+        op != VFY_OP_SUM && op != VFY_OP_MEAN && op != VFY_OP_GELU)
         return VFY_OK;
     vfy_status st = check_attrs(g, n, err);
     if (st)
@@ -3198,6 +3207,41 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
             (st = add_op_node(g, k, VFY_OP_RECIPROCAL, t1, -1, ":reciprocal", &t1, &nd, err)))
             return st;
         return become(g, k, VFY_OP_MUL, x, t1, done, err);
+    case VFY_OP_GELU: {
+        const char *approx;
+        if ((st = attr_str(g, n, "approximate", "none", &approx, err)))
+            return st;
+        int tanh_form = strcmp(approx, "tanh") == 0;
+        if (!tanh_form && strcmp(approx, "none") != 0)
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "approximate '%s' (supported: none, "
+                         "tanh)", approx);
+        int f32 = dt == VFY_DT_FLOAT; /* (the constants as the input's type holds them) */
+        double c = f32 ? (double)0.70710678118654752440f : 0.70710678118654752440,
+               d = f32 ? (double)0.044715f : 0.044715,
+               e = f32 ? (double)0.79788456080286535588f : 0.79788456080286535588;
+        if (!tanh_form) {
+            if ((st = add_scalar(g, k, ":rsqrt2", dt, c, &t1, err)) ||
+                (st = add_op_node(g, k, VFY_OP_MUL, x, t1, ":scaled", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_ERF, t2, -1, ":erf", &t2, &nd, err)))
+                return st;
+        } else {
+            if ((st = add_scalar(g, k, ":cubic", dt, d, &t1, err)) ||
+                (st = add_scalar(g, k, ":sqrt_2_pi", dt, e, &t4, err)) ||
+                (st = add_op_node(g, k, VFY_OP_MUL, x, x, ":square", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_MUL, t2, x, ":cube", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_MUL, t2, t1, ":cube_d", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_ADD, x, t2, ":inner", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_MUL, t2, t4, ":scaled", &t2, &nd, err)) ||
+                (st = add_op_node(g, k, VFY_OP_TANH, t2, -1, ":tanh", &t2, &nd, err)))
+                return st;
+        }
+        if ((st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
+            (st = add_scalar(g, k, ":half", dt, 0.5, &t5, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ADD, t2, one, ":one_plus", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, x, t2, ":product", &t3, &nd, err)))
+            return st;
+        return become(g, k, VFY_OP_MUL, t3, t5, done, err);
+    }
     default: /* MISH */
         if ((st = add_op_node(g, k, VFY_OP_SOFTPLUS, x, -1, ":softplus", &t1, &nd, err)) ||
             (st = add_op_node(g, k, VFY_OP_TANH, t1, -1, ":tanh", &t1, &nd, err)))
@@ -4502,6 +4546,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_RELU: return push(lc, n, VFY_LAYER_RELU, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGMOID: return push(lc, n, VFY_LAYER_SIGMOID, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_ERF: return push(lc, n, VFY_LAYER_ERF, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
     /* (fan_in 1: standalone, not a Softmax's, vfy_layer_in_softmax) */
     case VFY_OP_EXP: return push(lc, n, VFY_LAYER_EXP, len, len, NULL, NULL, 0, 1);

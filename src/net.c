@@ -29,7 +29,7 @@ void vfy_net_free(vfy_net *net)
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
                                           "product", "sign", "exp", "recip", "sqrt", "log",
-                                          "softplus", "sin", "cos"};
+                                          "softplus", "sin", "cos", "erf"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -384,6 +384,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
         return x != x ? x : fmaxf(x, 0.0f) + log1pf(expf(-fabsf(x)));
     case VFY_LAYER_SIN: return sinf(x);
     case VFY_LAYER_COS: return cosf(x);
+    case VFY_LAYER_ERF: return erff(x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -409,6 +410,7 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_SOFTPLUS: return x != x ? x : fmax(x, 0.0) + log1p(exp(-fabs(x)));
     case VFY_LAYER_SIN: return sin(x);
     case VFY_LAYER_COS: return cos(x);
+    case VFY_LAYER_ERF: return erf(x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -430,6 +432,7 @@ double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
     case VFY_LAYER_SOFTPLUS: s = vfy_act_f64(VFY_LAYER_SIGMOID, x); break;
     case VFY_LAYER_SIN: s = cos(x); break;
     case VFY_LAYER_COS: s = -sin(x); break;
+    case VFY_LAYER_ERF: s = 1.1283791670955126 * exp(-x * x); break; /* (2 / sqrt(pi)) e^-x^2 */
     default: VFY_ASSERT(0); return 0;
     }
     if (s != s)

@@ -1009,7 +1009,25 @@ END_TEST
 
 static long double act_ref(vfy_layer_kind kind, long double z)
 {
+    if (kind == VFY_LAYER_ERF)
+        return erfl(z);
     return kind == VFY_LAYER_SIGMOID ? 1.0L / (1.0L + expl(-z)) : tanhl(z);
+}
+
+/* The S-shaped kinds the loop tests run over (_i 0, 1, 2), their names, max |f''| and f'(z). */
+static vfy_layer_kind sact_kind(int i)
+{
+    return i == 0 ? VFY_LAYER_SIGMOID : i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
+}
+static const char *sact_name(int i) { return i == 0 ? "sigmoid" : i == 1 ? "tanh" : "erf"; }
+/* sigmoid'' max 0.0962, tanh'' 0.7698, erf'' = -2 z C e^(-z^2) at z = 1/sqrt(2): 0.9679 */
+static double sact_f2max(int i) { return i == 0 ? 0.0963 : i == 1 ? 0.7699 : 0.968; }
+static long double sact_slope(vfy_layer_kind kind, long double z)
+{
+    long double f = act_ref(kind, z);
+    if (kind == VFY_LAYER_ERF)
+        return 2.0L / sqrtl(3.14159265358979323846264338327950288L) * expl(-z * z);
+    return kind == VFY_LAYER_SIGMOID ? f * (1 - f) : 1 - f * f;
 }
 
 /* f(z) - (s z + t) in long double, with s z split exactly (fma) so that only long double rounding
@@ -1065,8 +1083,8 @@ static void act_interval(uint64_t *st, int cls, double *l, double *u)
  * and the certified intercepts lose little against the best intercept for the same slope. */
 START_TEST(test_act_lines)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
-    double f2max = _i ? 0.7699 : 0.0963; /* max |f''| */
+    vfy_layer_kind kind = sact_kind(_i);
+    double f2max = sact_f2max(_i); /* max |f''| */
     uint64_t st = 31 + (uint64_t)_i;
     for (int t = 0; t < 3500; t++) {
         double l, u, sl, tl, su, tu;
@@ -1085,7 +1103,7 @@ START_TEST(test_act_lines)
                 z = u;
             long double a = act_gap(kind, z, sl, tl), b = -act_gap(kind, z, su, tu);
             CHECKM(a >= 0 && b >= 0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g "
-                          "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", _i ? "tanh" : "sigmoid", l, u,
+                          "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", sact_name(_i), l, u,
                           z, sl, tl, a, su, tu, b);
             lo_gap = a < lo_gap ? a : lo_gap;
             up_gap = b < up_gap ? b : up_gap;
@@ -1097,16 +1115,16 @@ START_TEST(test_act_lines)
         double loss = f2max * (h * h + step * step / 8) + 1e-12 * (1 + fabs(sl * l) + fabs(su * u));
         if (u - l > 0x1p-20)
             CHECKM(lo_gap <= loss && up_gap <= loss, "%s on [%.17g, %.17g]: gaps %Lg %Lg above %g",
-                   _i ? "tanh" : "sigmoid", l, u, lo_gap, up_gap, loss);
+                   sact_name(_i), l, u, lo_gap, up_gap, loss);
     }
     /* degenerate inputs give the whole range or the constants, never a wrong line */
     double sl, tl, su, tu;
     vfy_bound_act_lines(kind, NAN, NAN, &sl, &tl, &su, &tu);
-    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu == 1);
+    CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu == 1);
     vfy_bound_act_lines(kind, NAN, 1, &sl, &tl, &su, &tu);
-    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu >= act_ref(kind, 1) && tu < 1);
+    CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu >= act_ref(kind, 1) && tu < 1);
     vfy_bound_act_lines(kind, -INFINITY, INFINITY, &sl, &tl, &su, &tu);
-    CHECK(sl == 0 && su == 0 && tl == (_i ? -1 : 0) && tu == 1);
+    CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu == 1);
     vfy_bound_act_lines(kind, -800, -790, &sl, &tl, &su, &tu);
     CHECK(tl <= act_ref(kind, -790) && tu >= act_ref(kind, -790));
 }
@@ -1145,11 +1163,14 @@ static void eval_f32_perturbed(const vfy_net *net, const float *x, float *y, flo
     free(b);
 }
 
-static const vfy_layer_kind act_mixes[4][4] = {
+#define N_ACT_MIXES 6
+static const vfy_layer_kind act_mixes[N_ACT_MIXES][4] = {
     {VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID},
     {VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH},
     {VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH, VFY_LAYER_SIGMOID},
     {VFY_LAYER_TANH, VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH},
+    {VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF},
+    {VFY_LAYER_ERF, VFY_LAYER_RELU, VFY_LAYER_SIGMOID, VFY_LAYER_ERF},
 };
 
 /* Lines of any slope (what alpha-CROWN optimises), their intercepts certified on the alpha pieces
@@ -1159,8 +1180,8 @@ static const vfy_layer_kind act_mixes[4][4] = {
  * f''max h^2 of the best one for its slope (h = (u - l)/16, the pieces) plus the grid's miss. */
 START_TEST(test_act_any_slope)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
-    double f2max = _i ? 0.7699 : 0.0963, dmax = _i ? 1.0 : 0.25;
+    vfy_layer_kind kind = sact_kind(_i);
+    double f2max = sact_f2max(_i), dmax = vfy_act_max_slope(kind);
     uint64_t st = 77 + (uint64_t)_i;
     int64_t n_lines = 0;
     for (int t = 0; t < 3000; t++) {
@@ -1173,7 +1194,7 @@ START_TEST(test_act_any_slope)
             a = 0.0;
         int upper = t % 2;
         double c = vfy_bound_act_line(kind, l, u, a, upper);
-        CHECKM(isfinite(c), "%s on [%.17g, %.17g], slope %.17g: no intercept", _i ? "tanh" : "sigmoid",
+        CHECKM(isfinite(c), "%s on [%.17g, %.17g], slope %.17g: no intercept", sact_name(_i),
                l, u, a);
         n_lines++;
         long double gap_min = INFINITY;
@@ -1185,14 +1206,14 @@ START_TEST(test_act_any_slope)
             if (upper)
                 gap = -gap;
             CHECKM(gap >= 0, "%s on [%.17g, %.17g], slope %.17g, %s intercept %.17g: gap %Lg at %.17g",
-                   _i ? "tanh" : "sigmoid", l, u, a, upper ? "upper" : "lower", c, gap, z);
+                   sact_name(_i), l, u, a, upper ? "upper" : "lower", c, gap, z);
             gap_min = gap < gap_min ? gap : gap_min;
         }
         double h = (u - l) / 16, step = (u - l) / G;
         double loss = f2max * (h * h + step * step / 8) + (dmax + fabs(a)) * step +
                       1e-12 * (1 + fabs(a) * fmax(fabs(l), fabs(u)));
         CHECKM(gap_min <= loss, "%s on [%.17g, %.17g], slope %.17g: gap %Lg above %g",
-               _i ? "tanh" : "sigmoid", l, u, a, gap_min, loss);
+               sact_name(_i), l, u, a, gap_min, loss);
     }
     ck_assert(n_lines > 2000);
 }
@@ -1206,7 +1227,7 @@ END_TEST
  * sampled point, no tolerance. */
 START_TEST(test_act_tangent_tight)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_layer_kind kind = sact_kind(_i);
     uint64_t st = 4242 + (uint64_t)_i;
     int64_t n_checked = 0;
     for (int t = 0; t < 2000; t++) {
@@ -1214,7 +1235,7 @@ START_TEST(test_act_tangent_tight)
         double d = (0.05 + 5 * testnet_uniform(&st)) * (upper ? 1 : -1);
         double l = d - 8 * testnet_uniform(&st) - 1e-3, u = d + 8 * testnet_uniform(&st) + 1e-3;
         long double fd = act_ref(kind, d);
-        double a = (double)(kind == VFY_LAYER_SIGMOID ? fd * (1 - fd) : 1 - fd * fd);
+        double a = (double)sact_slope(kind, d);
         long double tangent = fd - (long double)a * d; /* the intercept through (d, f(d)) */
         int holds = 1;
         for (int g = 0; g <= 2000 && holds; g++) {
@@ -1228,13 +1249,13 @@ START_TEST(test_act_tangent_tight)
         double H = fmax(fabs(l), fabs(u)), tol = 1e-9 * (1 + fabs(a) * H);
         long double loss = upper ? (long double)c - tangent : tangent - (long double)c;
         CHECKM(loss >= -1e-15L && loss <= tol, "%s on [%.17g, %.17g], tangent at %.17g (%s): "
-               "intercept %.17g, loss %Lg", _i ? "tanh" : "sigmoid", l, u, d,
+               "intercept %.17g, loss %Lg", sact_name(_i), l, u, d,
                upper ? "upper" : "lower", c, loss);
         for (int g = 0; g <= 200; g++) {
             double z = g == 200 ? u : l + (u - l) * testnet_uniform(&st);
             long double gap = act_gap(kind, z, a, c);
             CHECKM(upper ? gap <= 0 : gap >= 0, "%s: line off at %.17g",
-                   _i ? "tanh" : "sigmoid", z);
+                   sact_name(_i), z);
         }
         n_checked++;
     }
@@ -1249,7 +1270,7 @@ END_TEST
 START_TEST(test_act_bounds_contain)
 {
     const testnet_shape *sh = &testnet_shapes[_i % 4];
-    const vfy_layer_kind *act = act_mixes[(_i / 4) % 4];
+    const vfy_layer_kind *act = act_mixes[(_i / 4) % N_ACT_MIXES];
     int fsem = _i % 3 != 2;
     double scale = sh->scale * (_i % 2 ? 3.0 : 1.0); /* larger weights: saturated neurons */
     vfy_net *net = testnet_random_act(300 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden, sh->n_out,
@@ -1298,7 +1319,7 @@ START_TEST(test_act_bounds_contain)
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {
             vfy_layer_kind nk = k + 1 < net->n_layers ? net->layers[k + 1].kind : VFY_LAYER_DENSE;
             double l = bc->lo[k][j], u = bc->hi[k][j];
-            int s_shaped = nk == VFY_LAYER_SIGMOID || nk == VFY_LAYER_TANH;
+            int s_shaped = vfy_layer_is_sshaped(nk);
             int clamped = !vfy_layer_is_act(net->layers[k].kind);
             if (s_shaped && clamped && j >= net->layers[k + 1].n_pass)
                 CHECK((score[off + j] > 0) == !isnan(vfy_bound_split_point(l, u)));
@@ -1361,7 +1382,7 @@ START_TEST(test_act_grid_contains)
 {
     int64_t hidden[4] = {10, 12, 10, 8};
     vfy_net *net = testnet_random_act(700 + (uint64_t)_i, 2, hidden, 3 + _i % 2, 3, _i % 2 ? 2.5 : 0.9,
-                                      _i % 3 == 0, act_mixes[_i % 4]);
+                                      _i % 3 == 0, act_mixes[_i % N_ACT_MIXES]);
     ck_assert_ptr_nonnull(net);
     vfy_bound_ctx *ctx;
     ck_assert_int_eq(vfy_bound_ctx_create(net, _i % 2, &ctx, NULL), VFY_OK);
@@ -1413,7 +1434,7 @@ END_TEST
  * worst is 3.6e-7), and the real-only bounds stay within 1e-12 of f(x). */
 START_TEST(test_act_exec_allowance)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_layer_kind kind = sact_kind(_i);
     vfy_net *net = calloc(1, sizeof *net);
     net->n_in = net->n_out = 1;
     ck_assert_int_eq(vfy_net_push(net, kind, 1, 1, NULL, NULL, 0, 0, "act", NULL), VFY_OK);
@@ -2187,7 +2208,8 @@ START_TEST(test_alpha_primal)
     } else if (kind == 2) {
         const testnet_shape *sh = &testnet_shapes[1 + _i % 3];
         net = testnet_random_act(9600 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden,
-                                 sh->n_out, sh->scale * 2, sh->with_scale, act_mixes[_i / 4 % 4]);
+                                 sh->n_out, sh->scale * 2, sh->with_scale,
+                                 act_mixes[_i / 4 % N_ACT_MIXES]);
     } else
         net = testnet_random_pool(9600 + (uint64_t)_i, 8, 4, 1.0);
     ck_assert_ptr_nonnull(net);
@@ -4271,7 +4293,7 @@ END_TEST
 START_TEST(test_act_alpha)
 {
     const testnet_shape *sh = &testnet_shapes[1 + _i % 3];
-    const vfy_layer_kind *act = act_mixes[_i % 4];
+    const vfy_layer_kind *act = act_mixes[_i % N_ACT_MIXES];
     vfy_net *net = testnet_random_act(4000 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden,
                                       sh->n_out, sh->scale * 2, sh->with_scale, act);
     ck_assert_ptr_nonnull(net);
@@ -4337,8 +4359,18 @@ START_TEST(test_act_alpha)
         }
     free(score);
     ck_assert(cand[0] >= 0);
-    if (sh->n_hidden > 1) /* (one wide hidden layer: its neurons may all straddle 0) */
-        REQUIRE_MSG(cand[1] >= 0, "no one-sided Sigmoid/Tanh neuron scored");
+    /* a one-sided pre-activation of an S-shaped layer that can be split is scored (all of them
+     * may straddle 0: one wide hidden layer, or Erf's steep middle) */
+    int one_sided = 0;
+    for (int64_t k = 0; k + 1 < net->n_layers; k++)
+        for (int64_t j = 0; j < net->layers[k].n_out; j++) {
+            double l = bc->lo[k][j], u = bc->hi[k][j];
+            one_sided |= vfy_layer_is_sshaped(net->layers[k + 1].kind) &&
+                         j >= net->layers[k + 1].n_pass && (l >= 0 || u <= 0) &&
+                         !isnan(vfy_bound_split_point(l, u));
+        }
+    REQUIRE_MSG((cand[1] >= 0) == one_sided, "one-sided Sigmoid/Tanh/Erf neurons: %d, scored: %d",
+                one_sided, cand[1] >= 0);
     if (cand[1] >= 0)
         ck_assert(pt[1] != 0);
     double lbn[2][K], lbp[2][K];
@@ -4945,13 +4977,13 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_facets_tighter);
     tcase_add_loop_test(tc, test_facets_memo_same, 0, 4);
     tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
-    tcase_add_loop_test(tc, test_act_lines, 0, 2);
-    tcase_add_loop_test(tc, test_act_any_slope, 0, 2);
-    tcase_add_loop_test(tc, test_act_tangent_tight, 0, 2);
+    tcase_add_loop_test(tc, test_act_lines, 0, 3);
+    tcase_add_loop_test(tc, test_act_any_slope, 0, 3);
+    tcase_add_loop_test(tc, test_act_tangent_tight, 0, 3);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 24);
-    tcase_add_loop_test(tc, test_act_grid_contains, 0, 8);
+    tcase_add_loop_test(tc, test_act_grid_contains, 0, 12);
     tcase_add_test(tc, test_act_crown_tighter);
-    tcase_add_loop_test(tc, test_act_exec_allowance, 0, 2);
+    tcase_add_loop_test(tc, test_act_exec_allowance, 0, 3);
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);
     tcase_add_test(tc, test_maxpool_alpha_gain);
     tcase_add_test(tc, test_maxpool_relaxation);

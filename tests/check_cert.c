@@ -1209,18 +1209,20 @@ static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n
     return mn;
 }
 
-/* Sigmoid and tanh nets, proofs that need input splitting: verify's certificate is valid in the
- * checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a random
- * 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
+/* Sigmoid, tanh and erf nets, proofs that need input splitting: verify's certificate is valid in
+ * the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a
+ * random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
-    vfy_layer_kind kind = _i % 2 ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_layer_kind kind = _i % 3 == 0 ? VFY_LAYER_SIGMOID
+                        : _i % 3 == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
     char why[1024];
     int valid;
-    if (_i < 2) {
+    if (_i < 3) {
         const double w1[4] = {1, 0.25, -1, 0}, b1[2] = {0, 0}, w2[2] = {1, 1};
         vfy_net *net = act_net(kind, 2, w1, b1, w2, 0);
-        /* f(x0 + x1/4) + f(-x0) >= f(-x0) + f(x0 - 1/4) > t on x1 in [-1, 0] */
+        /* f(x0 + x1/4) + f(-x0) >= f(-x0) + f(x0 - 1/4) > t on x1 in [-1, 0] (tanh: -0.249,
+         * erf: -0.281 at the least, at x0 = 1/8) */
         double t = kind == VFY_LAYER_SIGMOID ? 0.9 : -0.3;
         vfy_spec *sp = act_spec(-3, 3, -1, 0, "<=", t);
         ck_assert_int_eq(act_certify(net, sp, 20, &valid, why), VFY_UNSAT);
@@ -1262,7 +1264,8 @@ END_TEST
  * exactly by fma). */
 START_TEST(test_act_checker_lines)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
+    const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : "erf";
     uint64_t st = 8 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
         double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
@@ -1279,12 +1282,12 @@ START_TEST(test_act_checker_lines)
             double z = g == 300 ? u : l + (u - l) * g / 300;
             if (z > u)
                 z = u;
-            long double f = _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
+            long double f = _i == 2 ? erfl(z) : _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
             double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
             long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
             if (!(lo_gap >= 0 && up_gap >= 0))
                 REQUIRE_MSG(0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g, upper %.17g "
-                            "z + %.17g", _i ? "tanh" : "sigmoid", l, u, z, sl, tl, su, tu);
+                            "z + %.17g", name, l, u, z, sl, tl, su, tu);
         }
     }
 }
@@ -2019,14 +2022,14 @@ START_TEST(test_convex_allowance_decides)
 }
 END_TEST
 
-/* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh) in
+/* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh, erf) in
  * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
  * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
  * rejects a certificate claiming the box; with the margin 1e-5 the proof and certificate go through;
  * under the real semantics (no allowance) the small margin is proved too. */
 START_TEST(test_act_allowance_decides)
 {
-    vfy_layer_kind kind = _i ? VFY_LAYER_TANH : VFY_LAYER_SIGMOID;
+    vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
     const double w1[2] = {1, 0}, b1[1] = {0}, w2[1] = {1};
     vfy_net *net = act_net(kind, 1, w1, b1, w2, 0);
     double f0 = kind == VFY_LAYER_SIGMOID ? 0.5 : 0.0;
@@ -2257,9 +2260,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_exec_allowance_decides);
     tcase_add_test(tc, test_product_allowance_decides);
     tcase_add_test(tc, test_product_overflow_rejected);
-    tcase_add_loop_test(tc, test_act_certified, 0, 6);
-    tcase_add_loop_test(tc, test_act_allowance_decides, 0, 2);
-    tcase_add_loop_test(tc, test_act_checker_lines, 0, 2);
+    tcase_add_loop_test(tc, test_act_certified, 0, 9);
+    tcase_add_loop_test(tc, test_act_allowance_decides, 0, 3);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 3);
     tcase_add_test(tc, test_sign_checker_lines);
     tcase_add_test(tc, test_sign_certified);
     tcase_add_test(tc, test_sign_forged_rejected);

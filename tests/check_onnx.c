@@ -340,6 +340,8 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : 1.0 / (1.0 + exp(-a[o]));
             } else if (L->kind == VFY_LAYER_TANH) {
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
+            } else if (L->kind == VFY_LAYER_ERF) {
+                b[o] = o < L->n_pass ? a[o] : erf(a[o]);
             } else if (L->kind == VFY_LAYER_SIGN) {
                 b[o] = o < L->n_pass ? a[o] : (a[o] > 0 ? 1.0 : (a[o] < 0 ? -1.0 : 0.0));
             } else if (L->kind == VFY_LAYER_EXP) {
@@ -3733,6 +3735,98 @@ START_TEST(test_activation_rewrites_sound)
 }
 END_TEST
 
+/* Erf and Gelu (both forms) on computed tensors, an Erf of a constant folded, against references;
+ * Gelu's constants are float32's nearest 1/sqrt(2), 0.044715 and sqrt(2/pi), as the loader holds
+ * them for a FLOAT input (expand_activation). */
+static const float erf_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
+static void gelu_model(mb *bp)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 16}, cd[1] = {4};
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("C", 1, cd, erf_c, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Erf", "e1", "h", "y1", NULL);
+    ADD_NODE(b, "Gelu", "g1", "h", "y2", NULL);
+    ADD_NODE(b, "Gelu", "g2", "u", "y3", attr_s("approximate", "tanh"), NULL);
+    ADD_NODE(b, "Erf", "ec", "C", "ce", NULL); /* constant: folded */
+    ADD_NODE(b, "Add", "a4", "u,ce", "y4", NULL);
+    ADD_NODE(b, "Concat", "cat", "y1,y2,y3,y4", "y", attr_i("axis", 1), NULL);
+    *bp = b;
+}
+
+static void ref_gelu(const double *x, double *y)
+{
+    const double c = (double)0.70710678118654752440f, d = (double)0.044715f,
+                 e = (double)0.79788456080286535588f;
+    for (int j = 0; j < 4; j++) {
+        double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += x[i] * mm_w1[i * 4 + j];
+            u += x[i] * mm_w2[i * 4 + j];
+        }
+        y[j] = erf(h);
+        y[4 + j] = 0.5 * (h * (1 + erf(h * c)));
+        y[8 + j] = 0.5 * (u * (1 + tanh((u + u * u * u * d) * e)));
+        y[12 + j] = u + (double)erff(erf_c[j]);
+    }
+}
+
+static void ref_gelu_ld(const double *x, long double *y)
+{
+    const long double c = (long double)0.70710678118654752440f, d = (long double)0.044715f,
+                      e = (long double)0.79788456080286535588f;
+    for (int j = 0; j < 4; j++) {
+        long double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += (long double)x[i] * mm_w1[i * 4 + j];
+            u += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        y[j] = erfl(h);
+        y[4 + j] = 0.5L * (h * (1 + erfl(h * c)));
+        y[8 + j] = 0.5L * (u * (1 + tanhl((u + u * u * u * d) * e)));
+        y[12 + j] = u + (long double)erff(erf_c[j]);
+    }
+}
+
+START_TEST(test_erf_gelu)
+{
+    mb b;
+    gelu_model(&b);
+    vfy_net *net = load_ok(&b);
+    int n_erf = 0;
+    for (int64_t k = 0; k < net->n_layers; k++)
+        n_erf += net->layers[k].kind == VFY_LAYER_ERF;
+    ck_assert_int_ge(n_erf, 1);
+    check_against(net, ref_gelu);
+    vfy_net_free(net);
+    mb b2;
+    gelu_model(&b2);
+    net = load_ok(&b2);
+    bounds_contain_ref(net, 16, 0.05, 1.0, ref_gelu_ld, acts_ref_f32);
+    vfy_net_free(net);
+    ck_assert(vfy_act_f32(VFY_LAYER_ERF, -30.0f) == -1.0f && vfy_act_f64(VFY_LAYER_ERF, 0) == 0);
+    /* an unknown form is refused naming the node; an integer Erf too */
+    mb bg = {0};
+    int64_t xd[2] = {1, 4};
+    mm_model(&bg, 1, 2, xd);
+    ADD_NODE(bg, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(bg, "Gelu", "gelu0", "h", "y", attr_s("approximate", "fast"), NULL);
+    load_fails(&bg, VFY_ERR_UNSUPPORTED, "node 'gelu0' (Gelu)", "approximate 'fast'");
+    mb bi = {0};
+    int64_t id[1] = {4};
+    const int64_t iv[4] = {1, -2, 0, 3};
+    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
+    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
+    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
+    ADD_NODE(bi, "Erf", "ei", "I", "ji", NULL);
+    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
+    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
+    load_fails(&bi, VFY_ERR_INVALID, "node 'ei' (Erf)", "expected a float type");
+}
+END_TEST
+
 /* Sign: a SIGN layer on a computed tensor (h read on both sides of it: carried, n_pass), folded
  * on constants (Sign(0) = 0), larq's sign(sign(u) + 0.1), against a reference and on points where
  * its input is exactly 0; an integer Sign is refused by name. */
@@ -4678,6 +4772,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_sign_op);
     tcase_add_test(tc, test_trig_op);
     tcase_add_test(tc, test_activation_rewrites);
+    tcase_add_test(tc, test_erf_gelu);
     tcase_add_test(tc, test_activation_rewrites_sound);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);

@@ -92,6 +92,8 @@ typedef enum vfy_op {
     VFY_OP_MISH,             /* likewise */
     VFY_OP_SUM,              /* likewise: Adds */
     VFY_OP_MEAN,             /* likewise: Adds and a Div */
+    VFY_OP_ERF,              /* floating types: an ERF layer */
+    VFY_OP_GELU,             /* rewritten by vfy_graph_infer (expand_activation): Erf or Tanh */
     VFY_OP_COUNT
 } vfy_op;
 

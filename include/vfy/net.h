@@ -3,7 +3,7 @@
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
- * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, SIGN (v' = -1, 0 or 1 as v < 0,
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, ERF (the error function), SIGN (v' = -1, 0 or 1 as v < 0,
  * v = 0 or v > 0: a binarized network's step, exact in any float execution), SIN, COS, the convex
  * kinds EXP, RECIP (1/v), SQRT, LOG, SOFTPLUS (log(1 + exp(v))), PRODUCT (v'_j = v_a v_b), and
  * MAXPOOL
@@ -44,6 +44,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_SOFTPLUS, /* v' = log(1 + exp(v)) */
     VFY_LAYER_SIN,      /* v' = sin(v) */
     VFY_LAYER_COS,      /* v' = cos(v) */
+    VFY_LAYER_ERF,      /* v' = erf(v) = (2 / sqrt(pi)) int_0^v exp(-t^2) dt */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -56,7 +57,7 @@ typedef struct vfy_layer {
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     int64_t pool_k;        /* MAXPOOL: window size; PRODUCT: 2; else 0 */
-    int64_t n_pass;        /* SIGMOID/TANH: the first n_pass elements pass through unchanged (values
+    int64_t n_pass;        /* SIGMOID/TANH/ERF: the first n_pass elements pass through unchanged (values
                             * carried past the activation); else 0 */
     int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); PRODUCT: n_out
                             * pairs (a, b), b = -1 for a copy of v_a; else NULL */
@@ -113,11 +114,28 @@ static inline int vfy_layer_is_convex(vfy_layer_kind kind)
            kind == VFY_LAYER_LOG || kind == VFY_LAYER_SOFTPLUS;
 }
 
-/* 1 for the elementwise activations (RELU, SIGMOID, TANH, SIGN, SIN, COS and the
+/* 1 for the S-shaped activations SIGMOID, TANH and ERF: increasing, bounded, f' even and
+ * decreasing in |v| (f convex for v <= 0, concave for v >= 0), f(-v) = f(0) * 2 - f(v). The bound
+ * module relaxes them alike, and alpha-CROWN optimises their lines. */
+static inline int vfy_layer_is_sshaped(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_ERF;
+}
+
+/* The largest slope of an S-shaped activation, f'(0), or a double above it: sigmoid 1/4, tanh 1,
+ * erf 2 / sqrt(pi) = 1.12837916709551257..., whose double nearest (0x1.20dd750429b6dp+0, below it)
+ * is moved up one ulp. */
+#define VFY_ERF_DMAX 0x1.20dd750429b6ep+0
+static inline double vfy_act_max_slope(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_SIGMOID ? 0.25 : kind == VFY_LAYER_TANH ? 1.0 : VFY_ERF_DMAX;
+}
+
+/* 1 for the elementwise activations (RELU, the S-shaped ones, SIGN, SIN, COS and the
  * vfy_layer_is_convex ones): no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_RELU || kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH ||
+    return kind == VFY_LAYER_RELU || vfy_layer_is_sshaped(kind) ||
            kind == VFY_LAYER_SIGN || kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS ||
            vfy_layer_is_convex(kind);
 }
@@ -126,7 +144,7 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
  * past them: a ReLU carries its own way, as (relu(v), relu(-v))). */
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_SIGN ||
            kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS || vfy_layer_is_convex(kind);
 }
 
@@ -140,7 +158,7 @@ static inline int vfy_layer_in_softmax(const vfy_layer *L)
 }
 
 /* An activation's value as a floating-point execution computes it: vfy_act_f32 in float32 with libm's
- * expf/tanhf (sigmoid as 1/(1+expf(-x)) for x >= 0, expf(x)/(1+expf(x)) below, so that neither
+ * expf/tanhf/erff (sigmoid as 1/(1+expf(-x)) for x >= 0, expf(x)/(1+expf(x)) below, so that neither
  * overflows), vfy_act_f64 the same in double. For evaluation and constant folding only, never a proof
  * device: the bound module encloses the real functions itself. kind must satisfy vfy_layer_is_act. */
 float vfy_act_f32(vfy_layer_kind kind, float x);
