@@ -582,6 +582,18 @@ def op_gelu(ins, a, f):
     return ((x * (f(1) + t)) * f(0.5)).astype(x.dtype)
 
 
+def op_range(ins):
+    """Range as ONNX defines it: each element the last plus delta, in the inputs' type."""
+    start, limit, delta = (np.asarray(v).reshape(()) for v in ins)
+    n = max(int(math.ceil((float(limit) - float(start)) / float(delta))), 0)
+    out = np.empty(n, dtype=start.dtype)
+    v = start
+    for k in range(n):
+        out[k] = v
+        v = (v + delta).astype(start.dtype)
+    return out
+
+
 def op_layernorm(ins, a, ftype):
     """LayerNormalization (opset 17) as its ONNX function body (stash_type 1: in the input's float
     type here), normalising from `axis` to the last dimension."""
@@ -624,6 +636,21 @@ OPS = {
     "Cos": lambda i, a, f: np.cos(i[0]),
     "Tanh": lambda i, a, f: np.tanh(i[0]),
     "Erf": lambda i, a, f: _erf(i[0]),
+    # comparisons and logic (of constants in the models verify reads), Where, Range, rounding
+    "Equal": lambda i, a, f: np.equal(i[0], i[1]),
+    "Less": lambda i, a, f: np.less(i[0], i[1]),
+    "LessOrEqual": lambda i, a, f: np.less_equal(i[0], i[1]),
+    "Greater": lambda i, a, f: np.greater(i[0], i[1]),
+    "GreaterOrEqual": lambda i, a, f: np.greater_equal(i[0], i[1]),
+    "Not": lambda i, a, f: np.logical_not(i[0]),
+    "And": lambda i, a, f: np.logical_and(i[0], i[1]),
+    "Or": lambda i, a, f: np.logical_or(i[0], i[1]),
+    "Xor": lambda i, a, f: np.logical_xor(i[0], i[1]),
+    "Where": lambda i, a, f: np.where(i[0], i[1], i[2]),
+    "Range": lambda i, a, f: op_range(i),
+    "Floor": lambda i, a, f: np.floor(i[0]),
+    "Ceil": lambda i, a, f: np.ceil(i[0]),
+    "Round": lambda i, a, f: np.round(i[0]),   # halves to even, as ONNX
     "Gelu": op_gelu,
     "Flatten": op_flatten,
     "Reshape": op_reshape,

@@ -109,6 +109,8 @@ def eval_layers(layers, x):
             x = [max(v) for v in g] + [min(v) for v in g]
         elif layer[0] == "silu":   # x sigmoid(x), elementwise
             x = [v / (1.0 + math.exp(-v)) for v in x]
+        elif layer[0] == "where":   # v where position i < t or i == e, else -v
+            x = [v if where_mask(layer, i) else -v for i, v in enumerate(x)]
         elif layer[0] == "sign":   # -1, 0, 1 (a binarized network's step)
             x = [(v > 0) - (v < 0) for v in x]
         elif layer[0] == "softplus":   # log(1 + e^v) = max(v, 0) + log1p(e^-|v|)
@@ -184,12 +186,18 @@ ACTS = {
 }
 
 
+def where_mask(layer, i):
+    """A ("where", t, e, n) layer's condition at position i of n: i < t or i == e."""
+    return i < layer[1] or i == layer[2]
+
+
 def _gelu(v, approx):
-    """ONNX Gelu with its constants as float32 holds them (as verify's loader reads them)."""
+    """ONNX Gelu as verify's loader reads it: the exact x Phi(x), or the tanh form with its
+    constants as float32 holds them."""
     if approx:
         return 0.5 * (v * (1.0 + math.tanh((v + v * v * v * f32(0.044715)) *
                                            f32(math.sqrt(2.0 / math.pi)))))
-    return 0.5 * (v * (1.0 + math.erf(v * f32(1.0 / math.sqrt(2.0)))))
+    return 0.5 * v * math.erfc(-v / math.sqrt(2.0))
 
 
 def _argmin_unimodal(f, a, b):
@@ -264,7 +272,8 @@ def lipschitz_layers(layers, lo=None, hi=None):
                      for ra, rb, ul, uh, vl, vh in zip(A, B, ulo, uhi, vlo, vhi))
         elif layer[0] in ACTS:
             L *= ACTS[layer[0]][1]
-        elif layer == "relu" or layer[0] in ("maxpool", "redmax", "sin", "cos"):   # 1-Lipschitz
+        elif layer == "relu" or layer[0] in ("maxpool", "redmax", "sin", "cos", "where"):
+            # 1-Lipschitz
             pass
         elif layer[0] == "silu":   # (x s(x))' = s(x) (1 + x (1 - s(x))) lies in [-0.1, 1.1]
             L *= 1.1
@@ -531,6 +540,26 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Reshape", ["smout%d" % j, "smback%d" % j], ["sm%d" % j],
                                        "smflat%d" % j))
                 cur = "sm%d" % j
+                continue
+            if layer[0] == "where":
+                # the mask from constants as a transformer graph makes one: Range, Cast, Less,
+                # Equal, Or (folded by the loader), then Where(mask, cur, -cur)
+                j = k[0] = k[0] + 1
+                width = layer[3]
+                for nm, v in (("wstart", 0), ("wlimit", width), ("wdelta", 1), ("weq", layer[2])):
+                    inits.append("  initializer {\n    data_type: 7\n    name: \"%s%d\"\n"
+                                 "    int64_data: %d\n  }\n" % (nm, j, v))
+                inits.append(tensor_text("wthr%d" % j, [], [f32(layer[1])], raw))
+                steps = [("Range", ["wstart%d" % j, "wlimit%d" % j, "wdelta%d" % j], "wpos", []),
+                         ("Cast", ["wpos%d" % j], "wposf", [("to", "INT", 1)]),
+                         ("Less", ["wposf%d" % j, "wthr%d" % j], "wlt", []),
+                         ("Equal", ["wpos%d" % j, "weq%d" % j], "weqm", []),
+                         ("Or", ["wlt%d" % j, "weqm%d" % j], "wmask", []),
+                         ("Neg", [cur], "wneg", []),
+                         ("Where", ["wmask%d" % j, cur, "wneg%d" % j], "where", [])]
+                for op, ins, out, attrs in steps:
+                    nodes.append(node_text(op, ins, ["%s%d" % (out, j)], "%s%d" % (out, j), attrs))
+                cur = "where%d" % j
                 continue
             if layer[0] == "sign":
                 j = k[0] = k[0] + 1
@@ -857,6 +886,10 @@ def ibp_layers(layers, lo, hi):
             f, _, zmin = ACTS[layer[0]]
             lo, hi = ([min(f(a), f(b), f(zmin) if zmin is not None and a < zmin < b else f(a))
                        for a, b in zip(lo, hi)], [max(f(a), f(b)) for a, b in zip(lo, hi)])
+            continue
+        if layer[0] == "where":   # v or -v by position
+            lo, hi = ([a if where_mask(layer, i) else -b for i, (a, b) in enumerate(zip(lo, hi))],
+                      [b if where_mask(layer, i) else -a for i, (a, b) in enumerate(zip(lo, hi))])
             continue
         if layer[0] == "sign":   # nondecreasing: [sign(lo), sign(hi)]
             lo = [(v > 0) - (v < 0) for v in lo]
@@ -1246,6 +1279,13 @@ def build(root):
                "Interval arithmetic on a %dx%d partition of the box (erf increasing; each Gelu's\n"
                "range from its ends and its minimum where inside): on every cell Y_0 > %s by at\n"
                "least %.4f." % (CELLS, CELLS, num(t_gl), pm_gl))
+
+    # -- where2: 2 -> 8 -> relu -> Where(mask, h, -h) with the mask folded from constants (Range,
+    # Cast, Less, Equal, Or) -> 8 -> relu -> 3 ---------------------------------------------------
+    rw = random_net(4321, [2, 8, 8, 3])
+    rw.layers = rw.layers[:2] + [("where", 3, 6, 8)] + rw.layers[2:]
+    write_model(rw, "where2", "gemm", raw=True)
+    lipschitz_specs("where2", rw, " (a Where between v and -v is 1-Lipschitz)")
 
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])

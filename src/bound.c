@@ -1442,6 +1442,7 @@ static void conv_exec(vfy_layer_kind kind, double *rel, double *ab)
     case VFY_LAYER_RECIP: *rel = 0x1p-24, *ab = 0x1p-149; return;
     case VFY_LAYER_SQRT: *rel = 0x1p-24, *ab = 0; return;
     case VFY_LAYER_SOFTPLUS: *rel = 0x1p-21, *ab = 0x1p-21; return;
+    case VFY_LAYER_GELU: *rel = 0x1p-19, *ab = 0x1p-19; return; /* (m: the input's magnitude) */
     default: *rel = 0x1p-21, *ab = 0x1p-146; return; /* (EXP, LOG) */
     }
 }
@@ -1612,6 +1613,183 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
     }
 }
 
+/* ---- Gelu ----
+ *
+ * f(z) = z Phi(z), Phi(z) = erfc(-z / sqrt(2)) / 2 the normal distribution function, phi = Phi' =
+ * e^(-z^2/2) / sqrt(2 pi). f' = Phi + z phi, f'' = phi (2 - z^2): f is convex on [-sqrt2, sqrt2] and
+ * concave outside; f' increases from its least value f'(-sqrt2) = -0.1289041451... to its largest
+ * f'(sqrt2) = 1.1289041451... on [-sqrt2, sqrt2] and decreases outside (to 0 at -inf, 1 at +inf);
+ * f decreases to its least value f(z*) = -0.16997120748 at z* = -0.75179152204 (golden-section
+ * search in double, good to 1e-11), then increases.
+ * Enclosures (gelu_enclose, gelu_deriv): w = z / sqrt(2) between z times the doubles just below and
+ * above 1/sqrt(2) (rounded outward); Phi = erfc(-w) / 2 with libm's erfc within 2^-46 |v| + 2^-1060
+ * (the libm assumption above; glibc documents erfc within 5 ulp), erfc decreasing, so Phi between
+ * the enclosures at the two ends of w; f = z Phi rounded outward by z's sign; phi from exp's
+ * enclosure at -z^2/2 rounded both ways, times the doubles around 1/sqrt(2 pi).
+ * Range on [l, u] (gelu_range): the enclosures at the ends; where z* may lie inside, the least
+ * value GELU_FMIN below f(z*).
+ * Lines (gelu_lines): for a slope a, g = f - a z is bounded on 64 pieces [p, q] of [l, u] as in
+ * act_relax, from f's enclosures at the end points and f''s sup and inf on the piece: f' is
+ * monotone on a piece that holds neither +-sqrt2 (its extremes at the end points); a piece that
+ * may hold sqrt2 has sup GELU_DMAX, one that may hold -sqrt2 inf GELU_DMIN. Every operation is
+ * rounded outward. Slopes: of the chord, f' at l, at the midpoint and at u, and 0, the one whose
+ * certified line is lowest (upper) or highest (lower) at the midpoint. Constant lines (the range)
+ * where [l, u] is not finite or narrower than ACT_MIN_WIDTH.
+ * Float executions: a runtime's Gelu (x (1 + erf(x / sqrt2)) / 2 in float32, its erf a polynomial)
+ * is taken within 2^-19 (1 + |z|) of f(z), charged per neuron from max(|l|, |u|) (conv_exec). */
+#define GELU_PIECES 64
+#define GELU_FMIN (-0.16997121)
+#define GELU_ZMIN_LO (-0.7518)
+#define GELU_ZMIN_HI (-0.7517)
+#define GELU_DMAX 1.128905
+#define GELU_DMIN (-0.128905)
+#define GELU_SQRT2_LO 0x1.6a09e667f3bccp+0
+#define GELU_SQRT2_HI 0x1.6a09e667f3bcdp+0
+
+/* [*lo, *hi] ∋ Phi(z) (NaN: [0, 1]). */
+static void gelu_phi_cdf(double z, double *lo, double *hi)
+{
+    *lo = 0;
+    *hi = 1;
+    if (isnan(z))
+        return;
+    /* w in [wl, wh] ∋ z / sqrt2; -w decreasing in w, erfc decreasing: Phi(z) = erfc(-w)/2 lies
+     * between erfc(-wl)/2 and erfc(-wh)/2 */
+    double wl = fmin(vfy_mul_down(z, 0x1.6a09e667f3bccp-1), vfy_mul_down(z, 0x1.6a09e667f3bcdp-1));
+    double wh = fmax(vfy_mul_up(z, 0x1.6a09e667f3bccp-1), vfy_mul_up(z, 0x1.6a09e667f3bcdp-1));
+    double a = erfc(-wl), b = erfc(-wh);
+    double da = vfy_add_up(vfy_mul_up(fabs(a), ACT_LIBM_REL), 0x1p-1060);
+    double db = vfy_add_up(vfy_mul_up(fabs(b), ACT_LIBM_REL), 0x1p-1060);
+    *lo = fmax(0.5 * vfy_sub_down(a, da), 0.0); /* (halving: exact but for subnormals, below) */
+    *hi = fmin(vfy_add_up(0.5 * vfy_add_up(b, db), 0x1p-1074), 1.0);
+    *lo = fmax(vfy_sub_down(*lo, 0x1p-1074), 0.0);
+}
+
+static void gelu_enclose(double z, double *lo, double *hi)
+{
+    double pl, ph;
+    if (isnan(z) || isinf(z)) {
+        *lo = isinf(z) && z > 0 ? INFINITY : GELU_FMIN;
+        *hi = isinf(z) && z < 0 ? 0.0 : INFINITY;
+        return;
+    }
+    gelu_phi_cdf(z, &pl, &ph);
+    if (z >= 0) {
+        *lo = vfy_mul_down(z, pl);
+        *hi = vfy_mul_up(z, ph);
+    } else {
+        *lo = vfy_mul_down(z, ph);
+        *hi = vfy_mul_up(z, pl);
+    }
+    *lo = fmax(*lo, GELU_FMIN);
+}
+
+/* [*dlo, *dhi] ∋ f'(z) = Phi(z) + z phi(z). */
+static void gelu_deriv(double z, double *dlo, double *dhi)
+{
+    *dlo = GELU_DMIN;
+    *dhi = GELU_DMAX;
+    if (!isfinite(z))
+        return;
+    double pl, ph, el, eh, t;
+    gelu_phi_cdf(z, &pl, &ph);
+    exp_enclose(-0.5 * vfy_mul_up(z, z), &el, &t);  /* (halving exact: z^2 / 2 >= tiny) */
+    exp_enclose(-0.5 * vfy_mul_down(z, z), &t, &eh);
+    double ql = vfy_mul_down(el, 0x1.9884533d43650p-2), qh = vfy_mul_up(eh, 0x1.9884533d43652p-2);
+    double zl = z >= 0 ? vfy_mul_down(z, ql) : vfy_mul_down(z, qh);
+    double zh = z >= 0 ? vfy_mul_up(z, qh) : vfy_mul_up(z, ql);
+    *dlo = fmax(vfy_add_down(pl, zl), GELU_DMIN);
+    *dhi = fmin(vfy_add_up(ph, zh), GELU_DMAX);
+}
+
+static void gelu_range(double l, double u, double *lo, double *hi)
+{
+    double a, b, c, d;
+    gelu_enclose(l, &a, &b);
+    gelu_enclose(u, &c, &d);
+    *lo = fmin(a, c);
+    *hi = fmax(b, d);
+    if (isnan(l) || isnan(u) || (l <= GELU_ZMIN_HI && u >= GELU_ZMIN_LO))
+        *lo = GELU_FMIN;
+    if (isnan(l) || isnan(u))
+        *hi = INFINITY;
+}
+
+/* The certified intercept of the line of slope a above (upper) or below f on the pieces P[0..n]
+ * with f's enclosures F0/F1 and f''s bounds D0/D1 on each piece; +-inf when not finite. */
+static double gelu_cert(int n, const double *P, const double *F0, const double *F1,
+                        const double *D0, const double *D1, double a, int upper)
+{
+    double best = upper ? -INFINITY : INFINITY;
+    for (int i = 0; i < n; i++) {
+        double p = P[i], q = P[i + 1], w = vfy_sub_up(q, p);
+        double rise = fmax(vfy_sub_up(D1[i], a), 0.0), fall = fmax(vfy_sub_up(a, D0[i]), 0.0);
+        double e;
+        if (upper) { /* g <= g(p) + rise w, g <= g(q) + fall w */
+            double u1 = vfy_add_up(vfy_sub_up(F1[i], vfy_mul_down(a, p)), vfy_mul_up(rise, w));
+            double u2 = vfy_add_up(vfy_sub_up(F1[i + 1], vfy_mul_down(a, q)), vfy_mul_up(fall, w));
+            e = fmin(u1, u2);
+            best = fmax(best, e);
+        } else { /* g >= g(p) - fall w, g >= g(q) - rise w */
+            double l1 = vfy_sub_down(vfy_sub_down(F0[i], vfy_mul_up(a, p)), vfy_mul_up(fall, w));
+            double l2 = vfy_sub_down(vfy_sub_down(F0[i + 1], vfy_mul_up(a, q)), vfy_mul_up(rise, w));
+            e = fmax(l1, l2);
+            best = fmin(best, e);
+        }
+        if (isnan(e))
+            return upper ? INFINITY : -INFINITY;
+    }
+    return best;
+}
+
+static void gelu_lines(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    *sl = *su = 0;
+    gelu_range(l, u, tl, tu);
+    if (!(l < u) || !(u - l < INFINITY) || !(u - l > ACT_MIN_WIDTH))
+        return;
+    enum { N = GELU_PIECES };
+    double P[N + 1], F0[N + 1], F1[N + 1], D0[N], D1[N], dl[N + 1], dh[N + 1];
+    for (int i = 0; i <= N; i++) {
+        double p = i == 0 ? l : (i == N ? u : fmin(l + (u - l) * ((double)i / N), u));
+        P[i] = p;
+        gelu_enclose(p, &F0[i], &F1[i]);
+        gelu_deriv(p, &dl[i], &dh[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        double p = P[i], q = P[i + 1];
+        D0[i] = fmin(dl[i], dl[i + 1]);
+        D1[i] = fmax(dh[i], dh[i + 1]);
+        if (p <= -GELU_SQRT2_LO && q >= -GELU_SQRT2_HI)
+            D0[i] = GELU_DMIN;
+        if (p <= GELU_SQRT2_HI && q >= GELU_SQRT2_LO)
+            D1[i] = GELU_DMAX;
+    }
+    double m = 0.5 * l + 0.5 * u, fl = vfy_act_f64(VFY_LAYER_GELU, l),
+           fu = vfy_act_f64(VFY_LAYER_GELU, u);
+    double cand[5] = {(fu - fl) / (u - l), vfy_act_slope_f64(VFY_LAYER_GELU, l, fl),
+                      vfy_act_slope_f64(VFY_LAYER_GELU, m, vfy_act_f64(VFY_LAYER_GELU, m)),
+                      vfy_act_slope_f64(VFY_LAYER_GELU, u, fu), 0.0};
+    double best_up = *tu, best_lo = *tl; /* (the constant lines' values at m) */
+    for (int c = 0; c < 5; c++) {
+        double a = cand[c];
+        if (!isfinite(a))
+            continue;
+        double t = gelu_cert(N, P, F0, F1, D0, D1, a, 1);
+        if (isfinite(t) && a * m + t < best_up) {
+            best_up = a * m + t;
+            *su = a;
+            *tu = t;
+        }
+        t = gelu_cert(N, P, F0, F1, D0, D1, a, 0);
+        if (isfinite(t) && a * m + t > best_lo) {
+            best_lo = a * m + t;
+            *sl = a;
+            *tl = t;
+        }
+    }
+}
+
 /* How far a float execution's activation output may be from the real function's (absolute), where
  * it is the same for every neuron: Sigmoid and Tanh ACT_EXEC_ERR (below); at a Softmax's RECIP the
  * runtime's Softmax of length n against the real one, 2^-19 + n 2^-23 (an assumption on its
@@ -1636,6 +1814,10 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
     }
     if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS) {
         trig_enclose(kind, z, lo, hi);
+        return;
+    }
+    if (kind == VFY_LAYER_GELU) {
+        gelu_enclose(z, lo, hi);
         return;
     }
     if (kind == VFY_LAYER_SIGN) { /* exact */
@@ -2084,6 +2266,10 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
         trig_lines(kind, l, u, sl, tl, su, tu);
         return;
     }
+    if (kind == VFY_LAYER_GELU) {
+        gelu_lines(l, u, sl, tl, su, tu);
+        return;
+    }
     double flo, fhi, glo, ghi;
     act_enclose(kind, l, &flo, &fhi);
     act_enclose(kind, u, &glo, &ghi);
@@ -2175,6 +2361,8 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
             double a, b;
             conv_range(L->kind, l[j], u[j], &a, &b);
             mag[j] = fmax(fabs(a), fabs(b));
+        } else if (L->kind == VFY_LAYER_GELU) { /* (its allowance grows with |z|) */
+            mag[j] = isnan(l[j]) || isnan(u[j]) ? INFINITY : fmax(fabs(l[j]), fabs(u[j]));
         }
         cl[j] = l[j];
         cu[j] = u[j];
@@ -3297,7 +3485,8 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 fac_layer = k;
             }
             int cvx = vfy_layer_is_convex(L->kind);
-            int per_neuron = cvx && !vfy_layer_in_softmax(L) && ctx->float_semantics;
+            int per_neuron = ((cvx && !vfy_layer_in_softmax(L)) || L->kind == VFY_LAYER_GELU) &&
+                             ctx->float_semantics;
             double g = vfy_la_gamma(n_in);
             for (int64_t sg = 0; sg < n_seg; sg++) {
                 const bseg *G = &segs[sg];
@@ -3884,6 +4073,15 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
                     trig_range(L->kind, lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
                     if (e > 0 && !(fmax(fabs(lo[j]), fabs(hi[j])) <= TRIG_FLOAT_ARG))
                         b->overflow = 1;
+                } else if (L->kind == VFY_LAYER_GELU) {
+                    /* (not monotone: its range; a float execution within conv_exec_err of the
+                     * input's magnitude) */
+                    gelu_range(lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
+                    if (ctx->float_semantics) {
+                        double ex = conv_exec_err(L->kind, fmax(fabs(lo[j]), fabs(hi[j])));
+                        b->lo[k][j] = vfy_sub_down(b->lo[k][j], ex);
+                        b->hi[k][j] = vfy_add_up(b->hi[k][j], ex);
+                    }
                 } else if (!cv) {
                     act_enclose(L->kind, lo[j], &b->lo[k][j], &t);
                     act_enclose(L->kind, hi[j], &t, &b->hi[k][j]);

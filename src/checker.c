@@ -193,7 +193,7 @@ static double gamma32_up(int64_t n)
 /* The activations bounded by lines sl z + tl <= f(z) <= su z + tu (c->ln). */
 static int lined_act(vfy_layer_kind k)
 {
-    return vfy_layer_is_sshaped(k) || k == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(k) || k == VFY_LAYER_GELU || k == VFY_LAYER_SIGN ||
            k == VFY_LAYER_SIN || k == VFY_LAYER_COS || vfy_layer_is_convex(k);
 }
 
@@ -926,6 +926,149 @@ static void cv_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, dou
     }
 }
 
+/* ---- Gelu ----
+ * f(z) = z Phi(z), Phi(z) = erfc(-z / sqrt2) / 2; f' = Phi + z phi, phi(z) = e^(-z^2/2) / sqrt(2 pi);
+ * f'' = phi (2 - z^2). f' increases on [-sqrt2, sqrt2] from -0.12890414... to 1.12890414... and
+ * decreases outside; f decreases to -0.169971207... at z* = -0.751791522... then increases (the
+ * constants below are bounds of these, with margin). Value enclosures rest on libm's erfc and exp
+ * within 2^-48 relative (widened by 2^-47 |v| + 2^-1070). Float32 claim: a runtime's Gelu within
+ * 2^-19 (1 + |z|) of the real one. */
+#define CK_GELU_FMIN (-0.16997121)
+#define CK_GELU_DMAX 1.128905
+#define CK_GELU_DMIN (-0.128905)
+#define CK_GELU_PIECES 64
+
+/* [*lo, *hi] ∋ Phi(z), from w between z times the doubles around 1/sqrt2 (erfc(-w) increasing
+ * in w). */
+static void gelu_cdf_ck(double z, double *lo, double *hi)
+{
+    double r0 = 0x1.6a09e667f3bccp-1, r1 = 0x1.6a09e667f3bcdp-1;
+    double a0 = dn(z * r0), a1 = dn(z * r1), b0 = up(z * r0), b1 = up(z * r1);
+    double wl = a0 < a1 ? a0 : a1, wh = b0 > b1 ? b0 : b1;
+    double el = erfc(-wl), eh = erfc(-wh);
+    el = dn(el - up(up(fabs(el) * 0x1p-47) + 0x1p-1070));
+    eh = up(eh + up(up(fabs(eh) * 0x1p-47) + 0x1p-1070));
+    *lo = dn(0.5 * el);
+    *hi = up(0.5 * eh);
+    if (*lo < 0)
+        *lo = 0;
+    if (*hi > 1)
+        *hi = 1;
+}
+
+/* [*lo, *hi] ∋ f(z); a NaN or infinite z: the range's ends it may reach. */
+static void gelu_iv(double z, double *lo, double *hi)
+{
+    if (!(fabs(z) < INFINITY)) {
+        *lo = z > 0 ? INFINITY : CK_GELU_FMIN;
+        *hi = z < 0 ? 0 : INFINITY;
+        return;
+    }
+    double pl, ph;
+    gelu_cdf_ck(z, &pl, &ph);
+    *lo = z >= 0 ? dn(z * pl) : dn(z * ph);
+    *hi = z >= 0 ? up(z * ph) : up(z * pl);
+    if (*lo < CK_GELU_FMIN)
+        *lo = CK_GELU_FMIN;
+}
+
+/* [*dlo, *dhi] ∋ f'(z). */
+static void gelu_div(double z, double *dlo, double *dhi)
+{
+    *dlo = CK_GELU_DMIN;
+    *dhi = CK_GELU_DMAX;
+    if (!(fabs(z) < INFINITY))
+        return;
+    double pl, ph;
+    gelu_cdf_ck(z, &pl, &ph);
+    double el = exp(-up(0.5 * up(z * z))), eh = exp(-dn(0.5 * dn(z * z)));
+    el = dn(dn(el * dn(1.0 - 0x1p-47)) - 0x1p-1074);
+    eh = up(up(eh * up(1.0 + 0x1p-47)) + 0x1p-1073);
+    double ql = dn((el > 0 ? el : 0) * 0x1.9884533d43650p-2), qh = up(eh * 0x1.9884533d43652p-2);
+    double zl = z >= 0 ? dn(z * ql) : dn(z * qh), zh = z >= 0 ? up(z * qh) : up(z * ql);
+    double a = dn(pl + zl), b = up(ph + zh);
+    *dlo = a > CK_GELU_DMIN ? a : CK_GELU_DMIN;
+    *dhi = b < CK_GELU_DMAX ? b : CK_GELU_DMAX;
+}
+
+/* The range on [l, u]: the ends' enclosures, and the least value where z* may lie inside. */
+static void gelu_range_ck(double l, double u, double *lo, double *hi)
+{
+    double a, b, c2, d;
+    gelu_iv(l, &a, &b);
+    gelu_iv(u, &c2, &d);
+    *lo = a < c2 ? a : c2;
+    *hi = b > d ? b : d;
+    if (l <= -0.7517 && u >= -0.7518)
+        *lo = CK_GELU_FMIN;
+}
+
+/* Lines on [l, u]: of the slopes chord, f'(l), f'(m), f'(u) and 0, the lowest upper and highest
+ * lower at the midpoint m, each intercept certified on CK_GELU_PIECES pieces from f's
+ * enclosures and f''s bounds on each piece (monotone on a piece that holds neither +-sqrt2; the
+ * constants where it may), every step rounded outward. Constants (the range) on a point, a
+ * non-finite or tiny interval. */
+static void gelu_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+{
+    *sl = *su = 0;
+    gelu_range_ck(l, u, tl, tu);
+    if (!(l < u) || !(u - l < INFINITY) || !(u - l > 0x1p-20))
+        return;
+    enum { N = CK_GELU_PIECES };
+    double P[N + 1], F0[N + 1], F1[N + 1], d0[N + 1], d1[N + 1];
+    for (int i = 0; i <= N; i++) {
+        double p = l + (u - l) * ((double)i / N);
+        P[i] = i == N ? u : (p < u ? p : u);
+        gelu_iv(P[i], &F0[i], &F1[i]);
+        gelu_div(P[i], &d0[i], &d1[i]);
+    }
+    double s2l = 0x1.6a09e667f3bccp+0, s2h = 0x1.6a09e667f3bcdp+0;
+    double m = 0.5 * l + 0.5 * u;
+    double fl = 0.5 * l * erfc(-l * 0.70710678118654752), fu = 0.5 * u * erfc(-u * 0.70710678118654752);
+    double cand[5] = {(fu - fl) / (u - l), 0, 0, 0, 0};
+    double pts[3] = {l, m, u};
+    for (int q = 0; q < 3; q++)
+        cand[1 + q] = 0.5 * erfc(-pts[q] * 0.70710678118654752) +
+                      pts[q] * 0.3989422804014327 * exp(-0.5 * pts[q] * pts[q]);
+    double bu = *tu, bl = *tl;
+    for (int c2 = 0; c2 < 5; c2++) {
+        double a = cand[c2];
+        if (!(fabs(a) < INFINITY))
+            continue;
+        double hg = -INFINITY, lg = INFINITY;
+        for (int i = 0; i < N; i++) {
+            double p = P[i], q = P[i + 1], w = up(q - p);
+            double dl = d0[i] < d0[i + 1] ? d0[i] : d0[i + 1];
+            double dh = d1[i] > d1[i + 1] ? d1[i] : d1[i + 1];
+            if (p <= -s2l && q >= -s2h)
+                dl = CK_GELU_DMIN;
+            if (p <= s2h && q >= s2l)
+                dh = CK_GELU_DMAX;
+            double r = up(dh - a), f = up(a - dl);
+            r = r > 0 ? r : 0;
+            f = f > 0 ? f : 0;
+            double u1 = up(up(F1[i] - dn(a * p)) + up(r * w));
+            double u2 = up(up(F1[i + 1] - dn(a * q)) + up(f * w));
+            double g = u1 < u2 ? u1 : u2;
+            hg = g > hg ? g : hg;
+            double l1 = dn(dn(F0[i] - up(a * p)) - up(f * w));
+            double l2 = dn(dn(F0[i + 1] - up(a * q)) - up(r * w));
+            g = l1 > l2 ? l1 : l2;
+            lg = g < lg ? g : lg;
+        }
+        if (fabs(hg) < INFINITY && a * m + hg < bu) {
+            bu = a * m + hg;
+            *su = a;
+            *tu = hg;
+        }
+        if (fabs(lg) < INFINITY && a * m + lg > bl) {
+            bl = a * m + lg;
+            *sl = a;
+            *tl = lg;
+        }
+    }
+}
+
 /* Whether bounds on [l, u] may confirm anything: inside one piece of the domain, not NaN. */
 static int cv_claims(vfy_layer_kind kind, double l, double u) { return cv_domain(kind, l, u); }
 
@@ -948,6 +1091,8 @@ void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
     VFY_ASSERT(lined_act(kind));
     if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS)
         trig_lines_ck(kind, l, u, sl, tl, su, tu);
+    else if (kind == VFY_LAYER_GELU)
+        gelu_lines_ck(l, u, sl, tl, su, tu);
     else if (kind == VFY_LAYER_SIGN)
         sign_lines_ck(l, u, sl, tl, su, tu);
     else if (vfy_layer_is_convex(kind))
@@ -1048,7 +1193,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
-             * CK_ACT_EXEC for Sigmoid, Tanh, Erf, Sin and Cos, recip_exec_up at a Softmax's RECIP,
+             * CK_ACT_EXEC for Sigmoid, Tanh, Erf, Sin and Cos, 2^-19 (1 + |z|) for Gelu,
+             * recip_exec_up at a Softmax's RECIP,
              * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution
              * computes exactly, a Softmax's EXP, charged at its RECIP, and elements passed
              * through), so max|lam| E_j is subtracted.
@@ -1559,6 +1705,24 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                         return 0;
                     cv_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
                                 &ln[3 * n_out + j]);
+                    continue;
+                }
+                if (Lk->kind == VFY_LAYER_GELU) {
+                    /* SOUND: the range on [l, u] (gelu_range_ck), widened under the float32
+                     * claim by 2^-19 (1 + max(|l|, |u|)); a NaN bound confirms nothing */
+                    if (isnan(l[j]) || isnan(u[j]))
+                        return 0;
+                    gelu_range_ck(l[j], u[j], &lo[j], &hi[j]);
+                    if (c->fsem) {
+                        double m = fabs(l[j]) > fabs(u[j]) ? fabs(l[j]) : fabs(u[j]);
+                        E[j] = up(up(m * 0x1p-19) + 0x1p-19);
+                        lo[j] = dn(lo[j] - E[j]);
+                        hi[j] = up(hi[j] + E[j]);
+                        if (!(lo[j] > -FLOAT_EXEC_LIMIT && hi[j] < FLOAT_EXEC_LIMIT))
+                            return 0;
+                    }
+                    gelu_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
+                                  &ln[3 * n_out + j]);
                     continue;
                 }
                 if (Lk->kind == VFY_LAYER_SIN || Lk->kind == VFY_LAYER_COS) {

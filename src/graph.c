@@ -92,10 +92,24 @@ static const struct op_info {
     {"Mean", "", 1, VARIADIC},
     {"Erf", "", 1, 1},
     {"Gelu", "approximate", 1, 1},
+    {"Equal", "", 2, 2},
+    {"Less", "", 2, 2},
+    {"LessOrEqual", "", 2, 2},
+    {"Greater", "", 2, 2},
+    {"GreaterOrEqual", "", 2, 2},
+    {"Not", "", 1, 1},
+    {"And", "", 2, 2},
+    {"Or", "", 2, 2},
+    {"Xor", "", 2, 2},
+    {"Where", "", 3, 3},
+    {"Range", "", 3, 3},
+    {"Floor", "", 1, 1},
+    {"Ceil", "", 1, 1},
+    {"Round", "", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
-static const char *const dtype_names[] = {"FLOAT", "DOUBLE", "INT64", "INT32"};
+static const char *const dtype_names[] = {"FLOAT", "DOUBLE", "INT64", "INT32", "BOOL"};
 _Static_assert(sizeof dtype_names / sizeof dtype_names[0] == VFY_DT_COUNT, "one name per dtype");
 
 vfy_op vfy_op_from_name(const char *op_type)
@@ -661,6 +675,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_SIN: r = vfy_act_f32(VFY_LAYER_SIN, x); break;
         case VFY_OP_COS: r = vfy_act_f32(VFY_LAYER_COS, x); break;
         case VFY_OP_ERF: r = vfy_act_f32(VFY_LAYER_ERF, x); break;
+        case VFY_OP_GELU: r = vfy_act_f32(VFY_LAYER_GELU, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -684,6 +699,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_SIN: return vfy_act_f64(VFY_LAYER_SIN, a);
     case VFY_OP_COS: return vfy_act_f64(VFY_LAYER_COS, a);
     case VFY_OP_ERF: return vfy_act_f64(VFY_LAYER_ERF, a);
+    case VFY_OP_GELU: return vfy_act_f64(VFY_LAYER_GELU, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -1120,6 +1136,7 @@ static vfy_status infer_cast(ictx *c)
     case 11: dt = VFY_DT_DOUBLE; break;
     case 7: dt = VFY_DT_INT64; break;
     case 6: dt = VFY_DT_INT32; break;
+    case 9: dt = VFY_DT_BOOL; break;
     default:
         return nfail(c->g, c->n, c->err, VFY_ERR_UNSUPPORTED, "cast to data type %lld (unsupported)",
                      (long long)to);
@@ -1142,6 +1159,8 @@ static vfy_status infer_cast(ictx *c)
         if (dt_float(dt)) {
             double v = x->f ? x->f[k] : (double)x->i[k];
             t->f[k] = dt == VFY_DT_FLOAT ? (double)(float)v : v;
+        } else if (dt == VFY_DT_BOOL) { /* nonzero (NaN too) is true */
+            t->i[k] = x->f ? !(x->f[k] == 0) : x->i[k] != 0;
         } else if (x->i) {
             t->i[k] = x->i[k];
         } else {
@@ -1402,6 +1421,8 @@ static vfy_status infer_elementwise(ictx *c)
     if (a->dtype != b->dtype && !pow_int)
         return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ (%s, %s)",
                      vfy_dtype_name(a->dtype), vfy_dtype_name(b->dtype));
+    if (a->dtype == VFY_DT_BOOL)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "arithmetic on BOOL tensors");
     int64_t shape[VFY_MAX_RANK];
     int r;
     if (bcast_shape(a, b, &r, shape))
@@ -1423,6 +1444,163 @@ static vfy_status infer_elementwise(ictx *c)
                          "integer overflow or division by zero");
         }
     }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Comparisons (Equal, Less, LessOrEqual, Greater, GreaterOrEqual) and logic (Not, And, Or, Xor):
+ * of constants only (a step of a computed value has no relaxation here; they make masks and
+ * positions in transformer graphs), broadcast, giving BOOL. Comparisons take two operands of one
+ * type (BOOL for Equal only); logic takes BOOL. A float NaN compares false. */
+static vfy_status infer_compare_logic(ictx *c)
+{
+    vfy_op op = c->n->op;
+    for (int q = 0; q < c->n->n_in; q++) {
+        vfy_status st = need_const(c, q);
+        if (st)
+            return st;
+    }
+    const vfy_tensor *a = &c->in[0]->t, *b = c->in[1] ? &c->in[1]->t : a;
+    int logic = op == VFY_OP_NOT || op == VFY_OP_AND || op == VFY_OP_OR || op == VFY_OP_XOR;
+    if (a->dtype != b->dtype)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ (%s, %s)",
+                     vfy_dtype_name(a->dtype), vfy_dtype_name(b->dtype));
+    if (logic != (a->dtype == VFY_DT_BOOL) && !(op == VFY_OP_EQUAL && a->dtype == VFY_DT_BOOL))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operands of type %s, expected %s",
+                     vfy_dtype_name(a->dtype), logic ? "BOOL" : "a numeric type");
+    int64_t shape[VFY_MAX_RANK];
+    int r;
+    if (bcast_shape(a, b, &r, shape))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand shapes do not broadcast");
+    vfy_tensor *t = &c->o->t;
+    t->dtype = VFY_DT_BOOL;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        int64_t ia = bcast_src(shape, r, a, k), ib = bcast_src(shape, r, b, k);
+        /* (int64 and double compare exactly within their own type) */
+        int lt = a->f ? a->f[ia] < b->f[ib] : a->i[ia] < b->i[ib];
+        int gt = a->f ? a->f[ia] > b->f[ib] : a->i[ia] > b->i[ib];
+        int eq = a->f ? a->f[ia] == b->f[ib] : a->i[ia] == b->i[ib];
+        int v = 0;
+        switch (op) {
+        case VFY_OP_EQUAL: v = eq; break;
+        case VFY_OP_LESS: v = lt; break;
+        case VFY_OP_LESS_OR_EQUAL: v = lt || eq; break;
+        case VFY_OP_GREATER: v = gt; break;
+        case VFY_OP_GREATER_OR_EQUAL: v = gt || eq; break;
+        case VFY_OP_NOT: v = !a->i[ia]; break;
+        case VFY_OP_AND: v = a->i[ia] && b->i[ib]; break;
+        case VFY_OP_OR: v = a->i[ia] || b->i[ib]; break;
+        default: v = !a->i[ia] != !b->i[ib]; break; /* XOR */
+        }
+        t->i[k] = v;
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Where(cond, x, y) of constants: x where cond, else y (all three broadcast). A computed x or y
+ * was rewritten before (expand_where); a computed condition is refused. */
+static vfy_status infer_where(ictx *c)
+{
+    vfy_status st = need_const(c, 0);
+    if (st)
+        return st;
+    const vfy_tensor *m = &c->in[0]->t, *x = &c->in[1]->t, *y = &c->in[2]->t;
+    if (m->dtype != VFY_DT_BOOL)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "the condition has type %s, expected "
+                     "BOOL", vfy_dtype_name(m->dtype));
+    if (x->dtype != y->dtype)
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand types differ (%s, %s)",
+                     vfy_dtype_name(x->dtype), vfy_dtype_name(y->dtype));
+    vfy_tensor xy = {.dtype = x->dtype};
+    int64_t shape[VFY_MAX_RANK];
+    int r;
+    if (bcast_shape(x, y, &r, shape) || set_shape(&xy, r, shape) ||
+        bcast_shape(m, &xy, &r, shape))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "operand shapes do not broadcast");
+    if ((st = need_const(c, 1)) || (st = need_const(c, 2)))
+        return st;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, r, shape))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++) {
+        if (m->i[bcast_src(shape, r, m, k)])
+            elem_copy(t, k, x, bcast_src(shape, r, x, k));
+        else
+            elem_copy(t, k, y, bcast_src(shape, r, y, k));
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Range(start, limit, delta) of scalar constants of one type: max(ceil((limit - start) / delta), 0)
+ * elements, each the last plus delta (ONNX's definition, a loop), rounded in the type's own
+ * arithmetic. */
+static vfy_status infer_range(ictx *c)
+{
+    for (int q = 0; q < 3; q++) {
+        vfy_status st = need_const(c, q);
+        if (st)
+            return st;
+        if (c->in[q]->t.numel != 1 || c->in[q]->t.dtype != c->in[0]->t.dtype ||
+            c->in[q]->t.dtype == VFY_DT_BOOL)
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "start, limit and delta must be "
+                         "numeric scalars of one type");
+    }
+    const vfy_tensor *a = &c->in[0]->t, *l = &c->in[1]->t, *d = &c->in[2]->t;
+    vfy_tensor *t = &c->o->t;
+    t->dtype = a->dtype;
+    double n;
+    if (a->f)
+        n = ceil((l->f[0] - a->f[0]) / d->f[0]);
+    else
+        n = d->i[0] == 0 ? NAN : ceil(((double)l->i[0] - (double)a->i[0]) / (double)d->i[0]);
+    if (!(n == n) || (a->f && !(d->f[0] != 0)))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "delta is zero or a value is not "
+                     "finite");
+    if (n > VFY_MAX_ELEMS)
+        return bad_shape(c);
+    int64_t len = n > 0 ? (int64_t)n : 0;
+    if (set_shape(t, 1, &len))
+        return bad_shape(c);
+    if (tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < len; k++) {
+        if (t->f)
+            t->f[k] = k == 0 ? a->f[0] : farith(t->dtype, VFY_OP_ADD, t->f[k - 1], d->f[0]);
+        else if (k == 0)
+            t->i[k] = a->i[0];
+        else if (iarith(t->dtype, VFY_OP_ADD, t->i[k - 1], d->i[0], &t->i[k]))
+            return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "integer overflow");
+    }
+    c->o->is_const = 1;
+    return VFY_OK;
+}
+
+/* Floor, Ceil, Round (halves to even, as ONNX) of float constants: exact in either float type. */
+static vfy_status infer_rounding(ictx *c)
+{
+    vfy_status st = need_const(c, 0);
+    if (st)
+        return st;
+    const vfy_tensor *x = &c->in[0]->t;
+    if (!dt_float(x->dtype))
+        return nfail(c->g, c->n, c->err, VFY_ERR_INVALID, "input '%s' has type %s, expected a "
+                     "float type", c->in[0]->name, vfy_dtype_name(x->dtype));
+    vfy_tensor *t = &c->o->t;
+    t->dtype = x->dtype;
+    if (set_shape(t, x->rank, x->shape) || tensor_alloc(t))
+        return NOMEM(c->g, c->n, c->err);
+    for (int64_t k = 0; k < t->numel; k++)
+        t->f[k] = c->n->op == VFY_OP_FLOOR ? floor(x->f[k])
+                : c->n->op == VFY_OP_CEIL ? ceil(x->f[k]) : nearbyint(x->f[k]);
     c->o->is_const = 1;
     return VFY_OK;
 }
@@ -2523,6 +2701,20 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_IDENTITY: st = out_view(&c, c.in[0]->t.rank, c.in[0]->t.shape); break;
     case VFY_OP_CONSTANT: st = infer_constant(&c); break;
     case VFY_OP_CONSTANT_OF_SHAPE: st = infer_constant_of_shape(&c); break;
+    case VFY_OP_EQUAL:
+    case VFY_OP_LESS:
+    case VFY_OP_LESS_OR_EQUAL:
+    case VFY_OP_GREATER:
+    case VFY_OP_GREATER_OR_EQUAL:
+    case VFY_OP_NOT:
+    case VFY_OP_AND:
+    case VFY_OP_OR:
+    case VFY_OP_XOR: st = infer_compare_logic(&c); break;
+    case VFY_OP_WHERE: st = infer_where(&c); break;
+    case VFY_OP_RANGE: st = infer_range(&c); break;
+    case VFY_OP_FLOOR:
+    case VFY_OP_CEIL:
+    case VFY_OP_ROUND: st = infer_rounding(&c); break;
     case VFY_OP_SHAPE: st = infer_shape(&c); break;
     case VFY_OP_GATHER: st = infer_gather(&c); break;
     case VFY_OP_CONCAT: st = infer_concat(&c); break;
@@ -2555,6 +2747,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_SIN:
     case VFY_OP_COS:
     case VFY_OP_ERF:
+    case VFY_OP_GELU: /* (the exact form: the tanh form was rewritten) */
         /* ONNX defines them on floating types only (integer folding has no meaning for them);
          * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
          * kernel may differ from by a few ulp: the model is verified for the folded constant */
@@ -2594,7 +2787,6 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_CELU:
     case VFY_OP_SOFTSIGN:
     case VFY_OP_MISH:
-    case VFY_OP_GELU:
     case VFY_OP_SUM:
     case VFY_OP_MEAN:
     case VFY_OP_OTHER:
@@ -3096,9 +3288,9 @@ static vfy_status become(vfy_graph *g, int64_t k, vfy_op op, int64_t a, int64_t 
  *                    (a > 0: max(0, x) + min(0, a (e^(x/a) - 1)))
  *   Softsign(x)    = x Reciprocal(|x| + 1)
  *   Mish(x)        = x tanh(Softplus(x))
- *   Gelu(x)        = (x (1 + erf(x c))) 0.5,  c = 1/sqrt(2)                    (approximate "none")
- *                  = (x (1 + tanh((x + (x x x) d) e))) 0.5,  d = 0.044715, e = sqrt(2/pi)  ("tanh")
- *                    (c, d and e as a runtime of the input's type holds them, as its kernel does)
+ *   Gelu(x)        = (x (1 + tanh((x + (x x x) d) e))) 0.5,  d = 0.044715, e = sqrt(2/pi)
+ *                    (approximate "tanh"; d and e as a runtime of the input's type holds them, as
+ *                    its kernel does); the exact Gelu ("none") is a GELU layer of its own
  *   Sum(x1..xn)    = x1 + ... + xn,  Mean = Sum / n      (broadcast as Add)
  * Each identity holds for every real x (at 0 both sides of Elu's are 0). A float claim covers a
  * runtime that executes these chains (docs/soundness.md section 4); a fused kernel rounds
@@ -3215,26 +3407,20 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
         if (!tanh_form && strcmp(approx, "none") != 0)
             return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "approximate '%s' (supported: none, "
                          "tanh)", approx);
+        if (!tanh_form)
+            return VFY_OK; /* (a GELU layer of its own: lowered as it is) */
         int f32 = dt == VFY_DT_FLOAT; /* (the constants as the input's type holds them) */
-        double c = f32 ? (double)0.70710678118654752440f : 0.70710678118654752440,
-               d = f32 ? (double)0.044715f : 0.044715,
+        double d = f32 ? (double)0.044715f : 0.044715,
                e = f32 ? (double)0.79788456080286535588f : 0.79788456080286535588;
-        if (!tanh_form) {
-            if ((st = add_scalar(g, k, ":rsqrt2", dt, c, &t1, err)) ||
-                (st = add_op_node(g, k, VFY_OP_MUL, x, t1, ":scaled", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_ERF, t2, -1, ":erf", &t2, &nd, err)))
-                return st;
-        } else {
-            if ((st = add_scalar(g, k, ":cubic", dt, d, &t1, err)) ||
-                (st = add_scalar(g, k, ":sqrt_2_pi", dt, e, &t4, err)) ||
-                (st = add_op_node(g, k, VFY_OP_MUL, x, x, ":square", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_MUL, t2, x, ":cube", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_MUL, t2, t1, ":cube_d", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_ADD, x, t2, ":inner", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_MUL, t2, t4, ":scaled", &t2, &nd, err)) ||
-                (st = add_op_node(g, k, VFY_OP_TANH, t2, -1, ":tanh", &t2, &nd, err)))
-                return st;
-        }
+        if ((st = add_scalar(g, k, ":cubic", dt, d, &t1, err)) ||
+            (st = add_scalar(g, k, ":sqrt_2_pi", dt, e, &t4, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, x, x, ":square", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, t2, x, ":cube", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, t2, t1, ":cube_d", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_ADD, x, t2, ":inner", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_MUL, t2, t4, ":scaled", &t2, &nd, err)) ||
+            (st = add_op_node(g, k, VFY_OP_TANH, t2, -1, ":tanh", &t2, &nd, err)))
+            return st;
         if ((st = add_scalar(g, k, ":one", dt, 1.0, &one, err)) ||
             (st = add_scalar(g, k, ":half", dt, 0.5, &t5, err)) ||
             (st = add_op_node(g, k, VFY_OP_ADD, t2, one, ":one_plus", &t2, &nd, err)) ||
@@ -3248,6 +3434,71 @@ static vfy_status expand_activation(vfy_graph *g, int64_t k, int *done, vfy_erro
             return st;
         return become(g, k, VFY_OP_MUL, x, t1, done, err);
     }
+}
+
+/* Where(cond, x, y) with a constant cond and a computed x or y becomes x m + y' (m = cond in x's
+ * float type, 1 or 0): a computed branch is multiplied by its mask (m for x, 1 - m for y), a
+ * constant one is replaced by the constant of cond's and its own broadcast shape that holds it
+ * where it is selected and 0 elsewhere; the two terms are added. Exact for the reals and in float
+ * (v 1 = v, v 0 = +-0, v + 0 = v for finite v). A computed cond is left to infer_where, which
+ * refuses it. *done = 1 when node k was rewritten. */
+static vfy_status expand_where(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if (n->op != VFY_OP_WHERE || n->n_in != 3 || n->n_out < 1 || n->out[0] < 0)
+        return VFY_OK;
+    for (int q = 0; q < 3; q++)
+        if (n->in[q] < 0 || !g->values[n->in[q]].is_shaped)
+            return VFY_OK; /* (infer_node names the problem) */
+    const vfy_value *cv = &g->values[n->in[0]];
+    if (!cv->is_const || cv->t.dtype != VFY_DT_BOOL ||
+        (g->values[n->in[1]].is_const && g->values[n->in[2]].is_const))
+        return VFY_OK;
+    vfy_dtype dt = g->values[n->in[1]].t.dtype;
+    if (!dt_float(dt) || g->values[n->in[2]].t.dtype != dt)
+        return VFY_OK; /* (infer_where refuses it) */
+    int64_t term[2], nd;
+    for (int side = 0; side < 2; side++) {
+        n = &g->nodes[k]; /* (adding values may move the arrays) */
+        int64_t b = n->in[1 + side];
+        vfy_tensor m = g->values[n->in[0]].t; /* (a view: its data is read, never freed) */
+        const vfy_tensor *bt = &g->values[b].t;
+        int cb = g->values[b].is_const;
+        vfy_tensor shaped = {.dtype = dt};
+        int64_t shape[VFY_MAX_RANK];
+        int r = m.rank;
+        memcpy(shape, m.shape, sizeof shape);
+        if (cb && (bcast_shape(&m, bt, &r, shape)))
+            return nfail(g, n, err, VFY_ERR_INVALID, "operand shapes do not broadcast");
+        if (set_shape(&shaped, r, shape))
+            return nfail(g, n, err, VFY_ERR_UNSUPPORTED, "too large a tensor");
+        char *base = vfy_strdup(g->values[n->out[0]].name);
+        if (!base)
+            return NOMEM(g, n, err);
+        int64_t ci;
+        vfy_status st = add_fresh_value(g, base, side ? ":mask_else" : ":mask_then", &ci, err);
+        vfy_free(base);
+        if (st)
+            return st;
+        n = &g->nodes[k];
+        vfy_value *ev = &g->values[ci];
+        ev->t = shaped;
+        if (tensor_alloc(&ev->t))
+            return NOMEM(g, n, err);
+        const vfy_tensor *mt = &g->values[n->in[0]].t, *bb = &g->values[n->in[1 + side]].t;
+        for (int64_t e = 0; e < ev->t.numel; e++) {
+            int sel = mt->i[bcast_src(shape, r, mt, e)] != side; /* (x where true, y where not) */
+            ev->t.f[e] = !cb ? (double)sel : sel ? bb->f[bcast_src(shape, r, bb, e)] : 0.0;
+        }
+        ev->is_const = ev->is_shaped = 1;
+        ev->producer = -1;
+        term[side] = ci;
+        if (!cb && (st = add_op_node(g, k, VFY_OP_MUL, b, ci, side ? ":else" : ":then",
+                                     &term[side], &nd, err)))
+            return st;
+    }
+    return become(g, k, VFY_OP_ADD, term[0], term[1], done, err);
 }
 
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
@@ -3270,6 +3521,8 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
             st = expand_div(g, k, &done, err);
         } else if (g->nodes[k].op == VFY_OP_LAYER_NORM) {
             st = expand_layernorm(g, k, &done, err);
+        } else if (g->nodes[k].op == VFY_OP_WHERE) {
+            st = expand_where(g, k, &done, err);
         } else if ((st = expand_activation(g, k, &done, err)) == VFY_OK && done) {
             /* (rewritten) */
         } else if (st == VFY_OK) {
@@ -4547,6 +4800,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_SIGMOID: return push(lc, n, VFY_LAYER_SIGMOID, len, len, NULL, NULL, 0, 1);
     case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
     case VFY_OP_ERF: return push(lc, n, VFY_LAYER_ERF, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_GELU: return push(lc, n, VFY_LAYER_GELU, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
     /* (fan_in 1: standalone, not a Softmax's, vfy_layer_in_softmax) */
     case VFY_OP_EXP: return push(lc, n, VFY_LAYER_EXP, len, len, NULL, NULL, 0, 1);
@@ -5380,7 +5634,7 @@ static vfy_status describe_io(const vfy_graph *g, vfy_net *net, vfy_error *err)
         *(k ? &net->n_outs : &net->n_ins) = n;
         for (int64_t j = 0, off = 0; j < n; j++) {
             const vfy_value *v = &g->values[vals[j]];
-            static const int onnx_code[VFY_DT_COUNT] = {1, 11, 7, 6};
+            static const int onnx_code[VFY_DT_COUNT] = {1, 11, 7, 6, 9};
             io[j] = (vfy_net_io){.rank = v->t.rank, .numel = v->t.numel, .off = off,
                                  .onnx_type = onnx_code[v->t.dtype]};
             memcpy(io[j].shape, v->t.shape, sizeof io[j].shape);

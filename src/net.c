@@ -29,7 +29,7 @@ void vfy_net_free(vfy_net *net)
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
                                           "product", "sign", "exp", "recip", "sqrt", "log",
-                                          "softplus", "sin", "cos", "erf"};
+                                          "softplus", "sin", "cos", "erf", "gelu"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -385,6 +385,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
     case VFY_LAYER_SIN: return sinf(x);
     case VFY_LAYER_COS: return cosf(x);
     case VFY_LAYER_ERF: return erff(x);
+    case VFY_LAYER_GELU: return 0.5f * (x * (1.0f + erff(x * 0.70710678118654752440f)));
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -411,6 +412,7 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_SIN: return sin(x);
     case VFY_LAYER_COS: return cos(x);
     case VFY_LAYER_ERF: return erf(x);
+    case VFY_LAYER_GELU: return 0.5 * x * erfc(-x * 0.70710678118654752440);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -433,6 +435,9 @@ double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
     case VFY_LAYER_SIN: s = cos(x); break;
     case VFY_LAYER_COS: s = -sin(x); break;
     case VFY_LAYER_ERF: s = 1.1283791670955126 * exp(-x * x); break; /* (2 / sqrt(pi)) e^-x^2 */
+    case VFY_LAYER_GELU: /* Phi(x) + x phi(x) */
+        s = 0.5 * erfc(-x * 0.70710678118654752440) + x * 0.3989422804014327 * exp(-0.5 * x * x);
+        break;
     default: VFY_ASSERT(0); return 0;
     }
     if (s != s)

@@ -47,6 +47,7 @@ static int dtype_from_onnx(int32_t dt, vfy_dtype *out)
     case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE: *out = VFY_DT_DOUBLE; return 0;
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT64: *out = VFY_DT_INT64; return 0;
     case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: *out = VFY_DT_INT32; return 0;
+    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: *out = VFY_DT_BOOL; return 0;
     default: return -1;
     }
 }
@@ -85,11 +86,12 @@ static vfy_status load_tensor(const Onnx__TensorProto *tp, vfy_tensor *t, const 
         return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: %s has data type %s (%d) (unsupported)", file,
                         what, onnx_type_name(tp->data_type), (int)tp->data_type);
     /* Sizes are checked before allocating, so a hostile dims field cannot make us allocate. */
-    int esize = (t->dtype == VFY_DT_FLOAT || t->dtype == VFY_DT_INT32) ? 4 : 8;
+    int esize = t->dtype == VFY_DT_BOOL ? 1
+              : (t->dtype == VFY_DT_FLOAT || t->dtype == VFY_DT_INT32) ? 4 : 8;
     int raw = tp->has_raw_data && tp->raw_data.len > 0;
     size_t have = t->dtype == VFY_DT_FLOAT ? tp->n_float_data
                 : t->dtype == VFY_DT_DOUBLE ? tp->n_double_data
-                : t->dtype == VFY_DT_INT64 ? tp->n_int64_data : tp->n_int32_data;
+                : t->dtype == VFY_DT_INT64 ? tp->n_int64_data : tp->n_int32_data; /* (BOOL too) */
     if (raw && tp->raw_data.len != (size_t)numel * (size_t)esize)
         return vfy_fail(err, VFY_ERR_INVALID, "%s: %s has %zu bytes of raw data, expected %lld",
                         file, what, tp->raw_data.len, (long long)numel * esize);
@@ -118,6 +120,7 @@ static vfy_status load_tensor(const Onnx__TensorProto *tp, vfy_tensor *t, const 
             case VFY_DT_DOUBLE: memcpy(&t->f[k], &u, sizeof u); break;
             case VFY_DT_INT64: t->i[k] = (int64_t)u; break;
             case VFY_DT_INT32: t->i[k] = (int32_t)(uint32_t)u; break;
+            case VFY_DT_BOOL: t->i[k] = u != 0; break;
             case VFY_DT_COUNT: VFY_ASSERT(0);
             }
         }
@@ -129,6 +132,7 @@ static vfy_status load_tensor(const Onnx__TensorProto *tp, vfy_tensor *t, const 
         case VFY_DT_DOUBLE: t->f[k] = tp->double_data[k]; break;
         case VFY_DT_INT64: t->i[k] = tp->int64_data[k]; break;
         case VFY_DT_INT32: t->i[k] = tp->int32_data[k]; break;
+        case VFY_DT_BOOL: t->i[k] = tp->int32_data[k] != 0; break;
         case VFY_DT_COUNT: VFY_ASSERT(0);
         }
     }

@@ -1209,12 +1209,13 @@ static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n
     return mn;
 }
 
-/* Sigmoid, tanh and erf nets, proofs that need input splitting: verify's certificate is valid in
- * the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a
+/* Sigmoid, tanh, erf and gelu nets, proofs that need input splitting: verify's certificate is
+ * valid in the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a
  * random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
-    vfy_layer_kind kind = _i % 3 == 0 ? VFY_LAYER_SIGMOID
+    vfy_layer_kind kind = _i >= 9       ? VFY_LAYER_GELU
+                        : _i % 3 == 0 ? VFY_LAYER_SIGMOID
                         : _i % 3 == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
     char why[1024];
     int valid;
@@ -1264,8 +1265,9 @@ END_TEST
  * exactly by fma). */
 START_TEST(test_act_checker_lines)
 {
-    vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
-    const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : "erf";
+    vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH
+                        : _i == 2 ? VFY_LAYER_ERF : VFY_LAYER_GELU;
+    const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : _i == 2 ? "erf" : "gelu";
     uint64_t st = 8 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
         double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
@@ -1282,7 +1284,9 @@ START_TEST(test_act_checker_lines)
             double z = g == 300 ? u : l + (u - l) * g / 300;
             if (z > u)
                 z = u;
-            long double f = _i == 2 ? erfl(z) : _i ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
+            long double f = _i == 3   ? 0.5L * z * erfcl(-z * 0.707106781186547524400844362104849L)
+                          : _i == 2 ? erfl(z)
+                          : _i      ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
             double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
             long double lo_gap = ((f - tl) - p) - e, up_gap = (((long double)tu - f) + q) + r;
             if (!(lo_gap >= 0 && up_gap >= 0))
@@ -2260,9 +2264,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_exec_allowance_decides);
     tcase_add_test(tc, test_product_allowance_decides);
     tcase_add_test(tc, test_product_overflow_rejected);
-    tcase_add_loop_test(tc, test_act_certified, 0, 9);
+    tcase_add_loop_test(tc, test_act_certified, 0, 12);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 3);
-    tcase_add_loop_test(tc, test_act_checker_lines, 0, 3);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 4);
     tcase_add_test(tc, test_sign_checker_lines);
     tcase_add_test(tc, test_sign_certified);
     tcase_add_test(tc, test_sign_forged_rejected);

@@ -149,6 +149,27 @@ static Onnx__TensorProto *tensor_i32(const char *name, int rank, const int64_t *
     return t;
 }
 
+/* A BOOL tensor (ONNX 9): raw, one byte per element, or in int32_data. */
+static Onnx__TensorProto *tensor_bool(const char *name, int rank, const int64_t *dims,
+                                      const int *v, int raw)
+{
+    int64_t n = prod(rank, dims);
+    Onnx__TensorProto *t = tensor_base(name, rank, dims, 9);
+    if (raw) {
+        t->has_raw_data = 1;
+        t->raw_data.len = (size_t)n;
+        t->raw_data.data = t_alloc(t->raw_data.len);
+        for (int64_t k = 0; k < n; k++)
+            t->raw_data.data[k] = (uint8_t)(v[k] != 0);
+    } else {
+        t->n_int32_data = (size_t)n;
+        t->int32_data = t_alloc(sizeof(int32_t) * (size_t)n);
+        for (int64_t k = 0; k < n; k++)
+            t->int32_data[k] = v[k] != 0;
+    }
+    return t;
+}
+
 static Onnx__AttributeProto *attr_base(const char *name, Onnx__AttributeProto__AttributeType ty)
 {
     Onnx__AttributeProto *a = t_alloc(sizeof *a);
@@ -342,6 +363,8 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
             } else if (L->kind == VFY_LAYER_ERF) {
                 b[o] = o < L->n_pass ? a[o] : erf(a[o]);
+            } else if (L->kind == VFY_LAYER_GELU) {
+                b[o] = o < L->n_pass ? a[o] : 0.5 * a[o] * erfc(-a[o] * 0.70710678118654752440);
             } else if (L->kind == VFY_LAYER_SIGN) {
                 b[o] = o < L->n_pass ? a[o] : (a[o] > 0 ? 1.0 : (a[o] < 0 ? -1.0 : 0.0));
             } else if (L->kind == VFY_LAYER_EXP) {
@@ -3735,9 +3758,10 @@ START_TEST(test_activation_rewrites_sound)
 }
 END_TEST
 
-/* Erf and Gelu (both forms) on computed tensors, an Erf of a constant folded, against references;
- * Gelu's constants are float32's nearest 1/sqrt(2), 0.044715 and sqrt(2/pi), as the loader holds
- * them for a FLOAT input (expand_activation). */
+/* Erf and Gelu (both forms) on computed tensors, an Erf of a constant folded, against references:
+ * the exact Gelu is a GELU layer (x Phi(x), 1/sqrt(2) exactly); the tanh form's constants are
+ * float32's nearest 0.044715 and sqrt(2/pi), as the loader holds them for a FLOAT input
+ * (expand_activation). */
 static const float erf_c[4] = {0.5f, -2.0f, 0.0f, 3.0f};
 static void gelu_model(mb *bp)
 {
@@ -3758,7 +3782,7 @@ static void gelu_model(mb *bp)
 
 static void ref_gelu(const double *x, double *y)
 {
-    const double c = (double)0.70710678118654752440f, d = (double)0.044715f,
+    const double c = 0.70710678118654752440, d = (double)0.044715f,
                  e = (double)0.79788456080286535588f;
     for (int j = 0; j < 4; j++) {
         double h = 0, u = 0;
@@ -3767,7 +3791,7 @@ static void ref_gelu(const double *x, double *y)
             u += x[i] * mm_w2[i * 4 + j];
         }
         y[j] = erf(h);
-        y[4 + j] = 0.5 * (h * (1 + erf(h * c)));
+        y[4 + j] = 0.5 * h * erfc(-h * c);
         y[8 + j] = 0.5 * (u * (1 + tanh((u + u * u * u * d) * e)));
         y[12 + j] = u + (double)erff(erf_c[j]);
     }
@@ -3775,7 +3799,7 @@ static void ref_gelu(const double *x, double *y)
 
 static void ref_gelu_ld(const double *x, long double *y)
 {
-    const long double c = (long double)0.70710678118654752440f, d = (long double)0.044715f,
+    const long double c = 0.70710678118654752440084436210484903928L, d = (long double)0.044715f,
                       e = (long double)0.79788456080286535588f;
     for (int j = 0; j < 4; j++) {
         long double h = 0, u = 0;
@@ -3784,7 +3808,7 @@ static void ref_gelu_ld(const double *x, long double *y)
             u += (long double)x[i] * mm_w2[i * 4 + j];
         }
         y[j] = erfl(h);
-        y[4 + j] = 0.5L * (h * (1 + erfl(h * c)));
+        y[4 + j] = 0.5L * h * erfcl(-h * c);
         y[8 + j] = 0.5L * (u * (1 + tanhl((u + u * u * u * d) * e)));
         y[12 + j] = u + (long double)erff(erf_c[j]);
     }
@@ -3795,10 +3819,13 @@ START_TEST(test_erf_gelu)
     mb b;
     gelu_model(&b);
     vfy_net *net = load_ok(&b);
-    int n_erf = 0;
-    for (int64_t k = 0; k < net->n_layers; k++)
+    int n_erf = 0, n_gelu = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
         n_erf += net->layers[k].kind == VFY_LAYER_ERF;
+        n_gelu += net->layers[k].kind == VFY_LAYER_GELU;
+    }
     ck_assert_int_ge(n_erf, 1);
+    ck_assert_int_eq(n_gelu, 1);
     check_against(net, ref_gelu);
     vfy_net_free(net);
     mb b2;
@@ -3824,6 +3851,121 @@ START_TEST(test_erf_gelu)
     ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
     ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
     load_fails(&bi, VFY_ERR_INVALID, "node 'ei' (Erf)", "expected a float type");
+}
+END_TEST
+
+/* Comparisons, logic, Range, Floor, Ceil and Round of constants fold into BOOL and float masks;
+ * Where with a constant condition selects between computed and constant tensors (expand_where):
+ * against a reference and inside the bounds of both claims. A comparison of a computed tensor, a
+ * computed condition and logic on floats are refused naming the node. */
+static const float where_k[4] = {0.5f, -1.0f, 2.0f, 3.0f}, where_r[4] = {1.5f, -1.5f, 2.5f, 0.49f};
+static void where_model(mb *bp, int raw)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 24}, d1[1] = {1}, d4[1] = {4}, d14[2] = {1, 4};
+    mm_model(&b, 1, 2, yd);
+    const int64_t zero = 0, four = 4, one = 1, three = 3;
+    const float two = 2.0f, fzero = 0.0f;
+    const int bits[4] = {1, 0, 1, 0};
+    ADD_INIT(b, tensor_i64("R0", 0, NULL, &zero, 1));
+    ADD_INIT(b, tensor_i64("R4", 0, NULL, &four, 0));
+    ADD_INIT(b, tensor_i64("R1", 0, NULL, &one, 1));
+    ADD_INIT(b, tensor_i64("I3", 1, d1, &three, 1));
+    ADD_INIT(b, tensor_f("C2", 1, d1, &two, ENC_RAW));
+    ADD_INIT(b, tensor_f("C0", 1, d1, &fzero, ENC_RAW));
+    ADD_INIT(b, tensor_f("K", 2, d14, where_k, ENC_RAW));
+    ADD_INIT(b, tensor_f("Q", 1, d4, where_r, ENC_FLOAT));
+    ADD_INIT(b, tensor_bool("B", 1, d4, bits, raw));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Range", "rg", "R0,R4,R1", "r", NULL);             /* 0 1 2 3 */
+    ADD_NODE(b, "Cast", "rf", "r", "f", attr_i("to", 1), NULL);
+    ADD_NODE(b, "Less", "lt", "f,C2", "l", NULL);                   /* T T F F */
+    ADD_NODE(b, "Equal", "eq", "r,I3", "e", NULL);                  /* F F F T */
+    ADD_NODE(b, "Or", "or", "l,e", "m", NULL);                      /* T T F T */
+    ADD_NODE(b, "Not", "not", "m", "nm", NULL);                     /* F F T F */
+    ADD_NODE(b, "GreaterOrEqual", "ge", "f,C2", "g", NULL);         /* F F T T */
+    ADD_NODE(b, "Xor", "xor", "g,l", "all", NULL);                  /* T T T T */
+    ADD_NODE(b, "LessOrEqual", "le", "f,C2", "le2", NULL);          /* T T T F */
+    ADD_NODE(b, "Greater", "gt", "f,C0", "gt0", NULL);              /* F T T T */
+    ADD_NODE(b, "And", "and", "le2,gt0", "mid", NULL);              /* F T T F */
+    ADD_NODE(b, "Where", "w1", "m,h,u", "y1", NULL);                /* h0 h1 u2 h3 */
+    ADD_NODE(b, "Where", "w2", "nm,h,K", "y2", NULL);               /* K0 K1 h2 K3 */
+    ADD_NODE(b, "Floor", "fl", "Q", "qf", NULL);                    /* 1 -2 2 0 */
+    ADD_NODE(b, "Where", "w3", "m,qf,u", "y3", NULL);               /* 1 -2 u2 0 */
+    ADD_NODE(b, "Round", "rd", "Q", "qr", NULL);                    /* 2 -2 2 0 */
+    ADD_NODE(b, "Ceil", "ce", "Q", "qc", NULL);                     /* 2 -1 3 1 */
+    ADD_NODE(b, "Where", "w4", "mid,qr,qc", "q4", NULL);            /* 2 -2 2 1 */
+    ADD_NODE(b, "Add", "a4", "u,q4", "y4", NULL);
+    ADD_NODE(b, "Where", "w5", "all,h,u", "y5", NULL);              /* h */
+    ADD_NODE(b, "Where", "w6", "B,u,h", "y6", NULL);                /* u0 h1 u2 h3 */
+    ADD_NODE(b, "Concat", "cat", "y1,y2,y3,y4,y5,y6", "y", attr_i("axis", 1), NULL);
+    *bp = b;
+}
+
+static const double where_q4[4] = {2, -2, 2, 1};
+static void ref_where(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        y[j] = j == 2 ? u : h;
+        y[4 + j] = j == 2 ? h : (double)where_k[j];
+        y[8 + j] = j == 2 ? u : floor((double)where_r[j]);
+        y[12 + j] = u + where_q4[j];
+        y[16 + j] = h;
+        y[20 + j] = j % 2 ? h : u;
+    }
+}
+
+static void ref_where_ld(const double *x, long double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        long double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += (long double)x[i] * mm_w1[i * 4 + j];
+            u += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        y[j] = j == 2 ? u : h;
+        y[4 + j] = j == 2 ? h : (long double)where_k[j];
+        y[8 + j] = j == 2 ? u : floorl((long double)where_r[j]);
+        y[12 + j] = u + where_q4[j];
+        y[16 + j] = h;
+        y[20 + j] = j % 2 ? h : u;
+    }
+}
+
+START_TEST(test_logic_where)
+{
+    for (int raw = 0; raw < 2; raw++) {
+        mb b;
+        where_model(&b, raw);
+        vfy_net *net = load_ok(&b);
+        check_against(net, ref_where);
+        vfy_net_free(net);
+    }
+    mb b2;
+    where_model(&b2, 1);
+    vfy_net *net = load_ok(&b2);
+    bounds_contain_ref(net, 24, 0.05, 1.0, ref_where_ld, acts_ref_f32);
+    vfy_net_free(net);
+    /* refusals */
+    int64_t xd[2] = {1, 4}, d1[1] = {1};
+    const float two = 2.0f;
+    mb bl = {0};
+    mm_model(&bl, 1, 2, xd);
+    ADD_INIT(bl, tensor_f("C2", 1, d1, &two, ENC_RAW));
+    ADD_NODE(bl, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(bl, "Less", "lt0", "h,C2", "l", NULL);
+    ADD_NODE(bl, "Where", "w0", "l,h,C2", "y", NULL);
+    load_fails(&bl, VFY_ERR_UNSUPPORTED, "node 'lt0' (Less)", "not a constant");
+    mb ba = {0};
+    mm_model(&ba, 1, 2, xd);
+    ADD_INIT(ba, tensor_f("C2", 1, d1, &two, ENC_RAW));
+    ADD_NODE(ba, "And", "and0", "C2,C2", "c", NULL);
+    ADD_NODE(ba, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(ba, "Add", "ad", "h,c", "y", NULL);
+    load_fails(&ba, VFY_ERR_INVALID, "node 'and0' (And)", "expected BOOL");
 }
 END_TEST
 
@@ -4773,6 +4915,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_trig_op);
     tcase_add_test(tc, test_activation_rewrites);
     tcase_add_test(tc, test_erf_gelu);
+    tcase_add_test(tc, test_logic_where);
     tcase_add_test(tc, test_activation_rewrites_sound);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);

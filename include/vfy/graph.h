@@ -93,7 +93,21 @@ typedef enum vfy_op {
     VFY_OP_SUM,              /* likewise: Adds */
     VFY_OP_MEAN,             /* likewise: Adds and a Div */
     VFY_OP_ERF,              /* floating types: an ERF layer */
-    VFY_OP_GELU,             /* rewritten by vfy_graph_infer (expand_activation): Erf or Tanh */
+    VFY_OP_GELU,             /* floating types: a GELU layer; the tanh form rewritten (expand_activation) */
+    VFY_OP_EQUAL,            /* comparisons of constants (BOOL), folded */
+    VFY_OP_LESS,
+    VFY_OP_LESS_OR_EQUAL,
+    VFY_OP_GREATER,
+    VFY_OP_GREATER_OR_EQUAL,
+    VFY_OP_NOT,              /* logic on constant BOOL tensors, folded */
+    VFY_OP_AND,
+    VFY_OP_OR,
+    VFY_OP_XOR,
+    VFY_OP_WHERE,            /* constant condition: folded, or rewritten (expand_where) */
+    VFY_OP_RANGE,            /* of constants, folded */
+    VFY_OP_FLOOR,            /* of constants, folded */
+    VFY_OP_CEIL,
+    VFY_OP_ROUND,
     VFY_OP_COUNT
 } vfy_op;
 
@@ -104,6 +118,7 @@ typedef enum vfy_dtype {
     VFY_DT_DOUBLE,  /* ONNX DOUBLE (11) */
     VFY_DT_INT64,   /* ONNX INT64 (7) */
     VFY_DT_INT32,   /* ONNX INT32 (6), held in int64_t */
+    VFY_DT_BOOL,    /* ONNX BOOL (9), held in int64_t as 0 or 1; constants only */
     VFY_DT_COUNT
 } vfy_dtype;
 
@@ -113,7 +128,7 @@ typedef struct vfy_tensor {
     int64_t shape[VFY_MAX_RANK];
     int64_t numel;      /* product of shape (1 for a scalar) */
     double *f;          /* data of a constant FLOAT/DOUBLE tensor (numel values, owned), else NULL */
-    int64_t *i;         /* data of a constant INT64/INT32 tensor (owned), else NULL */
+    int64_t *i;         /* data of a constant INT64/INT32/BOOL tensor (owned), else NULL */
 } vfy_tensor;
 
 typedef enum vfy_attr_kind {

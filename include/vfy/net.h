@@ -45,6 +45,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_SIN,      /* v' = sin(v) */
     VFY_LAYER_COS,      /* v' = cos(v) */
     VFY_LAYER_ERF,      /* v' = erf(v) = (2 / sqrt(pi)) int_0^v exp(-t^2) dt */
+    VFY_LAYER_GELU,     /* v' = v Phi(v), Phi the standard normal distribution function */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -131,11 +132,11 @@ static inline double vfy_act_max_slope(vfy_layer_kind kind)
     return kind == VFY_LAYER_SIGMOID ? 0.25 : kind == VFY_LAYER_TANH ? 1.0 : VFY_ERF_DMAX;
 }
 
-/* 1 for the elementwise activations (RELU, the S-shaped ones, SIGN, SIN, COS and the
+/* 1 for the elementwise activations (RELU, the S-shaped ones, GELU, SIGN, SIN, COS and the
  * vfy_layer_is_convex ones): no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_RELU || vfy_layer_is_sshaped(kind) ||
+    return kind == VFY_LAYER_RELU || vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_GELU ||
            kind == VFY_LAYER_SIGN || kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS ||
            vfy_layer_is_convex(kind);
 }
@@ -144,7 +145,7 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
  * past them: a ReLU carries its own way, as (relu(v), relu(-v))). */
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
-    return vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_GELU || kind == VFY_LAYER_SIGN ||
            kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS || vfy_layer_is_convex(kind);
 }
 
