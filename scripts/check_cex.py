@@ -652,6 +652,7 @@ OPS = {
     "Ceil": lambda i, a, f: np.ceil(i[0]),
     "Round": lambda i, a, f: np.round(i[0]),   # halves to even, as ONNX
     "Gelu": op_gelu,
+    "Swish": lambda i, a, f: i[0] * _sigmoid(i[0] * f(a.get("alpha", 1.0))),
     "Flatten": op_flatten,
     "Reshape": op_reshape,
     "Identity": lambda i, a, f: i[0],

@@ -228,10 +228,24 @@ ACTS["Gelu"] = (lambda v: _gelu(v, False), 1.13,
                 _argmin_unimodal(lambda v: _gelu(v, False), -1.0, -0.5))
 ACTS["GeluTanh"] = (lambda v: _gelu(v, True), 1.15,
                     _argmin_unimodal(lambda v: _gelu(v, True), -1.0, -0.5))
+# Swish(x) = x sigmoid(a x): its slope s (1 + a x (1 - s)), s = sigmoid(a x), is SiLU's slope at
+# a x, which lies in [-0.0999, 1.0999] (extremes at a x = -+2.3994; checked on a grid below); each
+# minimum lies in [-1.5, -0.5]
+def _swish(v, a):
+    return v / (1.0 + math.exp(-a * v)) if a * v > -700 else 0.0
+
+
+ACTS["Swish"] = (lambda v: _swish(v, 1.0), 1.1,
+                 _argmin_unimodal(lambda v: _swish(v, 1.0), -1.5, -1.0))
+ACTS["Swish15"] = (lambda v: _swish(v, f32(1.5)), 1.1,
+                   _argmin_unimodal(lambda v: _swish(v, f32(1.5)), -1.5, -0.5))
+assert _max_slope(ACTS["Swish"][0], -30.0, 30.0, 300000) < 1.0999
+assert _max_slope(ACTS["Swish15"][0], -30.0, 30.0, 300000) < 1.0999
 assert _max_slope(ACTS["Gelu"][0], -8.0, 8.0, 160000) < 1.1291
 assert _max_slope(ACTS["GeluTanh"][0], -8.0, 8.0, 160000) < 1.14
 # the op and attributes each ACTS entry is written as (its own name, none, when not listed)
-ACT_NODES = {"GeluTanh": ("Gelu", [("approximate", "STRING", "tanh")])}
+ACT_NODES = {"GeluTanh": ("Gelu", [("approximate", "STRING", "tanh")]),
+             "Swish15": ("Swish", [("alpha", "FLOAT", f32(1.5))])}
 
 
 def lipschitz_layers(layers, lo=None, hi=None):
@@ -1286,6 +1300,23 @@ def build(root):
     rw.layers = rw.layers[:2] + [("where", 3, 6, 8)] + rw.layers[2:]
     write_model(rw, "where2", "gemm", raw=True)
     lipschitz_specs("where2", rw, " (a Where between v and -v is 1-Lipschitz)")
+
+    # -- swish2: 2 -> 8 -> Swish -> 8 -> Swish(alpha 1.5) -> 3 (opset 24's Swish: a SILU layer,
+    # and x Sigmoid(1.5 x) rewritten) --------------------------------------------------------------
+    rsw = random_net(2468, [2, 8, 8, 3])
+    rsw.layers[0] = ("dense", [[f32(2 * w) for w in row] for row in rsw.layers[0][1]],
+                     rsw.layers[0][2])   # (inputs past the minimum)
+    rsw.layers[1], rsw.layers[3] = ("Swish",), ("Swish15",)
+    write_model(rsw, "swish2", "gemm", raw=True)
+    lipschitz_specs("swish2", rsw, " (SiLU's slope lies in [-0.1, 1.1], and x sigmoid(1.5 x)'s\n"
+                    "is SiLU's at 1.5 x)")
+    t_sw = floor_to(analyse_cells(rsw, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+    pm_sw = analyse_cells(rsw, [box2], [[([1, 0, 0], t_sw)]], CELLS)
+    assert pm_sw >= MARGIN, pm_sw
+    write_spec("swish2", "swish2_tight_unsat", "", rsw, [box2], [[([1, 0, 0], t_sw)]], "unsat",
+               "Interval arithmetic on a %dx%d partition of the box (each Swish's range from its\n"
+               "ends and its minimum where inside): on every cell Y_0 > %s by at least %.4f."
+               % (CELLS, CELLS, num(t_sw), pm_sw))
 
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])

@@ -1443,6 +1443,7 @@ static void conv_exec(vfy_layer_kind kind, double *rel, double *ab)
     case VFY_LAYER_SQRT: *rel = 0x1p-24, *ab = 0; return;
     case VFY_LAYER_SOFTPLUS: *rel = 0x1p-21, *ab = 0x1p-21; return;
     case VFY_LAYER_GELU: *rel = 0x1p-19, *ab = 0x1p-19; return; /* (m: the input's magnitude) */
+    case VFY_LAYER_SILU: *rel = 0x1p-18, *ab = 0x1p-18; return; /* (likewise) */
     default: *rel = 0x1p-21, *ab = 0x1p-146; return; /* (EXP, LOG) */
     }
 }
@@ -1613,38 +1614,56 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
     }
 }
 
-/* ---- Gelu ----
+/* ---- Gated activations: Gelu and SiLU ----
  *
- * f(z) = z Phi(z), Phi(z) = erfc(-z / sqrt(2)) / 2 the normal distribution function, phi = Phi' =
- * e^(-z^2/2) / sqrt(2 pi). f' = Phi + z phi, f'' = phi (2 - z^2): f is convex on [-sqrt2, sqrt2] and
- * concave outside; f' increases from its least value f'(-sqrt2) = -0.1289041451... to its largest
- * f'(sqrt2) = 1.1289041451... on [-sqrt2, sqrt2] and decreases outside (to 0 at -inf, 1 at +inf);
- * f decreases to its least value f(z*) = -0.16997120748 at z* = -0.75179152204 (golden-section
- * search in double, good to 1e-11), then increases.
- * Enclosures (gelu_enclose, gelu_deriv): w = z / sqrt(2) between z times the doubles just below and
- * above 1/sqrt(2) (rounded outward); Phi = erfc(-w) / 2 with libm's erfc within 2^-46 |v| + 2^-1060
- * (the libm assumption above; glibc documents erfc within 5 ulp), erfc decreasing, so Phi between
- * the enclosures at the two ends of w; f = z Phi rounded outward by z's sign; phi from exp's
- * enclosure at -z^2/2 rounded both ways, times the doubles around 1/sqrt(2 pi).
- * Range on [l, u] (gelu_range): the enclosures at the ends; where z* may lie inside, the least
- * value GELU_FMIN below f(z*).
- * Lines (gelu_lines): for a slope a, g = f - a z is bounded on 64 pieces [p, q] of [l, u] as in
+ * f(z) = z g(z) with g a distribution function: Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2 (the normal
+ * distribution), SiLU's g = sigmoid(z) (x sigmoid(x), also called Swish). f' = g + z g'; f is
+ * convex on [-c, c] and concave outside (Gelu: f'' = phi (2 - z^2), c = sqrt2; SiLU:
+ * f'' = s (1 - s) (2 + z (1 - 2 s)), c = 2.3993572805...), so f' increases on [-c, c] from its
+ * least value f'(-c) to its largest f'(c) and decreases outside (to 0 at -inf, 1 at +inf); f
+ * decreases to its least value f(z*) then increases. The constants (gated_consts, each a bound of
+ * the value with margin, from bisection and golden-section searches in double good to 1e-11):
+ *            c              f'(-c)           f'(c)           z*                f(z*)
+ *   Gelu     1.41421356...  -0.12890414...   1.12890414...   -0.75179152204    -0.16997120748
+ *   SiLU     2.39935728...  -0.09983932...   1.09983932...   -1.27846454276    -0.27846454276
+ * Enclosures (gated_enclose, gated_deriv): Gelu's w = z / sqrt2 between z times the doubles just
+ * below and above 1/sqrt2 (rounded outward), Phi = erfc(-w) / 2 with libm's erfc within
+ * 2^-46 |v| + 2^-1060 (the libm assumption above; glibc documents erfc within 5 ulp), erfc
+ * decreasing, so Phi between the enclosures at the two ends of w; phi from exp's enclosure at
+ * -z^2/2 rounded both ways, times the doubles around 1/sqrt(2 pi). SiLU's sigmoid and its
+ * derivative s (1 - s) from act_enclose and act_deriv. f = z g and f' = g + z g' rounded outward
+ * by z's sign; f never below f(z*)'s bound.
+ * Range on [l, u] (gated_range): the enclosures at the ends; where z* may lie inside, f(z*)'s
+ * bound.
+ * Lines (gated_lines): for a slope a, g = f - a z is bounded on 64 pieces [p, q] of [l, u] as in
  * act_relax, from f's enclosures at the end points and f''s sup and inf on the piece: f' is
- * monotone on a piece that holds neither +-sqrt2 (its extremes at the end points); a piece that
- * may hold sqrt2 has sup GELU_DMAX, one that may hold -sqrt2 inf GELU_DMIN. Every operation is
- * rounded outward. Slopes: of the chord, f' at l, at the midpoint and at u, and 0, the one whose
- * certified line is lowest (upper) or highest (lower) at the midpoint. Constant lines (the range)
- * where [l, u] is not finite or narrower than ACT_MIN_WIDTH.
+ * monotone on a piece that holds neither +-c (its extremes at the end points); a piece that may
+ * hold c has sup f'(c)'s bound, one that may hold -c inf f'(-c)'s. Every operation is rounded
+ * outward. Slopes: of the chord, f' at l, at the midpoint and at u, and 0, the one whose certified
+ * line is lowest (upper) or highest (lower) at the midpoint. Constant lines (the range) where
+ * [l, u] is not finite or narrower than ACT_MIN_WIDTH.
  * Float executions: a runtime's Gelu (x (1 + erf(x / sqrt2)) / 2 in float32, its erf a polynomial)
- * is taken within 2^-19 (1 + |z|) of f(z), charged per neuron from max(|l|, |u|) (conv_exec). */
-#define GELU_PIECES 64
-#define GELU_FMIN (-0.16997121)
-#define GELU_ZMIN_LO (-0.7518)
-#define GELU_ZMIN_HI (-0.7517)
-#define GELU_DMAX 1.128905
-#define GELU_DMIN (-0.128905)
-#define GELU_SQRT2_LO 0x1.6a09e667f3bccp+0
-#define GELU_SQRT2_HI 0x1.6a09e667f3bcdp+0
+ * is taken within 2^-19 (1 + |z|) of f(z); SiLU, run as a Sigmoid (within ACT_EXEC_ERR = 2^-19)
+ * times x (rounded: 2^-24 relative), within |z| 2^-19 + 2^-24 |z| (1 + 2^-19) <= 2^-18 (1 + |z|);
+ * charged per neuron from max(|l|, |u|) (conv_exec). */
+#define GATED_PIECES 64
+
+typedef struct gated_consts {
+    double c_lo, c_hi;       /* the inflection point c >= 0 lies in [c_lo, c_hi] */
+    double dmin, dmax;       /* dmin <= f'(z) <= dmax everywhere */
+    double zmin_lo, zmin_hi; /* z* lies in [zmin_lo, zmin_hi] */
+    double fmin;             /* f(z) >= fmin everywhere */
+} gated_consts;
+
+static const gated_consts *gated_info(vfy_layer_kind kind)
+{
+    static const gated_consts gelu = {0x1.6a09e667f3bccp+0, 0x1.6a09e667f3bcdp+0, -0.128905,
+                                      1.128905, -0.7518, -0.7517, -0.16997121};
+    static const gated_consts silu = {2.3993, 2.3994, -0.09984, 1.09984, -1.2785, -1.2784,
+                                      -0.27846455};
+    VFY_ASSERT(kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU);
+    return kind == VFY_LAYER_GELU ? &gelu : &silu;
+}
 
 /* [*lo, *hi] ∋ Phi(z) (NaN: [0, 1]). */
 static void gelu_phi_cdf(double z, double *lo, double *hi)
@@ -1665,15 +1684,28 @@ static void gelu_phi_cdf(double z, double *lo, double *hi)
     *lo = fmax(vfy_sub_down(*lo, 0x1p-1074), 0.0);
 }
 
-static void gelu_enclose(double z, double *lo, double *hi)
+static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi);
+static void act_deriv(vfy_layer_kind kind, double z, double lo, double hi, double *dlo, double *dhi);
+
+/* [*lo, *hi] ∋ g(z), the gate (z finite). */
+static void gated_gate(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
+    if (kind == VFY_LAYER_GELU)
+        gelu_phi_cdf(z, lo, hi);
+    else
+        act_enclose(VFY_LAYER_SIGMOID, z, lo, hi);
+}
+
+static void gated_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    const gated_consts *gc = gated_info(kind);
     double pl, ph;
     if (isnan(z) || isinf(z)) {
-        *lo = isinf(z) && z > 0 ? INFINITY : GELU_FMIN;
+        *lo = isinf(z) && z > 0 ? INFINITY : gc->fmin;
         *hi = isinf(z) && z < 0 ? 0.0 : INFINITY;
         return;
     }
-    gelu_phi_cdf(z, &pl, &ph);
+    gated_gate(kind, z, &pl, &ph);
     if (z >= 0) {
         *lo = vfy_mul_down(z, pl);
         *hi = vfy_mul_up(z, ph);
@@ -1681,44 +1713,52 @@ static void gelu_enclose(double z, double *lo, double *hi)
         *lo = vfy_mul_down(z, ph);
         *hi = vfy_mul_up(z, pl);
     }
-    *lo = fmax(*lo, GELU_FMIN);
+    *lo = fmax(*lo, gc->fmin);
 }
 
-/* [*dlo, *dhi] ∋ f'(z) = Phi(z) + z phi(z). */
-static void gelu_deriv(double z, double *dlo, double *dhi)
+/* [*dlo, *dhi] ∋ f'(z) = g(z) + z g'(z). */
+static void gated_deriv(vfy_layer_kind kind, double z, double *dlo, double *dhi)
 {
-    *dlo = GELU_DMIN;
-    *dhi = GELU_DMAX;
+    const gated_consts *gc = gated_info(kind);
+    *dlo = gc->dmin;
+    *dhi = gc->dmax;
     if (!isfinite(z))
         return;
-    double pl, ph, el, eh, t;
-    gelu_phi_cdf(z, &pl, &ph);
-    exp_enclose(-0.5 * vfy_mul_up(z, z), &el, &t);  /* (halving exact: z^2 / 2 >= tiny) */
-    exp_enclose(-0.5 * vfy_mul_down(z, z), &t, &eh);
-    double ql = vfy_mul_down(el, 0x1.9884533d43650p-2), qh = vfy_mul_up(eh, 0x1.9884533d43652p-2);
+    double pl, ph, ql, qh;
+    gated_gate(kind, z, &pl, &ph);
+    if (kind == VFY_LAYER_GELU) { /* g' = phi */
+        double el, eh, t;
+        exp_enclose(-0.5 * vfy_mul_up(z, z), &el, &t); /* (halving exact: z^2 / 2 >= tiny) */
+        exp_enclose(-0.5 * vfy_mul_down(z, z), &t, &eh);
+        ql = vfy_mul_down(el, 0x1.9884533d43650p-2);
+        qh = vfy_mul_up(eh, 0x1.9884533d43652p-2);
+    } else { /* g' = s (1 - s) */
+        act_deriv(VFY_LAYER_SIGMOID, z, pl, ph, &ql, &qh);
+    }
     double zl = z >= 0 ? vfy_mul_down(z, ql) : vfy_mul_down(z, qh);
     double zh = z >= 0 ? vfy_mul_up(z, qh) : vfy_mul_up(z, ql);
-    *dlo = fmax(vfy_add_down(pl, zl), GELU_DMIN);
-    *dhi = fmin(vfy_add_up(ph, zh), GELU_DMAX);
+    *dlo = fmax(vfy_add_down(pl, zl), gc->dmin);
+    *dhi = fmin(vfy_add_up(ph, zh), gc->dmax);
 }
 
-static void gelu_range(double l, double u, double *lo, double *hi)
+static void gated_range(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
 {
+    const gated_consts *gc = gated_info(kind);
     double a, b, c, d;
-    gelu_enclose(l, &a, &b);
-    gelu_enclose(u, &c, &d);
+    gated_enclose(kind, l, &a, &b);
+    gated_enclose(kind, u, &c, &d);
     *lo = fmin(a, c);
     *hi = fmax(b, d);
-    if (isnan(l) || isnan(u) || (l <= GELU_ZMIN_HI && u >= GELU_ZMIN_LO))
-        *lo = GELU_FMIN;
+    if (isnan(l) || isnan(u) || (l <= gc->zmin_hi && u >= gc->zmin_lo))
+        *lo = gc->fmin;
     if (isnan(l) || isnan(u))
         *hi = INFINITY;
 }
 
 /* The certified intercept of the line of slope a above (upper) or below f on the pieces P[0..n]
  * with f's enclosures F0/F1 and f''s bounds D0/D1 on each piece; +-inf when not finite. */
-static double gelu_cert(int n, const double *P, const double *F0, const double *F1,
-                        const double *D0, const double *D1, double a, int upper)
+static double gated_cert(int n, const double *P, const double *F0, const double *F1,
+                         const double *D0, const double *D1, double a, int upper)
 {
     double best = upper ? -INFINITY : INFINITY;
     for (int i = 0; i < n; i++) {
@@ -1742,46 +1782,47 @@ static double gelu_cert(int n, const double *P, const double *F0, const double *
     return best;
 }
 
-static void gelu_lines(double l, double u, double *sl, double *tl, double *su, double *tu)
+static void gated_lines(vfy_layer_kind kind, double l, double u, double *sl, double *tl,
+                        double *su, double *tu)
 {
+    const gated_consts *gc = gated_info(kind);
     *sl = *su = 0;
-    gelu_range(l, u, tl, tu);
+    gated_range(kind, l, u, tl, tu);
     if (!(l < u) || !(u - l < INFINITY) || !(u - l > ACT_MIN_WIDTH))
         return;
-    enum { N = GELU_PIECES };
+    enum { N = GATED_PIECES };
     double P[N + 1], F0[N + 1], F1[N + 1], D0[N], D1[N], dl[N + 1], dh[N + 1];
     for (int i = 0; i <= N; i++) {
         double p = i == 0 ? l : (i == N ? u : fmin(l + (u - l) * ((double)i / N), u));
         P[i] = p;
-        gelu_enclose(p, &F0[i], &F1[i]);
-        gelu_deriv(p, &dl[i], &dh[i]);
+        gated_enclose(kind, p, &F0[i], &F1[i]);
+        gated_deriv(kind, p, &dl[i], &dh[i]);
     }
     for (int i = 0; i < N; i++) {
         double p = P[i], q = P[i + 1];
         D0[i] = fmin(dl[i], dl[i + 1]);
         D1[i] = fmax(dh[i], dh[i + 1]);
-        if (p <= -GELU_SQRT2_LO && q >= -GELU_SQRT2_HI)
-            D0[i] = GELU_DMIN;
-        if (p <= GELU_SQRT2_HI && q >= GELU_SQRT2_LO)
-            D1[i] = GELU_DMAX;
+        if (p <= -gc->c_lo && q >= -gc->c_hi)
+            D0[i] = gc->dmin;
+        if (p <= gc->c_hi && q >= gc->c_lo)
+            D1[i] = gc->dmax;
     }
-    double m = 0.5 * l + 0.5 * u, fl = vfy_act_f64(VFY_LAYER_GELU, l),
-           fu = vfy_act_f64(VFY_LAYER_GELU, u);
-    double cand[5] = {(fu - fl) / (u - l), vfy_act_slope_f64(VFY_LAYER_GELU, l, fl),
-                      vfy_act_slope_f64(VFY_LAYER_GELU, m, vfy_act_f64(VFY_LAYER_GELU, m)),
-                      vfy_act_slope_f64(VFY_LAYER_GELU, u, fu), 0.0};
+    double m = 0.5 * l + 0.5 * u, fl = vfy_act_f64(kind, l), fu = vfy_act_f64(kind, u);
+    double cand[5] = {(fu - fl) / (u - l), vfy_act_slope_f64(kind, l, fl),
+                      vfy_act_slope_f64(kind, m, vfy_act_f64(kind, m)),
+                      vfy_act_slope_f64(kind, u, fu), 0.0};
     double best_up = *tu, best_lo = *tl; /* (the constant lines' values at m) */
     for (int c = 0; c < 5; c++) {
         double a = cand[c];
         if (!isfinite(a))
             continue;
-        double t = gelu_cert(N, P, F0, F1, D0, D1, a, 1);
+        double t = gated_cert(N, P, F0, F1, D0, D1, a, 1);
         if (isfinite(t) && a * m + t < best_up) {
             best_up = a * m + t;
             *su = a;
             *tu = t;
         }
-        t = gelu_cert(N, P, F0, F1, D0, D1, a, 0);
+        t = gated_cert(N, P, F0, F1, D0, D1, a, 0);
         if (isfinite(t) && a * m + t > best_lo) {
             best_lo = a * m + t;
             *sl = a;
@@ -1816,8 +1857,8 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
         trig_enclose(kind, z, lo, hi);
         return;
     }
-    if (kind == VFY_LAYER_GELU) {
-        gelu_enclose(z, lo, hi);
+    if (vfy_layer_is_gated(kind)) {
+        gated_enclose(kind, z, lo, hi);
         return;
     }
     if (kind == VFY_LAYER_SIGN) { /* exact */
@@ -2266,8 +2307,8 @@ static void act_relax(vfy_layer_kind kind, double l, double u, double *sl, doubl
         trig_lines(kind, l, u, sl, tl, su, tu);
         return;
     }
-    if (kind == VFY_LAYER_GELU) {
-        gelu_lines(l, u, sl, tl, su, tu);
+    if (vfy_layer_is_gated(kind)) {
+        gated_lines(kind, l, u, sl, tl, su, tu);
         return;
     }
     double flo, fhi, glo, ghi;
@@ -2361,7 +2402,7 @@ static void act_lines(const vfy_layer *L, vfy_bound_scratch *s, int64_t k, const
             double a, b;
             conv_range(L->kind, l[j], u[j], &a, &b);
             mag[j] = fmax(fabs(a), fabs(b));
-        } else if (L->kind == VFY_LAYER_GELU) { /* (its allowance grows with |z|) */
+        } else if (vfy_layer_is_gated(L->kind)) { /* (its allowance grows with |z|) */
             mag[j] = isnan(l[j]) || isnan(u[j]) ? INFINITY : fmax(fabs(l[j]), fabs(u[j]));
         }
         cl[j] = l[j];
@@ -3485,7 +3526,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
                 fac_layer = k;
             }
             int cvx = vfy_layer_is_convex(L->kind);
-            int per_neuron = ((cvx && !vfy_layer_in_softmax(L)) || L->kind == VFY_LAYER_GELU) &&
+            int per_neuron = ((cvx && !vfy_layer_in_softmax(L)) || vfy_layer_is_gated(L->kind)) &&
                              ctx->float_semantics;
             double g = vfy_la_gamma(n_in);
             for (int64_t sg = 0; sg < n_seg; sg++) {
@@ -4073,10 +4114,10 @@ vfy_status vfy_bound_layers_from(const vfy_bound_ctx *ctx, vfy_bound_method meth
                     trig_range(L->kind, lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
                     if (e > 0 && !(fmax(fabs(lo[j]), fabs(hi[j])) <= TRIG_FLOAT_ARG))
                         b->overflow = 1;
-                } else if (L->kind == VFY_LAYER_GELU) {
+                } else if (vfy_layer_is_gated(L->kind)) {
                     /* (not monotone: its range; a float execution within conv_exec_err of the
                      * input's magnitude) */
-                    gelu_range(lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
+                    gated_range(L->kind, lo[j], hi[j], &b->lo[k][j], &b->hi[k][j]);
                     if (ctx->float_semantics) {
                         double ex = conv_exec_err(L->kind, fmax(fabs(lo[j]), fabs(hi[j])));
                         b->lo[k][j] = vfy_sub_down(b->lo[k][j], ex);

@@ -193,7 +193,7 @@ static double gamma32_up(int64_t n)
 /* The activations bounded by lines sl z + tl <= f(z) <= su z + tu (c->ln). */
 static int lined_act(vfy_layer_kind k)
 {
-    return vfy_layer_is_sshaped(k) || k == VFY_LAYER_GELU || k == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(k) || vfy_layer_is_gated(k) || k == VFY_LAYER_SIGN ||
            k == VFY_LAYER_SIN || k == VFY_LAYER_COS || vfy_layer_is_convex(k);
 }
 
@@ -926,22 +926,38 @@ static void cv_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, dou
     }
 }
 
-/* ---- Gelu ----
- * f(z) = z Phi(z), Phi(z) = erfc(-z / sqrt2) / 2; f' = Phi + z phi, phi(z) = e^(-z^2/2) / sqrt(2 pi);
- * f'' = phi (2 - z^2). f' increases on [-sqrt2, sqrt2] from -0.12890414... to 1.12890414... and
- * decreases outside; f decreases to -0.169971207... at z* = -0.751791522... then increases (the
- * constants below are bounds of these, with margin). Value enclosures rest on libm's erfc and exp
- * within 2^-48 relative (widened by 2^-47 |v| + 2^-1070). Float32 claim: a runtime's Gelu within
- * 2^-19 (1 + |z|) of the real one. */
-#define CK_GELU_FMIN (-0.16997121)
-#define CK_GELU_DMAX 1.128905
-#define CK_GELU_DMIN (-0.128905)
-#define CK_GELU_PIECES 64
+/* ---- Gated activations: Gelu and SiLU ----
+ * f(z) = z g(z): Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2, g' = phi = e^(-z^2/2) / sqrt(2 pi); SiLU's
+ * g = sigmoid, g' = s (1 - s). f' = g + z g' increases on [-c, c] and decreases outside; f decreases
+ * to its least value at z* then increases (bounds of the constants below, with margin: Gelu
+ * c = sqrt2, f'(+-c) = 1.12890414 / -0.12890414, z* = -0.75179152, f(z*) = -0.16997121; SiLU
+ * c = 2.39935728, f'(+-c) = 1.09983932 / -0.09983932, z* = -1.27846454, f(z*) = -0.27846454). Value
+ * enclosures rest on libm's erfc, exp and the sigmoid's enclosure (act_iv) within 2^-48 relative
+ * (widened by 2^-47 |v| + 2^-1070). Float32 claim: a runtime's Gelu within 2^-19 (1 + |z|) of the
+ * real one, a SiLU (a Sigmoid, then a product) within 2^-18 (1 + |z|). */
+#define CK_GATED_PIECES 64
 
-/* [*lo, *hi] ∋ Phi(z), from w between z times the doubles around 1/sqrt2 (erfc(-w) increasing
- * in w). */
-static void gelu_cdf_ck(double z, double *lo, double *hi)
+typedef struct ck_gated {
+    double c_lo, c_hi, dmin, dmax, zmin_lo, zmin_hi, fmin, exec;
+} ck_gated;
+
+static const ck_gated *gated_ck(vfy_layer_kind kind)
 {
+    static const ck_gated gelu = {0x1.6a09e667f3bccp+0, 0x1.6a09e667f3bcdp+0, -0.128905, 1.128905,
+                                  -0.7518, -0.7517, -0.16997121, 0x1p-19};
+    static const ck_gated silu = {2.3993, 2.3994, -0.09984, 1.09984, -1.2785, -1.2784,
+                                  -0.27846455, 0x1p-18};
+    return kind == VFY_LAYER_GELU ? &gelu : &silu;
+}
+
+/* [*lo, *hi] ∋ g(z) (z finite): Gelu's from w between z times the doubles around 1/sqrt2
+ * (erfc(-w) increasing in w); SiLU's the sigmoid's enclosure. */
+static void gate_ck(vfy_layer_kind kind, double z, double *lo, double *hi)
+{
+    if (kind == VFY_LAYER_SILU) {
+        act_iv(VFY_LAYER_SIGMOID, z, lo, hi);
+        return;
+    }
     double r0 = 0x1.6a09e667f3bccp-1, r1 = 0x1.6a09e667f3bcdp-1;
     double a0 = dn(z * r0), a1 = dn(z * r1), b0 = up(z * r0), b1 = up(z * r1);
     double wl = a0 < a1 ? a0 : a1, wh = b0 > b1 ? b0 : b1;
@@ -957,79 +973,97 @@ static void gelu_cdf_ck(double z, double *lo, double *hi)
 }
 
 /* [*lo, *hi] ∋ f(z); a NaN or infinite z: the range's ends it may reach. */
-static void gelu_iv(double z, double *lo, double *hi)
+static void gated_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
+    const ck_gated *gc = gated_ck(kind);
     if (!(fabs(z) < INFINITY)) {
-        *lo = z > 0 ? INFINITY : CK_GELU_FMIN;
+        *lo = z > 0 ? INFINITY : gc->fmin;
         *hi = z < 0 ? 0 : INFINITY;
         return;
     }
     double pl, ph;
-    gelu_cdf_ck(z, &pl, &ph);
+    gate_ck(kind, z, &pl, &ph);
     *lo = z >= 0 ? dn(z * pl) : dn(z * ph);
     *hi = z >= 0 ? up(z * ph) : up(z * pl);
-    if (*lo < CK_GELU_FMIN)
-        *lo = CK_GELU_FMIN;
+    if (*lo < gc->fmin)
+        *lo = gc->fmin;
 }
 
 /* [*dlo, *dhi] ∋ f'(z). */
-static void gelu_div(double z, double *dlo, double *dhi)
+static void gated_div(vfy_layer_kind kind, double z, double *dlo, double *dhi)
 {
-    *dlo = CK_GELU_DMIN;
-    *dhi = CK_GELU_DMAX;
+    const ck_gated *gc = gated_ck(kind);
+    *dlo = gc->dmin;
+    *dhi = gc->dmax;
     if (!(fabs(z) < INFINITY))
         return;
-    double pl, ph;
-    gelu_cdf_ck(z, &pl, &ph);
-    double el = exp(-up(0.5 * up(z * z))), eh = exp(-dn(0.5 * dn(z * z)));
-    el = dn(dn(el * dn(1.0 - 0x1p-47)) - 0x1p-1074);
-    eh = up(up(eh * up(1.0 + 0x1p-47)) + 0x1p-1073);
-    double ql = dn((el > 0 ? el : 0) * 0x1.9884533d43650p-2), qh = up(eh * 0x1.9884533d43652p-2);
+    double pl, ph, ql, qh;
+    gate_ck(kind, z, &pl, &ph);
+    if (kind == VFY_LAYER_GELU) {
+        double el = exp(-up(0.5 * up(z * z))), eh = exp(-dn(0.5 * dn(z * z)));
+        el = dn(dn(el * dn(1.0 - 0x1p-47)) - 0x1p-1074);
+        eh = up(up(eh * up(1.0 + 0x1p-47)) + 0x1p-1073);
+        ql = dn((el > 0 ? el : 0) * 0x1.9884533d43650p-2);
+        qh = up(eh * 0x1.9884533d43652p-2);
+    } else {
+        act_div(VFY_LAYER_SIGMOID, z, pl, ph, &ql, &qh);
+    }
     double zl = z >= 0 ? dn(z * ql) : dn(z * qh), zh = z >= 0 ? up(z * qh) : up(z * ql);
     double a = dn(pl + zl), b = up(ph + zh);
-    *dlo = a > CK_GELU_DMIN ? a : CK_GELU_DMIN;
-    *dhi = b < CK_GELU_DMAX ? b : CK_GELU_DMAX;
+    *dlo = a > gc->dmin ? a : gc->dmin;
+    *dhi = b < gc->dmax ? b : gc->dmax;
 }
 
 /* The range on [l, u]: the ends' enclosures, and the least value where z* may lie inside. */
-static void gelu_range_ck(double l, double u, double *lo, double *hi)
+static void gated_range_ck(vfy_layer_kind kind, double l, double u, double *lo, double *hi)
 {
+    const ck_gated *gc = gated_ck(kind);
     double a, b, c2, d;
-    gelu_iv(l, &a, &b);
-    gelu_iv(u, &c2, &d);
+    gated_iv(kind, l, &a, &b);
+    gated_iv(kind, u, &c2, &d);
     *lo = a < c2 ? a : c2;
     *hi = b > d ? b : d;
-    if (l <= -0.7517 && u >= -0.7518)
-        *lo = CK_GELU_FMIN;
+    if (l <= gc->zmin_hi && u >= gc->zmin_lo)
+        *lo = gc->fmin;
+}
+
+/* f and f' in plain double, only to choose slopes. */
+static double gated_pt(vfy_layer_kind kind, double z)
+{
+    return kind == VFY_LAYER_GELU ? 0.5 * z * erfc(-z * 0.70710678118654752) : z * act_pt(VFY_LAYER_SIGMOID, z);
+}
+static double gated_dpt(vfy_layer_kind kind, double z)
+{
+    if (kind == VFY_LAYER_GELU)
+        return 0.5 * erfc(-z * 0.70710678118654752) + z * 0.3989422804014327 * exp(-0.5 * z * z);
+    double v = act_pt(VFY_LAYER_SIGMOID, z);
+    return v * (1.0 + z * (1.0 - v));
 }
 
 /* Lines on [l, u]: of the slopes chord, f'(l), f'(m), f'(u) and 0, the lowest upper and highest
- * lower at the midpoint m, each intercept certified on CK_GELU_PIECES pieces from f's
- * enclosures and f''s bounds on each piece (monotone on a piece that holds neither +-sqrt2; the
- * constants where it may), every step rounded outward. Constants (the range) on a point, a
- * non-finite or tiny interval. */
-static void gelu_lines_ck(double l, double u, double *sl, double *tl, double *su, double *tu)
+ * lower at the midpoint m, each intercept certified on CK_GATED_PIECES pieces from f's enclosures
+ * and f''s bounds on each piece (monotone on a piece that holds neither +-c; the constants where
+ * it may), every step rounded outward. Constants (the range) on a point, a non-finite or tiny
+ * interval. */
+static void gated_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, double *tl,
+                           double *su, double *tu)
 {
+    const ck_gated *gc = gated_ck(kind);
     *sl = *su = 0;
-    gelu_range_ck(l, u, tl, tu);
+    gated_range_ck(kind, l, u, tl, tu);
     if (!(l < u) || !(u - l < INFINITY) || !(u - l > 0x1p-20))
         return;
-    enum { N = CK_GELU_PIECES };
+    enum { N = CK_GATED_PIECES };
     double P[N + 1], F0[N + 1], F1[N + 1], d0[N + 1], d1[N + 1];
     for (int i = 0; i <= N; i++) {
         double p = l + (u - l) * ((double)i / N);
         P[i] = i == N ? u : (p < u ? p : u);
-        gelu_iv(P[i], &F0[i], &F1[i]);
-        gelu_div(P[i], &d0[i], &d1[i]);
+        gated_iv(kind, P[i], &F0[i], &F1[i]);
+        gated_div(kind, P[i], &d0[i], &d1[i]);
     }
-    double s2l = 0x1.6a09e667f3bccp+0, s2h = 0x1.6a09e667f3bcdp+0;
-    double m = 0.5 * l + 0.5 * u;
-    double fl = 0.5 * l * erfc(-l * 0.70710678118654752), fu = 0.5 * u * erfc(-u * 0.70710678118654752);
-    double cand[5] = {(fu - fl) / (u - l), 0, 0, 0, 0};
-    double pts[3] = {l, m, u};
-    for (int q = 0; q < 3; q++)
-        cand[1 + q] = 0.5 * erfc(-pts[q] * 0.70710678118654752) +
-                      pts[q] * 0.3989422804014327 * exp(-0.5 * pts[q] * pts[q]);
+    double m = 0.5 * l + 0.5 * u, fl = gated_pt(kind, l), fu = gated_pt(kind, u);
+    double cand[5] = {(fu - fl) / (u - l), gated_dpt(kind, l), gated_dpt(kind, m),
+                      gated_dpt(kind, u), 0};
     double bu = *tu, bl = *tl;
     for (int c2 = 0; c2 < 5; c2++) {
         double a = cand[c2];
@@ -1040,10 +1074,10 @@ static void gelu_lines_ck(double l, double u, double *sl, double *tl, double *su
             double p = P[i], q = P[i + 1], w = up(q - p);
             double dl = d0[i] < d0[i + 1] ? d0[i] : d0[i + 1];
             double dh = d1[i] > d1[i + 1] ? d1[i] : d1[i + 1];
-            if (p <= -s2l && q >= -s2h)
-                dl = CK_GELU_DMIN;
-            if (p <= s2h && q >= s2l)
-                dh = CK_GELU_DMAX;
+            if (p <= -gc->c_lo && q >= -gc->c_hi)
+                dl = gc->dmin;
+            if (p <= gc->c_hi && q >= gc->c_lo)
+                dh = gc->dmax;
             double r = up(dh - a), f = up(a - dl);
             r = r > 0 ? r : 0;
             f = f > 0 ? f : 0;
@@ -1091,8 +1125,8 @@ void vfy_check_act_lines(vfy_layer_kind kind, double l, double u, double *sl, do
     VFY_ASSERT(lined_act(kind));
     if (kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS)
         trig_lines_ck(kind, l, u, sl, tl, su, tu);
-    else if (kind == VFY_LAYER_GELU)
-        gelu_lines_ck(l, u, sl, tl, su, tu);
+    else if (vfy_layer_is_gated(kind))
+        gated_lines_ck(kind, l, u, sl, tl, su, tu);
     else if (kind == VFY_LAYER_SIGN)
         sign_lines_ck(l, u, sl, tl, su, tu);
     else if (vfy_layer_is_convex(kind))
@@ -1193,7 +1227,8 @@ static void backward(ck *c, int64_t k_top, int64_t K, const double *xl, const do
              * in lam); else (RECIP's negative slopes) mu, linear on lam <= 0 and on lam >= 0, lies
              * between its values at a, b and (a < 0 < b) 0; d between the corner values. Float32
              * claim: the executed f is within E_j of the real one (set with the layer's bounds:
-             * CK_ACT_EXEC for Sigmoid, Tanh, Erf, Sin and Cos, 2^-19 (1 + |z|) for Gelu,
+             * CK_ACT_EXEC for Sigmoid, Tanh, Erf, Sin and Cos, 2^-19 (1 + |z|) for Gelu and
+             * 2^-18 (1 + |z|) for SiLU,
              * recip_exec_up at a Softmax's RECIP,
              * cv_exec_up for a standalone convex kind; 0 for SIGN, which every execution
              * computes exactly, a Softmax's EXP, charged at its RECIP, and elements passed
@@ -1707,22 +1742,24 @@ static int layers(ck *c, const double *xl, const double *xh, int deep)
                                 &ln[3 * n_out + j]);
                     continue;
                 }
-                if (Lk->kind == VFY_LAYER_GELU) {
-                    /* SOUND: the range on [l, u] (gelu_range_ck), widened under the float32
-                     * claim by 2^-19 (1 + max(|l|, |u|)); a NaN bound confirms nothing */
+                if (vfy_layer_is_gated(Lk->kind)) {
+                    /* SOUND: the range on [l, u] (gated_range_ck), widened under the float32
+                     * claim by its allowance times 1 + max(|l|, |u|); a NaN bound confirms
+                     * nothing */
                     if (isnan(l[j]) || isnan(u[j]))
                         return 0;
-                    gelu_range_ck(l[j], u[j], &lo[j], &hi[j]);
+                    gated_range_ck(Lk->kind, l[j], u[j], &lo[j], &hi[j]);
                     if (c->fsem) {
                         double m = fabs(l[j]) > fabs(u[j]) ? fabs(l[j]) : fabs(u[j]);
-                        E[j] = up(up(m * 0x1p-19) + 0x1p-19);
+                        double x = gated_ck(Lk->kind)->exec;
+                        E[j] = up(up(m * x) + x);
                         lo[j] = dn(lo[j] - E[j]);
                         hi[j] = up(hi[j] + E[j]);
                         if (!(lo[j] > -FLOAT_EXEC_LIMIT && hi[j] < FLOAT_EXEC_LIMIT))
                             return 0;
                     }
-                    gelu_lines_ck(l[j], u[j], &ln[j], &ln[n_out + j], &ln[2 * n_out + j],
-                                  &ln[3 * n_out + j]);
+                    gated_lines_ck(Lk->kind, l[j], u[j], &ln[j], &ln[n_out + j],
+                                   &ln[2 * n_out + j], &ln[3 * n_out + j]);
                     continue;
                 }
                 if (Lk->kind == VFY_LAYER_SIN || Lk->kind == VFY_LAYER_COS) {

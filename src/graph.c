@@ -106,6 +106,7 @@ static const struct op_info {
     {"Floor", "", 1, 1},
     {"Ceil", "", 1, 1},
     {"Round", "", 1, 1},
+    {"Swish", "alpha", 1, 1},
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -676,6 +677,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_COS: r = vfy_act_f32(VFY_LAYER_COS, x); break;
         case VFY_OP_ERF: r = vfy_act_f32(VFY_LAYER_ERF, x); break;
         case VFY_OP_GELU: r = vfy_act_f32(VFY_LAYER_GELU, x); break;
+        case VFY_OP_SWISH: r = vfy_act_f32(VFY_LAYER_SILU, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -700,6 +702,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_COS: return vfy_act_f64(VFY_LAYER_COS, a);
     case VFY_OP_ERF: return vfy_act_f64(VFY_LAYER_ERF, a);
     case VFY_OP_GELU: return vfy_act_f64(VFY_LAYER_GELU, a);
+    case VFY_OP_SWISH: return vfy_act_f64(VFY_LAYER_SILU, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2748,6 +2751,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_COS:
     case VFY_OP_ERF:
     case VFY_OP_GELU: /* (the exact form: the tanh form was rewritten) */
+    case VFY_OP_SWISH: /* (alpha 1: other values were rewritten) */
         /* ONNX defines them on floating types only (integer folding has no meaning for them);
          * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
          * kernel may differ from by a few ulp: the model is verified for the folded constant */
@@ -3501,6 +3505,49 @@ static vfy_status expand_where(vfy_graph *g, int64_t k, int *done, vfy_error *er
     return become(g, k, VFY_OP_ADD, term[0], term[1], done, err);
 }
 
+/* Swish(x) = x sigmoid(a x) (opset 24, attribute alpha = a, a float32): a SILU layer when a = 1,
+ * else rewritten as x Sigmoid(x a). And Mul(x, Sigmoid(x)) (either order; x computed, of a float
+ * type), as networks with SiLU are exported, becomes Swish(x): one SILU layer, relaxed as one
+ * function (bound.c, "Gated activations") instead of a product of two bounded factors. Exact for
+ * the reals; a float execution of either form is within the SILU layer's allowance (a Sigmoid
+ * kernel's 2^-19 times |x| plus the product's rounding). *done = 1 when node k was rewritten. */
+static vfy_status expand_swish(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if (n->op == VFY_OP_MUL && n->n_in == 2 && n->in[0] >= 0 && n->in[1] >= 0) {
+        for (int side = 0; side < 2; side++) {
+            int64_t x = n->in[side], sv = n->in[1 - side], p = g->values[sv].producer;
+            const vfy_value *xv = &g->values[x];
+            if (p < 0 || g->nodes[p].op != VFY_OP_SIGMOID || g->nodes[p].n_in != 1 ||
+                g->nodes[p].in[0] != x || xv->is_const || !xv->is_shaped ||
+                !dt_float(xv->t.dtype))
+                continue;
+            return become(g, k, VFY_OP_SWISH, x, -1, done, err);
+        }
+        return VFY_OK;
+    }
+    if (n->op != VFY_OP_SWISH)
+        return VFY_OK;
+    vfy_status st = check_attrs(g, n, err);
+    double a;
+    if (st || (st = attr_float(g, n, "alpha", 1.0, &a, err)))
+        return st;
+    if (!isfinite(a))
+        return nfail(g, n, err, VFY_ERR_INVALID, "alpha is not finite");
+    if (a == 1.0)
+        return VFY_OK;
+    if (n->n_in < 1 || n->in[0] < 0 || n->n_out < 1 || n->out[0] < 0 ||
+        !g->values[n->in[0]].is_shaped || !dt_float(g->values[n->in[0]].t.dtype))
+        return nfail(g, n, err, VFY_ERR_INVALID, "needs an input of a float type and an output");
+    int64_t x = n->in[0], t1, t2, nd;
+    if ((st = add_scalar(g, k, ":alpha", g->values[x].t.dtype, a, &t1, err)) ||
+        (st = add_op_node(g, k, VFY_OP_MUL, x, t1, ":scaled", &t2, &nd, err)) ||
+        (st = add_op_node(g, k, VFY_OP_SIGMOID, t2, -1, ":sigmoid", &t2, &nd, err)))
+        return st;
+    return become(g, k, VFY_OP_MUL, x, t2, done, err);
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -3523,6 +3570,8 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
             st = expand_layernorm(g, k, &done, err);
         } else if (g->nodes[k].op == VFY_OP_WHERE) {
             st = expand_where(g, k, &done, err);
+        } else if (g->nodes[k].op == VFY_OP_MUL || g->nodes[k].op == VFY_OP_SWISH) {
+            st = expand_swish(g, k, &done, err);
         } else if ((st = expand_activation(g, k, &done, err)) == VFY_OK && done) {
             /* (rewritten) */
         } else if (st == VFY_OK) {
@@ -4801,6 +4850,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_TANH: return push(lc, n, VFY_LAYER_TANH, len, len, NULL, NULL, 0, 1);
     case VFY_OP_ERF: return push(lc, n, VFY_LAYER_ERF, len, len, NULL, NULL, 0, 1);
     case VFY_OP_GELU: return push(lc, n, VFY_LAYER_GELU, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_SWISH: return push(lc, n, VFY_LAYER_SILU, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
     /* (fan_in 1: standalone, not a Softmax's, vfy_layer_in_softmax) */
     case VFY_OP_EXP: return push(lc, n, VFY_LAYER_EXP, len, len, NULL, NULL, 0, 1);

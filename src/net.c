@@ -29,7 +29,7 @@ void vfy_net_free(vfy_net *net)
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
                                           "product", "sign", "exp", "recip", "sqrt", "log",
-                                          "softplus", "sin", "cos", "erf", "gelu"};
+                                          "softplus", "sin", "cos", "erf", "gelu", "silu"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -386,6 +386,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
     case VFY_LAYER_COS: return cosf(x);
     case VFY_LAYER_ERF: return erff(x);
     case VFY_LAYER_GELU: return 0.5f * (x * (1.0f + erff(x * 0.70710678118654752440f)));
+    case VFY_LAYER_SILU: return x * vfy_act_f32(VFY_LAYER_SIGMOID, x); /* (as Sigmoid, then Mul) */
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -413,6 +414,7 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_COS: return cos(x);
     case VFY_LAYER_ERF: return erf(x);
     case VFY_LAYER_GELU: return 0.5 * x * erfc(-x * 0.70710678118654752440);
+    case VFY_LAYER_SILU: return x * vfy_act_f64(VFY_LAYER_SIGMOID, x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -438,6 +440,11 @@ double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
     case VFY_LAYER_GELU: /* Phi(x) + x phi(x) */
         s = 0.5 * erfc(-x * 0.70710678118654752440) + x * 0.3989422804014327 * exp(-0.5 * x * x);
         break;
+    case VFY_LAYER_SILU: { /* s (1 + x (1 - s)) */
+        double sg = vfy_act_f64(VFY_LAYER_SIGMOID, x);
+        s = sg * (1.0 + x * (1.0 - sg));
+        break;
+    }
     default: VFY_ASSERT(0); return 0;
     }
     if (s != s)

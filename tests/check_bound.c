@@ -1164,7 +1164,7 @@ static void eval_f32_perturbed(const vfy_net *net, const float *x, float *y, flo
 }
 
 #define N_ACT_MIXES 6
-#define N_ALL_MIXES 8 /* (the last two with GELU layers, which have no alpha lines or splits) */
+#define N_ALL_MIXES 8 /* (the last two with GELU/SILU layers: no alpha lines or splits) */
 static const vfy_layer_kind act_mixes[N_ALL_MIXES][4] = {
     {VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID, VFY_LAYER_SIGMOID},
     {VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH, VFY_LAYER_TANH},
@@ -1173,7 +1173,7 @@ static const vfy_layer_kind act_mixes[N_ALL_MIXES][4] = {
     {VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF},
     {VFY_LAYER_ERF, VFY_LAYER_RELU, VFY_LAYER_SIGMOID, VFY_LAYER_ERF},
     {VFY_LAYER_GELU, VFY_LAYER_GELU, VFY_LAYER_GELU, VFY_LAYER_GELU},
-    {VFY_LAYER_GELU, VFY_LAYER_RELU, VFY_LAYER_TANH, VFY_LAYER_GELU},
+    {VFY_LAYER_SILU, VFY_LAYER_RELU, VFY_LAYER_TANH, VFY_LAYER_GELU},
 };
 
 /* Lines of any slope (what alpha-CROWN optimises), their intercepts certified on the alpha pieces
@@ -1266,72 +1266,81 @@ START_TEST(test_act_tangent_tight)
 }
 END_TEST
 
-/* GELU's lines and range (bound.c, "Gelu"): on thousands of random intervals (tiny, wide,
- * straddling its minimum and its inflection points, far in either tail) every sampled point lies
- * between the lines and inside the range (long double reference, no tolerance); the lines come
- * within 4 f''max h^2 of f (h the certification's piece width, f''max = 2 phi(0) < 0.8) plus the
- * grid's miss, and on [-1, 1] the lower bound is the function's least value. _i 1: the float
- * semantics' range widened by 2^-19 (1 + |z|) holds a value that far off. */
-static long double gelu_ref(long double z)
+/* The gated activations' lines and range (bound.c, "Gated activations"; _i / 2: GELU, SILU): on
+ * thousands of random intervals (tiny, wide, straddling the minimum and the inflection points,
+ * far in either tail) every sampled point lies between the lines and inside the range (long double
+ * reference, no tolerance); the lines come within 4 f''max h^2 of f (h the certification's piece
+ * width, f''max = 2 phi(0) < 0.8 for GELU, 1/2 for SILU) plus the grid's miss; on [-1, 1] and
+ * [-3, 3] the lower bound is within 1e-8 of the least value. _i odd: the float semantics' range
+ * widened by the allowance (2^-19 or 2^-18 times 1 + |z|) holds a value that far off. */
+static long double gated_ref(vfy_layer_kind kind, long double z)
 {
+    if (kind == VFY_LAYER_SILU)
+        return z / (1.0L + expl(-z));
     return 0.5L * z * erfcl(-z * 0.70710678118654752440084436210484903928L);
 }
 
-START_TEST(test_gelu_lines)
+START_TEST(test_gated_lines)
 {
+    vfy_layer_kind kind = _i / 2 ? VFY_LAYER_SILU : VFY_LAYER_GELU;
+    int fsem = _i % 2;
     uint64_t st = 90 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
         double l, u, sl, tl, su, tu;
         act_interval(&st, t % 7, &l, &u);
-        if (t % 11 == 0) { /* around the minimum z* = -0.7518 and the inflection -sqrt2 */
-            l = -2.0 + testnet_uniform(&st);
+        if (t % 11 == 0) { /* around the minimum (-0.75, -1.28) and the inflection -c */
+            l = -3.0 + 2 * testnet_uniform(&st);
             u = l + 2 * testnet_uniform(&st);
         }
-        vfy_bound_act_lines(VFY_LAYER_GELU, l, u, &sl, &tl, &su, &tu);
+        vfy_bound_act_lines(kind, l, u, &sl, &tl, &su, &tu);
         CHECK(isfinite(sl) && isfinite(su) && !isnan(tl) && !isnan(tu));
         long double lo_gap = INFINITY, up_gap = INFINITY;
         const int G = 400;
         for (int g = 0; g <= G + 20; g++) {
             double z = g <= G ? l + (u - l) * g / G : l + (u - l) * testnet_uniform(&st);
             z = g == G ? u : (z < l ? l : (z > u ? u : z));
-            long double f = gelu_ref(z);
+            long double f = gated_ref(kind, z);
             double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
             long double a = ((f - tl) - p) - e, b = (((long double)tu - f) + q) + r;
-            CHECKM(a >= 0 && b >= 0, "gelu on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g "
-                   "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", l, u, z, sl, tl, a, su, tu, b);
+            CHECKM(a >= 0 && b >= 0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g "
+                   "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", _i / 2 ? "silu" : "gelu", l, u, z,
+                   sl, tl, a, su, tu, b);
             lo_gap = a < lo_gap ? a : lo_gap;
             up_gap = b < up_gap ? b : up_gap;
         }
         double h = (u - l) / 64, step = (u - l) / G;
         double loss = 4 * 0.8 * h * h + 1.2 * step + 1e-12 * (1 + fabs(sl * l) + fabs(su * u));
         if (u - l > 0x1p-20 && isfinite(tl) && isfinite(tu))
-            CHECKM(lo_gap <= loss && up_gap <= loss, "gelu on [%.17g, %.17g]: gaps %Lg %Lg above "
-                   "%g", l, u, lo_gap, up_gap, loss);
+            CHECKM(lo_gap <= loss && up_gap <= loss, "%s on [%.17g, %.17g]: gaps %Lg %Lg above "
+                   "%g", _i / 2 ? "silu" : "gelu", l, u, lo_gap, up_gap, loss);
     }
-    /* the range on [-1, 1]: the least value, z* inside; float semantics: widened */
+    /* the range: the least value; float semantics: widened */
     vfy_net *net = calloc(1, sizeof *net);
     net->n_in = net->n_out = 1;
-    ck_assert_int_eq(vfy_net_push(net, VFY_LAYER_GELU, 1, 1, NULL, NULL, 0, 0, "gelu", NULL),
-                     VFY_OK);
+    ck_assert_int_eq(vfy_net_push(net, kind, 1, 1, NULL, NULL, 0, 0, "gated", NULL), VFY_OK);
     vfy_bound_ctx *ctx;
-    ck_assert_int_eq(vfy_bound_ctx_create(net, _i, &ctx, NULL), VFY_OK);
+    ck_assert_int_eq(vfy_bound_ctx_create(net, fsem, &ctx, NULL), VFY_OK);
     vfy_bounds *b = vfy_bounds_create(ctx);
     static const double xs[][2] = {{-1, 1}, {-3, 3}, {0.5, 0.5}, {-40, -30}, {20, 21}, {-1, -0.9}};
     for (size_t q = 0; q < sizeof xs / sizeof xs[0]; q++) {
         double lo = xs[q][0], hi = xs[q][1];
         vfy_bound_widen_input(ctx, 1, &lo, &hi);
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, &lo, &hi, NULL, b), VFY_OK);
-        double allow = _i ? 0x1p-19 * (1 + fmax(fabs(xs[q][0]), fabs(xs[q][1]))) : 0;
-        for (int g = 0; g <= 100; g++) {
-            double z = xs[q][0] + (xs[q][1] - xs[q][0]) * g / 100;
-            long double f = gelu_ref(z);
+        double allow = !fsem ? 0
+                     : (kind == VFY_LAYER_SILU ? 0x1p-18 : 0x1p-19) *
+                           (1 + fmax(fabs(xs[q][0]), fabs(xs[q][1])));
+        long double fmin = INFINITY;
+        for (int g = 0; g <= 10000; g++) {
+            double z = xs[q][0] + (xs[q][1] - xs[q][0]) * g / 10000;
+            long double f = gated_ref(kind, z);
+            fmin = f < fmin ? f : fmin;
             REQUIRE_MSG(b->lo[0][0] <= f - allow && f + allow <= b->hi[0][0],
                         "[%g, %g] at %g: %.20Lg not in [%.17g, %.17g] (allowance %g)", xs[q][0],
                         xs[q][1], z, f, b->lo[0][0], b->hi[0][0], allow);
         }
-        if (q == 0)
-            REQUIRE_MSG(b->lo[0][0] >= -0.1699713 - allow, "[-1, 1]: lower bound %.17g",
-                        b->lo[0][0]);
+        if (q < 2) /* (the grid's least value is above the true one by f'' (h/2)^2 / 2 < 1e-8) */
+            REQUIRE_MSG(b->lo[0][0] >= fmin - 1e-8 - 2 * allow, "[%g, %g]: lower bound %.17g, "
+                        "least value %.17Lg", xs[q][0], xs[q][1], b->lo[0][0], fmin);
     }
     vfy_bounds_free(b);
     vfy_bound_ctx_free(ctx);
@@ -5058,7 +5067,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_act_tangent_tight, 0, 3);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 32);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 16);
-    tcase_add_loop_test(tc, test_gelu_lines, 0, 2);
+    tcase_add_loop_test(tc, test_gated_lines, 0, 4);
     tcase_add_test(tc, test_act_crown_tighter);
     tcase_add_loop_test(tc, test_act_exec_allowance, 0, 3);
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);

@@ -1209,12 +1209,13 @@ static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n
     return mn;
 }
 
-/* Sigmoid, tanh, erf and gelu nets, proofs that need input splitting: verify's certificate is
+/* Sigmoid, tanh, erf, gelu and silu nets, proofs that need input splitting: verify's certificate is
  * valid in the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a
  * random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
-    vfy_layer_kind kind = _i >= 9       ? VFY_LAYER_GELU
+    vfy_layer_kind kind = _i == 11      ? VFY_LAYER_SILU
+                        : _i >= 9       ? VFY_LAYER_GELU
                         : _i % 3 == 0 ? VFY_LAYER_SIGMOID
                         : _i % 3 == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
     char why[1024];
@@ -1266,8 +1267,9 @@ END_TEST
 START_TEST(test_act_checker_lines)
 {
     vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH
-                        : _i == 2 ? VFY_LAYER_ERF : VFY_LAYER_GELU;
-    const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : _i == 2 ? "erf" : "gelu";
+                        : _i == 2 ? VFY_LAYER_ERF : _i == 3 ? VFY_LAYER_GELU : VFY_LAYER_SILU;
+    const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : _i == 2 ? "erf"
+                     : _i == 3 ? "gelu" : "silu";
     uint64_t st = 8 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
         double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
@@ -1284,7 +1286,8 @@ START_TEST(test_act_checker_lines)
             double z = g == 300 ? u : l + (u - l) * g / 300;
             if (z > u)
                 z = u;
-            long double f = _i == 3   ? 0.5L * z * erfcl(-z * 0.707106781186547524400844362104849L)
+            long double f = _i == 4   ? z / (1.0L + expl(-(long double)z))
+                          : _i == 3 ? 0.5L * z * erfcl(-z * 0.707106781186547524400844362104849L)
                           : _i == 2 ? erfl(z)
                           : _i      ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
             double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
@@ -2266,7 +2269,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_product_overflow_rejected);
     tcase_add_loop_test(tc, test_act_certified, 0, 12);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 3);
-    tcase_add_loop_test(tc, test_act_checker_lines, 0, 4);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 5);
     tcase_add_test(tc, test_sign_checker_lines);
     tcase_add_test(tc, test_sign_certified);
     tcase_add_test(tc, test_sign_forged_rejected);

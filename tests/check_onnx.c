@@ -69,7 +69,8 @@ static Onnx__TensorProto *tensor_base(const char *name, int rank, const int64_t 
     t->name = (char *)name;
     t->n_dims = (size_t)rank;
     t->dims = t_alloc(sizeof(int64_t) * (size_t)(rank + 1));
-    memcpy(t->dims, dims, sizeof(int64_t) * (size_t)rank);
+    if (rank > 0) /* (a scalar's dims may be NULL) */
+        memcpy(t->dims, dims, sizeof(int64_t) * (size_t)rank);
     t->has_data_type = 1;
     t->data_type = dt;
     return t;
@@ -363,6 +364,8 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
             } else if (L->kind == VFY_LAYER_ERF) {
                 b[o] = o < L->n_pass ? a[o] : erf(a[o]);
+            } else if (L->kind == VFY_LAYER_SILU) {
+                b[o] = o < L->n_pass ? a[o] : a[o] / (1.0 + exp(-a[o]));
             } else if (L->kind == VFY_LAYER_GELU) {
                 b[o] = o < L->n_pass ? a[o] : 0.5 * a[o] * erfc(-a[o] * 0.70710678118654752440);
             } else if (L->kind == VFY_LAYER_SIGN) {
@@ -3540,30 +3543,30 @@ START_TEST(test_div_by_zero_unknown)
 }
 END_TEST
 
-/* [x0 sigmoid(x0) .. (SiLU), tanh(h) + r, r] with h = x W1, r = relu(x W2) - x: values carried
- * past a Sigmoid and a Tanh (x of either sign, then r carried past the Tanh after a ReLU made it
- * a pair). */
-static void ref_silu(const double *x, double *y)
+/* [x0 + sigmoid(x0) .., tanh(h) + r, r] with h = x W1, r = relu(x W2) - x: values carried past a
+ * Sigmoid and a Tanh (x of either sign, then r carried past the Tanh after a ReLU made it a pair).
+ * (x sigmoid(x) would be one SILU layer: test_swish.) */
+static void ref_carry(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
         double h, u;
         mm_hu(x, j, &h, &u);
         double r = (u > 0 ? u : 0) - x[j];
-        y[j] = x[j] / (1.0 + exp(-x[j]));
+        y[j] = x[j] + 1.0 / (1.0 + exp(-x[j]));
         y[4 + j] = tanh(h) + r;
         y[8 + j] = r;
     }
 }
 
 /* Values read on both sides of a Sigmoid or a Tanh pass through the layer (its first n_pass
- * elements): SiLU x sigmoid(x), and a residual across a Tanh, against a reference. */
+ * elements): x + sigmoid(x), and a residual across a Tanh, against a reference. */
 START_TEST(test_carry_past_sigmoid)
 {
     mb b = {0};
     int64_t yd[2] = {1, 12};
     mm_model(&b, 1, 2, yd);
     ADD_NODE(b, "Sigmoid", "sg", "x", "s", NULL);
-    ADD_NODE(b, "Mul", "silu", "x,s", "p", NULL);
+    ADD_NODE(b, "Add", "xs", "x,s", "p", NULL);
     ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
     ADD_NODE(b, "Relu", "rl", "u", "g", NULL);
     ADD_NODE(b, "Sub", "rs", "g,x", "r", NULL);
@@ -3577,7 +3580,7 @@ START_TEST(test_carry_past_sigmoid)
         if (net->layers[k].kind == VFY_LAYER_SIGMOID || net->layers[k].kind == VFY_LAYER_TANH)
             n_pass += net->layers[k].n_pass > 0;
     ck_assert_int_eq(n_pass, 2);
-    check_against(net, ref_silu);
+    check_against(net, ref_carry);
     vfy_net_free(net);
 }
 END_TEST
@@ -3851,6 +3854,75 @@ START_TEST(test_erf_gelu)
     ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
     ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
     load_fails(&bi, VFY_ERR_INVALID, "node 'ei' (Erf)", "expected a float type");
+}
+END_TEST
+
+/* SiLU: Swish (opset 24) with alpha 1 and Mul(x, Sigmoid(x)) in either order become SILU layers
+ * (expand_swish), no products; alpha 1.5 is rewritten as x Sigmoid(1.5 x) (a product); against a
+ * reference and inside the bounds of both claims. */
+static void swish_model(mb *bp)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 16};
+    mm_model(&b, 1, 2, yd);
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    ADD_NODE(b, "Swish", "sw1", "h", "y1", NULL);
+    ADD_NODE(b, "Swish", "sw2", "u", "y2", attr_f("alpha", 1.5f), NULL);
+    ADD_NODE(b, "Sigmoid", "sg1", "h", "sh", NULL);
+    ADD_NODE(b, "Mul", "mu1", "h,sh", "y3", NULL);
+    ADD_NODE(b, "Sigmoid", "sg2", "u", "su", NULL);
+    ADD_NODE(b, "Mul", "mu2", "su,u", "y4", NULL);
+    ADD_NODE(b, "Concat", "cat", "y1,y2,y3,y4", "y", attr_i("axis", 1), NULL);
+    *bp = b;
+}
+
+static void ref_swish(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        y[j] = h / (1 + exp(-h));
+        y[4 + j] = u / (1 + exp(-1.5 * u));
+        y[8 + j] = h / (1 + exp(-h));
+        y[12 + j] = u / (1 + exp(-u));
+    }
+}
+
+static void ref_swish_ld(const double *x, long double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        long double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += (long double)x[i] * mm_w1[i * 4 + j];
+            u += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        y[j] = h / (1 + expl(-h));
+        y[4 + j] = u / (1 + expl(-1.5L * u));
+        y[8 + j] = h / (1 + expl(-h));
+        y[12 + j] = u / (1 + expl(-u));
+    }
+}
+
+START_TEST(test_swish)
+{
+    mb b;
+    swish_model(&b);
+    vfy_net *net = load_ok(&b);
+    int n_silu = 0, n_prod = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        n_silu += net->layers[k].kind == VFY_LAYER_SILU;
+        n_prod += net->layers[k].kind == VFY_LAYER_PRODUCT;
+    }
+    ck_assert_int_ge(n_silu, 1);
+    ck_assert_int_eq(n_prod, 1); /* (alpha 1.5 only) */
+    check_against(net, ref_swish);
+    vfy_net_free(net);
+    mb b2;
+    swish_model(&b2);
+    net = load_ok(&b2);
+    bounds_contain_ref(net, 16, 0.05, 1.0, ref_swish_ld, acts_ref_f32);
+    vfy_net_free(net);
 }
 END_TEST
 
@@ -4916,6 +4988,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_activation_rewrites);
     tcase_add_test(tc, test_erf_gelu);
     tcase_add_test(tc, test_logic_where);
+    tcase_add_test(tc, test_swish);
     tcase_add_test(tc, test_activation_rewrites_sound);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);

@@ -46,6 +46,7 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_COS,      /* v' = cos(v) */
     VFY_LAYER_ERF,      /* v' = erf(v) = (2 / sqrt(pi)) int_0^v exp(-t^2) dt */
     VFY_LAYER_GELU,     /* v' = v Phi(v), Phi the standard normal distribution function */
+    VFY_LAYER_SILU,     /* v' = v sigmoid(v) (Swish) */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -123,6 +124,14 @@ static inline int vfy_layer_is_sshaped(vfy_layer_kind kind)
     return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_ERF;
 }
 
+/* 1 for the gated activations GELU and SILU, f(v) = v g(v) with g a distribution function: not
+ * monotone (a least value), convex between two inflection points and concave outside; the bound
+ * module gives them certified lines of its own (no alpha, no splits). */
+static inline int vfy_layer_is_gated(vfy_layer_kind kind)
+{
+    return kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU;
+}
+
 /* The largest slope of an S-shaped activation, f'(0), or a double above it: sigmoid 1/4, tanh 1,
  * erf 2 / sqrt(pi) = 1.12837916709551257..., whose double nearest (0x1.20dd750429b6dp+0, below it)
  * is moved up one ulp. */
@@ -132,11 +141,11 @@ static inline double vfy_act_max_slope(vfy_layer_kind kind)
     return kind == VFY_LAYER_SIGMOID ? 0.25 : kind == VFY_LAYER_TANH ? 1.0 : VFY_ERF_DMAX;
 }
 
-/* 1 for the elementwise activations (RELU, the S-shaped ones, GELU, SIGN, SIN, COS and the
+/* 1 for the elementwise activations (RELU, the S-shaped and gated ones, SIGN, SIN, COS and the
  * vfy_layer_is_convex ones): no weights, n_in == n_out. */
 static inline int vfy_layer_is_act(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_RELU || vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_GELU ||
+    return kind == VFY_LAYER_RELU || vfy_layer_is_sshaped(kind) || vfy_layer_is_gated(kind) ||
            kind == VFY_LAYER_SIGN || kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS ||
            vfy_layer_is_convex(kind);
 }
@@ -145,7 +154,7 @@ static inline int vfy_layer_is_act(vfy_layer_kind kind)
  * past them: a ReLU carries its own way, as (relu(v), relu(-v))). */
 static inline int vfy_layer_passes(vfy_layer_kind kind)
 {
-    return vfy_layer_is_sshaped(kind) || kind == VFY_LAYER_GELU || kind == VFY_LAYER_SIGN ||
+    return vfy_layer_is_sshaped(kind) || vfy_layer_is_gated(kind) || kind == VFY_LAYER_SIGN ||
            kind == VFY_LAYER_SIN || kind == VFY_LAYER_COS || vfy_layer_is_convex(kind);
 }
 
