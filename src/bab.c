@@ -2727,7 +2727,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.search_facets = s.root_facets && s.relu_split && !opts->hidden_prior;
     vfy_bound_ctx_set_facets(ctx, s.facets);
     for (int64_t k = 0; k < net->n_layers && !s.cert; k++)
-        s.act_lines |= vfy_layer_is_sshaped(net->layers[k].kind);
+        s.act_lines |= vfy_layer_is_sshaped(net->layers[k].kind) ||
+                       vfy_layer_is_gated(net->layers[k].kind);
     s.alpha_iters = opts->alpha_iters >= 0 ? opts->alpha_iters
                                            : (s.act_lines ? VFY_ALPHA_ITERS_ACT : VFY_ALPHA_ITERS);
     vfy_bound_ctx_set_threads(ctx, s.n_workers);

@@ -293,11 +293,11 @@ struct vfy_bound_slopes {
     unsigned char *rec; /* per row: slopes recorded */
 };
 
-/* 1 for the activations whose lines alpha-CROWN optimises on pieces (Sigmoid, Tanh, Erf); Sign, Exp
- * and the reciprocal keep their fixed lines. */
+/* 1 for the activations whose lines alpha-CROWN optimises on pieces and the search may split
+ * (Sigmoid, Tanh, Erf; Gelu and SiLU); Sign, Exp and the reciprocal keep their fixed lines. */
 static int act_has_pieces(vfy_layer_kind kind)
 {
-    return vfy_layer_is_sshaped(kind);
+    return vfy_layer_is_sshaped(kind) || vfy_layer_is_gated(kind);
 }
 
 /* The outputs of the affine layers that are >= 0 in every semantics, whatever the input: a row
@@ -462,7 +462,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
             ctx->n_prod += net->layers[k].n_out;
         if (net->layers[k].kind == VFY_LAYER_RELU)
             ctx->n_relu += net->layers[k].n_out;
-        if (vfy_layer_is_sshaped(net->layers[k].kind))
+        if (act_has_pieces(net->layers[k].kind))
             ctx->n_sact += net->layers[k].n_out;
     }
     for (int64_t k = 0; k < net->n_layers; k++) {
@@ -1641,7 +1641,9 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
  * hold c has sup f'(c)'s bound, one that may hold -c inf f'(-c)'s. Every operation is rounded
  * outward. Slopes: of the chord, f' at l, at the midpoint and at u, and 0, the one whose certified
  * line is lowest (upper) or highest (lower) at the midpoint. Constant lines (the range) where
- * [l, u] is not finite or narrower than ACT_MIN_WIDTH.
+ * [l, u] is not finite or narrower than ACT_MIN_WIDTH. alpha-CROWN optimises their slopes within
+ * [f'(-c), f'(c)] on act_pieces' pieces (act_cert, no touching-point cut), and the search splits
+ * them as it splits Sigmoid's.
  * Float executions: a runtime's Gelu (x (1 + erf(x / sqrt2)) / 2 in float32, its erf a polynomial)
  * is taken within 2^-19 (1 + |z|) of f(z); SiLU, run as a Sigmoid (within ACT_EXEC_ERR = 2^-19)
  * times x (rounded: 2^-24 relative), within |z| 2^-19 + 2^-24 |z| (1 + 2^-19) <= 2^-18 (1 + |z|);
@@ -1663,6 +1665,16 @@ static const gated_consts *gated_info(vfy_layer_kind kind)
                                       -0.27846455};
     VFY_ASSERT(kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU);
     return kind == VFY_LAYER_GELU ? &gelu : &silu;
+}
+
+/* The least and largest slope of an activation with pieces: f''s range. */
+static double act_dmax(vfy_layer_kind kind)
+{
+    return vfy_layer_is_gated(kind) ? gated_info(kind)->dmax : vfy_act_max_slope(kind);
+}
+static double act_dmin(vfy_layer_kind kind)
+{
+    return vfy_layer_is_gated(kind) ? gated_info(kind)->dmin : 0.0;
 }
 
 /* [*lo, *hi] ∋ Phi(z) (NaN: [0, 1]). */
@@ -2019,17 +2031,26 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
            *Ddn = Dup + n;
     double width = u - l, dmax = vfy_act_max_slope(kind), dlo_prev = 0, dhi_prev = 0;
     double wmax = 0;
+    const gated_consts *gc = vfy_layer_is_gated(kind) ? gated_info(kind) : NULL;
     for (int i = 0; i <= n; i++) {
         double p = i == 0 ? l : (i == n ? u : fmin(l + width * ((double)i / n), u)), dlo, dhi;
         P[i] = p;
         act_enclose(kind, p, &Flo[i], &Fhi[i]);
-        act_deriv(kind, p, Flo[i], Fhi[i], &dlo, &dhi);
+        if (gc)
+            gated_deriv(kind, p, &dlo, &dhi);
+        else
+            act_deriv(kind, p, Flo[i], Fhi[i], &dlo, &dhi);
         if (i > 0) {
             double a = P[i - 1];
             W[i - 1] = vfy_sub_up(p, a);
             wmax = fmax(wmax, W[i - 1]);
-            Dup[i - 1] = (a <= 0 && p >= 0) ? dmax : (p < 0 ? dhi : dhi_prev);
-            Ddn[i - 1] = fabs(a) >= fabs(p) ? dlo_prev : dlo;
+            if (gc) { /* f' monotone on a piece that holds neither -c nor c (gated_lines) */
+                Dup[i - 1] = a <= gc->c_hi && p >= gc->c_lo ? gc->dmax : fmax(dhi_prev, dhi);
+                Ddn[i - 1] = a <= -gc->c_lo && p >= -gc->c_hi ? gc->dmin : fmin(dlo_prev, dlo);
+            } else {
+                Dup[i - 1] = (a <= 0 && p >= 0) ? dmax : (p < 0 ? dhi : dhi_prev);
+                Ddn[i - 1] = fabs(a) >= fabs(p) ? dlo_prev : dlo;
+            }
         }
         dlo_prev = dlo;
         dhi_prev = dhi;
@@ -2046,6 +2067,8 @@ static void act_pieces(vfy_layer_kind kind, double l, double u, int n, double *D
  * Only a choice of where act_cert cuts a piece: nothing depends on its accuracy. */
 static double act_touch(vfy_layer_kind kind, double a)
 {
+    if (vfy_layer_is_gated(kind))
+        return NAN; /* (up to three such points: no cut, the pieces' estimates alone) */
     double dmax = vfy_act_max_slope(kind), z;
     if (!(a > 0 && a < dmax))
         return NAN;
@@ -2151,8 +2174,9 @@ static double act_cut_est(vfy_layer_kind kind, int n, const double *D, int c, in
  * nearest (this runs for every row, neuron and ascent step: directed rounding of each operation
  * cost more than half of the time on sigmoid nets) and the result is moved outward by one bound E
  * of their rounding errors. SOUND: each estimate takes at most five operations on terms bounded by
- * |Fhi|, |Flo| <= 1, |a P_i| <= |a| H, max(0, Dup_i - a) W_i and max(0, a - Ddn_i) W_i <=
- * (dmax + |a|) Wmax; with u = 2^-53 its error is below 3u (1 + |a| H + (dmax + |a|) Wmax) plus
+ * |Fhi|, |Flo| <= Fm (1 for the S-shaped kinds, H + 1 for the gated ones), |a P_i| <= |a| H,
+ * max(0, Dup_i - a) W_i and max(0, a - Ddn_i) W_i <= (dmax + |a|) Wmax; with u = 2^-53 its error
+ * is below 3u (Fm + |a| H + (dmax + |a|) Wmax) plus
  * O(u^2) and an underflow of 2^-1074 per product, so E = 2^-49 (...) + 2^-1070 (computed upward)
  * covers it, and max/min of the estimates are exact. The parts of a cut piece keep those bounds:
  * the cut points lie inside the piece (|z| <= H) and the parts' widths, rounded up, are at most
@@ -2162,9 +2186,12 @@ static double act_cert(vfy_layer_kind kind, int n, const double *D, double a, in
 {
     const double *P = D, *Flo = P + (n + 1), *Fhi = Flo + (n + 1), *W = Fhi + (n + 1),
                  *Dup = W + n, *Ddn = Dup + n;
-    double dmax = vfy_act_max_slope(kind), H = D[ACT_PIECE_LEN(n) - 2],
+    double dmax = act_dmax(kind), H = D[ACT_PIECE_LEN(n) - 2],
            Wmax = D[ACT_PIECE_LEN(n) - 1], fa = fabs(a);
-    double E = vfy_add_up(vfy_mul_up(0x1p-49, vfy_add_up(vfy_add_up(1.0, vfy_mul_up(fa, H)),
+    /* (|F| <= 1 for the S-shaped kinds; a gated kind's |f(z)| <= max(|z|, 0.28) <= H + 1, and its
+     * fall a - Ddn <= |a| + |f'(-c)| <= |a| + dmax) */
+    double Fm = vfy_layer_is_gated(kind) ? vfy_add_up(H, 1.0) : 1.0;
+    double E = vfy_add_up(vfy_mul_up(0x1p-49, vfy_add_up(vfy_add_up(Fm, vfy_mul_up(fa, H)),
                                                          vfy_mul_up(vfy_add_up(dmax, fa), Wmax))),
                           0x1p-1070);
     double z1 = act_touch(kind, a);
@@ -2360,7 +2387,7 @@ double vfy_bound_split_point(double l, double u)
 
 double vfy_bound_act_line(vfy_layer_kind kind, double l, double u, double a, int upper)
 {
-    VFY_ASSERT(vfy_layer_is_sshaped(kind));
+    VFY_ASSERT(act_has_pieces(kind));
     VFY_ASSERT(l < u && u - l < INFINITY && isfinite(a));
     double D[ACT_PIECE_LEN(ACT_ALPHA_PIECES)];
     act_pieces(kind, l, u, ACT_ALPHA_PIECES, D);
@@ -3506,7 +3533,7 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
              * the certificate is not finite, the default line */
             const double *salo = NULL, *saup = NULL;
             double *sza = NULL, *sla = NULL, *stl = NULL;
-            int sig = vfy_layer_is_sshaped(L->kind);
+            int sig = act_has_pieces(L->kind);
             if (sig && s->use_salpha) {
                 int64_t o = K * ctx->soff[k];
                 salo = s->sal_lo + o;
@@ -4442,7 +4469,7 @@ static void alpha_gradient(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const
              * Without optimised lines, and through SIGN and the convex kinds: through f
              * (steering only). */
             if (s->use_salpha &&
-                vfy_layer_is_sshaped(L->kind)) {
+                act_has_pieces(L->kind)) {
                 int64_t o = K * ctx->soff[k];
                 const double *tp = s->stape + o, *za = s->sza + o, *sa = s->sla + o,
                              *st = s->stl + o;
@@ -4828,7 +4855,7 @@ static void pack_blocks(double *a, const vfy_bound_ctx *ctx, int which, const un
     for (int64_t k = 0; k < net->n_layers; k++) {
         vfy_layer_kind kind = net->layers[k].kind;
         int in = which == 0 ? kind == VFY_LAYER_RELU
-               : which == 1 ? vfy_layer_is_sshaped(kind)
+               : which == 1 ? act_has_pieces(kind)
                : which == 2 ? kind == VFY_LAYER_MAXPOOL || kind == VFY_LAYER_PRODUCT
                             : ctx->fvoff[k] >= 0;
         if (!in)
@@ -5078,7 +5105,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
      * bounds: the pass above made them) */
     for (int64_t k = 0; sact && k < L; k++) {
         const vfy_layer *Ly = &net->layers[k];
-        if (!vfy_layer_is_sshaped(Ly->kind))
+        if (!act_has_pieces(Ly->kind))
             continue;
         int64_t nn = Ly->n_in, o = K * ctx->soff[k];
         for (int64_t g = 0; g < n; g++) {
@@ -5283,9 +5310,10 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
             act_lr *= act_decay;
         for (int64_t k = 0; sact && k < L; k++) {
             const vfy_layer *Ly = &net->layers[k];
-            if (!vfy_layer_is_sshaped(Ly->kind))
+            if (!act_has_pieces(Ly->kind))
                 continue;
-            double dmax = vfy_act_max_slope(Ly->kind);
+            /* (a gated kind's slopes in [f'(-c), f'(c)], below 0 too) */
+            double dmax = act_dmax(Ly->kind), dmin = act_dmin(Ly->kind);
             int64_t o = KW * ctx->soff[k];
             for (int h = 0; h < 2; h++) {
                 double *a = (h ? s->sal_up : s->sal_lo) + o, *g = (h ? s->sgrad_up : s->sgrad_lo) + o;
@@ -5294,7 +5322,7 @@ vfy_status vfy_bound_rows_alpha_batch(const vfy_bound_ctx *ctx, vfy_bounds *work
                     if (g[p] == 0 && m1[p] == 0)
                         continue;
                     double v = a[p] + act_lr * dmax * adam_dir(&m1[p], &m2[p], g[p], r1, r2);
-                    a[p] = v < 0 ? 0 : (v > dmax ? dmax : v);
+                    a[p] = v < dmin ? dmin : (v > dmax ? dmax : v);
                 }
             }
         }
@@ -5346,7 +5374,7 @@ vfy_status vfy_bound_relu_scores(const vfy_bound_ctx *ctx, const double *in_lo, 
     int64_t off = 0;
     for (int64_t k = 0; k < net->n_layers; k++) {
         const vfy_layer *L = &net->layers[k];
-        int act = sact && vfy_layer_is_sshaped(L->kind);
+        int act = sact && act_has_pieces(L->kind);
         /* (only a pre-activation whose layer takes its bounds from a domain's prior, where a
          * split's clamp is kept: an activation's output is recomputed from its input, so a split
          * of it would stay as wide as before, and be chosen again and again) */
@@ -5772,7 +5800,7 @@ static vfy_status tighten_alpha(const vfy_bound_ctx *ctx, const double *in_lo,
         const vfy_layer *R = &net->layers[k];
         /* the pre-activations of ReLU layers, and of SIGMOID/TANH layers when their lines are
          * optimised too (not in certificate runs: a `bound` line records ReLU slopes only) */
-        int act = vfy_layer_is_sshaped(R->kind) && ctx->act_search &&
+        int act = act_has_pieces(R->kind) && ctx->act_search &&
                   !rec;
         vfy_layer_kind pk = net->layers[k - 1].kind;
         if ((R->kind != VFY_LAYER_RELU && !act) || vfy_layer_is_act(pk))

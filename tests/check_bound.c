@@ -1011,17 +1011,33 @@ static long double act_ref(vfy_layer_kind kind, long double z)
 {
     if (kind == VFY_LAYER_ERF)
         return erfl(z);
+    if (kind == VFY_LAYER_GELU)
+        return 0.5L * z * erfcl(-z * 0.70710678118654752440084436210484903928L);
+    if (kind == VFY_LAYER_SILU)
+        return z / (1.0L + expl(-z));
     return kind == VFY_LAYER_SIGMOID ? 1.0L / (1.0L + expl(-z)) : tanhl(z);
 }
 
-/* The S-shaped kinds the loop tests run over (_i 0, 1, 2), their names, max |f''| and f'(z). */
+/* The kinds with pieces the loop tests run over (_i 0, 1, 2 S-shaped; 3, 4 gated), their names,
+ * max |f''| and f'(z). */
 static vfy_layer_kind sact_kind(int i)
 {
-    return i == 0 ? VFY_LAYER_SIGMOID : i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
+    static const vfy_layer_kind k[5] = {VFY_LAYER_SIGMOID, VFY_LAYER_TANH, VFY_LAYER_ERF,
+                                        VFY_LAYER_GELU, VFY_LAYER_SILU};
+    return k[i];
 }
-static const char *sact_name(int i) { return i == 0 ? "sigmoid" : i == 1 ? "tanh" : "erf"; }
-/* sigmoid'' max 0.0962, tanh'' 0.7698, erf'' = -2 z C e^(-z^2) at z = 1/sqrt(2): 0.9679 */
-static double sact_f2max(int i) { return i == 0 ? 0.0963 : i == 1 ? 0.7699 : 0.968; }
+static const char *sact_name(int i)
+{
+    static const char *const n[5] = {"sigmoid", "tanh", "erf", "gelu", "silu"};
+    return n[i];
+}
+/* sigmoid'' max 0.0962, tanh'' 0.7698, erf'' = -2 z C e^(-z^2) at z = 1/sqrt(2): 0.9679; gelu''
+ * = phi (2 - z^2) at 0: 0.798; silu'' = s (1 - s)(2 + z (1 - 2 s)) at 0: 1/2 */
+static double sact_f2max(int i)
+{
+    static const double m[5] = {0.0963, 0.7699, 0.968, 0.8, 0.5};
+    return m[i];
+}
 static long double sact_slope(vfy_layer_kind kind, long double z)
 {
     long double f = act_ref(kind, z);
@@ -1404,7 +1420,7 @@ START_TEST(test_act_bounds_contain)
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {
             vfy_layer_kind nk = k + 1 < net->n_layers ? net->layers[k + 1].kind : VFY_LAYER_DENSE;
             double l = bc->lo[k][j], u = bc->hi[k][j];
-            int s_shaped = vfy_layer_is_sshaped(nk);
+            int s_shaped = vfy_layer_is_sshaped(nk) || vfy_layer_is_gated(nk);
             int clamped = !vfy_layer_is_act(net->layers[k].kind);
             if (s_shaped && clamped && j >= net->layers[k + 1].n_pass)
                 CHECK((score[off + j] > 0) == !isnan(vfy_bound_split_point(l, u)));
@@ -4378,7 +4394,7 @@ END_TEST
 START_TEST(test_act_alpha)
 {
     const testnet_shape *sh = &testnet_shapes[1 + _i % 3];
-    const vfy_layer_kind *act = act_mixes[_i % N_ACT_MIXES];
+    const vfy_layer_kind *act = act_mixes[_i % N_ALL_MIXES];
     vfy_net *net = testnet_random_act(4000 + (uint64_t)_i, sh->n_in, sh->hidden, sh->n_hidden,
                                       sh->n_out, sh->scale * 2, sh->with_scale, act);
     ck_assert_ptr_nonnull(net);
@@ -4450,11 +4466,12 @@ START_TEST(test_act_alpha)
     for (int64_t k = 0; k + 1 < net->n_layers; k++)
         for (int64_t j = 0; j < net->layers[k].n_out; j++) {
             double l = bc->lo[k][j], u = bc->hi[k][j];
-            one_sided |= vfy_layer_is_sshaped(net->layers[k + 1].kind) &&
+            one_sided |= (vfy_layer_is_sshaped(net->layers[k + 1].kind) ||
+                          vfy_layer_is_gated(net->layers[k + 1].kind)) &&
                          j >= net->layers[k + 1].n_pass && (l >= 0 || u <= 0) &&
                          !isnan(vfy_bound_split_point(l, u));
         }
-    REQUIRE_MSG((cand[1] >= 0) == one_sided, "one-sided Sigmoid/Tanh/Erf neurons: %d, scored: %d",
+    REQUIRE_MSG((cand[1] >= 0) == one_sided, "one-sided neurons with pieces: %d, scored: %d",
                 one_sided, cand[1] >= 0);
     if (cand[1] >= 0)
         ck_assert(pt[1] != 0);
@@ -5063,7 +5080,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_facets_memo_same, 0, 4);
     tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
     tcase_add_loop_test(tc, test_act_lines, 0, 3);
-    tcase_add_loop_test(tc, test_act_any_slope, 0, 3);
+    tcase_add_loop_test(tc, test_act_any_slope, 0, 5);
     tcase_add_loop_test(tc, test_act_tangent_tight, 0, 3);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 32);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 16);
@@ -5095,7 +5112,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
     tcase_add_test(tc, test_split_point);
     tcase_add_test(tc, test_scores_skip_act_inputs);
-    tcase_add_loop_test(tc, test_act_alpha, 0, 12);
+    tcase_add_loop_test(tc, test_act_alpha, 0, 16);
     tcase_add_test(tc, test_act_alpha_eran);
     tcase_add_loop_test(tc, test_alpha_batch, 0, 8);
     tcase_add_loop_test(tc, test_alpha_batch_early_stop, 0, 9);
