@@ -47,6 +47,7 @@ import re
 import struct
 import subprocess
 import sys
+import textwrap
 
 ONNX_PROTO = "/usr/include/onnx/onnx.proto"
 
@@ -1277,8 +1278,20 @@ def build(root):
     write_model(ra, "act2", "gemm", raw=True)
     lipschitz_specs("act2", ra, " (Elu and Softsign are 1-Lipschitz, HardSwish 3/2)")
 
+    def cells_unsat_spec(model, net, note):
+        """model_tight_unsat on the box box2: Y_0 <= t below the least bound interval arithmetic
+        gives on a CELLS x CELLS partition of it, by MARGIN (note: how each activation's range on a
+        cell is taken)."""
+        t = floor_to(analyse_cells(net, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
+        pm = analyse_cells(net, [box2], [[([1, 0, 0], t)]], CELLS)
+        assert pm >= MARGIN, pm
+        write_spec(model, model + "_tight_unsat", "", net, [box2], [[([1, 0, 0], t)]], "unsat",
+                   textwrap.fill("Interval arithmetic on a %dx%d partition of the box (%s): on "
+                                 "every cell Y_0 > %s by at least %.4f."
+                                 % (CELLS, CELLS, note, num(t), pm), 88))
+
     # -- gelu2: 2 -> 8 -> Gelu -> 8 -> Erf -> 8 -> Gelu (tanh form) -> 3 (a transformer's MLP
-    # activations: Gelu rewritten by the loader into Erf or Tanh and products) ---------------------
+    # activations: the exact Gelu a GELU layer, its tanh form rewritten into Tanh and products) ---
     rgl = random_net(6421, [2, 8, 8, 8, 3])
     rgl.layers[0] = ("dense", [[f32(2 * w) for w in row] for row in rgl.layers[0][1]],
                      rgl.layers[0][2])   # (Gelu's inputs reach past its minimum)
@@ -1286,13 +1299,8 @@ def build(root):
     write_model(rgl, "gelu2", "gemm", raw=True)
     lipschitz_specs("gelu2", rgl, " (erf' <= 2/sqrt(pi) < 1.1284; Gelu' lies in\n"
                     "[-0.13, 1.13], its tanh form's in [-0.15, 1.15])")
-    t_gl = floor_to(analyse_cells(rgl, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
-    pm_gl = analyse_cells(rgl, [box2], [[([1, 0, 0], t_gl)]], CELLS)
-    assert pm_gl >= MARGIN, pm_gl
-    write_spec("gelu2", "gelu2_tight_unsat", "", rgl, [box2], [[([1, 0, 0], t_gl)]], "unsat",
-               "Interval arithmetic on a %dx%d partition of the box (erf increasing; each Gelu's\n"
-               "range from its ends and its minimum where inside): on every cell Y_0 > %s by at\n"
-               "least %.4f." % (CELLS, CELLS, num(t_gl), pm_gl))
+    cells_unsat_spec("gelu2", rgl, "erf increasing; each Gelu's range from its ends and its "
+                     "minimum where inside")
 
     # -- where2: 2 -> 8 -> relu -> Where(mask, h, -h) with the mask folded from constants (Range,
     # Cast, Less, Equal, Or) -> 8 -> relu -> 3 ---------------------------------------------------
@@ -1310,13 +1318,8 @@ def build(root):
     write_model(rsw, "swish2", "gemm", raw=True)
     lipschitz_specs("swish2", rsw, " (SiLU's slope lies in [-0.1, 1.1], and x sigmoid(1.5 x)'s\n"
                     "is SiLU's at 1.5 x)")
-    t_sw = floor_to(analyse_cells(rsw, [box2], [[([1, 0, 0], 0.0)]], CELLS) - MARGIN, 1e-3)
-    pm_sw = analyse_cells(rsw, [box2], [[([1, 0, 0], t_sw)]], CELLS)
-    assert pm_sw >= MARGIN, pm_sw
-    write_spec("swish2", "swish2_tight_unsat", "", rsw, [box2], [[([1, 0, 0], t_sw)]], "unsat",
-               "Interval arithmetic on a %dx%d partition of the box (each Swish's range from its\n"
-               "ends and its minimum where inside): on every cell Y_0 > %s by at least %.4f."
-               % (CELLS, CELLS, num(t_sw), pm_sw))
+    cells_unsat_spec("swish2", rsw, "each Swish's range from its ends and its minimum where "
+                     "inside")
 
     # -- smx2: 2 -> 8 -> Softmax over two groups of 4 (inside the graph) -> 8 -> relu -> 3 ------
     rx = random_net(9753, [2, 8, 8, 3])

@@ -1136,13 +1136,14 @@ static double relu_lower_slope(double l, double u) { return u > -l ? 1.0 : 0.0; 
  *
  * Enclosure of the real function at a double z (act_enclose). We rely on libm: glibc documents exp
  * and erf within 1 ulp and tanh within 2 ulp (its libm-test-ulps tables); we assume at most 2^-48
- * relative (16 ulp) for all three. sigmoid(z) is computed as 1/(1 + exp(-z)); for z >= -700, exp(-z) <= e^700 is
- * finite and s(z) >= e^-700 / 2 is a normal double, so the three steps (exp, +, /) perturb the result
- * by a relative (1 + d1)(1 + d2)(1 + d3) with |d1| <= 2^-48 + 2^-1074 (an underflowing exp adds at
- * most 2^-1074 to 1 + exp), |d2|, |d3| <= 2^-53: in all below 2^-47. For z < -700,
- * 0 < s(z) < e^z <= e^-700 < 2^-1000. tanh(z) and erf(z) are libm's; a subnormal result is off by
- * a few 2^-1074 at most. Hence the value widened by 2^-46 |v| + 2^-1060 (rounded outward) and clamped to the range
- * (0, 1) or (-1, 1) encloses the real f(z).
+ * relative (16 ulp) for all three. sigmoid(z) is computed as 1/(1 + exp(-z)); for z >= -700,
+ * exp(-z) <= e^700 is finite and s(z) >= e^-700 / 2 is a normal double, so the three steps
+ * (exp, +, /) perturb the result by a relative (1 + d1)(1 + d2)(1 + d3) with
+ * |d1| <= 2^-48 + 2^-1074 (an underflowing exp adds at most 2^-1074 to 1 + exp),
+ * |d2|, |d3| <= 2^-53: in all below 2^-47. For z < -700, 0 < s(z) < e^z <= e^-700 < 2^-1000.
+ * tanh(z) and erf(z) are libm's; a subnormal result is off by a few 2^-1074 at most. Hence the
+ * value widened by 2^-46 |v| + 2^-1060 (rounded outward) and clamped to the range (0, 1) or
+ * (-1, 1) encloses the real f(z).
  *
  * Float executions (ctx->float_semantics): a runtime does not compute these functions exactly, and
  * onnxruntime does not even use libm: its MLAS kernels evaluate a clamped rational approximation
@@ -1616,9 +1617,9 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
 
 /* ---- Gated activations: Gelu and SiLU ----
  *
- * f(z) = z g(z) with g a distribution function: Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2 (the normal
- * distribution), SiLU's g = sigmoid(z) (x sigmoid(x), also called Swish). f' = g + z g'; f is
- * convex on [-c, c] and concave outside (Gelu: f'' = phi (2 - z^2), c = sqrt2; SiLU:
+ * f(z) = z g(z) with g a distribution function: Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2 (the
+ * normal distribution), SiLU's g = sigmoid(z) (x sigmoid(x), also called Swish). f' = g + z g';
+ * f is convex on [-c, c] and concave outside (Gelu: f'' = phi (2 - z^2), c = sqrt2; SiLU:
  * f'' = s (1 - s) (2 + z (1 - 2 s)), c = 2.3993572805...), so f' increases on [-c, c] from its
  * least value f'(-c) to its largest f'(c) and decreases outside (to 0 at -inf, 1 at +inf); f
  * decreases to its least value f(z*) then increases. The constants (gated_consts, each a bound of
@@ -1697,7 +1698,8 @@ static void gelu_phi_cdf(double z, double *lo, double *hi)
 }
 
 static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi);
-static void act_deriv(vfy_layer_kind kind, double z, double lo, double hi, double *dlo, double *dhi);
+static void act_deriv(vfy_layer_kind kind, double z, double lo, double hi, double *dlo,
+                      double *dhi);
 
 /* [*lo, *hi] ∋ g(z), the gate (z finite). */
 static void gated_gate(vfy_layer_kind kind, double z, double *lo, double *hi)
@@ -1784,7 +1786,8 @@ static double gated_cert(int n, const double *P, const double *F0, const double 
             best = fmax(best, e);
         } else { /* g >= g(p) - fall w, g >= g(q) - rise w */
             double l1 = vfy_sub_down(vfy_sub_down(F0[i], vfy_mul_up(a, p)), vfy_mul_up(fall, w));
-            double l2 = vfy_sub_down(vfy_sub_down(F0[i + 1], vfy_mul_up(a, q)), vfy_mul_up(rise, w));
+            double l2 =
+                vfy_sub_down(vfy_sub_down(F0[i + 1], vfy_mul_up(a, q)), vfy_mul_up(rise, w));
             e = fmax(l1, l2);
             best = fmin(best, e);
         }

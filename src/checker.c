@@ -472,9 +472,9 @@ static void trig_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, d
  * f is increasing; f' is even and decreasing in |z| (f convex below 0, concave above);
  * sigmoid' = s (1 - s) <= 1/4, tanh' = 1 - t^2 <= 1, erf' = C e^(-z^2) <= C = 2 / sqrt(pi).
  * Value enclosures rest on libm: exp, erf and tanh within 2^-48 relative (16 ulp; glibc documents
- * 1, 1 and 2 ulp). Float32 claim: a runtime's activation kernel is within CK_ACT_EXEC of the real function
- * (absolute: onnxruntime's rational approximations err by up to 3.6e-7 measured; docs/soundness.md
- * section 4b). */
+ * 1, 1 and 2 ulp). Float32 claim: a runtime's activation kernel is within CK_ACT_EXEC of the real
+ * function (absolute: onnxruntime's rational approximations err by up to 3.6e-7 measured;
+ * docs/soundness.md section 4b). */
 #define CK_ACT_EXEC 0x1p-19
 #define CK_ACT_PIECES 64
 
@@ -505,7 +505,8 @@ static void act_iv(vfy_layer_kind kind, double z, double *lo, double *hi)
         *lo = l > rlo ? l : rlo;
         *hi = h < 1.0 ? h : 1.0;
     } else {
-        double t = kind == VFY_LAYER_ERF ? erf(z) : tanh(z), d = up(up(fabs(t) * 0x1p-47) + 0x1p-1070);
+        double t = kind == VFY_LAYER_ERF ? erf(z) : tanh(z);
+        double d = up(up(fabs(t) * 0x1p-47) + 0x1p-1070);
         double l = dn(t - d), h = up(t + d);
         *lo = l > rlo ? l : rlo;
         *hi = h < 1.0 ? h : 1.0;
@@ -927,11 +928,12 @@ static void cv_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, dou
 }
 
 /* ---- Gated activations: Gelu and SiLU ----
- * f(z) = z g(z): Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2, g' = phi = e^(-z^2/2) / sqrt(2 pi); SiLU's
- * g = sigmoid, g' = s (1 - s). f' = g + z g' increases on [-c, c] and decreases outside; f decreases
- * to its least value at z* then increases (bounds of the constants below, with margin: Gelu
- * c = sqrt2, f'(+-c) = 1.12890414 / -0.12890414, z* = -0.75179152, f(z*) = -0.16997121; SiLU
- * c = 2.39935728, f'(+-c) = 1.09983932 / -0.09983932, z* = -1.27846454, f(z*) = -0.27846454). Value
+ * f(z) = z g(z): Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2, g' = phi = e^(-z^2/2) / sqrt(2 pi);
+ * SiLU's g = sigmoid, g' = s (1 - s). f' = g + z g' increases on [-c, c] and decreases outside; f
+ * decreases to its least value at z* then increases (bounds of the constants below, with margin:
+ * Gelu c = sqrt2, f'(+-c) = 1.12890414 / -0.12890414, z* = -0.75179152, f(z*) = -0.16997121;
+ * SiLU c = 2.39935728, f'(+-c) = 1.09983932 / -0.09983932, z* = -1.27846454,
+ * f(z*) = -0.27846454). Value
  * enclosures rest on libm's erfc, exp and the sigmoid's enclosure (act_iv) within 2^-48 relative
  * (widened by 2^-47 |v| + 2^-1070). Float32 claim: a runtime's Gelu within 2^-19 (1 + |z|) of the
  * real one, a SiLU (a Sigmoid, then a product) within 2^-18 (1 + |z|). */
@@ -1030,7 +1032,8 @@ static void gated_range_ck(vfy_layer_kind kind, double l, double u, double *lo, 
 /* f and f' in plain double, only to choose slopes. */
 static double gated_pt(vfy_layer_kind kind, double z)
 {
-    return kind == VFY_LAYER_GELU ? 0.5 * z * erfc(-z * 0.70710678118654752) : z * act_pt(VFY_LAYER_SIGMOID, z);
+    return kind == VFY_LAYER_GELU ? 0.5 * z * erfc(-z * 0.70710678118654752)
+                                  : z * act_pt(VFY_LAYER_SIGMOID, z);
 }
 static double gated_dpt(vfy_layer_kind kind, double z)
 {

@@ -1138,7 +1138,8 @@ START_TEST(test_act_lines)
     vfy_bound_act_lines(kind, NAN, NAN, &sl, &tl, &su, &tu);
     CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu == 1);
     vfy_bound_act_lines(kind, NAN, 1, &sl, &tl, &su, &tu);
-    CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu >= act_ref(kind, 1) && tu < 1);
+    CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) &&
+          tu >= act_ref(kind, 1) && tu < 1);
     vfy_bound_act_lines(kind, -INFINITY, INFINITY, &sl, &tl, &su, &tu);
     CHECK(sl == 0 && su == 0 && tl == (kind == VFY_LAYER_SIGMOID ? 0 : -1) && tu == 1);
     vfy_bound_act_lines(kind, -800, -790, &sl, &tl, &su, &tu);

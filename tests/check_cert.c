@@ -1210,8 +1210,8 @@ static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n
 }
 
 /* Sigmoid, tanh, erf, gelu and silu nets, proofs that need input splitting: verify's certificate is
- * valid in the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset, and a
- * random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
+ * valid in the checker (its own enclosures and lines). Nets: y = f(x0 + x1/4) + f(-x0) - offset,
+ * and a random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
     vfy_layer_kind kind = _i == 11      ? VFY_LAYER_SILU
@@ -2029,11 +2029,11 @@ START_TEST(test_convex_allowance_decides)
 }
 END_TEST
 
-/* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh, erf) in
- * real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is empty
- * for the real network, but verify must not answer unsat under the float32 semantics, and the checker
- * rejects a certificate claiming the box; with the margin 1e-5 the proof and certificate go through;
- * under the real semantics (no allowance) the small margin is proved too. */
+/* The activation allowance decides: y = f(x0) at the point x0 = 0 is 1/2 (sigmoid) or 0 (tanh, erf)
+ * in real arithmetic, and a runtime's kernel may be 3.6e-7 off. The unsafe set y <= f(0) - 1e-7 is
+ * empty for the real network, but verify must not answer unsat under the float32 semantics, and the
+ * checker rejects a certificate claiming the box; with the margin 1e-5 the proof and certificate go
+ * through; under the real semantics (no allowance) the small margin is proved too. */
 START_TEST(test_act_allowance_decides)
 {
     vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;

@@ -3612,6 +3612,24 @@ static void ref_trig(const double *x, double *y)
     }
 }
 
+/* A model whose one node `name` (op) reads an INT64 constant: refused, naming the node (the
+ * functions ONNX defines on floating types only). */
+static void refuse_integer_input(const char *op, const char *name)
+{
+    mb bi = {0};
+    int64_t id[1] = {4};
+    const int64_t iv[4] = {1, -2, 0, 3};
+    char where[64];
+    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
+    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
+    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
+    ADD_NODE(bi, op, name, "I", "ji", NULL);
+    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
+    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
+    snprintf(where, sizeof where, "node '%s' (%s)", name, op);
+    load_fails(&bi, VFY_ERR_INVALID, where, "expected a float type");
+}
+
 /* Sin and Cos: SIN and COS layers on computed tensors (h read on both sides of the Sin: carried,
  * n_pass, then a product), folded on constants (float32 sinf), against a reference; an integer
  * Cos is refused by name. */
@@ -3640,16 +3658,7 @@ START_TEST(test_trig_op)
     ck_assert(n_sin == 1 && n_cos == 1 && n_pass > 0);
     check_against(net, ref_trig);
     vfy_net_free(net);
-    mb bi = {0};
-    int64_t id[1] = {4};
-    const int64_t iv[4] = {1, -2, 0, 3};
-    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
-    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
-    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
-    ADD_NODE(bi, "Cos", "ci", "I", "ji", NULL);
-    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
-    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
-    load_fails(&bi, VFY_ERR_INVALID, "node 'ci' (Cos)", "expected a float type");
+    refuse_integer_input("Cos", "ci");
 }
 END_TEST
 
@@ -3844,16 +3853,7 @@ START_TEST(test_erf_gelu)
     ADD_NODE(bg, "MatMul", "m1", "x,W1", "h", NULL);
     ADD_NODE(bg, "Gelu", "gelu0", "h", "y", attr_s("approximate", "fast"), NULL);
     load_fails(&bg, VFY_ERR_UNSUPPORTED, "node 'gelu0' (Gelu)", "approximate 'fast'");
-    mb bi = {0};
-    int64_t id[1] = {4};
-    const int64_t iv[4] = {1, -2, 0, 3};
-    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
-    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
-    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
-    ADD_NODE(bi, "Erf", "ei", "I", "ji", NULL);
-    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
-    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
-    load_fails(&bi, VFY_ERR_INVALID, "node 'ei' (Erf)", "expected a float type");
+    refuse_integer_input("Erf", "ei");
 }
 END_TEST
 
@@ -4083,16 +4083,7 @@ START_TEST(test_sign_op)
     for (int k = 0; k < 12; k++)
         REQUIRE_MSG(y[k] == r[k], "output %d at 0: net %g, reference %g", k, y[k], r[k]);
     vfy_net_free(net);
-    mb bi = {0};
-    int64_t id[1] = {4};
-    const int64_t iv[4] = {1, -2, 0, 3};
-    bi.in[bi.nin++] = vinfo("x", FLT, 1, id);
-    bi.out[bi.nout++] = vinfo("y", FLT, 1, id);
-    ADD_INIT(bi, tensor_i64("I", 1, id, iv, 1));
-    ADD_NODE(bi, "Sign", "si", "I", "ji", NULL);
-    ADD_NODE(bi, "Cast", "cf", "ji", "jf", attr_i("to", 1), NULL);
-    ADD_NODE(bi, "Add", "ad", "x,jf", "y", NULL);
-    load_fails(&bi, VFY_ERR_INVALID, "node 'si' (Sign)", "expected a float type");
+    refuse_integer_input("Sign", "si");
 }
 END_TEST
 

@@ -93,7 +93,8 @@ typedef enum vfy_op {
     VFY_OP_SUM,              /* likewise: Adds */
     VFY_OP_MEAN,             /* likewise: Adds and a Div */
     VFY_OP_ERF,              /* floating types: an ERF layer */
-    VFY_OP_GELU,             /* floating types: a GELU layer; the tanh form rewritten (expand_activation) */
+    VFY_OP_GELU,             /* floating types: a GELU layer; the tanh form rewritten
+                              * (expand_activation) */
     VFY_OP_EQUAL,            /* comparisons of constants (BOOL), folded */
     VFY_OP_LESS,
     VFY_OP_LESS_OR_EQUAL,

@@ -3,7 +3,8 @@
  *     v_0 = x (the ONNX input, flattened row-major),  v_{k+1} = layer_k(v_k),  y = v_L.
  *
  * Layers are DENSE (v' = W v + b), SCALE (v' = s .* v + b, a diagonal DENSE), the elementwise
- * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, ERF (the error function), SIGN (v' = -1, 0 or 1 as v < 0,
+ * activations RELU, SIGMOID (v' = 1 / (1 + exp(-v))), TANH, ERF (the error function), GELU and SILU
+ * (v Phi(v), v sigmoid(v)), SIGN (v' = -1, 0 or 1 as v < 0,
  * v = 0 or v > 0: a binarized network's step, exact in any float execution), SIN, COS, the convex
  * kinds EXP, RECIP (1/v), SQRT, LOG, SOFTPLUS (log(1 + exp(v))), PRODUCT (v'_j = v_a v_b), and
  * MAXPOOL
@@ -59,7 +60,8 @@ typedef struct vfy_layer {
     double w_relerr;       /* |w_real - w| <= w_relerr * |w| elementwise; 0 when w is exact */
     int64_t fan_in;        /* products per output in a float execution: n_in for DENSE, 1 for SCALE */
     int64_t pool_k;        /* MAXPOOL: window size; PRODUCT: 2; else 0 */
-    int64_t n_pass;        /* SIGMOID/TANH/ERF: the first n_pass elements pass through unchanged (values
+    int64_t n_pass;        /* the activations of vfy_layer_passes: the first n_pass elements pass
+                            * through unchanged (values
                             * carried past the activation); else 0 */
     int64_t *pool;         /* MAXPOOL: n_out x pool_k input indices (-1: padding); PRODUCT: n_out
                             * pairs (a, b), b = -1 for a copy of v_a; else NULL */
