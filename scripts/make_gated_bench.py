@@ -9,8 +9,9 @@ random float32 weights, 16 inputs, three hidden layers of 64, 10 outputs:
 
 * gelu_op:  each activation the ONNX Gelu op (opset 20; verify: a GELU layer);
 * gelu_erf: each activation as PyTorch exports the exact Gelu before opset 20: Div by
-  1.4142135 (float32's sqrt 2), Erf, Add 1, Mul by its input, Mul by 0.5 (verify: an ERF layer
-  and a product of two computed values). Not quite gelu_op's function: the divisor is rounded;
+  1.4142135 (float32's sqrt 2), Erf, Add 1, Mul by its input, Mul by 0.5 (verify: an ERFGATE layer
+  between scalings; an ERF layer and a product before that fusion). Not quite gelu_op's function:
+  the divisor is rounded;
 * silu_mul:  each activation x * Sigmoid(x) (verify: fused into a SILU layer);
 * swish_op:  each activation the ONNX Swish op (opset 24, alpha 1): silu_mul's function exactly.
 

@@ -1445,6 +1445,7 @@ static void conv_exec(vfy_layer_kind kind, double *rel, double *ab)
     case VFY_LAYER_SOFTPLUS: *rel = 0x1p-21, *ab = 0x1p-21; return;
     case VFY_LAYER_GELU: *rel = 0x1p-19, *ab = 0x1p-19; return; /* (m: the input's magnitude) */
     case VFY_LAYER_SILU: *rel = 0x1p-18, *ab = 0x1p-18; return; /* (likewise) */
+    case VFY_LAYER_ERFGATE: *rel = 0x1p-19, *ab = 0x1p-19; return; /* (likewise) */
     default: *rel = 0x1p-21, *ab = 0x1p-146; return; /* (EXP, LOG) */
     }
 }
@@ -1615,7 +1616,12 @@ static void trig_lines(vfy_layer_kind kind, double l, double u, double *sl, doub
     }
 }
 
-/* ---- Gated activations: Gelu and SiLU ----
+/* ---- Gated activations: Gelu, SiLU and ERFGATE ----
+ *
+ * (ERFGATE, h(u) = u (1 + erf(u)) / 2 = u g(u) with g = erfc(-u) / 2, g' = e^(-u^2) / sqrt(pi),
+ * carries PyTorch's Erf export of the Gelu between scalings, graph.c expand_gelu_export; below,
+ * what is said of Gelu holds for it with c = 1, f'(+-c) as Gelu's, z* = -0.5315968867,
+ * f(z*) = -0.1201877934, its g enclosed from erfc(-u) directly and g' as phi is.)
  *
  * f(z) = z g(z) with g a distribution function: Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2 (the
  * normal distribution), SiLU's g = sigmoid(z) (x sigmoid(x), also called Swish). f' = g + z g';
@@ -1664,8 +1670,10 @@ static const gated_consts *gated_info(vfy_layer_kind kind)
                                       1.128905, -0.7518, -0.7517, -0.16997121};
     static const gated_consts silu = {2.3993, 2.3994, -0.09984, 1.09984, -1.2785, -1.2784,
                                       -0.27846455};
-    VFY_ASSERT(kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU);
-    return kind == VFY_LAYER_GELU ? &gelu : &silu;
+    static const gated_consts erfgate = {1.0, 1.0, -0.128905, 1.128905, -0.5317, -0.5315,
+                                         -0.1201878};
+    VFY_ASSERT(vfy_layer_is_gated(kind));
+    return kind == VFY_LAYER_GELU ? &gelu : kind == VFY_LAYER_SILU ? &silu : &erfgate;
 }
 
 /* The least and largest slope of an activation with pieces: f''s range. */
@@ -1701,13 +1709,18 @@ static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi);
 static void act_deriv(vfy_layer_kind kind, double z, double lo, double hi, double *dlo,
                       double *dhi);
 
-/* [*lo, *hi] ∋ g(z), the gate (z finite). */
+/* [*lo, *hi] ∋ g(z), the gate (z finite); ERFGATE's g = erfc(-z) / 2 enclosed as erfc is. */
 static void gated_gate(vfy_layer_kind kind, double z, double *lo, double *hi)
 {
-    if (kind == VFY_LAYER_GELU)
+    if (kind == VFY_LAYER_GELU) {
         gelu_phi_cdf(z, lo, hi);
-    else
+    } else if (kind == VFY_LAYER_SILU) {
         act_enclose(VFY_LAYER_SIGMOID, z, lo, hi);
+    } else {
+        double v = erfc(-z), d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
+        *lo = fmax(vfy_sub_down(0.5 * vfy_sub_down(v, d), 0x1p-1074), 0.0);
+        *hi = fmin(vfy_add_up(0.5 * vfy_add_up(v, d), 0x1p-1074), 1.0);
+    }
 }
 
 static void gated_enclose(vfy_layer_kind kind, double z, double *lo, double *hi)
@@ -1746,6 +1759,12 @@ static void gated_deriv(vfy_layer_kind kind, double z, double *dlo, double *dhi)
         exp_enclose(-0.5 * vfy_mul_down(z, z), &t, &eh);
         ql = vfy_mul_down(el, 0x1.9884533d43650p-2);
         qh = vfy_mul_up(eh, 0x1.9884533d43652p-2);
+    } else if (kind == VFY_LAYER_ERFGATE) { /* g' = e^(-z^2) / sqrt(pi) */
+        double el, eh, t;
+        exp_enclose(-vfy_mul_up(z, z), &el, &t);
+        exp_enclose(-vfy_mul_down(z, z), &t, &eh);
+        ql = vfy_mul_down(el, 0x1.20dd750429b6dp-1); /* (the doubles around 1/sqrt(pi)) */
+        qh = vfy_mul_up(eh, 0x1.20dd750429b6ep-1);
     } else { /* g' = s (1 - s) */
         act_deriv(VFY_LAYER_SIGMOID, z, pl, ph, &ql, &qh);
     }

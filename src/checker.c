@@ -927,7 +927,8 @@ static void cv_lines_ck(vfy_layer_kind kind, double l, double u, double *sl, dou
     }
 }
 
-/* ---- Gated activations: Gelu and SiLU ----
+/* ---- Gated activations: Gelu, SiLU and ERFGATE (u (1 + erf(u)) / 2: g = erfc(-u) / 2,
+ * g' = e^(-u^2) / sqrt(pi), c = 1, z* = -0.53159689, f(z*) = -0.12018779) ----
  * f(z) = z g(z): Gelu's g = Phi(z) = erfc(-z / sqrt2) / 2, g' = phi = e^(-z^2/2) / sqrt(2 pi);
  * SiLU's g = sigmoid, g' = s (1 - s). f' = g + z g' increases on [-c, c] and decreases outside; f
  * decreases to its least value at z* then increases (bounds of the constants below, with margin:
@@ -949,7 +950,9 @@ static const ck_gated *gated_ck(vfy_layer_kind kind)
                                   -0.7518, -0.7517, -0.16997121, 0x1p-19};
     static const ck_gated silu = {2.3993, 2.3994, -0.09984, 1.09984, -1.2785, -1.2784,
                                   -0.27846455, 0x1p-18};
-    return kind == VFY_LAYER_GELU ? &gelu : &silu;
+    static const ck_gated erfgate = {1.0, 1.0, -0.128905, 1.128905, -0.5317, -0.5315,
+                                     -0.1201878, 0x1p-19};
+    return kind == VFY_LAYER_GELU ? &gelu : kind == VFY_LAYER_SILU ? &silu : &erfgate;
 }
 
 /* [*lo, *hi] ∋ g(z) (z finite): Gelu's from w between z times the doubles around 1/sqrt2
@@ -963,6 +966,8 @@ static void gate_ck(vfy_layer_kind kind, double z, double *lo, double *hi)
     double r0 = 0x1.6a09e667f3bccp-1, r1 = 0x1.6a09e667f3bcdp-1;
     double a0 = dn(z * r0), a1 = dn(z * r1), b0 = up(z * r0), b1 = up(z * r1);
     double wl = a0 < a1 ? a0 : a1, wh = b0 > b1 ? b0 : b1;
+    if (kind == VFY_LAYER_ERFGATE) /* g = erfc(-z) / 2: no scaling of z */
+        wl = wh = z;
     double el = erfc(-wl), eh = erfc(-wh);
     el = dn(el - up(up(fabs(el) * 0x1p-47) + 0x1p-1070));
     eh = up(eh + up(up(fabs(eh) * 0x1p-47) + 0x1p-1070));
@@ -1001,12 +1006,16 @@ static void gated_div(vfy_layer_kind kind, double z, double *dlo, double *dhi)
         return;
     double pl, ph, ql, qh;
     gate_ck(kind, z, &pl, &ph);
-    if (kind == VFY_LAYER_GELU) {
-        double el = exp(-up(0.5 * up(z * z))), eh = exp(-dn(0.5 * dn(z * z)));
+    if (kind == VFY_LAYER_GELU || kind == VFY_LAYER_ERFGATE) {
+        /* phi = e^(-z^2/2) / sqrt(2 pi); ERFGATE's g' = e^(-z^2) / sqrt(pi) */
+        double hf = kind == VFY_LAYER_GELU ? 0.5 : 1.0;
+        double el = exp(-up(hf * up(z * z))), eh = exp(-dn(hf * dn(z * z)));
         el = dn(dn(el * dn(1.0 - 0x1p-47)) - 0x1p-1074);
         eh = up(up(eh * up(1.0 + 0x1p-47)) + 0x1p-1073);
-        ql = dn((el > 0 ? el : 0) * 0x1.9884533d43650p-2);
-        qh = up(eh * 0x1.9884533d43652p-2);
+        double kl = kind == VFY_LAYER_GELU ? 0x1.9884533d43650p-2 : 0x1.20dd750429b6dp-1;
+        double kh = kind == VFY_LAYER_GELU ? 0x1.9884533d43652p-2 : 0x1.20dd750429b6ep-1;
+        ql = dn((el > 0 ? el : 0) * kl);
+        qh = up(eh * kh);
     } else {
         act_div(VFY_LAYER_SIGMOID, z, pl, ph, &ql, &qh);
     }
@@ -1032,11 +1041,15 @@ static void gated_range_ck(vfy_layer_kind kind, double l, double u, double *lo, 
 /* f and f' in plain double, only to choose slopes. */
 static double gated_pt(vfy_layer_kind kind, double z)
 {
+    if (kind == VFY_LAYER_ERFGATE)
+        return 0.5 * z * erfc(-z);
     return kind == VFY_LAYER_GELU ? 0.5 * z * erfc(-z * 0.70710678118654752)
                                   : z * act_pt(VFY_LAYER_SIGMOID, z);
 }
 static double gated_dpt(vfy_layer_kind kind, double z)
 {
+    if (kind == VFY_LAYER_ERFGATE)
+        return 0.5 * erfc(-z) + z * 0.5641895835477563 * exp(-z * z);
     if (kind == VFY_LAYER_GELU)
         return 0.5 * erfc(-z * 0.70710678118654752) + z * 0.3989422804014327 * exp(-0.5 * z * z);
     double v = act_pt(VFY_LAYER_SIGMOID, z);

@@ -683,7 +683,8 @@ static int supports(int argc, char **argv)
         puts("float32\nfloat64\nreal");
     } else if (!strcmp(q, "--onnx-operators")) {
         for (int k = 1; k < VFY_OP_COUNT; k++)
-            puts(vfy_op_name((vfy_op)k));
+            if (*vfy_op_name((vfy_op)k)) /* (internal ops have no ONNX name) */
+                puts(vfy_op_name((vfy_op)k));
     } else if (!strcmp(q, "--multiple-inputs-outputs") || !strcmp(q, "--multiple-input-outputs") ||
                !strcmp(q, "--hidden-nodes") || !strcmp(q, "--multiple-networks") ||
                !strcmp(q, "--multiple-node-comparisons")) {

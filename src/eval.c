@@ -257,6 +257,7 @@ void vfy_eval_grad(const vfy_net *net, const double *x, double *const *acts, con
         case VFY_LAYER_ERF: /* erf' = (2 / sqrt(pi)) e^(-z^2), z the layer's input */
         case VFY_LAYER_GELU: /* Phi(z) + z phi(z) */
         case VFY_LAYER_SILU: /* s (1 + z (1 - s)) */
+        case VFY_LAYER_ERFGATE: /* erfc(-z) / 2 + z e^(-z^2) / sqrt(pi) */
             for (int64_t j = 0; j < L->n_out; j++)
                 nxt[j] = j < L->n_pass ? cur[j]
                                        : cur[j] * vfy_act_slope_f64(L->kind, in[j], acts[k][j]);

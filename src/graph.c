@@ -107,6 +107,7 @@ static const struct op_info {
     {"Ceil", "", 1, 1},
     {"Round", "", 1, 1},
     {"Swish", "alpha", 1, 1},
+    {"", "", 1, 1}, /* ERFGATE (no model node has an empty op_type: onnx.c refuses it) */
 };
 _Static_assert(sizeof op_info / sizeof op_info[0] == VFY_OP_COUNT, "one entry per op");
 
@@ -678,6 +679,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
         case VFY_OP_ERF: r = vfy_act_f32(VFY_LAYER_ERF, x); break;
         case VFY_OP_GELU: r = vfy_act_f32(VFY_LAYER_GELU, x); break;
         case VFY_OP_SWISH: r = vfy_act_f32(VFY_LAYER_SILU, x); break;
+        case VFY_OP_ERFGATE: r = vfy_act_f32(VFY_LAYER_ERFGATE, x); break;
         case VFY_OP_POW: r = y == 2.0f ? x * x : powf(x, y); break;
         default: VFY_ASSERT(0);
         }
@@ -703,6 +705,7 @@ static double farith(vfy_dtype dt, vfy_op op, double a, double b)
     case VFY_OP_ERF: return vfy_act_f64(VFY_LAYER_ERF, a);
     case VFY_OP_GELU: return vfy_act_f64(VFY_LAYER_GELU, a);
     case VFY_OP_SWISH: return vfy_act_f64(VFY_LAYER_SILU, a);
+    case VFY_OP_ERFGATE: return vfy_act_f64(VFY_LAYER_ERFGATE, a);
     case VFY_OP_POW: return b == 2.0 ? a * a : pow(a, b);
     default: VFY_ASSERT(0);
     }
@@ -2752,6 +2755,7 @@ static vfy_status infer_node(vfy_graph *g, int64_t idx, vfy_error *err)
     case VFY_OP_ERF:
     case VFY_OP_GELU: /* (the exact form: the tanh form was rewritten) */
     case VFY_OP_SWISH: /* (alpha 1: other values were rewritten) */
+    case VFY_OP_ERFGATE:
         /* ONNX defines them on floating types only (integer folding has no meaning for them);
          * constants fold in the tensor's type through libm (expf, logf...), a value a runtime's
          * kernel may differ from by a few ulp: the model is verified for the folded constant */
@@ -3548,6 +3552,100 @@ static vfy_status expand_swish(vfy_graph *g, int64_t k, int *done, vfy_error *er
     return become(g, k, VFY_OP_MUL, x, t2, done, err);
 }
 
+/* 1 when value v is a one-element constant of a float type holding exactly want (want NAN: any
+ * finite nonzero value), its value in *val. */
+static int scalar_is(const vfy_graph *g, int64_t v, double want, double *val)
+{
+    if (v < 0 || !g->values[v].is_const || !dt_float(g->values[v].t.dtype) ||
+        g->values[v].t.numel != 1)
+        return 0;
+    double x = g->values[v].t.f[0];
+    *val = x;
+    return isnan(want) ? isfinite(x) && x != 0 : x == want;
+}
+
+/* The node producing value v when it is op with two inputs, else -1. */
+static int64_t producer_of(const vfy_graph *g, int64_t v, vfy_op op)
+{
+    int64_t p = v >= 0 ? g->values[v].producer : -1;
+    return p >= 0 && g->nodes[p].op == op && g->nodes[p].n_in >= 1 ? p : -1;
+}
+
+/* Whether value c is 1 + erf(a) (Add, either order) with a = x / d (Div) or x r (Mul, either
+ * order) for a computed x and a scalar constant d or r: *a, *s the scalar's value, *div 1 for a
+ * Div. */
+static int erf_half_of(const vfy_graph *g, int64_t c, int64_t x, int64_t *a, int64_t *s,
+                       int *div)
+{
+    double v;
+    int64_t pa = producer_of(g, c, VFY_OP_ADD);
+    if (pa < 0 || g->nodes[pa].n_in != 2)
+        return 0;
+    const vfy_node *na = &g->nodes[pa];
+    int side = scalar_is(g, na->in[1], 1.0, &v) ? 0 : scalar_is(g, na->in[0], 1.0, &v) ? 1 : -1;
+    if (side < 0)
+        return 0;
+    int64_t pe = producer_of(g, na->in[side], VFY_OP_ERF);
+    if (pe < 0 || g->nodes[pe].n_in != 1)
+        return 0;
+    int64_t av = g->nodes[pe].in[0], pd = producer_of(g, av, VFY_OP_DIV);
+    int64_t pm = producer_of(g, av, VFY_OP_MUL);
+    if (pd >= 0 && g->nodes[pd].n_in == 2 && g->nodes[pd].in[0] == x &&
+        scalar_is(g, g->nodes[pd].in[1], NAN, &v)) {
+        *a = av, *s = g->nodes[pd].in[1], *div = 1;
+        return 1;
+    }
+    for (int q = 0; pm >= 0 && g->nodes[pm].n_in == 2 && q < 2; q++)
+        if (g->nodes[pm].in[q] == x && scalar_is(g, g->nodes[pm].in[1 - q], NAN, &v)) {
+            *a = av, *s = g->nodes[pm].in[1 - q], *div = 0;
+            return 1;
+        }
+    return 0;
+}
+
+/* The exact Gelu as PyTorch exports it before opset 20, x (1 + erf(x / d)) 0.5 with d float32's
+ * sqrt 2: Mul(Mul(x, Add(Erf(Div(x, d)), 1)), 0.5), or Mul(Mul(x, 0.5), Add(...)) (either order
+ * of every Mul and of the Add; Mul(x, r) for Div(x, d)). With h(u) = u (1 + erf(u)) / 2, that is
+ * d h(x / d), or h(x r) / r: node k becomes Mul(ERFGATE(a), d) or Div(ERFGATE(a), r), a the
+ * existing x / d or x r. Exact for the reals; in a float execution the runtime multiplies by x
+ * where this multiplies h's u by d, and fl(x / d) d is within 2^-23 |x| of x, far inside ERFGATE's
+ * allowance 2^-19 (1 + |u|) scaled by d (docs/soundness.md section 4c). *done = 1 when
+ * rewritten. */
+static vfy_status expand_gelu_export(vfy_graph *g, int64_t k, int *done, vfy_error *err)
+{
+    const vfy_node *n = &g->nodes[k];
+    *done = 0;
+    if (n->op != VFY_OP_MUL || n->n_in != 2 || n->in[0] < 0 || n->in[1] < 0)
+        return VFY_OK;
+    double v;
+    for (int q = 0; q < 2; q++) {
+        int64_t P = n->in[q], Q = n->in[1 - q], x = -1, c = -1, a, s;
+        int64_t pp = producer_of(g, P, VFY_OP_MUL);
+        if (pp < 0 || g->nodes[pp].n_in != 2)
+            continue;
+        const vfy_node *np = &g->nodes[pp];
+        if (scalar_is(g, Q, 0.5, &v)) { /* Mul(Mul(x, c), 0.5): x the operand c is 1 + erf of */
+            for (int r = 0; r < 2 && x < 0; r++)
+                if (!g->values[np->in[r]].is_const &&
+                    erf_half_of(g, np->in[1 - r], np->in[r], &a, &s, &(int){0}))
+                    x = np->in[r], c = np->in[1 - r];
+        } else { /* Mul(Mul(x, 0.5), c) */
+            for (int r = 0; r < 2 && x < 0; r++)
+                if (scalar_is(g, np->in[r], 0.5, &v) && !g->values[np->in[1 - r]].is_const)
+                    x = np->in[1 - r], c = Q;
+        }
+        int div;
+        if (x < 0 || !dt_float(g->values[x].t.dtype) || !erf_half_of(g, c, x, &a, &s, &div))
+            continue;
+        int64_t h, nd;
+        vfy_status st = add_op_node(g, k, VFY_OP_ERFGATE, a, -1, ":erfgate", &h, &nd, err);
+        if (st)
+            return st;
+        return become(g, k, div ? VFY_OP_MUL : VFY_OP_DIV, h, s, done, err);
+    }
+    return VFY_OK;
+}
+
 vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
 {
     vfy_status st = VFY_OK;
@@ -3571,7 +3669,9 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err)
         } else if (g->nodes[k].op == VFY_OP_WHERE) {
             st = expand_where(g, k, &done, err);
         } else if (g->nodes[k].op == VFY_OP_MUL || g->nodes[k].op == VFY_OP_SWISH) {
-            st = expand_swish(g, k, &done, err);
+            st = expand_gelu_export(g, k, &done, err);
+            if (st == VFY_OK && !done)
+                st = expand_swish(g, k, &done, err);
         } else if ((st = expand_activation(g, k, &done, err)) == VFY_OK && done) {
             /* (rewritten) */
         } else if (st == VFY_OK) {
@@ -4851,6 +4951,7 @@ static vfy_status lower_node(lctx *lc, const vfy_node *n, int ci)
     case VFY_OP_ERF: return push(lc, n, VFY_LAYER_ERF, len, len, NULL, NULL, 0, 1);
     case VFY_OP_GELU: return push(lc, n, VFY_LAYER_GELU, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SWISH: return push(lc, n, VFY_LAYER_SILU, len, len, NULL, NULL, 0, 1);
+    case VFY_OP_ERFGATE: return push(lc, n, VFY_LAYER_ERFGATE, len, len, NULL, NULL, 0, 1);
     case VFY_OP_SIGN: return push(lc, n, VFY_LAYER_SIGN, len, len, NULL, NULL, 0, 1);
     /* (fan_in 1: standalone, not a Softmax's, vfy_layer_in_softmax) */
     case VFY_OP_EXP: return push(lc, n, VFY_LAYER_EXP, len, len, NULL, NULL, 0, 1);

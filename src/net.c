@@ -29,7 +29,8 @@ void vfy_net_free(vfy_net *net)
 
 static const char *const kind_names[] = {"dense", "scale", "relu", "sigmoid", "tanh", "maxpool",
                                           "product", "sign", "exp", "recip", "sqrt", "log",
-                                          "softplus", "sin", "cos", "erf", "gelu", "silu"};
+                                          "softplus", "sin", "cos", "erf", "gelu", "silu",
+                                          "erfgate"};
 _Static_assert(sizeof kind_names / sizeof kind_names[0] == VFY_LAYER_KIND_COUNT, "one name per kind");
 
 /* A zeroed layer at the end of net; NULL (err set) when out of memory. */
@@ -387,6 +388,7 @@ float vfy_act_f32(vfy_layer_kind kind, float x)
     case VFY_LAYER_ERF: return erff(x);
     case VFY_LAYER_GELU: return 0.5f * (x * (1.0f + erff(x * 0.70710678118654752440f)));
     case VFY_LAYER_SILU: return x * vfy_act_f32(VFY_LAYER_SIGMOID, x); /* (as Sigmoid, then Mul) */
+    case VFY_LAYER_ERFGATE: return 0.5f * (x * (1.0f + erff(x)));
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -415,6 +417,7 @@ double vfy_act_f64(vfy_layer_kind kind, double x)
     case VFY_LAYER_ERF: return erf(x);
     case VFY_LAYER_GELU: return 0.5 * x * erfc(-x * 0.70710678118654752440);
     case VFY_LAYER_SILU: return x * vfy_act_f64(VFY_LAYER_SIGMOID, x);
+    case VFY_LAYER_ERFGATE: return 0.5 * x * erfc(-x);
     default: VFY_ASSERT(0);
     }
     return 0;
@@ -439,6 +442,9 @@ double vfy_act_slope_f64(vfy_layer_kind kind, double x, double y)
     case VFY_LAYER_ERF: s = 1.1283791670955126 * exp(-x * x); break; /* (2 / sqrt(pi)) e^-x^2 */
     case VFY_LAYER_GELU: /* Phi(x) + x phi(x) */
         s = 0.5 * erfc(-x * 0.70710678118654752440) + x * 0.3989422804014327 * exp(-0.5 * x * x);
+        break;
+    case VFY_LAYER_ERFGATE: /* erfc(-x) / 2 + x e^(-x^2) / sqrt(pi) */
+        s = 0.5 * erfc(-x) + x * 0.5641895835477563 * exp(-x * x);
         break;
     case VFY_LAYER_SILU: { /* s (1 + x (1 - s)) */
         double sg = vfy_act_f64(VFY_LAYER_SIGMOID, x);

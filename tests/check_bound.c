@@ -1015,6 +1015,8 @@ static long double act_ref(vfy_layer_kind kind, long double z)
         return 0.5L * z * erfcl(-z * 0.70710678118654752440084436210484903928L);
     if (kind == VFY_LAYER_SILU)
         return z / (1.0L + expl(-z));
+    if (kind == VFY_LAYER_ERFGATE)
+        return 0.5L * z * erfcl(-z);
     return kind == VFY_LAYER_SIGMOID ? 1.0L / (1.0L + expl(-z)) : tanhl(z);
 }
 
@@ -1022,20 +1024,21 @@ static long double act_ref(vfy_layer_kind kind, long double z)
  * max |f''| and f'(z). */
 static vfy_layer_kind sact_kind(int i)
 {
-    static const vfy_layer_kind k[5] = {VFY_LAYER_SIGMOID, VFY_LAYER_TANH, VFY_LAYER_ERF,
-                                        VFY_LAYER_GELU, VFY_LAYER_SILU};
+    static const vfy_layer_kind k[6] = {VFY_LAYER_SIGMOID, VFY_LAYER_TANH, VFY_LAYER_ERF,
+                                        VFY_LAYER_GELU, VFY_LAYER_SILU, VFY_LAYER_ERFGATE};
     return k[i];
 }
 static const char *sact_name(int i)
 {
-    static const char *const n[5] = {"sigmoid", "tanh", "erf", "gelu", "silu"};
+    static const char *const n[6] = {"sigmoid", "tanh", "erf", "gelu", "silu", "erfgate"};
     return n[i];
 }
 /* sigmoid'' max 0.0962, tanh'' 0.7698, erf'' = -2 z C e^(-z^2) at z = 1/sqrt(2): 0.9679; gelu''
- * = phi (2 - z^2) at 0: 0.798; silu'' = s (1 - s)(2 + z (1 - 2 s)) at 0: 1/2 */
+ * = phi (2 - z^2) at 0: 0.798; silu'' = s (1 - s)(2 + z (1 - 2 s)) at 0: 1/2; erfgate'' =
+ * (2 - 2 z^2) e^(-z^2) / sqrt(pi) at 0: 1.1284 */
 static double sact_f2max(int i)
 {
-    static const double m[5] = {0.0963, 0.7699, 0.968, 0.8, 0.5};
+    static const double m[6] = {0.0963, 0.7699, 0.968, 0.8, 0.5, 1.129};
     return m[i];
 }
 static long double sact_slope(vfy_layer_kind kind, long double z)
@@ -1189,7 +1192,7 @@ static const vfy_layer_kind act_mixes[N_ALL_MIXES][4] = {
     {VFY_LAYER_TANH, VFY_LAYER_SIGMOID, VFY_LAYER_RELU, VFY_LAYER_TANH},
     {VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF, VFY_LAYER_ERF},
     {VFY_LAYER_ERF, VFY_LAYER_RELU, VFY_LAYER_SIGMOID, VFY_LAYER_ERF},
-    {VFY_LAYER_GELU, VFY_LAYER_GELU, VFY_LAYER_GELU, VFY_LAYER_GELU},
+    {VFY_LAYER_GELU, VFY_LAYER_ERFGATE, VFY_LAYER_GELU, VFY_LAYER_ERFGATE},
     {VFY_LAYER_SILU, VFY_LAYER_RELU, VFY_LAYER_TANH, VFY_LAYER_GELU},
 };
 
@@ -1294,12 +1297,17 @@ static long double gated_ref(vfy_layer_kind kind, long double z)
 {
     if (kind == VFY_LAYER_SILU)
         return z / (1.0L + expl(-z));
+    if (kind == VFY_LAYER_ERFGATE)
+        return 0.5L * z * erfcl(-z);
     return 0.5L * z * erfcl(-z * 0.70710678118654752440084436210484903928L);
 }
 
 START_TEST(test_gated_lines)
 {
-    vfy_layer_kind kind = _i / 2 ? VFY_LAYER_SILU : VFY_LAYER_GELU;
+    vfy_layer_kind kind = _i / 2 == 2 ? VFY_LAYER_ERFGATE
+                        : _i / 2      ? VFY_LAYER_SILU : VFY_LAYER_GELU;
+    const char *name = _i / 2 == 2 ? "erfgate" : _i / 2 ? "silu" : "gelu";
+    double f2max = _i / 2 == 2 ? 1.129 : 0.8;
     int fsem = _i % 2;
     uint64_t st = 90 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
@@ -1320,16 +1328,16 @@ START_TEST(test_gated_lines)
             double p = sl * z, e = fma(sl, z, -p), q = su * z, r = fma(su, z, -q);
             long double a = ((f - tl) - p) - e, b = (((long double)tu - f) + q) + r;
             CHECKM(a >= 0 && b >= 0, "%s on [%.17g, %.17g] at %.17g: lower %.17g z + %.17g "
-                   "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", _i / 2 ? "silu" : "gelu", l, u, z,
-                   sl, tl, a, su, tu, b);
+                   "(gap %Lg), upper %.17g z + %.17g (gap %Lg)", name, l, u, z, sl, tl, a, su,
+                   tu, b);
             lo_gap = a < lo_gap ? a : lo_gap;
             up_gap = b < up_gap ? b : up_gap;
         }
         double h = (u - l) / 64, step = (u - l) / G;
-        double loss = 4 * 0.8 * h * h + 1.2 * step + 1e-12 * (1 + fabs(sl * l) + fabs(su * u));
+        double loss = 4 * f2max * h * h + 1.2 * step + 1e-12 * (1 + fabs(sl * l) + fabs(su * u));
         if (u - l > 0x1p-20 && isfinite(tl) && isfinite(tu))
             CHECKM(lo_gap <= loss && up_gap <= loss, "%s on [%.17g, %.17g]: gaps %Lg %Lg above "
-                   "%g", _i / 2 ? "silu" : "gelu", l, u, lo_gap, up_gap, loss);
+                   "%g", name, l, u, lo_gap, up_gap, loss);
     }
     /* the range: the least value; float semantics: widened */
     vfy_net *net = calloc(1, sizeof *net);
@@ -5081,11 +5089,11 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_facets_memo_same, 0, 4);
     tcase_add_loop_test(tc, test_alpha_primal, 0, 32);
     tcase_add_loop_test(tc, test_act_lines, 0, 3);
-    tcase_add_loop_test(tc, test_act_any_slope, 0, 5);
+    tcase_add_loop_test(tc, test_act_any_slope, 0, 6);
     tcase_add_loop_test(tc, test_act_tangent_tight, 0, 3);
     tcase_add_loop_test(tc, test_act_bounds_contain, 0, 32);
     tcase_add_loop_test(tc, test_act_grid_contains, 0, 16);
-    tcase_add_loop_test(tc, test_gated_lines, 0, 4);
+    tcase_add_loop_test(tc, test_gated_lines, 0, 6);
     tcase_add_test(tc, test_act_crown_tighter);
     tcase_add_loop_test(tc, test_act_exec_allowance, 0, 3);
     tcase_add_loop_test(tc, test_maxpool_sound, 0, 12);

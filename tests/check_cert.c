@@ -1214,7 +1214,8 @@ static double grid_min(const vfy_net *net, double lo0, int n0, double lo1, int n
  * and a random 2 -> 6 -> 1 net with its threshold below the sampled minimum. */
 START_TEST(test_act_certified)
 {
-    vfy_layer_kind kind = _i == 11      ? VFY_LAYER_SILU
+    vfy_layer_kind kind = _i == 12      ? VFY_LAYER_ERFGATE
+                        : _i == 11      ? VFY_LAYER_SILU
                         : _i >= 9       ? VFY_LAYER_GELU
                         : _i % 3 == 0 ? VFY_LAYER_SIGMOID
                         : _i % 3 == 1 ? VFY_LAYER_TANH : VFY_LAYER_ERF;
@@ -1267,9 +1268,10 @@ END_TEST
 START_TEST(test_act_checker_lines)
 {
     vfy_layer_kind kind = _i == 0 ? VFY_LAYER_SIGMOID : _i == 1 ? VFY_LAYER_TANH
-                        : _i == 2 ? VFY_LAYER_ERF : _i == 3 ? VFY_LAYER_GELU : VFY_LAYER_SILU;
+                        : _i == 2 ? VFY_LAYER_ERF : _i == 3 ? VFY_LAYER_GELU
+                        : _i == 4 ? VFY_LAYER_SILU : VFY_LAYER_ERFGATE;
     const char *name = _i == 0 ? "sigmoid" : _i == 1 ? "tanh" : _i == 2 ? "erf"
-                     : _i == 3 ? "gelu" : "silu";
+                     : _i == 3 ? "gelu" : _i == 4 ? "silu" : "erfgate";
     uint64_t st = 8 + (uint64_t)_i;
     for (int t = 0; t < 3000; t++) {
         double a = testnet_uniform(&st), b = testnet_uniform(&st), l, u;
@@ -1286,7 +1288,8 @@ START_TEST(test_act_checker_lines)
             double z = g == 300 ? u : l + (u - l) * g / 300;
             if (z > u)
                 z = u;
-            long double f = _i == 4   ? z / (1.0L + expl(-(long double)z))
+            long double f = _i == 5   ? 0.5L * z * erfcl(-(long double)z)
+                          : _i == 4 ? z / (1.0L + expl(-(long double)z))
                           : _i == 3 ? 0.5L * z * erfcl(-z * 0.707106781186547524400844362104849L)
                           : _i == 2 ? erfl(z)
                           : _i      ? tanhl(z) : 1.0L / (1.0L + expl(-(long double)z));
@@ -2267,9 +2270,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_exec_allowance_decides);
     tcase_add_test(tc, test_product_allowance_decides);
     tcase_add_test(tc, test_product_overflow_rejected);
-    tcase_add_loop_test(tc, test_act_certified, 0, 12);
+    tcase_add_loop_test(tc, test_act_certified, 0, 13);
     tcase_add_loop_test(tc, test_act_allowance_decides, 0, 3);
-    tcase_add_loop_test(tc, test_act_checker_lines, 0, 5);
+    tcase_add_loop_test(tc, test_act_checker_lines, 0, 6);
     tcase_add_test(tc, test_sign_checker_lines);
     tcase_add_test(tc, test_sign_certified);
     tcase_add_test(tc, test_sign_forged_rejected);

@@ -364,6 +364,8 @@ static void net_eval(const vfy_net *net, const double *x, double *y)
                 b[o] = o < L->n_pass ? a[o] : tanh(a[o]);
             } else if (L->kind == VFY_LAYER_ERF) {
                 b[o] = o < L->n_pass ? a[o] : erf(a[o]);
+            } else if (L->kind == VFY_LAYER_ERFGATE) {
+                b[o] = o < L->n_pass ? a[o] : 0.5 * a[o] * erfc(-a[o]);
             } else if (L->kind == VFY_LAYER_SILU) {
                 b[o] = o < L->n_pass ? a[o] : a[o] / (1.0 + exp(-a[o]));
             } else if (L->kind == VFY_LAYER_GELU) {
@@ -3857,6 +3859,96 @@ START_TEST(test_erf_gelu)
 }
 END_TEST
 
+/* The exact Gelu as PyTorch exports it before opset 20 (expand_gelu_export): x (1 + erf(x / d))
+ * 0.5 with d float32's sqrt 2, in both orders of the halving, Div by d or Mul by r = float32's
+ * 1/sqrt 2, becomes an ERFGATE layer between scalings; with 0.25 in place of 0.5 it is not that
+ * function and stays an ERF layer and a product. Against a reference and inside the bounds of both
+ * claims. */
+static const float gx_d = 1.41421356237309504880f, gx_r = 0.70710678118654752440f;
+static void gelu_export_model(mb *bp)
+{
+    mb b = {0};
+    int64_t yd[2] = {1, 12}, one[1] = {1};
+    const float fone = 1.0f, half = 0.5f, quarter = 0.25f;
+    mm_model(&b, 1, 2, yd);
+    ADD_INIT(b, tensor_f("D", 1, one, &gx_d, ENC_RAW));
+    ADD_INIT(b, tensor_f("R", 1, one, &gx_r, ENC_RAW));
+    ADD_INIT(b, tensor_f("ONE", 1, one, &fone, ENC_RAW));
+    ADD_INIT(b, tensor_f("HALF", 1, one, &half, ENC_RAW));
+    ADD_INIT(b, tensor_f("QUARTER", 1, one, &quarter, ENC_RAW));
+    ADD_NODE(b, "MatMul", "m1", "x,W1", "h", NULL);
+    ADD_NODE(b, "MatMul", "m2", "x,W2", "u", NULL);
+    /* torch.nn.functional.gelu: Div, Erf, Add, Mul(x, .), Mul(., 0.5) */
+    ADD_NODE(b, "Div", "d1", "h,D", "a1", NULL);
+    ADD_NODE(b, "Erf", "e1", "a1", "b1", NULL);
+    ADD_NODE(b, "Add", "p1", "b1,ONE", "c1", NULL);
+    ADD_NODE(b, "Mul", "q1", "h,c1", "e1o", NULL);
+    ADD_NODE(b, "Mul", "g1", "e1o,HALF", "y1", NULL);
+    /* x * 0.5 * (1 + erf(x * r)) with every operand order swapped */
+    ADD_NODE(b, "Mul", "h2", "HALF,u", "p2", NULL);
+    ADD_NODE(b, "Mul", "d2", "R,u", "a2", NULL);
+    ADD_NODE(b, "Erf", "e2", "a2", "b2", NULL);
+    ADD_NODE(b, "Add", "p2a", "ONE,b2", "c2", NULL);
+    ADD_NODE(b, "Mul", "g2", "c2,p2", "y2", NULL);
+    /* not the pattern (0.25) */
+    ADD_NODE(b, "Div", "d3", "h,D", "a3", NULL);
+    ADD_NODE(b, "Erf", "e3", "a3", "b3", NULL);
+    ADD_NODE(b, "Add", "p3", "b3,ONE", "c3", NULL);
+    ADD_NODE(b, "Mul", "q3", "h,c3", "e3o", NULL);
+    ADD_NODE(b, "Mul", "g3", "e3o,QUARTER", "y3", NULL);
+    ADD_NODE(b, "Concat", "cat", "y1,y2,y3", "y", attr_i("axis", 1), NULL);
+    *bp = b;
+}
+
+static void ref_gelu_export(const double *x, double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        double h, u;
+        mm_hu(x, j, &h, &u);
+        y[j] = 0.5 * h * (1 + erf(h / (double)gx_d));
+        y[4 + j] = 0.5 * u * (1 + erf(u * (double)gx_r));
+        y[8 + j] = 0.25 * h * (1 + erf(h / (double)gx_d));
+    }
+}
+
+static void ref_gelu_export_ld(const double *x, long double *y)
+{
+    for (int j = 0; j < 4; j++) {
+        long double h = 0, u = 0;
+        for (int i = 0; i < 4; i++) {
+            h += (long double)x[i] * mm_w1[i * 4 + j];
+            u += (long double)x[i] * mm_w2[i * 4 + j];
+        }
+        y[j] = 0.5L * h * erfcl(-h / (long double)gx_d);
+        y[4 + j] = 0.5L * u * erfcl(-u * (long double)gx_r);
+        y[8 + j] = 0.25L * h * erfcl(-h / (long double)gx_d);
+    }
+}
+
+START_TEST(test_gelu_export)
+{
+    mb b;
+    gelu_export_model(&b);
+    vfy_net *net = load_ok(&b);
+    int n_gate = 0, n_erf = 0, n_prod = 0;
+    for (int64_t k = 0; k < net->n_layers; k++) {
+        n_gate += net->layers[k].kind == VFY_LAYER_ERFGATE;
+        n_erf += net->layers[k].kind == VFY_LAYER_ERF;
+        n_prod += net->layers[k].kind == VFY_LAYER_PRODUCT;
+    }
+    ck_assert_int_ge(n_gate, 1);
+    ck_assert_int_eq(n_erf, 1);  /* (the 0.25 one) */
+    ck_assert_int_eq(n_prod, 1);
+    check_against(net, ref_gelu_export);
+    vfy_net_free(net);
+    mb b2;
+    gelu_export_model(&b2);
+    net = load_ok(&b2);
+    bounds_contain_ref(net, 12, 0.05, 1.0, ref_gelu_export_ld, acts_ref_f32);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* SiLU: Swish (opset 24) with alpha 1 and Mul(x, Sigmoid(x)) in either order become SILU layers
  * (expand_swish), no products; alpha 1.5 is rewritten as x Sigmoid(1.5 x) (a product); against a
  * reference and inside the bounds of both claims. */
@@ -4980,6 +5072,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(tc, test_erf_gelu);
     tcase_add_test(tc, test_logic_where);
     tcase_add_test(tc, test_swish);
+    tcase_add_test(tc, test_gelu_export);
     tcase_add_test(tc, test_activation_rewrites_sound);
     tcase_add_test(tc, test_attention_block);
     tcase_add_test(tc, test_convex_ops);

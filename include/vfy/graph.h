@@ -111,6 +111,8 @@ typedef enum vfy_op {
     VFY_OP_ROUND,
     VFY_OP_SWISH,            /* x sigmoid(alpha x) (opset 24): a SILU layer for alpha 1, else
                               * rewritten; Mul(x, Sigmoid(x)) becomes one (vfy_graph_infer) */
+    VFY_OP_ERFGATE,          /* internal, no ONNX name: u (1 + erf(u)) / 2, an ERFGATE layer
+                              * (expand_gelu_export) */
     VFY_OP_COUNT
 } vfy_op;
 

@@ -48,6 +48,8 @@ typedef enum vfy_layer_kind {
     VFY_LAYER_ERF,      /* v' = erf(v) = (2 / sqrt(pi)) int_0^v exp(-t^2) dt */
     VFY_LAYER_GELU,     /* v' = v Phi(v), Phi the standard normal distribution function */
     VFY_LAYER_SILU,     /* v' = v sigmoid(v) (Swish) */
+    VFY_LAYER_ERFGATE,  /* v' = v (1 + erf(v)) / 2: PyTorch's exported Gelu between the scalings of
+                         * its input and output (graph.c, expand_gelu_export) */
     VFY_LAYER_KIND_COUNT
 } vfy_layer_kind;
 
@@ -126,12 +128,13 @@ static inline int vfy_layer_is_sshaped(vfy_layer_kind kind)
     return kind == VFY_LAYER_SIGMOID || kind == VFY_LAYER_TANH || kind == VFY_LAYER_ERF;
 }
 
-/* 1 for the gated activations GELU and SILU, f(v) = v g(v) with g a distribution function: not
+/* 1 for the gated activations GELU, SILU and ERFGATE, f(v) = v g(v) with g a distribution
+ * function: not
  * monotone (a least value), convex between two inflection points and concave outside; the bound
  * module gives them certified lines of its own (no alpha, no splits). */
 static inline int vfy_layer_is_gated(vfy_layer_kind kind)
 {
-    return kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU;
+    return kind == VFY_LAYER_GELU || kind == VFY_LAYER_SILU || kind == VFY_LAYER_ERFGATE;
 }
 
 /* The largest slope of an S-shaped activation, f'(0), or a double above it: sigmoid 1/4, tanh 1,
