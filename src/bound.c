@@ -1686,23 +1686,29 @@ static double act_dmin(vfy_layer_kind kind)
     return vfy_layer_is_gated(kind) ? gated_info(kind)->dmin : 0.0;
 }
 
-/* [*lo, *hi] ∋ Phi(z) (NaN: [0, 1]). */
-static void gelu_phi_cdf(double z, double *lo, double *hi)
+/* [*lo, *hi] ∋ erfc(-w) / 2 for every w in [wl, wh]: -w decreasing in w, erfc decreasing, so
+ * between erfc(-wl)/2 and erfc(-wh)/2, each enclosed under the libm assumption. */
+static void half_erfc_enclose(double wl, double wh, double *lo, double *hi)
 {
-    *lo = 0;
-    *hi = 1;
-    if (isnan(z))
-        return;
-    /* w in [wl, wh] ∋ z / sqrt2; -w decreasing in w, erfc decreasing: Phi(z) = erfc(-w)/2 lies
-     * between erfc(-wl)/2 and erfc(-wh)/2 */
-    double wl = fmin(vfy_mul_down(z, 0x1.6a09e667f3bccp-1), vfy_mul_down(z, 0x1.6a09e667f3bcdp-1));
-    double wh = fmax(vfy_mul_up(z, 0x1.6a09e667f3bccp-1), vfy_mul_up(z, 0x1.6a09e667f3bcdp-1));
     double a = erfc(-wl), b = erfc(-wh);
     double da = vfy_add_up(vfy_mul_up(fabs(a), ACT_LIBM_REL), 0x1p-1060);
     double db = vfy_add_up(vfy_mul_up(fabs(b), ACT_LIBM_REL), 0x1p-1060);
     *lo = fmax(0.5 * vfy_sub_down(a, da), 0.0); /* (halving: exact but for subnormals, below) */
     *hi = fmin(vfy_add_up(0.5 * vfy_add_up(b, db), 0x1p-1074), 1.0);
     *lo = fmax(vfy_sub_down(*lo, 0x1p-1074), 0.0);
+}
+
+/* [*lo, *hi] ∋ Phi(z) = erfc(-z / sqrt2) / 2 (NaN: [0, 1]), z / sqrt2 in [wl, wh] from the doubles
+ * around 1/sqrt2. */
+static void gelu_phi_cdf(double z, double *lo, double *hi)
+{
+    *lo = 0;
+    *hi = 1;
+    if (isnan(z))
+        return;
+    double wl = fmin(vfy_mul_down(z, 0x1.6a09e667f3bccp-1), vfy_mul_down(z, 0x1.6a09e667f3bcdp-1));
+    double wh = fmax(vfy_mul_up(z, 0x1.6a09e667f3bccp-1), vfy_mul_up(z, 0x1.6a09e667f3bcdp-1));
+    half_erfc_enclose(wl, wh, lo, hi);
 }
 
 static void act_enclose(vfy_layer_kind kind, double z, double *lo, double *hi);
@@ -1717,9 +1723,7 @@ static void gated_gate(vfy_layer_kind kind, double z, double *lo, double *hi)
     } else if (kind == VFY_LAYER_SILU) {
         act_enclose(VFY_LAYER_SIGMOID, z, lo, hi);
     } else {
-        double v = erfc(-z), d = vfy_add_up(vfy_mul_up(fabs(v), ACT_LIBM_REL), 0x1p-1060);
-        *lo = fmax(vfy_sub_down(0.5 * vfy_sub_down(v, d), 0x1p-1074), 0.0);
-        *hi = fmin(vfy_add_up(0.5 * vfy_add_up(v, d), 0x1p-1074), 1.0);
+        half_erfc_enclose(z, z, lo, hi);
     }
 }
 
@@ -1759,12 +1763,10 @@ static void gated_deriv(vfy_layer_kind kind, double z, double *dlo, double *dhi)
         exp_enclose(-0.5 * vfy_mul_down(z, z), &t, &eh);
         ql = vfy_mul_down(el, 0x1.9884533d43650p-2);
         qh = vfy_mul_up(eh, 0x1.9884533d43652p-2);
-    } else if (kind == VFY_LAYER_ERFGATE) { /* g' = e^(-z^2) / sqrt(pi) */
-        double el, eh, t;
-        exp_enclose(-vfy_mul_up(z, z), &el, &t);
-        exp_enclose(-vfy_mul_down(z, z), &t, &eh);
-        ql = vfy_mul_down(el, 0x1.20dd750429b6dp-1); /* (the doubles around 1/sqrt(pi)) */
-        qh = vfy_mul_up(eh, 0x1.20dd750429b6ep-1);
+    } else if (kind == VFY_LAYER_ERFGATE) { /* g' = e^(-z^2) / sqrt(pi) = erf'(z) / 2 */
+        act_deriv(VFY_LAYER_ERF, z, 0, 0, &ql, &qh);
+        ql = vfy_mul_down(0.5, ql);
+        qh = vfy_mul_up(0.5, qh);
     } else { /* g' = s (1 - s) */
         act_deriv(VFY_LAYER_SIGMOID, z, pl, ph, &ql, &qh);
     }

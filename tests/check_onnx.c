@@ -2849,6 +2849,16 @@ static void mm_hu(const double *x, int j, double *h, double *u)
     }
 }
 
+/* mm_hu in long double (the references of the bounds tests). */
+static void mm_hu_ld(const double *x, int j, long double *h, long double *u)
+{
+    *h = *u = 0;
+    for (int i = 0; i < 4; i++) {
+        *h += (long double)x[i] * mm_w1[i * 4 + j];
+        *u += (long double)x[i] * mm_w2[i * 4 + j];
+    }
+}
+
 static void ref_max_min(const double *x, double *y)
 {
     for (int j = 0; j < 4; j++) {
@@ -3731,11 +3741,8 @@ static void ref_acts_ld(const double *x, long double *y)
 {
     const long double sa = 1.67326319217681884765625L, sg = 1.05070102214813232421875L;
     for (int j = 0; j < 4; j++) {
-        long double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += (long double)x[i] * mm_w1[i * 4 + j];
-            u += (long double)x[i] * mm_w2[i * 4 + j];
-        }
+        long double h, u;
+        mm_hu_ld(x, j, &h, &u);
         long double a = (long double)0.3f * h + (long double)0.4f;
         long double hs = (long double)(1.0f / 6.0f) * h + 0.5L;
         y[j] = fmaxl(0, fminl(1, a));
@@ -3816,11 +3823,8 @@ static void ref_gelu_ld(const double *x, long double *y)
     const long double c = 0.70710678118654752440084436210484903928L, d = (long double)0.044715f,
                       e = (long double)0.79788456080286535588f;
     for (int j = 0; j < 4; j++) {
-        long double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += (long double)x[i] * mm_w1[i * 4 + j];
-            u += (long double)x[i] * mm_w2[i * 4 + j];
-        }
+        long double h, u;
+        mm_hu_ld(x, j, &h, &u);
         y[j] = erfl(h);
         y[4 + j] = 0.5L * h * erfcl(-h * c);
         y[8 + j] = 0.5L * (u * (1 + tanhl((u + u * u * u * d) * e)));
@@ -3914,11 +3918,8 @@ static void ref_gelu_export(const double *x, double *y)
 static void ref_gelu_export_ld(const double *x, long double *y)
 {
     for (int j = 0; j < 4; j++) {
-        long double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += (long double)x[i] * mm_w1[i * 4 + j];
-            u += (long double)x[i] * mm_w2[i * 4 + j];
-        }
+        long double h, u;
+        mm_hu_ld(x, j, &h, &u);
         y[j] = 0.5L * h * erfcl(-h / (long double)gx_d);
         y[4 + j] = 0.5L * u * erfcl(-u * (long double)gx_r);
         y[8 + j] = 0.25L * h * erfcl(-h / (long double)gx_d);
@@ -3984,11 +3985,8 @@ static void ref_swish(const double *x, double *y)
 static void ref_swish_ld(const double *x, long double *y)
 {
     for (int j = 0; j < 4; j++) {
-        long double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += (long double)x[i] * mm_w1[i * 4 + j];
-            u += (long double)x[i] * mm_w2[i * 4 + j];
-        }
+        long double h, u;
+        mm_hu_ld(x, j, &h, &u);
         y[j] = h / (1 + expl(-h));
         y[4 + j] = u / (1 + expl(-1.5L * u));
         y[8 + j] = h / (1 + expl(-h));
@@ -4085,11 +4083,8 @@ static void ref_where(const double *x, double *y)
 static void ref_where_ld(const double *x, long double *y)
 {
     for (int j = 0; j < 4; j++) {
-        long double h = 0, u = 0;
-        for (int i = 0; i < 4; i++) {
-            h += (long double)x[i] * mm_w1[i * 4 + j];
-            u += (long double)x[i] * mm_w2[i * 4 + j];
-        }
+        long double h, u;
+        mm_hu_ld(x, j, &h, &u);
         y[j] = j == 2 ? u : h;
         y[4 + j] = j == 2 ? h : (long double)where_k[j];
         y[8 + j] = j == 2 ? u : floorl((long double)where_r[j]);
