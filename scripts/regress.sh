@@ -182,6 +182,17 @@ else
     fail "--certificate, --check: two inputs" "exit $rc / $rc2, stderr '${out%%$'\n'*}' '$out2'"
 fi
 
+# --- --no-attack: the counterexample comes from the search's own points, not the attack --------
+out=$("$BIN" models/tiny_relu.onnx specs/tiny_relu_sat.vnnlib -v 2>&1); rc=$?
+out2=$("$BIN" models/tiny_relu.onnx specs/tiny_relu_sat.vnnlib -v --no-attack 2>&1); rc2=$?
+if [ "$rc" -eq 1 ] && [ "$rc2" -eq 1 ] && printf '%s' "$out" | grep -q 'sat after .*: 0 domains' &&
+   printf '%s' "$out2" | grep -q -E 'sat after .*: [1-9][0-9]* domains'; then
+    pass "--no-attack, sat" "the attack's sat at 0 domains, the search's at 1 or more"
+else
+    both="'$(printf '%s' "$out" | tr '\n' '|')' '$(printf '%s' "$out2" | tr '\n' '|')'"
+    fail "--no-attack, sat" "exit $rc / $rc2: $both"
+fi
+
 # --- the VNNLIB 2.0 standard's commands: verify (models by --network) and supports -------------
 out=$("$BIN" verify specs/multi_io_named_sat.vnnlib --network m=models/multi_io.onnx \
       --result "$TMP/std_result" 2>"$TMP/stderr"); rc=$?

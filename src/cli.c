@@ -94,6 +94,9 @@ static const char usage_text[] =
     "                     the network's prefixes after a tenth of the time, or sooner when the\n"
     "                     first search's gap is not closing (ReLU splitting over two ReLU layers\n"
     "                     or more), whose timing the verdict then depends on\n"
+    "  --no-attack        no counterexample search (the PGD attack before and during the\n"
+    "                     search): a sat then comes only from the points the bounds single\n"
+    "                     out, e.g. for a property expected to hold, or to test the bounds\n"
     "  --refine-bounds    the refinement's later prefix searches also carry the bounds its\n"
     "                     searches tightened (not only the neurons made stable) as constraints\n"
     "  --no-facets        the alpha passes without ideal upper facets (by default, where a\n"
@@ -743,6 +746,8 @@ int main(int argc, char **argv)
             opts.float_semantics = 0;
         } else if (!strcmp(a, "--no-refine")) {
             opts.refine = 0;
+        } else if (!strcmp(a, "--no-attack")) {
+            opts.attack = 0;
         } else if (!strcmp(a, "--refine-bounds")) {
             opts.refine_bounds = 1;
         } else if (!strcmp(a, "--no-facets")) {
