@@ -244,9 +244,28 @@ assert _max_slope(ACTS["Swish"][0], -30.0, 30.0, 300000) < 1.0999
 assert _max_slope(ACTS["Swish15"][0], -30.0, 30.0, 300000) < 1.0999
 assert _max_slope(ACTS["Gelu"][0], -8.0, 8.0, 160000) < 1.1291
 assert _max_slope(ACTS["GeluTanh"][0], -8.0, 8.0, 160000) < 1.14
+# Sigmoid, Tanh, Abs, LeakyRelu (slope 1/8 below 0, exact in float32), HardSigmoid (ONNX's
+# defaults, 0.2 x + 0.5 clipped to [0, 1], 0.2 as float32 holds it) and Mish (x tanh(softplus x):
+# its slope lies in [-0.1126, 1.0885], its minimum -0.30884 at -1.19243)
+def _sigmoid(v):
+    return 1.0 / (1.0 + math.exp(-v)) if v > -700 else 0.0
+
+
+def _mish(v):
+    return v * math.tanh(max(v, 0.0) + math.log1p(math.exp(-abs(v))))
+
+
+ACTS["Sigmoid"] = (_sigmoid, 0.25, None)
+ACTS["Tanh"] = (math.tanh, 1.0, None)
+ACTS["Abs"] = (abs, 1.0, 0.0)
+ACTS["LeakyRelu8"] = (lambda v: v if v > 0 else 0.125 * v, 1.0, None)
+ACTS["HardSigmoid"] = (lambda v: min(1.0, max(0.0, f32(0.2) * v + 0.5)), 0.2, None)
+ACTS["Mish"] = (_mish, 1.09, _argmin_unimodal(_mish, -1.5, -1.0))
+assert _max_slope(ACTS["Mish"][0], -30.0, 30.0, 300000) < 1.0886
 # the op and attributes each ACTS entry is written as (its own name, none, when not listed)
 ACT_NODES = {"GeluTanh": ("Gelu", [("approximate", "STRING", "tanh")]),
-             "Swish15": ("Swish", [("alpha", "FLOAT", f32(1.5))])}
+             "Swish15": ("Swish", [("alpha", "FLOAT", f32(1.5))]),
+             "LeakyRelu8": ("LeakyRelu", [("alpha", "FLOAT", 0.125)])}
 
 
 def lipschitz_layers(layers, lo=None, hi=None):
@@ -329,6 +348,27 @@ def tconv_layer(seed, c, h, w, m, k, s):
         o = (oc * oh + iy * s + ky) * ow + ix * s + kx
         W[o][(ic * h + iy) * w + ix] += K[ic][oc][ky][kx]   # one term per entry (s >= 1)
     return ("tconv", W, [b[o // (oh * ow)] for o in range(m * oh * ow)], (c, h, w, m, k, s, K, b))
+
+
+def conv_layer(seed, c, h, w, m, k, s, p):
+    """A Conv on a (1, c, h, w) tensor: m output channels, a k x k kernel of shape (m, c, k, k),
+    stride s, p zeros padded on every side; output (1, m, (h + 2p - k) // s + 1, likewise w). As a
+    layer ("conv", W, b, geometry) whose W is the same linear map as a matrix (flat NCHW):
+    y[oc, oy, ox] = b[oc] + sum K[oc, ic, ky, kx] x[ic, oy s + ky - p, ox s + kx - p] over the
+    positions inside the input, the ONNX definition."""
+    rng = random.Random(seed)
+    sd = (2.0 / (c * k * k)) ** 0.5
+    K = [[[[f32(rng.gauss(0.0, sd)) for _ in range(k)] for _ in range(k)] for _ in range(c)]
+         for _ in range(m)]
+    b = [f32(rng.gauss(0.0, 0.1)) for _ in range(m)]
+    oh, ow = (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1
+    W = [[0.0] * (c * h * w) for _ in range(m * oh * ow)]
+    for oc, oy, ox, ic, ky, kx in itertools.product(range(m), range(oh), range(ow), range(c),
+                                                    range(k), range(k)):
+        iy, ix = oy * s + ky - p, ox * s + kx - p
+        if 0 <= iy < h and 0 <= ix < w:   # one term per entry: (ky, kx) fixes (iy, ix)
+            W[(oc * oh + oy) * ow + ox][(ic * h + iy) * w + ix] = K[oc][ic][ky][kx]
+    return ("conv", W, [b[o // (oh * ow)] for o in range(m * oh * ow)], (c, h, w, m, k, s, p, K, b))
 
 
 def resize_layer(c, h, w, f):
@@ -487,6 +527,24 @@ def model_text(net, name, style, raw, in_dims=None):
                 nodes.append(node_text("Flatten", ["tconv%d" % j], ["tflat%d" % j],
                                        "flatten_t%d" % j, [("axis", "INT", 1)]))
                 cur = "tflat%d" % j
+                continue
+            if layer[0] == "conv":
+                # Reshape the vector to (1, c, h, w), Conv, flatten back
+                j = k[0] = k[0] + 1
+                c, h, w, m, kk, st, pd, K, bb = layer[3]
+                inits.append(shape_text("cshape%d" % j, (1, c, h, w)))
+                inits.append(tensor_text("CK%d" % j, [m, c, kk, kk],
+                                         [v for a in K for b2 in a for r in b2 for v in r], raw))
+                inits.append(tensor_text("CB%d" % j, [m], bb, raw))
+                nodes.append(node_text("Reshape", [cur, "cshape%d" % j], ["cimg%d" % j],
+                                       "creshape%d" % j))
+                nodes.append(node_text("Conv", ["cimg%d" % j, "CK%d" % j, "CB%d" % j],
+                                       ["conv%d" % j], "conv%d" % j,
+                                       [("strides", "INTS", [st, st]),
+                                        ("pads", "INTS", [pd, pd, pd, pd])]))
+                nodes.append(node_text("Flatten", ["conv%d" % j], ["cflat%d" % j],
+                                       "flatten_c%d" % j, [("axis", "INT", 1)]))
+                cur = "cflat%d" % j
                 continue
             if layer[0] == "resize":
                 # Reshape the vector to (1, c, h, w), Resize by f (scales input), flatten back
@@ -939,7 +997,7 @@ def ibp_layers(layers, lo, hi):
             lo = [min(p) for p in ps] + [a for a, _ in sq]
             hi = [max(p) for p in ps] + [c for _, c in sq]
             continue
-        assert layer[0] in ("dense", "tconv", "resize", "split")
+        assert layer[0] in ("dense", "conv", "tconv", "resize", "split")
         W, b = layer[1], layer[2]
         nxt = layers[li + 1] if li + 1 < len(layers) else None
         ln_box = (lo, hi) if nxt not in (None, "relu") and nxt[0] == "layernorm" and \
