@@ -2,7 +2,7 @@
 """Soundness fuzzing of every activation and operator mix against sampled extremes.
 
 usage: fuzz_sampled.py VERIFY_BIN [--count N] [--seed S] [--timeout T] [--jobs J] [--keep DIR]
-                       [--modes M1,M2,...]
+                       [--modes=M1,M2,...]   (with "=": a mode may begin with a dash)
 
 fuzz_exact.py knows the exact extremes of ReLU networks. This script covers what it cannot: each
 trial is a random network that mixes the layer kinds of scripts/make_models.py (dense layers with

@@ -373,6 +373,23 @@ else
     echo "note: numpy/protobuf or protoc missing: scripts/fuzz_exact.py skipped"
 fi
 
+# --- soundness against sampled extremes (scripts/fuzz_sampled.py): no wrong verdict -------------
+# four random nets mixing the activation and operator kinds; thresholds a sampled point reaches
+# (unsat would be wrong), with and without the attack
+if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
+    out=$("$PY" scripts/fuzz_sampled.py "$BIN" --count 4 --seed 11 --modes=--no-attack \
+          --timeout 1 --keep "$TMP/fuzz_sampled" 2>&1); rc=$?
+    runs=$(printf '%s\n' "$out" | sed -n 's/^fuzz_sampled: \([0-9]* networks.* runs\).*/\1/p')
+    if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^fuzz_sampled: 0 wrong$'; then
+        pass "sampled extremes (fuzz_sampled.py)" "$runs, 0 wrong"
+    else
+        first=$(printf '%s\n' "$out" | grep -m1 -v '^  ')
+        fail "sampled extremes (fuzz_sampled.py)" "exit $rc: $first"
+    fi
+else
+    echo "note: numpy/protobuf or protoc missing: scripts/fuzz_sampled.py skipped"
+fi
+
 # --- several inputs and outputs matched by order and by name: the same answers ----------------
 if [ "$CHECK_CEX" -eq 1 ]; then
     out=$("$PY" scripts/fuzz_multi_io.py "$BIN" --count 8 --seed 5 2>&1); rc=$?
