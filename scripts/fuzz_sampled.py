@@ -37,7 +37,9 @@ Every mode in --modes runs every spec; by default verify's defaults, and twice `
 (input splitting or ReLU splitting as verify chooses, then ReLU splitting): without the attack
 the counterexample search cannot answer first, and the bounds and splits run until the deadline.
 The small d put the threshold within reach of the bounds, where an unsound relaxation, a rounding
-error left uncharged or a wrong split would prove the false claim. Prints one line per wrong
+error left uncharged or a wrong split would prove the false claim. A mode with `--certificate`
+writes a certificate of every unsat (named after the spec and the mode, ".cert") and has it
+checked by `verify --check-certificate`: one not valid counts as wrong. Prints one line per wrong
 answer and the counts of each verdict, and exits 1 when any answer was wrong. Deterministic for a
 seed (networks, boxes, samples; verify's verdicts may depend on time).
 Run with /usr/bin/python3 (numpy and protobuf, as check_cex.py).
@@ -225,8 +227,14 @@ def atom(n_out, k, below, thr):
 
 def run_one(job):
     binary, model, spec, mode, timeout = job
-    res = spec + "." + (mode.replace(" ", "_").replace("-", "") or "default") + ".res"
-    cmd = [binary, model, spec, "--timeout", str(timeout), "--result", res] + mode.split()
+    tag = mode.replace(" ", "_").replace("-", "") or "default"
+    res = spec + "." + tag + ".res"
+    args = mode.split()
+    cert = None
+    if "--certificate" in args:   # the mode's certificate file, checked after an unsat
+        cert = spec + "." + tag + ".cert"
+        args.insert(args.index("--certificate") + 1, cert)
+    cmd = [binary, model, spec, "--timeout", str(timeout), "--result", res] + args
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=timeout + 30)
@@ -239,6 +247,11 @@ def run_one(job):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         out = c.stdout.decode().strip()
         status = (out.split()[0].rstrip(":") if out else "invalid", out)
+    elif verdict == "unsat" and cert:   # the independent checker on its certificate
+        c = subprocess.run([binary, "--check-certificate", model, spec, cert],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = c.stdout.decode().strip()
+        status = ("certificate-" + (out.split()[0].rstrip(":") if out else "invalid"), out)
     return verdict, status, p.stderr.decode().strip()[:300]
 
 
@@ -303,6 +316,7 @@ def main():
     wrong = 0
     counts = {}
     tolerant = 0
+    certified = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for job, (t, k, side, thr, m, where, reached, form), (verdict, status, err) in zip(
                 jobs, meta, ex.map(run_one, jobs)):
@@ -318,6 +332,10 @@ def main():
                 bad = "sat with an invalid counterexample: %s" % status[1]
             elif verdict == "sat" and status[0] != "valid":
                 tolerant += 1
+            elif verdict == "unsat" and status is not None and status[0] != "certificate-valid":
+                bad = "unsat, but its certificate is not valid: %s" % status[1][:200]
+            elif status is not None and status[0] == "certificate-valid":
+                certified += 1
             if bad:
                 wrong += 1
                 print("WRONG: %s (%s) mode %r: %s" % (os.path.basename(job[2]), form, job[3], bad))
@@ -328,6 +346,8 @@ def main():
         print("  %-8s %-8s %d" % (v[0], v[1], counts[v]))
     print("  sat valid only with the tolerance (the float32 or the float64 pass misses): %d"
           % tolerant)
+    if any("--certificate" in m.split() for m in modes):
+        print("  unsat with a valid certificate (--check-certificate): %d" % certified)
     print("fuzz_sampled: %d wrong" % wrong)
     if not a.keep:
         shutil.rmtree(work, ignore_errors=True)
