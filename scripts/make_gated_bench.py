@@ -83,27 +83,16 @@ def main(argv):
         for k in range(2):
             x = rng.uniform(-1, 1, N_IN).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            j = int(rng.integers(len(y)))
-            xs = [rb.exact(v) for v in x]
-            for verdict, d in (("unsat", -0.01), ("sat", 0.01)):
-                spec = "vnnlib/%s_point%d_%s.vnnlib" % (style, k, verdict)
-                t = repr(float(y[j]) + d)
-                text = rb.spec_text("%s: Y_%d at one point is %.9g; unsafe Y_%d <= %s: expected %s"
-                                    % (style, j, y[j], j, t, verdict), xs, xs, len(y),
-                                    ["(assert (<= Y_%d %s))" % (j, t)])
-                rb.add_instance(out, rows, consensus, onnx, spec, text, 60, verdict)
+            rb.add_point_pair(out, rows, consensus, onnx, style, k, x, y,
+                              int(rng.integers(len(y))))
         for k in range(5):
             x = rng.uniform(-1, 1, N_IN).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            top = int(np.argmax(y))
-            alts = ["  (and (>= Y_%d Y_%d))" % (j, top) for j in range(len(y)) if j != top]
             for eps in (0.02, 0.04, 0.06, 0.08):
-                spec = "vnnlib/%s_ball%d_eps%g.vnnlib" % (style, k, eps)
-                text = rb.spec_text("%s: L-inf ball of radius %g, unsafe: a class other than %d "
-                                    "scores at least as high" % (style, eps, top),
-                                    [repr(v - eps) for v in x], [repr(v + eps) for v in x],
-                                    len(y), ["(assert (or"] + alts + ["))"])
-                rb.add_instance(out, rows, consensus, onnx, spec, text, 60, "unknown")
+                rb.add_ball(out, rows, consensus, onnx,
+                            "vnnlib/%s_ball%d_eps%g.vnnlib" % (style, k, eps),
+                            "%s: L-inf ball of radius %g" % (style, eps),
+                            [repr(v - eps) for v in x], [repr(v + eps) for v in x], y)
     rb.write_lists(out, rows, consensus)
 
 

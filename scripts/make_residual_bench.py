@@ -191,6 +191,29 @@ def add_instance(out, rows, consensus, onnx, spec, text, timeout, verdict):
     consensus.append((onnx, spec, verdict))
 
 
+def add_point_pair(out, rows, consensus, onnx, name, k, x, y, j):
+    """Two instances of known verdict at the float32 point x (the input box that point), y the
+    network's output there: unsafe Y_j <= y_j - 0.01 (unsat) and Y_j <= y_j + 0.01 (sat)."""
+    xs = [exact(v) for v in x]
+    for verdict, d in (("unsat", -0.01), ("sat", 0.01)):
+        spec = "vnnlib/%s_point%d_%s.vnnlib" % (name, k, verdict)
+        t = repr(float(y[j]) + d)
+        text = spec_text("%s: Y_%d at one point is %.9g; unsafe Y_%d <= %s: expected %s"
+                         % (name, j, y[j], j, t, verdict), xs, xs, len(y),
+                         ["(assert (<= Y_%d %s))" % (j, t)])
+        add_instance(out, rows, consensus, onnx, spec, text, 60, verdict)
+
+
+def add_ball(out, rows, consensus, onnx, spec, what, lo, hi, y):
+    """An unscored instance: the box [lo, hi] (decimal strings), unsafe: a class other than y's
+    top one scores at least as high."""
+    top = int(np.argmax(y))
+    alts = ["  (and (>= Y_%d Y_%d))" % (j, top) for j in range(len(y)) if j != top]
+    text = spec_text("%s, unsafe: a class other than %d scores at least as high" % (what, top),
+                     lo, hi, len(y), ["(assert (or"] + alts + ["))"])
+    add_instance(out, rows, consensus, onnx, spec, text, 60, "unknown")
+
+
 def write_lists(out, rows, consensus):
     """OUT/instances.csv and OUT/consensus.csv, as scripts/bench.py reads them."""
     with open(os.path.join(out, "instances.csv"), "w", newline="") as f:

@@ -139,29 +139,17 @@ def main(argv):
         for k in range(2):
             x = rng.uniform(0, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            j = int(rng.integers(len(y)))
-            xs = [rb.exact(v) for v in x]
-            for verdict, d in (("unsat", -0.01), ("sat", 0.01)):
-                spec = "vnnlib/%s_point%d_%s.vnnlib" % (name, k, verdict)
-                t = repr(float(y[j]) + d)
-                text = rb.spec_text("%s: Y_%d at one point is %.9g; unsafe Y_%d <= %s: expected %s"
-                                    % (name, j, y[j], j, t, verdict), xs, xs, len(y),
-                                    ["(assert (<= Y_%d %s))" % (j, t)])
-                rb.add_instance(out, rows, consensus, onnx, spec, text, 60, verdict)
+            rb.add_point_pair(out, rows, consensus, onnx, name, k, x, y, int(rng.integers(len(y))))
         for k in range(4):
             x = rng.uniform(0, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            top = int(np.argmax(y))
-            alts = ["  (and (>= Y_%d Y_%d))" % (j, top) for j in range(len(y)) if j != top]
             for r in (1, 2, 4):
                 eps = r / 255.0
-                spec = "vnnlib/%s_ball%d_eps%d_255.vnnlib" % (name, k, r)
-                text = rb.spec_text("%s: L-inf ball of radius %d/255 in [0, 1], unsafe: a class "
-                                    "other than %d scores at least as high" % (name, r, top),
-                                    [repr(max(0.0, v - eps)) for v in x],
-                                    [repr(min(1.0, v + eps)) for v in x],
-                                    len(y), ["(assert (or"] + alts + ["))"])
-                rb.add_instance(out, rows, consensus, onnx, spec, text, 60, "unknown")
+                rb.add_ball(out, rows, consensus, onnx,
+                            "vnnlib/%s_ball%d_eps%d_255.vnnlib" % (name, k, r),
+                            "%s: L-inf ball of radius %d/255 in [0, 1]" % (name, r),
+                            [repr(max(0.0, v - eps)) for v in x],
+                            [repr(min(1.0, v + eps)) for v in x], y)
     rb.write_lists(out, rows, consensus)
 
 

@@ -356,39 +356,36 @@ for cut in 0 1; do
     else fail "run_instance.sh, 2.0 result cut=$cut" "result '$first', want $want"; fi
 done
 
+# fuzz_check LABEL SCRIPT ARGS...: runs scripts/SCRIPT.py on verify with ARGS, which must end in
+# "SCRIPT: 0 wrong" (its line "SCRIPT: N ... runs" gives the count)
+fuzz_check() {
+    local label=$1 script=$2 out rc runs first
+    shift 2
+    if [ "$CHECK_CEX" -ne 1 ] || ! command -v protoc >/dev/null 2>&1; then
+        echo "note: numpy/protobuf or protoc missing: scripts/$script.py skipped"
+        return
+    fi
+    out=$("$PY" "scripts/$script.py" "$BIN" "$@" 2>&1); rc=$?
+    runs=$(printf '%s\n' "$out" | sed -n "s/^$script: \([0-9]* [a-z]*.* runs\).*/\1/p")
+    if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "^$script: 0 wrong\$"; then
+        pass "$label ($script.py)" "$runs, 0 wrong"
+    else
+        first=$(printf '%s\n' "$out" | grep -m1 -v '^  ')
+        fail "$label ($script.py)" "exit $rc: $first"
+    fi
+}
+
 # --- soundness against exact extremes (scripts/fuzz_exact.py): no wrong verdict ------------------
 # four random ReLU nets (1, 2 and 96 inputs) whose output's exact extremes over the box are known
 # in rational arithmetic; thresholds just past them (unsat would be wrong) and just short of them
-if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
-    out=$("$PY" scripts/fuzz_exact.py "$BIN" --count 4 --seed 26 --modes ",--split relu" \
-          --timeout 1 --keep "$TMP/fuzz" 2>&1); rc=$?
-    runs=$(printf '%s\n' "$out" | sed -n 's/^fuzz_exact: \([0-9]* trials.* runs\).*/\1/p')
-    if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^fuzz_exact: 0 wrong$'; then
-        pass "exact extremes (fuzz_exact.py)" "$runs, 0 wrong"
-    else
-        first=$(printf '%s\n' "$out" | grep -m1 -v '^  ')
-        fail "exact extremes (fuzz_exact.py)" "exit $rc: $first"
-    fi
-else
-    echo "note: numpy/protobuf or protoc missing: scripts/fuzz_exact.py skipped"
-fi
+fuzz_check "exact extremes" fuzz_exact --count 4 --seed 26 --modes ",--split relu" --timeout 1 \
+    --keep "$TMP/fuzz"
 
 # --- soundness against sampled extremes (scripts/fuzz_sampled.py): no wrong verdict -------------
 # four random nets mixing the activation and operator kinds; thresholds a sampled point reaches
-# (unsat would be wrong), with and without the attack
-if [ "$CHECK_CEX" -eq 1 ] && command -v protoc >/dev/null 2>&1; then
-    out=$("$PY" scripts/fuzz_sampled.py "$BIN" --count 4 --seed 11 --modes=--no-attack \
-          --timeout 1 --keep "$TMP/fuzz_sampled" 2>&1); rc=$?
-    runs=$(printf '%s\n' "$out" | sed -n 's/^fuzz_sampled: \([0-9]* networks.* runs\).*/\1/p')
-    if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^fuzz_sampled: 0 wrong$'; then
-        pass "sampled extremes (fuzz_sampled.py)" "$runs, 0 wrong"
-    else
-        first=$(printf '%s\n' "$out" | grep -m1 -v '^  ')
-        fail "sampled extremes (fuzz_sampled.py)" "exit $rc: $first"
-    fi
-else
-    echo "note: numpy/protobuf or protoc missing: scripts/fuzz_sampled.py skipped"
-fi
+# (unsat would be wrong), without the attack
+fuzz_check "sampled extremes" fuzz_sampled --count 4 --seed 11 --modes=--no-attack --timeout 1 \
+    --keep "$TMP/fuzz_sampled"
 
 # --- several inputs and outputs matched by order and by name: the same answers ----------------
 if [ "$CHECK_CEX" -eq 1 ]; then
