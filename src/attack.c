@@ -23,6 +23,7 @@ struct vfy_attack_ws {
     double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
     double *starts, *start_m; /* ATTACK_MAX_STARTS points and their margins */
     vfy_bound_ctx *real_ctx;  /* the same network without the float-execution allowance */
+    const vfy_bound_ctx *ctx; /* the search's (borrowed): with that allowance unless real-only */
     float *x32, *y32, *s32;   /* float32 evaluation */
     int64_t cap_rows;
 };
@@ -74,6 +75,7 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     if (!ws)
         return NULL;
     ws->net = net;
+    ws->ctx = ctx;
     int64_t w = vfy_net_max_width(net), nx = net->n_in, ny = net->n_out;
     int64_t rows = 1;
     for (int64_t c = 0; c < spec->n_cases; c++)
@@ -220,6 +222,33 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
             }
         if (r->strict ? !(u32 < r->rhs_lo && u64 < r->rhs_lo)
                       : !(u32 <= r->rhs_lo && u64 <= r->rhs_lo))
+            return 0;
+    }
+    /* (4) every float32 execution, not only ours: CROWN on the point box with the search's
+     * context, whose allowance encloses the output of any summation order and kernel (blocked
+     * sums, FMA) the float semantics covers, as its proofs do (CROWN, not IBP: IBP widens each
+     * layer's allowance by the next layers' |W|, on ACAS Xu past a margin of 3e-4). Ours in (2) is one of them; a runtime's may
+     * differ from it by more than a checker's tolerance where the outputs are large (a random net
+     * whose output is -3.9e6: ours -3879380, numpy's -3879377.5 against a threshold -3879377.56).
+     * Real-only: the context is the real network's, and (4) repeats (1). */
+    if (vfy_bound_layers(ws->ctx, VFY_BOUND_CROWN, x, x, NULL, ws->pt) != VFY_OK)
+        return 0;
+    for (int64_t i = 0; i < cs->n_rows; i++) {
+        const vfy_row *r = &cs->rows[i];
+        double *neg = ws->cyrows;
+        for (int64_t j = 0; j < ny; j++)
+            neg[j] = -r->cy[j];
+        double *negx = NULL;
+        if (r->cx) {
+            negx = ws->negx;
+            for (int64_t j = 0; j < nx; j++)
+                negx[j] = -r->cx[j];
+        }
+        double lb;
+        if (vfy_bound_rows(ws->ctx, VFY_BOUND_CROWN, x, x, ws->pt, 1, neg, negx, &lb, NULL,
+                           NULL) != VFY_OK)
+            return 0;
+        if (r->strict ? !(-lb < r->rhs_lo) : !(-lb <= r->rhs_lo))
             return 0;
     }
     return 1;
