@@ -164,6 +164,29 @@ static int to_float_inside(double *x, double lo, double hi)
     return 1;
 }
 
+/* 1 when the row's upper bound on the point box [x, x] (minus the lower bound of the negated row,
+ * by `method` with ctx, whose layer bounds are in ws->pt) is <= rhs_lo (< for a strict row); 0
+ * otherwise or on failure. */
+static int row_holds_at(const vfy_bound_ctx *ctx, vfy_bound_method method, const vfy_row *r,
+                        const double *x, vfy_attack_ws *ws)
+{
+    int64_t nx = ws->net->n_in, ny = ws->net->n_out;
+    double *neg = ws->cyrows;
+    for (int64_t j = 0; j < ny; j++)
+        neg[j] = -r->cy[j];
+    double *negx = NULL;
+    if (r->cx) {
+        negx = ws->negx;
+        for (int64_t j = 0; j < nx; j++)
+            negx[j] = -r->cx[j];
+    }
+    double lb;
+    if (vfy_bound_rows(ctx, method, x, x, ws->pt, 1, neg, negx, &lb, NULL, NULL) != VFY_OK)
+        return 0;
+    double ub = -lb;
+    return r->strict ? ub < r->rhs_lo : ub <= r->rhs_lo;
+}
+
 int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     double *x, vfy_attack_ws *ws)
 {
@@ -194,21 +217,7 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
     vfy_eval_out_f64(net, ws->y);
     for (int64_t i = 0; i < cs->n_rows; i++) {
         const vfy_row *r = &cs->rows[i];
-        double *neg = ws->cyrows;
-        for (int64_t j = 0; j < ny; j++)
-            neg[j] = -r->cy[j];
-        double *negx = NULL;
-        if (r->cx) {
-            negx = ws->negx;
-            for (int64_t j = 0; j < nx; j++)
-                negx[j] = -r->cx[j];
-        }
-        double lb;
-        if (vfy_bound_rows(ws->real_ctx, VFY_BOUND_IBP, x, x, ws->pt, 1, neg, negx, &lb, NULL,
-                           NULL) != VFY_OK)
-            return 0;
-        double ub = -lb;
-        if (r->strict ? !(ub < r->rhs_lo) : !(ub <= r->rhs_lo))
+        if (!row_holds_at(ws->real_ctx, VFY_BOUND_IBP, r, x, ws))
             return 0;
         double u32 = 0, u64 = 0;
         for (int64_t j = 0; j < ny; j++) {
@@ -227,30 +236,16 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
     /* (4) every float32 execution, not only ours: CROWN on the point box with the search's
      * context, whose allowance encloses the output of any summation order and kernel (blocked
      * sums, FMA) the float semantics covers, as its proofs do (CROWN, not IBP: IBP widens each
-     * layer's allowance by the next layers' |W|, on ACAS Xu past a margin of 3e-4). Ours in (2) is one of them; a runtime's may
-     * differ from it by more than a checker's tolerance where the outputs are large (a random net
-     * whose output is -3.9e6: ours -3879380, numpy's -3879377.5 against a threshold -3879377.56).
-     * Real-only: the context is the real network's, and (4) repeats (1). */
+     * layer's allowance by the next layers' |W|, on ACAS Xu past a margin of 3e-4). Ours in (2)
+     * is one of them; a runtime's may differ from it by more than a checker's tolerance where the
+     * outputs are large (a random net whose output is -3.9e6: ours -3879380, numpy's -3879377.5
+     * against a threshold -3879377.56). Real-only: the context is the real network's, and (4)
+     * repeats (1). */
     if (vfy_bound_layers(ws->ctx, VFY_BOUND_CROWN, x, x, NULL, ws->pt) != VFY_OK)
         return 0;
-    for (int64_t i = 0; i < cs->n_rows; i++) {
-        const vfy_row *r = &cs->rows[i];
-        double *neg = ws->cyrows;
-        for (int64_t j = 0; j < ny; j++)
-            neg[j] = -r->cy[j];
-        double *negx = NULL;
-        if (r->cx) {
-            negx = ws->negx;
-            for (int64_t j = 0; j < nx; j++)
-                negx[j] = -r->cx[j];
-        }
-        double lb;
-        if (vfy_bound_rows(ws->ctx, VFY_BOUND_CROWN, x, x, ws->pt, 1, neg, negx, &lb, NULL,
-                           NULL) != VFY_OK)
+    for (int64_t i = 0; i < cs->n_rows; i++)
+        if (!row_holds_at(ws->ctx, VFY_BOUND_CROWN, &cs->rows[i], x, ws))
             return 0;
-        if (r->strict ? !(-lb < r->rhs_lo) : !(-lb <= r->rhs_lo))
-            return 0;
-    }
     return 1;
 }
 
