@@ -237,26 +237,14 @@ def main(argv):
         for k in range(4):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            j = int(rng.integers(len(y)))
-            xs = [exact(v) for v in x]
-            for verdict, d in (("unsat", -0.01), ("sat", 0.01)):
-                spec = "vnnlib/%s_point%d_%s.vnnlib" % (name, k, verdict)
-                t = repr(float(y[j]) + d)
-                text = spec_text("%s: Y_%d at one point is %.9g; unsafe Y_%d <= %s: expected %s"
-                                 % (name, j, y[j], j, t, verdict), xs, xs, len(y),
-                                 ["(assert (<= Y_%d %s))" % (j, t)])
-                add_instance(out, rows, consensus, onnx, spec, text, 60, verdict)
+            add_point_pair(out, rows, consensus, onnx, name, k, x, y, int(rng.integers(len(y))))
         radii = (0.03, 0.06, 0.1) if name in ("gated_mlp", "silu_mlp") else (0.002, 0.005, 0.01)
         for k, eps in enumerate(radii + radii):
             x = rng.uniform(-1, 1, n_in).astype(np.float32).astype(np.float64)
             y = net.run(x, np.float64)
-            top = int(np.argmax(y))
-            alts = ["  (and (>= Y_%d Y_%d))" % (j, top) for j in range(len(y)) if j != top]
-            spec = "vnnlib/%s_ball%d_eps%g.vnnlib" % (name, k, eps)
-            text = spec_text("%s: L-inf ball of radius %g, unsafe: a class other than %d scores at "
-                             "least as high" % (name, eps, top), [repr(v - eps) for v in x],
-                             [repr(v + eps) for v in x], len(y), ["(assert (or"] + alts + ["))"])
-            add_instance(out, rows, consensus, onnx, spec, text, 60, "unknown")
+            add_ball(out, rows, consensus, onnx, "vnnlib/%s_ball%d_eps%g.vnnlib" % (name, k, eps),
+                     "%s: L-inf ball of radius %g" % (name, eps), [repr(v - eps) for v in x],
+                     [repr(v + eps) for v in x], y)
     write_lists(out, rows, consensus)
 
 

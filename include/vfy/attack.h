@@ -4,8 +4,9 @@
  * cy·net(x) + cx·x <= rhs holds. Search works in double (margins and gradients); confirmation does
  * not trust it: vfy_cex_confirm rounds x to float32 values inside the case's INNER box (so the point
  * is exactly what a float32 runtime receives, and truly in the real box) and checks every row for
- * the real-valued network with a sound point evaluation (IBP on the point box), and for the float32
- * execution in ONNX order and the double execution (what runtimes compute). */
+ * the float32 execution in ONNX order and the double execution (what runtimes compute), then for
+ * the real-valued network and every float32 execution the allowance covers, with a sound point
+ * evaluation (CROWN on the point box with the search's context). */
 #ifndef VFY_ATTACK_H
 #define VFY_ATTACK_H
 
