@@ -226,6 +226,16 @@ else
     fail "verify supports" "'$out' (exit $rc for an unknown option); operators '$ops'"
 fi
 
+# the deadline holds from the start: one that passes while the model is read ends in timeout
+out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --timeout 1e-9 --result "$TMP/load_result" 2>"$TMP/err")
+rc=$?
+if [ "$rc" -eq 3 ] && [ "$out" = "timeout" ] && [ "$(cat "$TMP/load_result")" = "timeout" ] &&
+   grep -q "the deadline passed while the model was being" "$TMP/err"; then
+    pass "--timeout while loading" "exit 3, 'timeout', the result file says so"
+else
+    fail "--timeout while loading" "exit $rc, stdout '$out', stderr '$(head -c 200 "$TMP/err")'"
+fi
+
 # --- --compare-bounds: one line per method; with --timeout, those not started by then skipped -----
 out=$(timeout 120 "$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --compare-bounds 2>/dev/null); rc=$?
 if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^crown ' &&

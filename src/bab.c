@@ -317,6 +317,8 @@ typedef struct search {
     const vfy_bound_ctx *ctx;
     const vfy_verify_opts *opts;
     vfy_deadline dl;
+    vfy_deadline final_dl; /* the whole search's (dl's is a phase's at times): the bound passes'
+                            * (vfy_bound_ctx_set_deadline) */
     int64_t max_rows, max_cases;
     int64_t cand_batch; /* candidates evaluated together, at most (CAND_BATCH) */
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
@@ -2673,6 +2675,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     if (st != VFY_OK)
         goto done;
     s.ctx = ctx;
+    s.final_dl.t_end = s.dl.t_end;
+    vfy_bound_ctx_set_deadline(ctx, &s.final_dl);
     s.max_rows = 1;
     for (int64_t c = 0; c < spec->n_cases; c++)
         s.max_rows += spec->cases[c].n_rows;

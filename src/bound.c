@@ -89,6 +89,7 @@ struct vfy_bound_ctx {
     int64_t *fboff;  /* per facet layer: its neurons' bit sets' offset in a row's, in words */
     int64_t n_fb;    /* a row's bit sets in all, in words */
     int fac_memo;    /* the facets' memo between selections (vfy_bound_ctx_set_facet_memo; 1) */
+    const vfy_deadline *dl; /* past it, no CROWN passes (vfy_bound_ctx_set_deadline; NULL) */
 };
 
 /* A domain's share of a backward pass over the rows of one scratch (several domains' rows go
@@ -521,6 +522,8 @@ void vfy_bound_ctx_set_facets(vfy_bound_ctx *ctx, int on)
 }
 int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx) { return ctx->facets; }
 void vfy_bound_ctx_set_facet_memo(vfy_bound_ctx *ctx, int on) { ctx->fac_memo = on != 0; }
+
+void vfy_bound_ctx_set_deadline(vfy_bound_ctx *ctx, const vfy_deadline *dl) { ctx->dl = dl; }
 
 void vfy_bound_ctx_free(vfy_bound_ctx *ctx)
 {
@@ -3971,6 +3974,9 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     if (n_before * VFY_BOUND_CHUNK_ROWS * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
         n_before = 0;
     for (int64_t a0 = 0; a0 < nu; a0 += per_chunk) {
+        /* SOUND: past the deadline the neurons left keep the IBP bounds set before this */
+        if (vfy_deadline_over(ctx->dl))
+            break;
         int64_t na = nu - a0 < per_chunk ? nu - a0 : per_chunk, K = 2 * na;
         if (!scratch_reserve(s, K))
             return VFY_ERR_NOMEM;
@@ -4271,7 +4277,8 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
         memset(lam_in, 0, (size_t)(K * nx) * sizeof(double));
     if (c_in)
         memcpy(c_in, lb, (size_t)K * sizeof(double));
-    if (method != VFY_BOUND_IBP) {
+    /* (past the deadline the IBP bound above stands: sound) */
+    if (method != VFY_BOUND_IBP && !vfy_deadline_over(ctx->dl)) {
         vfy_bound_scratch *s = b->scratch;
         if (!scratch_reserve(s, K) || (lam_in && !alpha_reserve(ctx, s, K)))
             return VFY_ERR_NOMEM;

@@ -199,6 +199,8 @@ static int exit_for_status(vfy_status st)
     case VFY_ERR_UNSUPPORTED:
     case VFY_ERR_INVALID:
         return EXIT_BAD_INPUT;
+    case VFY_ERR_TIMEOUT:
+        return EXIT_TIMEOUT;
     default:
         return EXIT_INTERNAL;
     }
@@ -576,8 +578,8 @@ static vfy_status bind_models(const model_arg *models, int n_models, const vfy_s
  * networks becomes their product (product.h); with tie, the inputs every case ties by
  * equalities become one (*ties; n_z == n_x when none are). */
 static vfy_status load_problem(const model_arg *models, int n_models, const char *spec_path,
-                               int tie, vfy_net **net_out, vfy_spec **spec_out, vfy_ties *ties,
-                               vfy_error *err)
+                               int tie, const vfy_lower_limits *lim, vfy_net **net_out,
+                               vfy_spec **spec_out, vfy_ties *ties, vfy_error *err)
 {
     vfy_spec *spec = NULL;
     vfy_net *loaded[MAX_MODELS] = {NULL}, *net = NULL;
@@ -603,7 +605,7 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
             st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: hidden nodes (declare-hidden) in a "
                           "query over several networks are not supported", spec_path);
         else if (!loaded[i])
-            st = vfy_onnx_load_hidden(models[i].path, hidden, n_hidden, &loaded[i], err);
+            st = vfy_onnx_load_limited(models[i].path, hidden, n_hidden, lim, &loaded[i], err);
         if (st == VFY_OK)
             st = fit_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
                               spec_path, xmap, ymap, err);
@@ -887,8 +889,27 @@ int main(int argc, char **argv)
     int code;
     double *x_full = NULL;
     /* (a certificate's checker re-reads the model and the spec as they are: no ties) */
-    vfy_status st = load_problem(models, n_models, spec_path, !cert_path, &net, &spec, &ties,
-                                 &err);
+    /* the deadline holds from the start: a model whose lowering takes longer ends in timeout */
+    vfy_deadline load_dl = {isfinite(opts.timeout_s) ? t0 + opts.timeout_s : INFINITY, 0};
+    vfy_lower_limits lim = {compare ? NULL : &load_dl, 0}; /* (--compare-bounds: its own) */
+    vfy_status st = load_problem(models, n_models, spec_path, !cert_path, &lim, &net, &spec,
+                                 &ties, &err);
+    if (st == VFY_ERR_TIMEOUT) {
+        fprintf(stderr, "verify: %s\n", err.msg);
+        if (result_path) {
+            vfy_verify_result tr;
+            memset(&tr, 0, sizeof tr);
+            tr.verdict = VFY_TIMEOUT;
+            if (vfy_result_write(result_path, &tr, NULL, 0, 0, &err) != VFY_OK) {
+                fprintf(stderr, "verify: error: %s\n", err.msg);
+                code = EXIT_INTERNAL;
+                goto out;
+            }
+        }
+        puts(std_cmd ? "timed-out" : vfy_verdict_name(VFY_TIMEOUT));
+        code = EXIT_TIMEOUT;
+        goto out;
+    }
     if (st == VFY_OK && cert_path && spec->n_nets > 1)
         st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of queries over "
                       "several networks are not supported", spec_path);

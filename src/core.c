@@ -16,6 +16,7 @@ int vfy_log_level = 0;
 
 static const char *const status_names[] = {
     "ok", "io error", "parse error", "unsupported", "invalid input", "out of memory", "internal error",
+    "timeout",
 };
 _Static_assert(sizeof status_names / sizeof status_names[0] == VFY_STATUS_COUNT,
                "one name per status");
@@ -179,6 +180,12 @@ double vfy_resident_bytes(void)
     fclose(f);
     long page = sysconf(_SC_PAGESIZE);
     return ok && resident > 0 && page > 0 ? (double)resident * (double)page : 0.0;
+}
+
+double vfy_physical_memory_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0.0;
 }
 
 void vfy_release_free_memory(void)

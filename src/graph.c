@@ -3716,7 +3716,50 @@ typedef struct lctx {
      * not bound). */
     int64_t n_conv, *conv_layer, *conv_c0;
     vfy_conv_geom *conv_geom;
+    /* the limits (vfy_lower_limits): the deadline (or NULL) and the bytes the layers may hold;
+     * main is the net being built (lower_carrying lowers a node into a net of its own for a
+     * while, whose layers count too) */
+    const vfy_deadline *dl;
+    double max_bytes;
+    vfy_net *main;
 } lctx;
+
+/* The bytes net's affine layers hold: entries, bias, CSR indices. */
+static double net_bytes(const vfy_net *net)
+{
+    double sum = 0;
+    for (int64_t k = 0; net && k < net->n_layers; k++) {
+        const vfy_layer *L = &net->layers[k];
+        if (L->csr)
+            sum += 16.0 * (double)L->csr->nnz + 8.0 * (double)(L->csr->m + 1);
+        else if (L->kind == VFY_LAYER_DENSE && L->w)
+            sum += 8.0 * (double)L->n_out * (double)L->n_in;
+        if (L->b)
+            sum += 8.0 * (double)L->n_out;
+    }
+    return sum;
+}
+
+/* The bytes lc's layers hold so far. */
+static double lowered_bytes(const lctx *lc)
+{
+    return net_bytes(lc->main) + (lc->net != lc->main ? net_bytes(lc->net) : 0.0);
+}
+
+/* The message of a lowering stopped by its memory ceiling. */
+static vfy_status too_big(const lctx *lc, const vfy_node *n, double need)
+{
+    return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered network would hold more "
+                 "than %.0f MB (%.0f MB needed so far; the ceiling is half of this machine's "
+                 "memory): too large (unsupported)", lc->max_bytes / 1048576.0, need / 1048576.0);
+}
+
+/* VFY_ERR_TIMEOUT, naming the node, once lc's deadline has passed. */
+static vfy_status lower_timeout(const lctx *lc, const vfy_node *n)
+{
+    return nfail(lc->g, n, lc->err, VFY_ERR_TIMEOUT, "the deadline passed while the model was "
+                 "being lowered");
+}
 
 /* *p = a*b; 1 when the double product is the exact real product. */
 static int prod_exact(double a, double b, double *p)
@@ -3755,6 +3798,9 @@ static vfy_status dense_size(lctx *lc, const vfy_node *n, int64_t n_out, int64_t
         return nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED,
                      "the lowered %lld x %lld matrix is too large (unsupported)", (long long)n_out,
                      (long long)n_in);
+    double need = lowered_bytes(lc) + 8.0 * (double)*sz + 8.0 * (double)n_out;
+    if (need > lc->max_bytes)
+        return too_big(lc, n, need);
     return VFY_OK;
 }
 
@@ -3800,6 +3846,9 @@ typedef struct lmat {
     double *b;
     int in_order;      /* the entries so far by rows, then columns, no position twice */
     int oom, too_many; /* an entry could not be stored: out of memory, or above VFY_MAX_ELEMS */
+    int over;          /* room for the entries would pass the lowering's memory ceiling */
+    double need;       /* then: the bytes the layers and this matrix would hold */
+    const lctx *lc;
 } lmat;
 
 static vfy_status lmat_init(lctx *lc, const vfy_node *n, lmat *M, int64_t m, int64_t cols)
@@ -3808,6 +3857,7 @@ static vfy_status lmat_init(lctx *lc, const vfy_node *n, lmat *M, int64_t m, int
     M->m = m;
     M->n = cols;
     M->in_order = 1;
+    M->lc = lc;
     if (!(M->b = vfy_alloc_array((size_t)m + 1, sizeof *M->b)))
         return NOMEM(lc->g, n, lc->err);
     return VFY_OK;
@@ -3825,9 +3875,11 @@ static void lmat_free_entries(lmat *M)
 
 static void lmat_clear(lmat *M)
 {
+    const lctx *lc = M->lc;
     lmat_free_entries(M);
     vfy_free(M->b);
     memset(M, 0, sizeof *M);
+    M->lc = lc;
 }
 
 /* Room for cap entries in all (a hint: lmat_add grows past it). */
@@ -3835,6 +3887,14 @@ static void lmat_reserve(lmat *M, int64_t cap)
 {
     if (cap <= M->cap || M->oom || cap > VFY_MAX_ELEMS)
         return;
+    /* (24 bytes an entry while it is built: row, column, value) */
+    double need = lowered_bytes(M->lc) + 24.0 * (double)cap + 8.0 * (double)M->m;
+    if (need > M->lc->max_bytes) {
+        M->over = 1;
+        M->oom = 1;
+        M->need = need;
+        return;
+    }
     int64_t *r = vfy_realloc(M->r, (size_t)cap * sizeof *r);
     if (r)
         M->r = r;
@@ -3954,6 +4014,10 @@ static vfy_status lmat_finish(lctx *lc, const vfy_node *n, lmat *M, double **w, 
         st = nfail(lc->g, n, lc->err, VFY_ERR_UNSUPPORTED, "the lowered %lld x %lld matrix has "
                    "too many nonzeros, more than %lld (unsupported)", (long long)m, (long long)cols,
                    (long long)VFY_MAX_ELEMS);
+        goto out;
+    }
+    if (M->over) {
+        st = too_big(lc, n, M->need);
         goto out;
     }
     if (M->oom) {
@@ -4302,7 +4366,13 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
         return st;
     lmat_reserve(&M, nnz);
     for (int64_t bn = 0; bn < wg.n; bn++)
-        for (int64_t oc = 0; oc < m; oc++)
+        for (int64_t oc = 0; oc < m; oc++) {
+            /* (a large one takes seconds: the deadline is read per output channel) */
+            if (M.over || vfy_deadline_over(lc->dl)) {
+                st = M.over ? too_big(lc, n, M.need) : lower_timeout(lc, n);
+                lmat_clear(&M);
+                return st;
+            }
             for (int64_t oy = 0; oy < wg.oh; oy++)
                 for (int64_t ox = 0; ox < wg.ow; ox++) {
                     int64_t o = ((bn * m + oc) * wg.oh + oy) * wg.ow + ox;
@@ -4326,6 +4396,7 @@ static vfy_status lower_conv(lctx *lc, const vfy_node *n)
                         }
                     }
                 }
+        }
     if ((st = lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw)))
         return st;
     if (wg.n == 1) {
@@ -4375,7 +4446,13 @@ static vfy_status lower_conv_transpose(lctx *lc, const vfy_node *n)
         return st;
     lmat_reserve(&M, nnz);
     for (int64_t bn = 0; bn < wg.n; bn++)
-        for (int64_t oc = 0; oc < m; oc++)
+        for (int64_t oc = 0; oc < m; oc++) {
+            /* (a large one takes seconds: the deadline is read per output channel) */
+            if (M.over || vfy_deadline_over(lc->dl)) {
+                st = M.over ? too_big(lc, n, M.need) : lower_timeout(lc, n);
+                lmat_clear(&M);
+                return st;
+            }
             for (int64_t oy = 0; oy < wg.oh; oy++)
                 for (int64_t ox = 0; ox < wg.ow; ox++) {
                     int64_t o = ((bn * m + oc) * wg.oh + oy) * wg.ow + ox;
@@ -4400,6 +4477,7 @@ static vfy_status lower_conv_transpose(lctx *lc, const vfy_node *n)
                         }
                     }
                 }
+        }
     return lmat_push(lc, n, &M, 0, cg * wg.kh * wg.kw);
 }
 
@@ -5797,7 +5875,47 @@ static vfy_status describe_io(const vfy_graph *g, vfy_net *net, vfy_error *err)
     return VFY_OK;
 }
 
+double vfy_lower_max_bytes(const vfy_lower_limits *lim)
+{
+    if (lim && lim->max_bytes > 0)
+        return lim->max_bytes;
+    double phys = vfy_physical_memory_bytes();
+    return phys > 0 ? 0.5 * phys : 8.0 * 1073741824.0; /* (unknown: 8 GB) */
+}
+
+/* The entries the live Conv nodes of g lower to (each output, its kernel's window; padding
+ * counted), in bytes as a CSR holds them; *big: the largest node. A lower estimate of the
+ * lowered network's size, known before anything is built. */
+static double conv_bytes(const vfy_graph *g, const char *live, int64_t *big)
+{
+    double sum = 0, most = -1;
+    *big = -1;
+    for (int64_t k = 0; k < g->n_nodes; k++) {
+        const vfy_node *n = &g->nodes[k];
+        if (!live[k] || n->op != VFY_OP_CONV || n->n_in < 2 || n->in[1] < 0 ||
+            g->values[n->out[0]].is_const)
+            continue;
+        const vfy_tensor *wt = &g->values[n->in[1]].t;
+        double per = 1;
+        for (int d = 1; d < wt->rank; d++) /* (C/group) x kernel */
+            per *= (double)wt->shape[d];
+        double b = 16.0 * per * (double)g->values[n->out[0]].t.numel;
+        sum += b;
+        if (b > most) {
+            most = b;
+            *big = k;
+        }
+    }
+    return sum;
+}
+
 vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
+{
+    return vfy_graph_lower_limited(g, NULL, out, err);
+}
+
+vfy_status vfy_graph_lower_limited(const vfy_graph *g, const vfy_lower_limits *lim, vfy_net **out,
+                                   vfy_error *err)
 {
     vfy_status st = VFY_OK;
     char *live = NULL;
@@ -5807,7 +5925,8 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
     vfy_net *net = vfy_alloc(sizeof *net);
     if (!net)
         return vfy_fail(err, VFY_ERR_NOMEM, "%s: out of memory", g->file);
-    lctx lc = {.g = g, .net = net, .err = err};
+    lctx lc = {.g = g, .net = net, .err = err, .dl = lim ? lim->dl : NULL,
+               .max_bytes = vfy_lower_max_bytes(lim), .main = net};
     VFY_ASSERT(g->input >= 0 && g->output >= 0);
     const vfy_value *iv = &g->values[g->input], *ov = &g->values[g->output];
     if (!ov->is_shaped || iv->is_const || ov->is_const) {
@@ -5841,6 +5960,17 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         goto fail;
     size_t nv = (size_t)g->n_values + 1;
     live = live_nodes(g);
+    if (live) { /* (refused before anything is built where the convolutions alone are too many) */
+        int64_t big;
+        double cb = conv_bytes(g, live, &big);
+        if (cb > lc.max_bytes) {
+            st = nfail(g, &g->nodes[big], err, VFY_ERR_UNSUPPORTED, "the network's convolutions "
+                       "lower to %.0f MB of matrices, more than %.0f MB (the ceiling is half of "
+                       "this machine's memory; this node is the largest): too large "
+                       "(unsupported)", cb / 1048576.0, lc.max_bytes / 1048576.0);
+            goto fail;
+        }
+    }
     d.rep = vfy_alloc_array(nv, sizeof *d.rep);
     d.last = vfy_alloc_array(nv, sizeof *d.last);
     /* at most one slot per computed value */
@@ -5867,6 +5997,10 @@ vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err)
         const vfy_node *n = &g->nodes[k];
         if (!live[k] || g->values[n->out[0]].is_const || k == out_node)
             continue;
+        if (vfy_deadline_over(lc.dl)) {
+            st = lower_timeout(&lc, n);
+            goto fail;
+        }
         int ci = -1, n_comp = 0;
         for (int64_t j = 0; j < n->n_in; j++)
             if (n->in[j] >= 0 && !g->values[n->in[j]].is_const) {

@@ -400,9 +400,10 @@ static vfy_status find_outputs(const Onnx__GraphProto *G, vfy_graph *g, int64_t 
     return VFY_OK;
 }
 
-vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const char *name,
-                                      const char *const *hidden, int64_t n_hidden,
-                                      vfy_net **out, vfy_error *err)
+vfy_status vfy_onnx_load_bytes_limited(const uint8_t *data, size_t len, const char *name,
+                                       const char *const *hidden, int64_t n_hidden,
+                                       const vfy_lower_limits *lim, vfy_net **out,
+                                       vfy_error *err)
 {
     vfy_status st = VFY_OK;
     pb_state ps = {0};
@@ -430,8 +431,14 @@ vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const cha
         goto fail;
     onnx__model_proto__free_unpacked(m, &pa);
     m = NULL;
-    if ((st = vfy_graph_sort(g, err)) || (st = vfy_graph_infer(g, err)) ||
-        (st = vfy_graph_lower(g, out, err)))
+    if ((st = vfy_graph_sort(g, err)) || (st = vfy_graph_infer(g, err)))
+        goto fail;
+    if (lim && vfy_deadline_over(lim->dl)) { /* (the parse and the folding take their time) */
+        st = vfy_fail(err, VFY_ERR_TIMEOUT, "%s: the deadline passed while the model was being "
+                      "read", name);
+        goto fail;
+    }
+    if ((st = vfy_graph_lower_limited(g, lim, out, err)))
         goto fail;
     for (int64_t k = 0; k < n_hidden; k++)
         (*out)->outs[(*out)->n_outs - n_hidden + k].hidden = 1;
@@ -444,23 +451,36 @@ fail:
     return st;
 }
 
+vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const char *name,
+                                      const char *const *hidden, int64_t n_hidden,
+                                      vfy_net **out, vfy_error *err)
+{
+    return vfy_onnx_load_bytes_limited(data, len, name, hidden, n_hidden, NULL, out, err);
+}
+
 vfy_status vfy_onnx_load_bytes(const uint8_t *data, size_t len, const char *name, vfy_net **out,
                                vfy_error *err)
 {
     return vfy_onnx_load_bytes_hidden(data, len, name, NULL, 0, out, err);
 }
 
-vfy_status vfy_onnx_load_hidden(const char *path, const char *const *hidden, int64_t n_hidden,
-                                vfy_net **out, vfy_error *err)
+vfy_status vfy_onnx_load_limited(const char *path, const char *const *hidden, int64_t n_hidden,
+                                 const vfy_lower_limits *lim, vfy_net **out, vfy_error *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
     *out = NULL;
     vfy_status st = vfy_read_file(path, &bytes, &len, err);
     if (st == VFY_OK)
-        st = vfy_onnx_load_bytes_hidden(bytes, len, path, hidden, n_hidden, out, err);
+        st = vfy_onnx_load_bytes_limited(bytes, len, path, hidden, n_hidden, lim, out, err);
     vfy_free(bytes);
     return st;
+}
+
+vfy_status vfy_onnx_load_hidden(const char *path, const char *const *hidden, int64_t n_hidden,
+                                vfy_net **out, vfy_error *err)
+{
+    return vfy_onnx_load_limited(path, hidden, n_hidden, NULL, out, err);
 }
 
 vfy_status vfy_onnx_load(const char *path, vfy_net **out, vfy_error *err)

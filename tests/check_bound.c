@@ -817,6 +817,48 @@ START_TEST(test_crown_tighter_than_ibp)
 }
 END_TEST
 
+/* vfy_bound_ctx_set_deadline: past the deadline (or with its flag raised) CROWN's passes are left
+ * out and the bounds are IBP's, bit for bit; with a deadline to come they are CROWN's, tighter. */
+START_TEST(test_crown_deadline_ibp)
+{
+    int64_t hidden[3] = {20, 20, 20};
+    vfy_net *net = testnet_random(42, 5, hidden, 3, 5, 0.5, 0);
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+    int64_t half = vfy_bounds_flat_size(ctx) / 2;
+    double *fi = calloc((size_t)(4 * half), sizeof(double)), *fc = fi + 2 * half;
+    double lo[5], hi[5];
+    for (int j = 0; j < 5; j++) {
+        lo[j] = -0.1;
+        hi[j] = 0.1;
+    }
+    double cy[5] = {1, -1, 0, 0, 0}, lbi, lbc, lb_later;
+    vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bi);
+    vfy_bound_rows(ctx, VFY_BOUND_IBP, lo, hi, bi, 1, cy, NULL, &lbi, NULL, NULL);
+    vfy_bounds_export(ctx, bi, fi);
+    vfy_deadline dl[2] = {{vfy_now() - 1.0, 0}, {INFINITY, 1}};
+    for (int k = 0; k < 2; k++) {
+        vfy_bound_ctx_set_deadline(ctx, &dl[k]);
+        vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc);
+        vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, bc, 1, cy, NULL, &lbc, NULL, NULL);
+        vfy_bounds_export(ctx, bc, fc);
+        ck_assert(memcmp(fi, fc, (size_t)(2 * half) * sizeof(double)) == 0);
+        REQUIRE_MSG(lbc == lbi, "deadline %d: %.17g against IBP's %.17g", k, lbc, lbi);
+    }
+    vfy_deadline later = {vfy_now() + 3600.0, 0};
+    vfy_bound_ctx_set_deadline(ctx, &later);
+    vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc);
+    vfy_bound_rows(ctx, VFY_BOUND_CROWN, lo, hi, bc, 1, cy, NULL, &lb_later, NULL, NULL);
+    REQUIRE_MSG(lb_later > lbi, "crown %g ibp %g", lb_later, lbi);
+    free(fi);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* y = relu(2^60 x + 1) - relu(2^60 x) is 1 in real arithmetic on x in [0.5, 1] but 0 when executed
  * in floating point: with the float-execution allowance, y > 0.5 must not be proved. */
 START_TEST(test_float_execution_cancellation)
@@ -5070,6 +5112,7 @@ static Suite *bound_suite(void)
     tcase_add_loop_test(tc, test_input_layer_kept_per_box, 0, 4);
     tcase_add_loop_test(tc, test_bounds_contain_samples, 0, 12);
     tcase_add_test(tc, test_crown_tighter_than_ibp);
+    tcase_add_test(tc, test_crown_deadline_ibp);
     tcase_add_test(tc, test_float_execution_cancellation);
     tcase_add_test(tc, test_margin_proved);
     tcase_add_test(tc, test_float_overflow_no_proof);

@@ -2415,6 +2415,79 @@ START_TEST(test_conv)
 }
 END_TEST
 
+static vfy_status load_lim(const mb *b, const vfy_lower_limits *lim, vfy_net **net, vfy_error *e)
+{
+    size_t len;
+    uint8_t *buf = mb_pack(b, &len);
+    vfy_error_clear(e);
+    return vfy_onnx_load_bytes_limited(buf, len, "test.onnx", NULL, 0, lim, net, e);
+}
+
+static void limited_fails(const mb *b, const vfy_lower_limits *lim, vfy_status want,
+                          const char *s1, const char *s2)
+{
+    vfy_net *net = NULL;
+    vfy_error e;
+    vfy_status st = load_lim(b, lim, &net, &e);
+    REQUIRE_MSG(st == want, "status %s, want %s: %s", vfy_status_name(st), vfy_status_name(want),
+                e.msg);
+    ck_assert_ptr_null(net);
+    REQUIRE_MSG(strstr(e.msg, "test.onnx") && strstr(e.msg, s1) && (!s2 || strstr(e.msg, s2)),
+                "message '%s' lacks the file, '%s' or '%s'", e.msg, s1, s2 ? s2 : "");
+}
+
+/* The loaders' limits (graph.h, vfy_lower_limits): a ceiling on the lowered layers' bytes, checked
+ * against the Conv nodes' entries before anything is built and then as each matrix is reserved
+ * and allocated, and a deadline. Within them the net is the one the plain loader gives. */
+START_TEST(test_lower_limits)
+{
+    /* test_conv's first geometry: 100 outputs of 36 entries, 57,600 bytes as a CSR */
+    cw = (win){4, 5, 5, 4, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5, 5, 1, 0, 4};
+    mb b;
+    build_conv(&b, NULL, 1);
+    vfy_net *ref = load_ok(&b), *net = NULL;
+    vfy_lower_limits lim = {NULL, 50000};
+    limited_fails(&b, &lim, VFY_ERR_UNSUPPORTED, "node 'conv' (Conv): the network's convolutions "
+                  "lower to", "too large");
+    /* above the Conv's entries, below the 86,400 bytes they take while built */
+    lim.max_bytes = 70000;
+    limited_fails(&b, &lim, VFY_ERR_UNSUPPORTED, "node 'conv' (Conv): the lowered network would "
+                  "hold more than", "too large");
+    lim.max_bytes = 1e6;
+    vfy_error e;
+    REQUIRE_MSG(load_lim(&b, &lim, &net, &e) == VFY_OK, "%s", e.msg);
+    ck_assert_int_eq(net->n_layers, ref->n_layers);
+    double x[100], y[100], yr[100];
+    for (int t = 0; t < 20; t++) {
+        for (int64_t i = 0; i < ref->n_in; i++)
+            x[i] = urand();
+        net_eval(net, x, y);
+        net_eval(ref, x, yr);
+        for (int64_t j = 0; j < ref->n_out; j++)
+            ck_assert(y[j] == yr[j]);
+    }
+    vfy_net_free(net);
+    net = NULL;
+    /* a deadline passed, or cancelled: timeout; one to come: loaded */
+    vfy_deadline dl = {vfy_now() - 1.0, 0};
+    lim = (vfy_lower_limits){&dl, 0};
+    limited_fails(&b, &lim, VFY_ERR_TIMEOUT, "the deadline passed", NULL);
+    dl = (vfy_deadline){INFINITY, 1};
+    limited_fails(&b, &lim, VFY_ERR_TIMEOUT, "the deadline passed", NULL);
+    dl = (vfy_deadline){vfy_now() + 3600.0, 0};
+    REQUIRE_MSG(load_lim(&b, &lim, &net, &e) == VFY_OK, "%s", e.msg);
+    vfy_net_free(net);
+    vfy_net_free(ref);
+    /* a MatMul's dense matrix (6 entries and 2 of bias: 64 bytes) against a ceiling of 40 */
+    build_mm(&b, ENC_RAW, ENC_RAW, FLT, 0);
+    lim = (vfy_lower_limits){NULL, 40};
+    limited_fails(&b, &lim, VFY_ERR_UNSUPPORTED, "the lowered network would hold more than",
+                  "too large");
+    ck_assert(vfy_lower_max_bytes(NULL) > 0);
+    ck_assert(vfy_lower_max_bytes(&lim) == 40);
+}
+END_TEST
+
 /* ConvTranspose on cw's geometry (c, h, w the input; m, oh, ow the output worked out by hand from
  * oh = sh (h - 1) + output_padding + (kh - 1) dh + 1 - pt - pb), kernel (c, m/group, kh, kw):
  * every input element scatters its kernel (the ONNX definition, written directly). */
@@ -5018,6 +5091,13 @@ START_TEST(test_graph_api)
     ck_assert_int_eq(vfy_graph_infer(g, &e), VFY_OK);
     ck_assert_int_eq(g->values[y].t.numel, 4);
     vfy_net *net = NULL;
+    /* a deadline passed: the lowering stops at its first node, naming it */
+    vfy_deadline dl = {vfy_now() - 1.0, 0};
+    vfy_lower_limits lim = {&dl, 0};
+    ck_assert_int_eq(vfy_graph_lower_limited(g, &lim, &net, &e), VFY_ERR_TIMEOUT);
+    ck_assert_ptr_null(net);
+    REQUIRE_MSG(strstr(e.msg, "node '#1' (Relu): the deadline passed while the model was being "
+                       "lowered"), "%s", e.msg);
     ck_assert_int_eq(vfy_graph_lower(g, &net, &e), VFY_OK);
     ck_assert_int_eq(net->n_layers, 2);
     ck_assert_int_eq(net->layers[1].kind, VFY_LAYER_SCALE);
@@ -5105,6 +5185,7 @@ static Suite *onnx_suite(void)
     tcase_add_test(te, test_nomem);
     tcase_add_test(te, test_nomem_conv);
     tcase_add_test(te, test_err_conv);
+    tcase_add_test(te, test_lower_limits);
     suite_add_tcase(s, te);
     TCase *tb = tcase_create("benchmarks");
     tcase_set_timeout(tb, 120);

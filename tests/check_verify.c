@@ -696,6 +696,34 @@ START_TEST(test_deadline)
 END_TEST
 
 
+/* The deadline is honoured where a single bound pass would overrun it: a wide net (400 inputs,
+ * four hidden layers of 2,500) whose root's CROWN pass over the hidden layers takes about 6 s; the
+ * search's bound passes are IBP's past the deadline (vfy_bound_ctx_set_deadline). Before, the
+ * root's pass, begun before a deadline of 0.5 s, ran to its end: 6.1 s. */
+START_TEST(test_deadline_wide_root)
+{
+    int64_t hidden[4] = {2500, 2500, 2500, 2500};
+    vfy_net *net = testnet_random(17, 400, hidden, 4, 2, 0.1, 0);
+    ck_assert_ptr_nonnull(net);
+    char *text = malloc(400 * 80 + 256), *p = text;
+    for (int i = 0; i < 400; i++)
+        p += sprintf(p, "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))", i,
+                     i, i);
+    sprintf(p, "(declare-const Y_0 Real)(declare-const Y_1 Real)(assert (<= Y_0 -1000))");
+    vfy_spec *spec = parse(text);
+    free(text);
+    vfy_verify_result res;
+    double t0 = vfy_now();
+    vfy_verdict v = run(net, spec, 2, 0.5, &res);
+    double dt = vfy_now() - t0;
+    ck_assert(v == VFY_TIMEOUT);
+    REQUIRE_MSG(dt < 2.0, "took %g s for a 0.5 s deadline", dt);
+    vfy_verify_result_free(&res);
+    vfy_spec_free(spec);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* y = f(x0) + f(-x0) through a 2 -> 2 -> 1 net with activation f: 1 for sigmoid, 0 for tanh, in
  * real arithmetic. The second input only widens the box. */
 static vfy_net *act_sym_net(vfy_layer_kind kind)
@@ -2100,6 +2128,7 @@ static Suite *verify_suite(void)
     tcase_add_loop_test(tc, test_random_consistent, 0, 8);
     tcase_add_test(tc, test_mismatch_is_error);
     tcase_add_test(tc, test_deadline);
+    tcase_add_test(tc, test_deadline_wide_root);
     tcase_add_test(tc, test_root_tightening_all_cases);
     tcase_add_loop_test(tc, test_root_deepening, 0, 2);
     tcase_add_test(tc, test_attack_deferred_by_box);

@@ -61,6 +61,12 @@ int vfy_bound_ctx_facets(const vfy_bound_ctx *ctx); /* whether they are on */
  * from them (default on; bound.c, fac_memo). The bounds are the same bit for bit either way: off
  * is for the test that says so. */
 void vfy_bound_ctx_set_facet_memo(vfy_bound_ctx *ctx, int on);
+/* A deadline (NULL, the default: none; borrowed) past which vfy_bound_layers and vfy_bound_rows
+ * leave out their CROWN passes: their bounds are then IBP's, sound and looser, so that a pass over
+ * a network too large for the time left ends at once (a VGG-16 on 64 x 64 images, 3.6e8
+ * nonzeros: the root's CROWN ran for minutes past a deadline of 20 s). Layers whose CROWN pass
+ * was done keep it; a layer's pass stops between two chunks of its neurons. */
+void vfy_bound_ctx_set_deadline(vfy_bound_ctx *ctx, const vfy_deadline *dl);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
  * s = u/(u - l) as computed and t rounded up so that the line is sound for that s. */

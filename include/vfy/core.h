@@ -18,6 +18,8 @@ typedef enum vfy_status {
     VFY_ERR_INVALID,     /* inconsistent input: shapes, variables, an unbounded or empty region */
     VFY_ERR_NOMEM,       /* an allocation failed */
     VFY_ERR_INTERNAL,    /* a broken invariant of our own */
+    VFY_ERR_TIMEOUT,     /* the deadline passed before the work was done (no fault of the input:
+                          * the CLI answers timeout) */
     VFY_STATUS_COUNT
 } vfy_status;
 
@@ -69,6 +71,8 @@ double vfy_now(void);
  * queue budget leaves out besides its workers' scratch (the network, its bounds context, a
  * caller's own search). */
 double vfy_resident_bytes(void);
+/* The machine's physical memory in bytes (0 when unknown). */
+double vfy_physical_memory_bytes(void);
 /* Hand the heap's free memory back to the system where the C library can (glibc's malloc_trim), so
  * that vfy_resident_bytes counts what is in use after a phase freed much (no-op elsewhere). */
 void vfy_release_free_memory(void);

@@ -239,4 +239,22 @@ vfy_status vfy_graph_infer(vfy_graph *g, vfy_error *err);
  * See src/graph.c for the lowering of each op. */
 vfy_status vfy_graph_lower(const vfy_graph *g, vfy_net **out, vfy_error *err);
 
+/* What a lowering may take: a deadline (NULL: none), past which it stops with VFY_ERR_TIMEOUT,
+ * and a ceiling on the bytes its layers' matrices hold (their entries, the bias, the CSR row and
+ * column indices, a matrix's entries while it is built; <= 0: half the machine's physical
+ * memory, vfy_physical_memory_bytes), past which it stops with VFY_ERR_UNSUPPORTED. The
+ * ceiling keeps a network whose convolutions lower to tens of gigabytes (a VGG-16 on 64 x 64
+ * images, 1.4e9 nonzeros) from taking the machine's memory: refused at once where its Conv nodes'
+ * entries alone exceed it, else when the lowering reaches it. */
+typedef struct vfy_lower_limits {
+    const vfy_deadline *dl;
+    double max_bytes;
+} vfy_lower_limits;
+
+/* vfy_graph_lower within lim (NULL: the defaults above). */
+vfy_status vfy_graph_lower_limited(const vfy_graph *g, const vfy_lower_limits *lim, vfy_net **out,
+                                   vfy_error *err);
+/* The ceiling in bytes that lim sets (its default filled in). */
+double vfy_lower_max_bytes(const vfy_lower_limits *lim);
+
 #endif

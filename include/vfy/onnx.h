@@ -7,7 +7,7 @@
 #ifndef VFY_ONNX_H
 #define VFY_ONNX_H
 
-#include "vfy/net.h"
+#include "vfy/graph.h"
 
 /* Load path into a new net owned by the caller (vfy_net_free). */
 vfy_status vfy_onnx_load(const char *path, vfy_net **out, vfy_error *err);
@@ -22,5 +22,15 @@ vfy_status vfy_onnx_load_hidden(const char *path, const char *const *hidden, int
 vfy_status vfy_onnx_load_bytes_hidden(const uint8_t *data, size_t len, const char *name,
                                       const char *const *hidden, int64_t n_hidden,
                                       vfy_net **out, vfy_error *err);
+
+/* vfy_onnx_load_hidden within lim (graph.h: a deadline, past which it stops with
+ * VFY_ERR_TIMEOUT, and a ceiling on the lowered layers' bytes; NULL: the defaults, no deadline
+ * and half the machine's memory, as every loader above). */
+vfy_status vfy_onnx_load_limited(const char *path, const char *const *hidden, int64_t n_hidden,
+                                 const vfy_lower_limits *lim, vfy_net **out, vfy_error *err);
+vfy_status vfy_onnx_load_bytes_limited(const uint8_t *data, size_t len, const char *name,
+                                       const char *const *hidden, int64_t n_hidden,
+                                       const vfy_lower_limits *lim, vfy_net **out,
+                                       vfy_error *err);
 
 #endif
