@@ -1,0 +1,135 @@
+#!/usr/bin/python3
+"""Write a benchmark folder of networks too large for their time or this machine's memory (for
+scripts/bench.py): what verify must do with them is end within the deadline, or refuse at once.
+
+usage: make_large_bench.py OUT_DIR
+
+VNN-COMP's vggnet16_2023 is a VGG-16 on ImageNet. verify lowers every Conv to a sparse matrix
+(a 3x3 convolution of 64 channels on 64 x 64 images: 1.5e8 nonzeros), so a VGG-16 is far past what
+its bound passes can do in a competition's time, and at full width past this machine's memory.
+Three stand-ins (random weights, fixed seed, float32, 1000 classes):
+
+* vgg16_64h: VGG-16's layers (13 Conv 3x3 + Relu, 5 MaxPool 2x2, Gemm 4096, 4096, 1000) with half
+  the channels and units, on 3 x 64 x 64 inputs: about 4.8 GB lowered. It loads; its root's CROWN
+  takes minutes: the deadline must hold all the same.
+* vgg16_64: the same at full width: about 19 GB lowered, past half of a 24 GB machine's memory:
+  refused at once, naming its largest Conv (before: 95 s of loading and 21 GB, then a timeout).
+
+Specs: 50 pixels of a random image in [0, 1] perturbed by 2/255 (the others fixed, at float32
+values written exactly), unsafe: another class scores at least the image's class; and the image
+alone (a point). Unscored (consensus `unknown`). Timeouts 30 s.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import check_cex  # noqa: E402  (onnx_pb2 from onnx.proto, the float64 evaluator)
+import make_residual_bench as mrb  # noqa: E402  (exact decimals, spec text, the lists)
+
+import numpy as np  # noqa: E402
+
+VGG16 = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"]
+
+
+def vgg(path, width, hw, seed):
+    """A VGG-16 of the given width (1: the original channels and units) on 3 x hw x hw inputs."""
+    pb = check_cex.load_onnx_pb2()
+    rng = np.random.default_rng(seed)
+    m = pb.ModelProto()
+    m.ir_version = 8
+    op = m.opset_import.add()
+    op.domain = ""
+    op.version = 13
+    g = m.graph
+    g.name = "vgg16"
+
+    def init(name, arr):
+        t = g.initializer.add()
+        t.name = name
+        t.dims.extend(arr.shape)
+        t.data_type = 1
+        t.raw_data = arr.astype("<f4").tobytes()
+
+    def node(op_type, ins, out, **attrs):
+        n = g.node.add()
+        n.op_type = op_type
+        n.input.extend(ins)
+        n.output.append(out)
+        n.name = out
+        for k, v in attrs.items():
+            a = n.attribute.add()
+            a.name = k
+            if isinstance(v, list):
+                a.type = 7  # INTS
+                a.ints.extend(v)
+            else:
+                a.type = 2  # INT
+                a.i = v
+        return out
+
+    x, cin = "X", 3
+    for i, c in enumerate(VGG16):
+        if c == "M":
+            x = node("MaxPool", [x], "pool%d" % i, kernel_shape=[2, 2], strides=[2, 2])
+            continue
+        c = max(1, int(c * width))
+        init("w%d" % i, rng.normal(0, (2.0 / (cin * 9)) ** 0.5, (c, cin, 3, 3)))
+        init("b%d" % i, rng.normal(0, 0.01, c))
+        x = node("Conv", [x, "w%d" % i, "b%d" % i], "conv%d" % i, kernel_shape=[3, 3],
+                 pads=[1, 1, 1, 1])
+        x = node("Relu", [x], "relu%d" % i)
+        cin = c
+    x = node("Flatten", [x], "flat", axis=1)
+    dims = [cin * (hw // 32) ** 2, int(4096 * width), int(4096 * width), 1000]
+    for k in range(3):
+        init("fw%d" % k, rng.normal(0, (2.0 / dims[k]) ** 0.5, (dims[k + 1], dims[k])))
+        init("fb%d" % k, rng.normal(0, 0.01, dims[k + 1]))
+        x = node("Gemm", [x, "fw%d" % k, "fb%d" % k], "fc%d" % k if k < 2 else "Y", transB=1)
+        if k < 2:
+            x = node("Relu", [x], "frelu%d" % k)
+    for kind, name, d in ((g.input, "X", [1, 3, hw, hw]), (g.output, "Y", [1, 1000])):
+        v = kind.add()
+        v.name = name
+        v.type.tensor_type.elem_type = 1
+        for s in d:
+            v.type.tensor_type.shape.dim.add().dim_value = s
+    with open(path, "wb") as f:
+        f.write(m.SerializeToString())
+    return check_cex.Network(m)
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    out = argv[1]
+    for d in ("onnx", "vnnlib"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    rows, consensus = [], []
+    for name, width, hw in (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64)):
+        onnx = "onnx/%s.onnx" % name
+        net = vgg(os.path.join(out, onnx), width, hw, 5)
+        rng = np.random.default_rng(1)
+        x = rng.uniform(0, 1, 3 * hw * hw).astype(np.float32).astype(np.float64)
+        y = net.run(x, np.float64)
+        top = int(np.argmax(y))
+        pert = set(rng.choice(x.size, 50, replace=False).tolist())
+        eps = 2.0 / 255
+        lo = [mrb.exact(float(np.float32(max(0.0, v - eps))) if i in pert else float(v))
+              for i, v in enumerate(x)]
+        hi = [mrb.exact(float(np.float32(min(1.0, v + eps))) if i in pert else float(v))
+              for i, v in enumerate(x)]
+        alts = ["  (and (>= Y_%d Y_%d))" % (j, top) for j in range(len(y)) if j != top]
+        for spec, what, a, b in (("pix50", "50 pixels +-2/255", lo, hi),
+                                 ("point", "one image", [mrb.exact(float(v)) for v in x],
+                                  [mrb.exact(float(v)) for v in x])):
+            path = "vnnlib/%s_%s.vnnlib" % (name, spec)
+            text = mrb.spec_text("%s, %s, unsafe: a class other than %d scores at least as high"
+                                 % (name, what, top), a, b, len(y), ["(assert (or"] + alts + ["))"])
+            mrb.add_instance(out, rows, consensus, onnx, path, text, 30, "unknown")
+    mrb.write_lists(out, rows, consensus)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
