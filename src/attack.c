@@ -280,13 +280,14 @@ static double margin_grad(const vfy_net *net, const vfy_spec *spec, int64_t c, c
 
 /* Projected signed-gradient descent on the margin from ws->x inside [ws->lo, ws->hi], the step
  * shrinking geometrically from frac0 of the box to a thousandth of that; 1 with the confirmed
- * point in x_out when a counterexample is found. */
+ * point in x_out when a counterexample is found. It ends at the deadline dl (NULL: none), read
+ * at every step (a step on a large net takes a tenth of a second or more). */
 static int descend(const vfy_net *net, const vfy_spec *spec, int64_t c, int steps, double frac0,
-                   vfy_attack_ws *ws, double *x_out)
+                   const vfy_deadline *dl, vfy_attack_ws *ws, double *x_out)
 {
     int64_t nx = net->n_in;
     double frac = frac0, decay = steps > 1 ? pow(1e-3, 1.0 / (steps - 1)) : 1.0;
-    for (int it = 0; it < steps; it++, frac *= decay) {
+    for (int it = 0; it < steps && !vfy_deadline_over(dl); it++, frac *= decay) {
         double m = margin_grad(net, spec, c, ws->x, ws, ws->grad);
         if (m <= 0) {
             memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
@@ -372,7 +373,7 @@ int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
         if (vfy_deadline_over(dl))
             return 0;
         memcpy(ws->x, ws->starts + (size_t)r * (size_t)nx, (size_t)nx * sizeof(double));
-        if (descend(net, spec, c, steps, ATTACK_FIRST_STEP, ws, x_out))
+        if (descend(net, spec, c, steps, ATTACK_FIRST_STEP, dl, ws, x_out))
             return 1;
     }
     return 0;
@@ -398,5 +399,5 @@ int vfy_attack_from(const vfy_net *net, const vfy_spec *spec, int64_t c, const d
         memcpy(x_out, ws->x, (size_t)nx * sizeof(double));
         return vfy_cex_confirm(net, spec, c, x_out, ws);
     }
-    return descend(net, spec, c, steps, LOCAL_FIRST_STEP, ws, x_out);
+    return descend(net, spec, c, steps, LOCAL_FIRST_STEP, dl, ws, x_out);
 }

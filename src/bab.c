@@ -1974,6 +1974,14 @@ static void domain_finish(search *s, worker *w, const domain *d, int rank, dresu
     int64_t row0 = 0;
     r->prio = INFINITY;
     for (int64_t a = 0; a < d->n_active; a++) {
+        /* each open case costs passes here (its candidates' forward passes, input splitting's
+         * smear): with a thousand classes on a large net, minutes. Past the search's deadline
+         * (not a phase's, whose domains are finished: they carry over) the domain goes back to
+         * the frontier as it came (nothing is concluded from it) */
+        if (vfy_deadline_over(&s->final_dl)) {
+            r->kind = R_SKIPPED;
+            return;
+        }
         int64_t c = d->active[a];
         const vfy_case *cs = &spec->cases[c];
         int refuted = w->fin_ref[a];
@@ -3147,7 +3155,10 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                     }
                     s.lp_tried += r->lp_tried;
                     s.lp_won += r->lp_won;
-                    res->rebounded += r->rebounded;
+                    /* (a domain skipped at the deadline after its bounds counts as not bounded:
+                     * it comes back, or the search ends) */
+                    if (r->kind != R_SKIPPED)
+                        res->rebounded += r->rebounded;
                     s.interm_cut += r->cut;
                     s.interm_n += (double)r->cut_n;
                     if (s.interm_n > INTERM_WINDOW) {

@@ -160,6 +160,10 @@ typedef struct vfy_bound_scratch {
      * radius, not the inputs' magnitudes (which cost 1e-3 of the 256x2 net's root CROWN margin);
      * crown_refine keeps it in double where it cannot */
     int64_t f32_from;
+    /* 1 while a pass may stop at the context's deadline (ctx->dl) between two layers, its rows
+     * then bounded by -inf (crown_refine's and vfy_bound_rows' passes, where the bounds before
+     * them, IBP's, stand) */
+    int abortable;
     /* The input layer's float32 product in centred form (cen_compute), for a DENSE input layer
      * with float32 weights: the box the layer was prepared for (cen_lo, cen_hi); x = c + d over
      * it, |d| <= r, and |c| (cen_ac); fl(W c) and a bound per unit of |coefficient| of its error
@@ -3492,6 +3496,19 @@ static void backward_segs(const vfy_bound_ctx *ctx, vfy_bound_scratch *s, const 
     const vfy_net *net = ctx->net;
     int64_t fac_layer = -1; /* the ReLU layer whose facets wait for their affine step */
     for (int64_t k = k_end - 1; k >= 0; k--) {
+        if (s->abortable && vfy_deadline_over(ctx->dl)) {
+            /* SOUND: -inf bounds every row (a layer of a large convolutional net takes a second
+             * or more; past the deadline the rest of the pass is left out) */
+            for (int64_t g = 0; g < n_seg; g++)
+                for (int64_t i = segs[g].r0; i < segs[g].r0 + segs[g].K; i++) {
+                    lb[i] = -INFINITY;
+                    if (lam_in)
+                        memset(lam_in + i * net->n_in, 0, (size_t)net->n_in * sizeof(double));
+                    if (c_in)
+                        c_in[i] = -INFINITY;
+                }
+            return;
+        }
         const vfy_layer *L = &net->layers[k];
         int64_t n_in = L->n_in, n_out = L->n_out;
         double *lam = s->lam, *lam2 = s->lam2;
@@ -3997,7 +4014,9 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
          * would cost the bounds more than its time saves; with float32 products off, the
          * centred form's terms are not computed) */
         s->f32_from = ctx->f32 && cen_fits(ctx, s, in_lo, in_hi) ? 0 : 1;
+        s->abortable = 1;
         backward(ctx, b, k + 1, K, in_lo, in_hi, NULL, lbv, NULL, NULL, al, NULL, 0, NULL);
+        s->abortable = 0;
         s->f32_from = F32_OFF;
         for (int64_t a = 0; a < na; a++) {
             int64_t j = s->idx[a0 + a];
@@ -4286,7 +4305,9 @@ vfy_status vfy_bound_rows(const vfy_bound_ctx *ctx, vfy_bound_method method, con
         rows_init(s, K);
         double *lbc = s->lbtmp;
         double *lamc = lam_in ? s->pv : NULL, *cc = lam_in ? s->best_lb : NULL;
+        s->abortable = 1;
         backward(ctx, b, L, K, in_lo, in_hi, cx, lbc, lamc, cc, NULL, NULL, 0, NULL);
+        s->abortable = 0;
         /* Both bounds are sound: keep the better, so CROWN is never looser than IBP. */
         for (int64_t i = 0; i < K; i++)
             if (lbc[i] > lb[i]) {
