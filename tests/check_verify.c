@@ -696,6 +696,18 @@ START_TEST(test_deadline)
 END_TEST
 
 
+/* The declarations and bounds of X_0 .. X_{n-1} in [-1, 1] (malloc'd), with room for `more`
+ * characters after them. */
+static char *cube_text(int n, size_t more)
+{
+    char *text = malloc((size_t)n * 80 + more), *p = text;
+    ck_assert_ptr_nonnull(text);
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))", i,
+                     i, i);
+    return text;
+}
+
 /* The deadline is honoured where a single bound pass would overrun it: a wide net (400 inputs,
  * four hidden layers of 2,500) whose root's CROWN pass over the hidden layers takes about 6 s; the
  * search's bound passes are IBP's past the deadline (vfy_bound_ctx_set_deadline). Before, the
@@ -705,10 +717,7 @@ START_TEST(test_deadline_wide_root)
     int64_t hidden[4] = {2500, 2500, 2500, 2500};
     vfy_net *net = testnet_random(17, 400, hidden, 4, 2, 0.1, 0);
     ck_assert_ptr_nonnull(net);
-    char *text = malloc(400 * 80 + 256), *p = text;
-    for (int i = 0; i < 400; i++)
-        p += sprintf(p, "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))", i,
-                     i, i);
+    char *text = cube_text(400, 256), *p = text + strlen(text);
     sprintf(p, "(declare-const Y_0 Real)(declare-const Y_1 Real)(assert (<= Y_0 -1000))");
     vfy_spec *spec = parse(text);
     free(text);
@@ -734,10 +743,7 @@ START_TEST(test_deadline_many_cases)
     int64_t hidden[2] = {2000, 2000};
     vfy_net *net = testnet_random(23, 200, hidden, 2, 500, 0.1, 0);
     ck_assert_ptr_nonnull(net);
-    char *text = malloc(200 * 80 + 500 * 60 + 64), *p = text;
-    for (int i = 0; i < 200; i++)
-        p += sprintf(p, "(declare-const X_%d Real)(assert (<= X_%d 1))(assert (>= X_%d -1))", i,
-                     i, i);
+    char *text = cube_text(200, 500 * 60 + 64), *p = text + strlen(text);
     for (int j = 0; j < 500; j++)
         p += sprintf(p, "(declare-const Y_%d Real)", j);
     p += sprintf(p, "(assert (or");
