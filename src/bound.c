@@ -4793,8 +4793,9 @@ vfy_status vfy_bound_rows_alpha(const vfy_bound_ctx *ctx, const double *in_lo, c
                                 double *c_in)
 {
     vfy_bound_scratch *s = b->scratch;
+    /* (past the context's deadline the ascent ends after its current pass) */
     vfy_alpha_job job = {b, in_lo, in_hi, K, cy, cx, splits, s->warm, s->warm_K, s->warm_nsp,
-                         lb, lam_in, c_in, NULL, 0, NULL, NULL, NULL};
+                         lb, lam_in, c_in, NULL, 0, NULL, NULL, ctx->dl};
     s->warm = NULL; /* one call only */
     return vfy_bound_rows_alpha_batch(ctx, b, 1, &job, iters);
 }

@@ -65,7 +65,9 @@ void vfy_bound_ctx_set_facet_memo(vfy_bound_ctx *ctx, int on);
  * leave out their CROWN passes: their bounds are then IBP's, sound and looser, so that a pass over
  * a network too large for the time left ends at once (a VGG-16 on 64 x 64 images, 3.6e8
  * nonzeros: the root's CROWN ran for minutes past a deadline of 20 s). Layers whose CROWN pass
- * was done keep it; a layer's pass stops between two chunks of its neurons. */
+ * was done keep it; a layer's pass stops between two chunks of its neurons, and a pass begun
+ * between two layers, its rows then bounded by -inf. vfy_bound_rows_alpha's ascent ends after the
+ * pass it is in (each row keeps the best bound of the passes it took). */
 void vfy_bound_ctx_set_deadline(vfy_bound_ctx *ctx, const vfy_deadline *dl);
 
 /* ReLU's upper line over [l, u] with l < 0 < u: relu(z) <= s z + t for every real z in [l, u], with
