@@ -26,6 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import check_cex  # noqa: E402  (onnx_pb2 from onnx.proto, the float64 evaluator)
+import make_pair_bench as mpb  # noqa: E402  (TensorProto and ValueInfoProto builders)
 import make_residual_bench as mrb  # noqa: E402  (exact decimals, spec text, the lists)
 
 import numpy as np  # noqa: E402
@@ -34,7 +35,9 @@ VGG16 = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512
 
 
 def vgg(path, width, hw, seed):
-    """A VGG-16 of the given width (1: the original channels and units) on 3 x hw x hw inputs."""
+    """A VGG-16 of the given width (1: the original channels and units) on 3 x hw x hw inputs,
+    built as a ModelProto with raw float32 weights (make_residual_bench's text form would spell
+    out tens of millions of them)."""
     pb = check_cex.load_onnx_pb2()
     rng = np.random.default_rng(seed)
     m = pb.ModelProto()
@@ -46,11 +49,7 @@ def vgg(path, width, hw, seed):
     g.name = "vgg16"
 
     def init(name, arr):
-        t = g.initializer.add()
-        t.name = name
-        t.dims.extend(arr.shape)
-        t.data_type = 1
-        t.raw_data = arr.astype("<f4").tobytes()
+        g.initializer.append(mpb.tensor(pb, name, arr))
 
     def node(op_type, ins, out, **attrs):
         n = g.node.add()
@@ -89,12 +88,8 @@ def vgg(path, width, hw, seed):
         x = node("Gemm", [x, "fw%d" % k, "fb%d" % k], "fc%d" % k if k < 2 else "Y", transB=1)
         if k < 2:
             x = node("Relu", [x], "frelu%d" % k)
-    for kind, name, d in ((g.input, "X", [1, 3, hw, hw]), (g.output, "Y", [1, 1000])):
-        v = kind.add()
-        v.name = name
-        v.type.tensor_type.elem_type = 1
-        for s in d:
-            v.type.tensor_type.shape.dim.add().dim_value = s
+    g.input.append(mpb.value_info(pb, "X", [1, 3, hw, hw]))
+    g.output.append(mpb.value_info(pb, "Y", [1, 1000]))
     with open(path, "wb") as f:
         f.write(m.SerializeToString())
     return check_cex.Network(m)
