@@ -117,8 +117,10 @@ static const char usage_text[] =
     "                     dual bound), the LP with multi-neuron cuts, the LP with single-neuron\n"
     "                     ideal cuts (the hull of each ReLU of at most 64 inputs over their\n"
     "                     box), and CROWN and the LP after the hidden layers are tightened by\n"
-    "                     LP, with the time each took; with --timeout, the methods not started\n"
-    "                     by then are listed as skipped, and the LP's solves stop there\n"
+    "                     LP, with the time each took; --timeout counts from the start: the\n"
+    "                     methods not started by then are listed as skipped (all of them, exit\n"
+    "                     3, when it passes while the model is read), and the LP's solves stop\n"
+    "                     there\n"
     "  -v, -vv, -vvv      progress and statistics on stderr (-vvv: each prefix search too)\n"
     "  -h, --help         this text;  --version  the version\n"
     "\n"
@@ -900,11 +902,16 @@ int main(int argc, char **argv)
     /* (a certificate's checker re-reads the model and the spec as they are: no ties) */
     /* the deadline holds from the start: a model whose lowering takes longer ends in timeout */
     vfy_deadline load_dl = {isfinite(opts.timeout_s) ? t0 + opts.timeout_s : INFINITY, 0};
-    vfy_lower_limits lim = {compare ? NULL : &load_dl, 0}; /* (--compare-bounds: its own) */
+    vfy_lower_limits lim = {&load_dl, 0};
     vfy_status st = load_problem(models, n_models, spec_path, !cert_path, &lim, &net, &spec,
                                  &ties, &err);
     if (st == VFY_ERR_TIMEOUT) {
         fprintf(stderr, "verify: %s\n", err.msg);
+        if (compare) { /* no method started: the table's one line says why */
+            printf("every method skipped: out of time (--timeout) while loading the model\n");
+            code = EXIT_TIMEOUT;
+            goto out;
+        }
         if (result_path) {
             vfy_verify_result tr;
             memset(&tr, 0, sizeof tr);
