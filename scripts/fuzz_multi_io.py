@@ -2,14 +2,15 @@
 """Differential test of how verify matches a query's tensors to a model's several inputs and
 outputs.
 
-usage: fuzz_multi_io.py VERIFY_BIN [--count N] [--seed S] [--timeout T]
+usage: fuzz_multi_io.py VERIFY_BIN [--count N] [--seed S] [--timeout T] [--certificate]
 
 On models/multi_io.onnx (graph inputs pos, vel [1,1]; outputs score [1,2], aux [1,1]; a value
 relu1 [1,12] inside), each trial draws an input box and a disjunction of output comparisons (some
 with a hidden node's element) and asks it three ways: the tensors declared in the model's order
 and matched by order, and twice declared in a random order and matched by ONNX name. The three
 answers must agree (a timeout or unknown agrees with anything), every sat's counterexample must be
-valid by scripts/check_cex.py, and no run may end in an error. Prints "N trials, ..." and exits 0;
+valid by scripts/check_cex.py, and no run may end in an error. With --certificate every run
+writes a certificate, and every unsat's must be `valid` by `verify --check-certificate`. Prints "N trials, ..." and exits 0;
 on the first failure it prints the query and exits 1.
 Run with /usr/bin/python3 (scripts/check_cex.py needs numpy and protobuf).
 """
@@ -69,11 +70,16 @@ def main():
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=5.0)
+    ap.add_argument("--certificate", action="store_true",
+                    help="certify every unsat and check the certificate")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     tally = {}
     with tempfile.TemporaryDirectory() as tmp:
         spec, result = os.path.join(tmp, "q.vnnlib"), os.path.join(tmp, "result.txt")
+        cert = os.path.join(tmp, "q.cert")
+        extra = ["--certificate", cert] if a.certificate else []
+        checked = 0
         for trial in range(a.count):
             box, atoms, hidden = draw(rng)
             answers = []
@@ -86,7 +92,7 @@ def main():
                 with open(spec, "w") as f:
                     f.write(text)
                 r = subprocess.run([a.verify, MODEL, spec, "--timeout", str(a.timeout),
-                                    "--result", result], capture_output=True, text=True)
+                                    "--result", result] + extra, capture_output=True, text=True)
                 verdict = r.stdout.strip()
                 fail = None
                 if r.returncode >= 4:
@@ -96,6 +102,13 @@ def main():
                                        capture_output=True, text=True)
                     if c.stdout.strip() != "valid":
                         fail = "counterexample: %s %s" % (c.stdout.strip(), c.stderr.strip())
+                elif verdict == "unsat" and a.certificate:
+                    c = subprocess.run([a.verify, "--check-certificate", MODEL, spec, cert],
+                                       capture_output=True, text=True)
+                    checked += 1
+                    if c.returncode != 0 or c.stdout.split("\n")[0] != "valid":
+                        fail = "certificate: exit %d %s %s" % (c.returncode, c.stdout.strip(),
+                                                              c.stderr.strip()[:300])
                 answers.append(verdict)
                 definite = {v for v in answers if v in ("sat", "unsat")}
                 if not fail and len(definite) > 1:
@@ -104,8 +117,9 @@ def main():
                     print("trial %d, way %d: %s\n%s" % (trial, way, fail, text))
                     return 1
             tally[" ".join(answers)] = tally.get(" ".join(answers), 0) + 1
-    print("%d trials, 3 ways each, all agree: %s" % (a.count, ", ".join(
-        "%s x%d" % (k, v) for k, v in sorted(tally.items()))))
+    print("%d trials, 3 ways each, all agree: %s%s" % (a.count, ", ".join(
+        "%s x%d" % (k, v) for k, v in sorted(tally.items())),
+        "; %d certificates valid" % checked if a.certificate else ""))
     return 0
 
 

@@ -14,7 +14,7 @@
 # 4. Soundness against exact extremes: scripts/fuzz_exact.py on four random ReLU nets (seed 26)
 #    in two modes, no wrong verdict (skipped, with a note, without numpy/protobuf or protoc);
 #    scripts/fuzz_multi_io.py: queries on a model of two inputs and outputs answer alike whether
-#    their tensors are matched by order or by name.
+#    their tensors are matched by order or by name, and each unsat's certificate is valid.
 # Prints one line per case and finally "regress: N passed, M failed"; exits 1 when M > 0.
 set -uo pipefail
 
@@ -169,18 +169,18 @@ then
 else
     fail "--certificate, two networks" "exit $rc, stderr '${out%%$'\n'*}'"
 fi
-out=$("$BIN" models/multi_io.onnx specs/multi_io_named_unsat.vnnlib --certificate "$TMP/c" 2>&1 \
-      >/dev/null); rc=$?
-echo "vfy-cert 1" > "$TMP/dummy.cert"
-out2=$("$BIN" --check-certificate models/multi_io.onnx specs/multi_io_named_unsat.vnnlib \
-       "$TMP/dummy.cert" 2>&1 >/dev/null); rc2=$?
-if [ "$rc" -eq 5 ] && [ "$rc2" -eq 5 ] &&
-   printf '%s\n%s' "$out" "$out2" | grep -c 'networks with several inputs or outputs' | grep -q 2
-then
-    pass "--certificate, --check: two inputs" "exit 5: ${out%%$'\n'*}"
-else
-    fail "--certificate, --check: two inputs" "exit $rc / $rc2, stderr '${out%%$'\n'*}' '$out2'"
-fi
+# several inputs and outputs, named, and hidden nodes: the certificate and its check, end to end
+ok=1
+for s in multi_io_named_unsat multi_io_hidden_unsat; do
+    out=$("$BIN" models/multi_io.onnx "specs/$s.vnnlib" --certificate "$TMP/c" 2>/dev/null)
+    out2=$("$BIN" --check-certificate models/multi_io.onnx "specs/$s.vnnlib" "$TMP/c" 2>&1)
+    rc2=$?
+    if [ "$out" != unsat ] || [ "$rc2" -ne 0 ] || [ "${out2%%$'\n'*}" != valid ]; then
+        ok=0
+        fail "--certificate, --check: two inputs" "$s: '$out', check exit $rc2 '${out2%%$'\n'*}'"
+    fi
+done
+[ "$ok" -eq 1 ] && pass "--certificate, --check: two inputs" "unsat, valid (named; hidden nodes)"
 
 # --- --no-attack: the counterexample comes from the search's own points, not the attack --------
 out=$("$BIN" models/tiny_relu.onnx specs/tiny_relu_sat.vnnlib -v 2>&1); rc=$?
@@ -397,11 +397,12 @@ fuzz_check "exact extremes" fuzz_exact --count 4 --seed 26 --modes ",--split rel
 fuzz_check "sampled extremes" fuzz_sampled --count 4 --seed 11 --modes=--no-attack --timeout 1 \
     --keep "$TMP/fuzz_sampled"
 
-# --- several inputs and outputs matched by order and by name: the same answers ----------------
+# --- several inputs and outputs matched by order and by name: the same answers, and every unsat's
+# certificate valid ---------------------------------------------------------------------------------
 if [ "$CHECK_CEX" -eq 1 ]; then
-    out=$("$PY" scripts/fuzz_multi_io.py "$BIN" --count 8 --seed 5 2>&1); rc=$?
+    out=$("$PY" scripts/fuzz_multi_io.py "$BIN" --count 8 --seed 5 --certificate 2>&1); rc=$?
     if [ "$rc" -eq 0 ]; then
-        pass "by order and by name (fuzz_multi_io.py)" "${out%%:*}"
+        pass "by order and by name (fuzz_multi_io.py)" "${out%%:*}; ${out##*; }"
     else
         fail "by order and by name (fuzz_multi_io.py)" "exit $rc: $(printf '%s' "$out" | head -n 1)"
     fi

@@ -2689,13 +2689,6 @@ static vfy_status check(const vfy_net *net, const vfy_spec *spec, const uint8_t 
                       "networks are not supported", spec_name);
         goto done;
     }
-    if (net->n_ins > 1 || net->n_outs > 1 ||
-        (spec->n_nets == 1 && (spec->nets[0].n_inputs > 1 || spec->nets[0].n_outputs > 1))) {
-        /* (their tensors' layout is matched by the CLI, which writes no certificate for them) */
-        st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: certificates of networks with several "
-                      "inputs or outputs are not supported", spec_name);
-        goto done;
-    }
     if (spec->n_x != net->n_in || spec->n_y != net->n_out) {
         st = vfy_fail(err, VFY_ERR_INVALID, "%s declares %lld inputs and %lld outputs but %s has "
                       "%lld and %lld", spec_name, (long long)spec->n_x, (long long)spec->n_y,
@@ -3232,9 +3225,18 @@ vfy_status vfy_check_certificate_bytes(const uint8_t *model, size_t model_len, c
     memset(res, 0, sizeof *res);
     vfy_net *net = NULL;
     vfy_spec *spec = NULL;
-    vfy_status st = vfy_onnx_load_bytes(model, model_len, model_name, &net, err);
+    /* as verify reads them: the query's hidden nodes become the model's last outputs, and its
+     * tensors are laid out in the model's order (several inputs or outputs, named ones) */
+    const char *hidden[VFY_SPEC_MAX_IO];
+    vfy_status st = vfy_spec_parse(spec_text, spec_len, spec_name, &spec, err);
+    if (st == VFY_OK && spec->n_nets > 1)
+        st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: certificates of queries over several "
+                      "networks are not supported", spec_name);
     if (st == VFY_OK)
-        st = vfy_spec_parse(spec_text, spec_len, spec_name, &spec, err);
+        st = vfy_onnx_load_bytes_hidden(model, model_len, model_name, hidden,
+                                        vfy_spec_hidden_names(spec, 0, hidden), &net, err);
+    if (st == VFY_OK)
+        st = vfy_net_fit_query(net, model_name, spec, spec_name, err);
     if (st == VFY_OK)
         st = check(net, spec, model, model_len, model_name, spec_text, spec_len, spec_name, cert,
                    cert_len, cert_name, opts, res, err);

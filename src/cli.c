@@ -432,108 +432,6 @@ static void split_model_arg(const char *arg, model_arg *m)
     m->path = eq + 1;
 }
 
-static const char *io_kind(int is_out)
-{
-    return is_out ? "output" : "input";
-}
-
-/* The model's inputs (is_out 0) or outputs as a list for a message: "a, b". */
-static void io_names(const vfy_net *net, int is_out, char *buf, size_t cap)
-{
-    size_t o = 0;
-    buf[0] = '\0';
-    for (int64_t j = 0; j < (is_out ? net->n_outs : net->n_ins) && o < cap; j++)
-        if (!(is_out ? net->outs : net->ins)[j].hidden)
-            o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", o ? ", " : "",
-                                  (is_out ? net->outs : net->ins)[j].name);
-}
-
-/* Whether the model at path fits network q of the query (q < 0: a VNNLIB 1 spec's X_i, Y_i), and
- * where each of the query's tensors lies in the model's input (output) vector: map[i] is the
- * index X_i (Y_i) takes once laid out in the model's order. A network's tensors stand for the
- * model's graph inputs and outputs in order or, when all name them, by name (vfy_spec_net). */
-static vfy_status fit_model_io(const vfy_net *net, const char *path, const vfy_spec *spec,
-                               int64_t q, const char *spec_path, int64_t *xmap, int64_t *ymap,
-                               vfy_error *err)
-{
-    if (q < 0) {
-        if (net->n_ins > 1 || net->n_outs > 1)
-            return vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: a VNNLIB 1 query has one input and "
-                            "one output, but %s has %lld inputs and %lld outputs (write the "
-                            "query in VNNLIB 2.0, a declare-input for each)", spec_path, path,
-                            (long long)net->n_ins, (long long)net->n_outs);
-        if (spec->n_x != net->n_in || spec->n_y != net->n_out)
-            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %lld input(s) X_i and %lld "
-                            "output(s) Y_i, but %s has %lld input(s) and %lld output(s)",
-                            spec_path, (long long)spec->n_x, (long long)spec->n_y, path,
-                            (long long)net->n_in, (long long)net->n_out);
-        for (int64_t i = 0; i < spec->n_x; i++)
-            xmap[i] = i;
-        for (int64_t i = 0; i < spec->n_y; i++)
-            ymap[i] = i;
-        return VFY_OK;
-    }
-    const vfy_spec_net *nt = &spec->nets[q];
-    char which[96] = "", list[512];
-    if (spec->n_nets > 1)
-        snprintf(which, sizeof which, " for network '%s'", nt->name);
-    for (int k = 0; k < 2; k++) {
-        /* the hidden nodes come last in the model's outputs, in the query's order (load_problem) */
-        int n_hid = k ? nt->n_hidden : 0, n = (k ? nt->n_outputs : nt->n_inputs) - n_hid;
-        int64_t n_model = (k ? net->n_outs : net->n_ins) - n_hid;
-        const vfy_spec_tensor *ts = k ? nt->outputs : nt->inputs;
-        const vfy_net_io *io = k ? net->outs : net->ins;
-        int64_t base = k ? nt->y_off : nt->x_off, *map = k ? ymap : xmap;
-        if (n != n_model)
-            return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %d %s%s%s, but %s has %lld",
-                            spec_path, n, io_kind(k), n == 1 ? "" : "s", which, path,
-                            (long long)n_model);
-        int used[VFY_SPEC_MAX_IO] = {0};
-        for (int j = 0, o = 0, h = 0; j < n + n_hid; j++) {
-            const vfy_spec_tensor *t = &ts[j];
-            int m = t->hidden ? n + h++ : o++;
-            if (t->hidden) {
-                VFY_ASSERT(io[m].hidden && !strcmp(io[m].name, t->onnx_name));
-            } else if (nt->by_name) {
-                for (m = 0; m < n && strcmp(io[m].name, t->onnx_name) != 0; m++)
-                    ;
-                if (m == n) {
-                    io_names(net, k, list, sizeof list);
-                    return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s'%s, "
-                                    "but %s has no %s of that name (its %ss: %s)", spec_path,
-                                    t->name, io_kind(k), t->onnx_name, which, path, io_kind(k),
-                                    io_kind(k), list);
-                }
-                if (used[m]++)
-                    return vfy_fail(err, VFY_ERR_INVALID, "%s: two %ss%s name the ONNX %s '%s'",
-                                    spec_path, io_kind(k), which, io_kind(k), t->onnx_name);
-            } else if (t->onnx_name && strcmp(t->onnx_name, io[m].name) != 0) {
-                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s as the ONNX %s '%s', but "
-                                "%s's %s is '%s'", spec_path, t->name, io_kind(k), t->onnx_name,
-                                path, io_kind(k), io[m].name);
-            }
-            /* an ONNX element type asks for that type's analysis: the model's must be it
-             * (the VNNLIB 2.0 standard); Real leaves it open */
-            int want = !strcmp(t->type, "float32") ? 1 : !strcmp(t->type, "float64") ? 11 : 0;
-            if (want && want != io[m].onnx_type)
-                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s%s as %s, but %s's %s '%s' "
-                                "holds %s (declare it Real, or as the model's type)", spec_path,
-                                t->name, which, t->type, path, t->hidden ? "value" : io_kind(k),
-                                io[m].name, io[m].onnx_type == 1    ? "float32"
-                                            : io[m].onnx_type == 11 ? "float64"
-                                                                    : "integers");
-            if (t->size != io[m].numel)
-                return vfy_fail(err, VFY_ERR_INVALID, "%s: declares %s%s with %lld element(s), "
-                                "but %s's %s '%s' has %lld", spec_path, t->name, which,
-                                (long long)t->size, path, io_kind(k), io[m].name,
-                                (long long)io[m].numel);
-            for (int64_t e = 0; e < t->size; e++)
-                map[t->off + e] = base + io[m].off + e;
-        }
-    }
-    return VFY_OK;
-}
-
 /* Which model each of the query's networks takes (bind[q], an index into models): named ones
  * by name; plain paths in the networks' order, to all networks not named or, when fewer, to
  * those not equal-to another; an equal-to network left without one takes its network's. */
@@ -608,18 +506,15 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
         int i = bind[q];
         /* a network's hidden nodes, in the query's order: the model's last outputs */
         const char *hidden[VFY_SPEC_MAX_IO];
-        int64_t n_hidden = 0;
-        for (int j = 0; spec->n_nets && j < spec->nets[q].n_outputs; j++)
-            if (spec->nets[q].outputs[j].hidden)
-                hidden[n_hidden++] = spec->nets[q].outputs[j].onnx_name;
+        int64_t n_hidden = vfy_spec_hidden_names(spec, q, hidden);
         if (n_hidden && n_nets > 1)
             st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: hidden nodes (declare-hidden) in a "
                           "query over several networks are not supported", spec_path);
         else if (!loaded[i])
             st = vfy_onnx_load_limited(models[i].path, hidden, n_hidden, lim, &loaded[i], err);
         if (st == VFY_OK)
-            st = fit_model_io(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
-                              spec_path, xmap, ymap, err);
+            st = vfy_net_fit_spec(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
+                                  spec_path, xmap, ymap, err);
     }
     /* the query's tensors laid out as the models have theirs */
     int moved = 0;
@@ -929,10 +824,6 @@ int main(int argc, char **argv)
     if (st == VFY_OK && cert_path && spec->n_nets > 1)
         st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of queries over "
                       "several networks are not supported", spec_path);
-    if (st == VFY_OK && cert_path && spec->n_nets == 1 &&
-        (spec->nets[0].n_inputs > 1 || spec->nets[0].n_outputs > 1))
-        st = vfy_fail(&err, VFY_ERR_UNSUPPORTED, "%s: --certificate: certificates of networks "
-                      "with several inputs or outputs are not supported", spec_path);
     if (st == VFY_OK && spec->n_nets > 1)
         model_path = "the networks' product";
     for (int64_t k = 0; st == VFY_OK && k < spec->n_boxes; k++)

@@ -2327,6 +2327,15 @@ vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *
     return VFY_OK;
 }
 
+int vfy_spec_hidden_names(const vfy_spec *spec, int64_t q, const char **names)
+{
+    int n = 0;
+    for (int j = 0; q < spec->n_nets && j < spec->nets[q].n_outputs; j++)
+        if (spec->nets[q].outputs[j].hidden)
+            names[n++] = spec->nets[q].outputs[j].onnx_name;
+    return n;
+}
+
 void vfy_spec_free(vfy_spec *spec)
 {
     if (!spec)

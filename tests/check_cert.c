@@ -71,8 +71,12 @@ static vfy_verdict certify(const char *model, const char *spec, const char *cert
     vfy_error err;
     vfy_net *net = NULL;
     vfy_spec *sp = NULL;
-    REQUIRE_MSG(vfy_onnx_load(model, &net, &err) == VFY_OK, "%s", err.msg);
+    /* as verify reads a query: its hidden nodes made outputs, its tensors in the model's order */
+    const char *hidden[VFY_SPEC_MAX_IO];
     REQUIRE_MSG(vfy_spec_load(spec, &sp, &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_onnx_load_hidden(model, hidden, vfy_spec_hidden_names(sp, 0, hidden), &net,
+                                     &err) == VFY_OK, "%s", err.msg);
+    REQUIRE_MSG(vfy_net_fit_query(net, model, sp, spec, &err) == VFY_OK, "%s", err.msg);
     vfy_verify_opts o;
     opts_cert(&o, timeout_s);
     if (relu) {
@@ -526,6 +530,62 @@ START_TEST(test_forged_sat)
     free(c);
     vfy_spec_free(sp);
     vfy_net_free(net);
+}
+END_TEST
+
+/* Networks of several inputs and outputs (named, or in order) and hidden nodes: the checker lays
+ * the query's tensors out as verify does, by input splitting (_i < 3) and by ReLU splitting. The
+ * certificate offered for a false twin of its spec (one threshold moved past the extreme, the
+ * header's checksum the twin's) is rejected: the checker refutes the rows it reads itself. */
+static const char *const multi_io_specs[][3] = {
+    /* spec, its threshold, the twin's: past score[0] - aux's max 0.7347, z[0]'s 1.2451, aux's
+     * 1.1614 */
+    {"specs/multi_io_named_unsat.vnnlib", "1.244", "0.684"},
+    {"specs/multi_io_hidden_unsat.vnnlib", "1.247", "1.200"},
+    {"specs/multi_io_order_unsat.vnnlib", "1.417", "1.100"},
+};
+
+START_TEST(test_multi_io_certified)
+{
+    const char *m = "models/multi_io.onnx", *s = multi_io_specs[_i % 3][0];
+    const char *path = tmp_path("multi_io.cert");
+    ck_assert_int_eq(certify(m, s, path, 30, NULL, _i >= 3), VFY_UNSAT);
+    vfy_check_result res;
+    check_file_valid(m, s, path, &res);
+    ck_assert_int_ge(res.regions, 1);
+    /* the false twin: the same text with the threshold moved (in the assertion, not a comment) */
+    size_t n, nc;
+    char *c = slurp(path, &nc);
+    uint8_t *bytes = NULL;
+    vfy_error err;
+    REQUIRE_MSG(vfy_read_file(s, &bytes, &n, &err) == VFY_OK, "%s", err.msg);
+    char *text = (char *)bytes;
+    char line[1024], why[1024], twin[512];
+    char *first = strstr(text, "(assert");
+    ck_assert_ptr_nonnull(first);
+    char *at = strstr(first, multi_io_specs[_i % 3][1]);
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, multi_io_specs[_i % 3][2], 5);
+    snprintf(twin, sizeof twin, "%s", tmp_path("multi_io_twin.vnnlib"));
+    FILE *f = fopen(twin, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(line, sizeof line, "spec %016llx %llu %s",
+             (unsigned long long)vfy_cert_fnv1a64((const uint8_t *)text, n), (unsigned long long)n,
+             twin);
+    tlines t;
+    tl_split(&t, c);
+    tl_set(&t, tl_find(&t, "spec "), line);
+    char *c2 = tl_join(&t);
+    REQUIRE_MSG(!check_text(m, twin, c2, why, NULL), "%s: accepted for its false twin", s);
+    REQUIRE_MSG(strstr(why, "is not refuted") || strstr(why, "not covered"), "%s", why);
+    free(c2);
+    tl_free(&t);
+    vfy_free(text);
+    vfy_free(c);
+    unlink(twin);
+    unlink(path);
 }
 END_TEST
 
@@ -2267,6 +2327,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corrupt_value_changed);
     tcase_add_test(tc, test_corrupt_header);
     tcase_add_test(tc, test_corrupt_other_spec);
+    tcase_add_loop_test(tc, test_multi_io_certified, 0, 6);
     tcase_add_test(tc, test_softmax_rows_refused);
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);

@@ -223,6 +223,21 @@ struct vfy_spec;
 vfy_status vfy_net_check_rows(const vfy_net *net, const struct vfy_spec *spec,
                               const char *spec_name, vfy_error *err);
 
+/* Whether the model at path (net) fits network q of the query spec (q < 0: a VNNLIB 1 spec's X_i
+ * and Y_i), and where each of the query's tensors lies in the model's input (output) vector:
+ * xmap[i] (ymap[j]) is the index X_i (Y_j) takes once laid out in the model's order. A network's
+ * tensors stand for the model's graph inputs and outputs in order or, when all name them, by
+ * name (vfy_spec_net); its hidden nodes are the model's last outputs, in the query's order (as
+ * vfy_spec_hidden_names lists them for the loader). VFY_ERR_INVALID or _UNSUPPORTED otherwise,
+ * naming spec_path and path. */
+vfy_status vfy_net_fit_spec(const vfy_net *net, const char *path, const struct vfy_spec *spec,
+                            int64_t q, const char *spec_path, int64_t *xmap, int64_t *ymap,
+                            vfy_error *err);
+/* vfy_net_fit_spec for a query over one network (its network 0, or a VNNLIB 1 spec), then the
+ * spec's tensors laid out as the model has them (vfy_spec_permute). */
+vfy_status vfy_net_fit_query(const vfy_net *net, const char *path, struct vfy_spec *spec,
+                             const char *spec_path, vfy_error *err);
+
 /* Free a network and everything it owns; accepts NULL. */
 void vfy_net_free(vfy_net *net);
 

@@ -118,6 +118,9 @@ vfy_status vfy_spec_load(const char *path, vfy_spec **out, vfy_error *err);
  * Used to lay a network's tensors out in its model's order. */
 vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *ymap,
                             vfy_error *err);
+/* The ONNX names of network q's hidden nodes (declare-hidden), in the query's order, into
+ * names[0..VFY_SPEC_MAX_IO) (borrowed from spec); returns how many (0 for a VNNLIB 1 spec). */
+int vfy_spec_hidden_names(const vfy_spec *spec, int64_t q, const char **names);
 /* Free a spec; accepts NULL. */
 void vfy_spec_free(vfy_spec *spec);
 
