@@ -1614,6 +1614,55 @@ def pair_specs(models_dir, specs_dir, write_model):
                                         "unsat. Y_g[0] > Y_f[0] + e and Y_g[0] < Y_f[0] - e "
                                         "cannot both hold.")
         + tied + band.replace("(or", "(and") % (num(e_sat), num(e_sat)), "unsat")
+    # hidden nodes in a query over two networks: relu1 (the first ReLU's output, 12 values) of f
+    # and of g = rand2_ap, tied inputs; the unit k whose grid |H_g[k] - H_f[k]| is largest. H[k]
+    # = max(0, W1[k] x + b1[k]) has Lipschitz constant |W1[k]|_1 in the inf-norm.
+    hid = {name: [[eval_layers(net.layers[:2], [x0, x1]) for x1 in axis] for x0 in axis]
+           for name, net in (("a", ra), ("ap", rap))}
+    diff = [max(abs(hid["ap"][i][j][k] - hid["a"][i][j][k]) for i in range(n) for j in range(n))
+            for k in range(12)]
+    k = max(range(12), key=lambda q: diff[q])
+    slack = (sum(abs(w) for w in ra.layers[0][1][k])
+             + sum(abs(w) for w in rap.layers[0][1][k])) * h / 2
+    e_un = ceil_to(diff[k] + slack + MARGIN, 1e-3)
+    assert e_un - diff[k] - slack >= MARGIN
+    e_sat = floor_to(diff[k] - 0.01, 1e-3)
+    assert e_sat > 0
+    hidden_decl = '(declare-hidden %s real [1,12] "relu1") (declare-output'
+    band_h = ("(assert (or (> H_g[0,%d] (+ H_f[0,%d] %%s)) (< H_g[0,%d] (- H_f[0,%d] %%s))))\n"
+              % (k, k, k, k))
+    for name, e, verdict, what in (("unsat", e_un, "unsat", "Grid max of |H_g[%d] - H_f[%d]|: "
+                                    "%.6f; + (L_f + L_g) h/2 = %.6f < %s."
+                                    % (k, k, diff[k], diff[k] + slack, num(e_un))),
+                                   ("sat", e_sat, "sat", "A grid point has |H_g[%d] - H_f[%d]| "
+                                    "= %.6f > %s." % (k, k, diff[k], num(e_sat)))):
+        text = head(" (isomorphic-to f)", "pair_hidden_%s: expected %s. H_f, H_g: relu1, the first "
+                    "ReLU's output, of f and g.\n%s" % (name, verdict, what))
+        text = text.replace("(declare-output Y_f", hidden_decl % "H_f" + " Y_f")
+        text = text.replace("(declare-output Y_g", hidden_decl % "H_g" + " Y_g")
+        put("pair_hidden_" + name, iso, text + tied + band_h % (num(e), num(e)), verdict)
+    # two networks of one model given twice (equal-to), declaring different hidden nodes: f its
+    # relu1, g its relu2 (the second ReLU's output); D = H_g[k] - H_f[j] on the grid, whose
+    # Lipschitz constant is at most relu2's (layers' product) plus |W1[j]|_1
+    h2 = [[eval_layers(ra.layers[:4], [x0, x1]) for x1 in axis] for x0 in axis]
+    d_max, k, j = max((max(h2[a][b][kk] - hid["a"][a][b][jj] for a in range(n) for b in range(n)),
+                       kk, jj) for kk in (0, 5) for jj in (1, 2))
+    slack = (lipschitz_layers(ra.layers[:4]) * (1 + 1e-9)
+             + sum(abs(w) for w in ra.layers[0][1][j])) * h / 2
+    t_un = ceil_to(d_max + slack + MARGIN, 1e-3)
+    t_sat = floor_to(d_max - 0.01, 1e-3)
+    for name, t, verdict, what in (("unsat", t_un, "unsat", "Grid max of H_g[%d] - H_f[%d]: %.6f; "
+                                    "+ (L_g + L_f) h/2 = %.6f < %s." % (k, j, d_max,
+                                                                       d_max + slack, num(t_un))),
+                                   ("sat", t_sat, "sat", "A grid point has H_g[%d] - H_f[%d] = "
+                                    "%.6f >= %s." % (k, j, d_max, num(t_sat)))):
+        text = head(" (equal-to f)", "pair_hidden_eq_%s: expected %s. f's H_f is its relu1, g's "
+                    "H_g its relu2.\n%s" % (name, verdict, what))
+        text = text.replace("(declare-output Y_f", hidden_decl % "H_f" + " Y_f")
+        text = text.replace("(declare-output Y_g", hidden_decl.replace("relu1", "relu2") % "H_g"
+                            + " Y_g")
+        put("pair_hidden_eq_" + name, "f=models/rand2_a.onnx g=models/rand2_a.onnx",
+            text + tied + "(assert (>= H_g[0,%d] (+ H_f[0,%d] %s)))\n" % (k, j, num(t)), verdict)
     # one network whose two inputs are tied: abs_split's y = ||x0| - |x1|| is 0 on x1 = x0, so
     # Y_0 >= 0.01 is impossible there and Y_0 <= 0.001 holds everywhere on it
     for name, unsafe, verdict in (("tied_unsat", "(>= Y_0 0.01)", "unsat"),
@@ -1759,14 +1808,6 @@ def write_bad_inputs(root):
         " (declare-output s real [1,2] \"score\"))\n"
         "(assert (and (>= p[0,0] -1) (<= p[0,0] 1) (>= v[0,0] -1) (<= v[0,0] 1)))\n"
         "(assert (>= s[0,0] 1))\n").encode()
-    files["v2_two_networks_hidden.vnnlib"] = (
-        "; VNNLIB 2.0 over two networks, one with a hidden node: not supported\n"
-        + net2.replace("(declare-output", '(declare-hidden H real [1,12] "relu1") (declare-output')
-        + "(declare-network g (equal-to f) (declare-input A real [1,2])"
-        " (declare-output B real [1,1]))\n"
-        + "(assert (and (>= X[0,0] -1) (<= X[0,0] 1) (>= X[0,1] -1) (<= X[0,1] 1)))\n"
-        + "(assert (== A[0,0] X[0,0]))\n(assert (== A[0,1] X[0,1]))\n"
-        + "(assert (>= H[0,0] (+ B[0,0] 1)))\n").encode()
     for name, data in files.items():
         with open(os.path.join(bad, name), "wb") as f:
             f.write(data)

@@ -150,7 +150,6 @@ bad_case "VNNLIB 2.0 unknown ONNX name"  "$GOOD_MODEL" "$B/v2_onnx_name.vnnlib"
 bad_case "several inputs, one misnamed"   models/multi_io.onnx "$B/v2_multi_io_name.vnnlib"
 bad_case "several inputs, a 1-input model" "$GOOD_MODEL" specs/multi_io_named_unsat.vnnlib
 bad_case "VNNLIB 1 for a 2-input model"   models/multi_io.onnx "$GOOD_SPEC"
-bad_case "declare-hidden, two networks"   models/rand2_a.onnx "$B/v2_two_networks_hidden.vnnlib"
 bad_case "float64 declared, float32 model" "$GOOD_MODEL" "$B/v2_float64_type.vnnlib"
 
 # --- usage errors: exit 4, one line naming the conflict ------------------------------------------

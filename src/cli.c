@@ -483,6 +483,17 @@ static vfy_status bind_models(const model_arg *models, int n_models, const vfy_s
     return VFY_OK;
 }
 
+/* Whether two lists of hidden nodes' names are the same list. */
+static int same_names(const char *const *a, int na, const char *const *b, int nb)
+{
+    if (na != nb)
+        return 0;
+    for (int k = 0; k < na; k++)
+        if (strcmp(a[k], b[k]) != 0)
+            return 0;
+    return 1;
+}
+
 /* Load the spec and the models, and make them one network and one spec: a query over several
  * networks becomes their product (product.h); with tie, the inputs every case ties by
  * equalities become one (*ties; n_z == n_x when none are). */
@@ -491,8 +502,12 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
                                vfy_spec **spec_out, vfy_ties *ties, vfy_error *err)
 {
     vfy_spec *spec = NULL;
-    vfy_net *loaded[MAX_MODELS] = {NULL}, *net = NULL;
-    int bind[MAX_MODELS];
+    /* per network: its model loaded with its hidden nodes, owned by the first network of that
+     * model and those hidden nodes (the others borrow it) */
+    vfy_net *per[MAX_MODELS] = {NULL}, *net = NULL;
+    int bind[MAX_MODELS], owner[MAX_MODELS];
+    const char *hidden[MAX_MODELS][VFY_SPEC_MAX_IO];
+    int n_hidden[MAX_MODELS] = {0};
     memset(ties, 0, sizeof *ties);
     vfy_status st = vfy_spec_load(spec_path, &spec, err);
     if (st == VFY_OK)
@@ -505,15 +520,17 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
     for (int64_t q = 0; st == VFY_OK && q < n_nets; q++) {
         int i = bind[q];
         /* a network's hidden nodes, in the query's order: the model's last outputs */
-        const char *hidden[VFY_SPEC_MAX_IO];
-        int64_t n_hidden = vfy_spec_hidden_names(spec, q, hidden);
-        if (n_hidden && n_nets > 1)
-            st = vfy_fail(err, VFY_ERR_UNSUPPORTED, "%s: hidden nodes (declare-hidden) in a "
-                          "query over several networks are not supported", spec_path);
-        else if (!loaded[i])
-            st = vfy_onnx_load_limited(models[i].path, hidden, n_hidden, lim, &loaded[i], err);
+        n_hidden[q] = vfy_spec_hidden_names(spec, q, hidden[q]);
+        owner[q] = (int)q;
+        for (int64_t r = 0; r < q && owner[q] == q; r++)
+            if (bind[r] == i && same_names(hidden[r], n_hidden[r], hidden[q], n_hidden[q]))
+                owner[q] = (int)r;
+        if (owner[q] == q)
+            st = vfy_onnx_load_limited(models[i].path, hidden[q], n_hidden[q], lim, &per[q], err);
+        else
+            per[q] = per[owner[q]];
         if (st == VFY_OK)
-            st = vfy_net_fit_spec(loaded[i], models[i].path, spec, spec->n_nets ? q : -1,
+            st = vfy_net_fit_spec(per[q], models[i].path, spec, spec->n_nets ? q : -1,
                                   spec_path, xmap, ymap, err);
     }
     /* the query's tensors laid out as the models have theirs */
@@ -526,24 +543,38 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
         st = vfy_spec_permute(spec, xmap, ymap, err);
     vfy_free(xmap);
     vfy_free(ymap);
-    /* a network declared equal-to another must be given that network's model */
+    /* a network declared equal-to another must be given that network's model (compared without
+     * the hidden nodes either declares, which only add outputs) */
     for (int64_t q = 0; st == VFY_OK && n_nets > 1 && q < n_nets; q++) {
         int64_t r = spec->nets[q].rel_to;
-        if (spec->nets[q].rel == VFY_SPEC_EQUAL_TO && !vfy_net_same(loaded[bind[q]],
-                                                                    loaded[bind[r]]))
+        if (spec->nets[q].rel != VFY_SPEC_EQUAL_TO || bind[q] == bind[r])
+            continue;
+        vfy_net *a = NULL, *b = NULL;
+        int same = 0;
+        if (same_names(hidden[q], n_hidden[q], hidden[r], n_hidden[r])) {
+            same = vfy_net_same(per[q], per[r]);
+        } else if ((st = vfy_onnx_load_limited(models[bind[q]].path, NULL, 0, lim, &a, err)) ==
+                       VFY_OK &&
+                   (st = vfy_onnx_load_limited(models[bind[r]].path, NULL, 0, lim, &b, err)) ==
+                       VFY_OK) {
+            same = vfy_net_same(a, b);
+        }
+        vfy_net_free(a);
+        vfy_net_free(b);
+        if (st == VFY_OK && !same)
             st = vfy_fail(err, VFY_ERR_INVALID, "%s: network '%s' is declared equal-to '%s', but "
                           "its model %s is not %s's model %s", spec_path, spec->nets[q].name,
                           spec->nets[r].name, models[bind[q]].path, spec->nets[r].name,
                           models[bind[r]].path);
     }
     if (st == VFY_OK && n_nets == 1) {
-        net = loaded[bind[0]];
-        loaded[bind[0]] = NULL;
+        net = per[0];
+        per[0] = NULL;
     } else if (st == VFY_OK) {
         const vfy_net *parts[MAX_MODELS];
         const char *names[MAX_MODELS];
         for (int64_t q = 0; q < n_nets; q++) {
-            parts[q] = loaded[bind[q]];
+            parts[q] = per[q];
             names[q] = spec->nets[q].name;
         }
         st = vfy_net_product(parts, names, n_nets, &net, err);
@@ -566,8 +597,9 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
         if (st == VFY_OK)
             st = vfy_ties_apply_net(ties, net, err);
     }
-    for (int i = 0; i < MAX_MODELS; i++)
-        vfy_net_free(loaded[i]);
+    for (int64_t q = 0; q < n_nets && q < MAX_MODELS; q++)
+        if (per[q] && owner[q] == q)
+            vfy_net_free(per[q]);
     if (st != VFY_OK) {
         vfy_ties_free(ties);
         vfy_net_free(net);
