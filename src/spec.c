@@ -172,6 +172,8 @@ typedef struct parser {
     int64_t *stack, n_stack, cap_stack; /* scratch: open lists, rope flattening */
     int64_t *items, n_items, cap_items; /* scratch: flattened conjunction */
     int64_t first_assert;               /* node of the first assert, -1 if none */
+    int64_t prefix;  /* the asserts' conjunction of single-case arguments, which begins every
+                      * case's rope (the input box, typically), or -1 */
 } parser;
 
 /* ---- errors ---------------------------------------------------------------------------------- */
@@ -1480,14 +1482,15 @@ static vfy_status rope_cat(parser *p, int64_t a, int64_t b, int64_t *out)
     return rope_new(p, a, b, p->ropes[a].count + p->ropes[b].count, out);
 }
 
-/* Flatten rope r into p->items (atom indices, left to right). */
-static vfy_status rope_flatten(parser *p, int64_t r)
+/* Flatten the ropes r[0..n) into p->items (atom indices, left to right, r[0]'s first). */
+static vfy_status rope_flatten_list(parser *p, const int64_t *r, int64_t n)
 {
     p->n_items = 0;
     p->n_stack = 0;
-    if (GROW(p, p->stack, p->cap_stack, 1))
+    if (GROW(p, p->stack, p->cap_stack, n + 1))
         return nomem(p);
-    p->stack[p->n_stack++] = r;
+    for (int64_t k = n - 1; k >= 0; k--)
+        p->stack[p->n_stack++] = r[k];
     while (p->n_stack > 0) {
         rope *x = &p->ropes[p->stack[--p->n_stack]];
         if (x->count == 0)
@@ -1505,6 +1508,12 @@ static vfy_status rope_flatten(parser *p, int64_t r)
         p->stack[p->n_stack++] = a;
     }
     return VFY_OK;
+}
+
+/* Flatten rope r into p->items. */
+static vfy_status rope_flatten(parser *p, int64_t r)
+{
+    return rope_flatten_list(p, &r, 1);
 }
 
 /* ---- comparisons ----------------------------------------------------------------------------- */
@@ -1696,8 +1705,9 @@ static vfy_status eval_or(parser *p, int64_t nd, int64_t m)
 }
 
 /* Product of the last m DNFs on the stack (the first argument is the top). Case order: the last
- * argument varies fastest. */
-static vfy_status eval_and(parser *p, int64_t nd, int64_t m)
+ * argument varies fastest. top: the conjunction of the asserts, whose single-case arguments
+ * (p->prefix) begin every case and are read once for all of them (build_case), so counted once. */
+static vfy_status eval_and(parser *p, int64_t nd, int64_t m, int top)
 {
     val *base = &p->vals[p->n_vals - m];
     vfy_status st = VFY_OK;
@@ -1716,23 +1726,33 @@ static vfy_status eval_and(parser *p, int64_t nd, int64_t m)
     if (n_res > SPEC_MAX_CASES)
         return PERR(p, nd, VFY_ERR_UNSUPPORTED, "the property has more than %d cases",
                     SPEC_MAX_CASES);
-    for (int64_t k = 0; k < m; k++) {
-        double len = 0;
-        const int64_t *ids = VAL_IDS(&base[k]);
-        for (int64_t q = 0; q < base[k].n; q++)
-            len += (double)p->ropes[ids[q]].count;
-        items += len * (n_res / (double)base[k].n);
-    }
-    if (items > SPEC_MAX_ITEMS)
-        return PERR(p, nd, VFY_ERR_UNSUPPORTED,
-                    "the property is too large (more than %.0f constraints over all cases)",
-                    SPEC_MAX_ITEMS);
     /* conjunction of the single-case arguments, in document order (top of stack first) */
     for (int64_t k = m - 1; k >= 0; k--)
         if (base[k].n == 1 && (st = rope_cat(p, single, VAL_IDS(&base[k])[0], &single)) != VFY_OK)
             return st;
     for (int64_t k = 0; k < m; k++)
         n_multi += base[k].n > 1;
+    /* the asserts' prefix is read once for all cases when it bounds inputs only (no row) */
+    int shared = 0;
+    if (top && n_multi > 0) {
+        if ((st = rope_flatten(p, single)) != VFY_OK)
+            return st;
+        shared = 1;
+        for (int64_t q = 0; q < p->n_items && shared; q++)
+            shared = p->atoms[p->items[q]].kind != ATOM_ROW;
+        p->prefix = shared ? single : -1;
+    }
+    for (int64_t k = 0; k < m; k++) {
+        double len = 0;
+        const int64_t *ids = VAL_IDS(&base[k]);
+        for (int64_t q = 0; q < base[k].n; q++)
+            len += (double)p->ropes[ids[q]].count;
+        items += len * (shared && base[k].n == 1 ? 1.0 : n_res / (double)base[k].n);
+    }
+    if (items > SPEC_MAX_ITEMS)
+        return PERR(p, nd, VFY_ERR_UNSUPPORTED,
+                    "the property is too large (more than %.0f constraints over all cases)",
+                    SPEC_MAX_ITEMS);
     if (n_multi == 0) {
         res.n = 1;
         res.id1 = single;
@@ -1819,7 +1839,7 @@ static vfy_status eval_formula(parser *p, int64_t root)
             st = eval_cmp(p, i);
             break;
         case OP_AND:
-            st = eval_and(p, i, n->u.n_kids - 1);
+            st = eval_and(p, i, n->u.n_kids - 1, 0);
             break;
         case OP_OR:
             st = eval_or(p, i, n->u.n_kids - 1);
@@ -1844,6 +1864,9 @@ typedef struct builder {
     /* the first case dropped as empty: variable, bounds, atom */
     int64_t empty_x, empty_atom;
     double empty_lo, empty_hi;
+    /* the box of the asserts' prefix alone (p->prefix): -2 not built yet, -1 empty */
+    int64_t prefix_box;
+    int64_t *rights, cap_rights; /* scratch: a case's ropes after the prefix */
 } builder;
 
 static uint64_t box_hash(const builder *b, int64_t n)
@@ -1910,7 +1933,6 @@ static vfy_status intern_box(parser *p, builder *b, vfy_spec *spec, int64_t *out
     return VFY_OK;
 }
 
-/* Build case k from rope r. Sets *dropped when the case's real input region is empty. */
 /* Bounds the case's rows x_a - x_b <= c (two X terms of coefficients 1 and -1, no Y term) imply
  * on inputs the box leaves open or wider: x_a <= hi_b + c and x_b >= lo_a - c, with c the outer
  * end of the right-hand side's enclosure and the sums rounded outward, repeated while a bound
@@ -1952,12 +1974,12 @@ static void propagate_differences(parser *p, builder *b)
     }
 }
 
-static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, int64_t k,
-                             int64_t n_conj, int *dropped)
+/* The box of the conjunction in p->items (case k of n_conj, for messages): *box its index in
+ * spec->boxes, or *dropped when its real input region is empty; *n_rows_out the rows among the
+ * items. */
+static vfy_status case_box(parser *p, builder *b, vfy_spec *spec, int64_t k, int64_t n_conj,
+                           int64_t *box, int *dropped, int64_t *n_rows_out)
 {
-    vfy_status st = rope_flatten(p, r);
-    if (st != VFY_OK)
-        return st;
     int64_t n = p->n_x, n_rows = 0;
     for (int64_t i = 0; i < n; i++) {
         b->lo[i] = b->in_lo[i] = -INFINITY;
@@ -2012,9 +2034,15 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
     /* An input whose real interval holds no double (X_0 = 0.1) leaves the inner box empty
      * (in_lo > in_hi): the case can be proved over the outer box, but no point of it can be
      * printed, so it never ends in sat. Dropping it would be unsound for proofs. */
-    int64_t box = 0;
-    if ((st = intern_box(p, b, spec, &box)) != VFY_OK)
-        return st;
+    *n_rows_out = n_rows;
+    return intern_box(p, b, spec, box);
+}
+
+/* Append a case of input box `box` whose rows are the n_rows rows among p->items. */
+static vfy_status case_rows(parser *p, builder *b, vfy_spec *spec, int64_t box, int64_t n_rows)
+{
+    vfy_status st;
+    int64_t n = p->n_x;
     vfy_case *c = &spec->cases[spec->n_cases++];
     c->box = box;
     c->n_rows = 0;
@@ -2055,6 +2083,64 @@ static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, i
     return VFY_OK;
 }
 
+/* Build case k (of n_conj) from rope r. Sets *dropped when the case's real input region is
+ * empty. A case that begins with the asserts' prefix (p->prefix: input bounds only) and adds
+ * rows over the outputs only has the prefix's box, built once for all such cases: a spec of
+ * 150,528 bounded inputs and 999 cases reads them once, not 999 times. */
+static vfy_status build_case(parser *p, builder *b, vfy_spec *spec, int64_t r, int64_t k,
+                             int64_t n_conj, int *dropped)
+{
+    vfy_status st;
+    int64_t box = 0, n_rows = 0, n_rights = 0, x = r;
+    *dropped = 0;
+    while (p->prefix >= 0 && x != p->prefix && p->ropes[x].b >= 0) { /* down the left spine */
+        if (GROW(p, b->rights, b->cap_rights, n_rights + 1))
+            return nomem(p);
+        b->rights[n_rights++] = p->ropes[x].b;
+        x = p->ropes[x].a;
+    }
+    if (p->prefix >= 0 && x == p->prefix) {
+        for (int64_t a = 0, z = n_rights - 1; a < z; a++, z--) { /* document order */
+            int64_t t = b->rights[a];
+            b->rights[a] = b->rights[z];
+            b->rights[z] = t;
+        }
+        if ((st = rope_flatten_list(p, b->rights, n_rights)) != VFY_OK)
+            return st;
+        int y_only = 1;
+        for (int64_t q = 0; q < p->n_items && y_only; q++) {
+            const atom *a = &p->atoms[p->items[q]];
+            y_only = a->kind == ATOM_ROW;
+            for (int64_t t = 0; t < a->n && y_only; t++)
+                y_only = p->pool[a->off + t].v % 2 == 1;
+        }
+        if (y_only) {
+            if (b->prefix_box == -2) {
+                int64_t prefix_rows = 0;
+                int empty = 0;
+                if ((st = rope_flatten(p, p->prefix)) != VFY_OK ||
+                    (st = case_box(p, b, spec, k, n_conj, &b->prefix_box, &empty,
+                                   &prefix_rows)) != VFY_OK)
+                    return st;
+                VFY_ASSERT(prefix_rows == 0);
+                if (empty)
+                    b->prefix_box = -1;
+                if ((st = rope_flatten_list(p, b->rights, n_rights)) != VFY_OK)
+                    return st;
+            }
+            if (b->prefix_box < 0) {
+                *dropped = 1;
+                return VFY_OK;
+            }
+            return case_rows(p, b, spec, b->prefix_box, p->n_items);
+        }
+    }
+    if ((st = rope_flatten(p, r)) != VFY_OK ||
+        (st = case_box(p, b, spec, k, n_conj, &box, dropped, &n_rows)) != VFY_OK || *dropped)
+        return st;
+    return case_rows(p, b, spec, box, n_rows);
+}
+
 /* A heap copy of the atom at nd; a string's quotes are removed and its "" read as ". */
 static char *atom_text(const parser *p, int64_t nd)
 {
@@ -2093,6 +2179,7 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
     builder b;
     memset(&b, 0, sizeof b);
     b.empty_x = -1;
+    b.prefix_box = -2;
     vfy_status st = VFY_OK;
     vfy_spec *spec = vfy_alloc(sizeof *spec);
     if (!spec)
@@ -2183,6 +2270,7 @@ fail:
     vfy_free(b.lo_at);
     vfy_free(b.hi_at);
     vfy_free(b.ht);
+    vfy_free(b.rights);
     return st;
 }
 
@@ -2215,6 +2303,7 @@ vfy_status vfy_spec_parse(const char *text, size_t len, const char *name, vfy_sp
     p->name = name ? name : "<spec>";
     p->err = err;
     p->first_assert = -1;
+    p->prefix = -1;
     vfy_status st;
     int64_t empty;
     *out = NULL;
@@ -2247,7 +2336,7 @@ vfy_status vfy_spec_parse(const char *text, size_t len, const char *name, vfy_sp
             p->vals[a] = p->vals[z];
             p->vals[z] = t;
         }
-        if ((st = eval_and(p, p->first_assert, p->n_vals)) != VFY_OK)
+        if ((st = eval_and(p, p->first_assert, p->n_vals, 1)) != VFY_OK)
             goto fail;
     }
     VFY_ASSERT(p->n_vals == 1 && p->vals[0].is_dnf);

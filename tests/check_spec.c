@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdarg.h>
 #include <unistd.h>
 
 #define BENCH "../shared/benchmarks"
@@ -1231,6 +1232,118 @@ START_TEST(test_speed)
 }
 END_TEST
 
+/* Appends to a growing text. */
+static void put(char **t, size_t *n, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void put(char **t, size_t *n, size_t *cap, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(*t + *n, *cap - *n, fmt, ap);
+        va_end(ap);
+        ck_assert_int_ge(k, 0);
+        if (*n + (size_t)k < *cap) {
+            *n += (size_t)k;
+            return;
+        }
+        *cap *= 2;
+        *t = realloc(*t, *cap);
+        ck_assert_ptr_nonnull(*t);
+    }
+}
+
+/* The asserts' input bounds, read once for every case that adds rows over the outputs only, give
+ * the same spec as when each case repeats them: a product of two disjunctions (6 x 5 cases), one
+ * disjunct bounding an input and one row with an input term (those cases read in full). */
+START_TEST(test_shared_prefix)
+{
+    const int nx = 40, ny = 12;
+    static const char *const or1[] = {"(>= Y_1 Y_0)", "(>= Y_2 (+ Y_0 0.1))",
+                                      "(and (<= X_3 0.25) (>= Y_5 Y_0))", "(>= Y_7 (+ Y_0 X_2))",
+                                      "(and (>= Y_8 Y_0) (<= Y_9 0.3))", "(>= Y_11 Y_0)"};
+    static const char *const or2[] = {"(<= Y_4 0.7)", "(>= Y_6 Y_3)", "(<= X_5 0.125)",
+                                      "(>= Y_10 -0.2)", "(>= (+ Y_1 Y_2) 0.0)"};
+    size_t cap[2] = {1 << 12, 1 << 12}, n[2] = {0, 0};
+    char *t[2] = {malloc(cap[0]), malloc(cap[1])}, box[4096];
+    size_t nb = 0;
+    for (int i = 0; i < nx; i++) /* inexact decimals: enclosures, not single doubles */
+        nb += (size_t)snprintf(box + nb, sizeof box - nb, " (>= X_%d -%d.1) (<= X_%d %d.3)", i,
+                               i % 3, i, i % 3);
+    for (int v = 0; v < 2; v++) {
+        for (int i = 0; i < nx; i++)
+            put(&t[v], &n[v], &cap[v], "(declare-const X_%d Real)\n", i);
+        for (int i = 0; i < ny; i++)
+            put(&t[v], &n[v], &cap[v], "(declare-const Y_%d Real)\n", i);
+    }
+    /* 0: the bounds as asserts of their own, then the two disjunctions */
+    put(&t[0], &n[0], &cap[0], "(assert (and%s))\n(assert (or", box);
+    for (int a = 0; a < 6; a++)
+        put(&t[0], &n[0], &cap[0], " %s", or1[a]);
+    put(&t[0], &n[0], &cap[0], "))\n(assert (or");
+    for (int b = 0; b < 5; b++)
+        put(&t[0], &n[0], &cap[0], " %s", or2[b]);
+    put(&t[0], &n[0], &cap[0], "))\n");
+    /* 1: one disjunction of the 30 cases, each repeating the bounds (the last disjunction's
+     * cases vary fastest) */
+    put(&t[1], &n[1], &cap[1], "(assert (or");
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 5; b++)
+            put(&t[1], &n[1], &cap[1], "\n (and%s %s %s)", box, or1[a], or2[b]);
+    put(&t[1], &n[1], &cap[1], "))\n");
+    vfy_spec *sa = NULL, *sb = NULL;
+    vfy_error e;
+    REQUIRE_MSG(vfy_spec_parse(t[0], n[0], "a", &sa, &e) == VFY_OK, "%s", e.msg);
+    REQUIRE_MSG(vfy_spec_parse(t[1], n[1], "b", &sb, &e) == VFY_OK, "%s", e.msg);
+    ck_assert_int_eq(sa->n_cases, 30);
+    ck_assert_int_eq(sa->n_boxes, 4); /* the bounds; with X_3 <= 0.25, X_5 <= 0.125, or both */
+    require_same_spec(sa, sb, "shared prefix");
+    vfy_spec_free(sa);
+    vfy_spec_free(sb);
+    free(t[0]);
+    free(t[1]);
+}
+END_TEST
+
+/* 16,000 bounded inputs and 40 x 40 cases: 51.2 million bound references when each case reads
+ * them, over the limit of the constraints' count (refused before); they are now read once. The
+ * shared bounds' errors keep naming a case. */
+START_TEST(test_shared_prefix_large)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *t = malloc(cap);
+    const int nx = 16000, ny = 41, k = 40;
+    for (int i = 0; i < nx; i++)
+        put(&t, &n, &cap, "(declare-const X_%d Real)\n", i);
+    for (int i = 0; i < ny; i++)
+        put(&t, &n, &cap, "(declare-const Y_%d Real)\n", i);
+    for (int i = 0; i < nx; i++)
+        put(&t, &n, &cap, "(assert (>= X_%d 0.5)) (assert (<= X_%d 0.75))\n", i, i);
+    for (int r = 0; r < 2; r++) {
+        put(&t, &n, &cap, "(assert (or");
+        for (int j = 1; j <= k; j++)
+            put(&t, &n, &cap, " (>= Y_%d Y_0)", j);
+        put(&t, &n, &cap, "))\n");
+    }
+    vfy_spec *s = NULL;
+    vfy_error e;
+    ck_assert_int_eq(vfy_spec_parse(t, n, "large", &s, &e), VFY_OK);
+    ck_assert_int_eq(s->n_cases, k * k);
+    ck_assert_int_eq(s->n_boxes, 1);
+    for (int64_t c = 0; c < s->n_cases; c++)
+        ck_assert(s->cases[c].box == 0 && s->cases[c].n_rows == 2);
+    ck_assert(s->boxes[0].lo[nx - 1] == 0.5 && s->boxes[0].hi[nx - 1] == 0.75);
+    vfy_spec_free(s);
+    free(t);
+    parse_err(H1 "(declare-const X_1 Real)\n(assert (>= X_0 0.5))\n(assert (<= X_0 0.25))\n"
+              "(assert (>= X_1 0))\n(assert (<= X_1 1))\n(assert (or (>= Y_0 1) (<= Y_0 0)))\n",
+              VFY_ERR_INVALID, "t.vnnlib:", "the input region is empty");
+    parse_err(H1 "(declare-const X_1 Real)\n(assert (>= X_0 0.5))\n(assert (<= X_0 0.75))\n"
+              "(assert (>= X_1 0))\n(assert (or (>= Y_0 1) (<= Y_0 0)))\n",
+              VFY_ERR_INVALID, "t.vnnlib:", "X_1 has no upper bound in case 1 of 2");
+}
+END_TEST
+
 static Suite *spec_suite(void)
 {
     Suite *s = suite_create("spec");
@@ -1271,6 +1384,8 @@ static Suite *spec_suite(void)
     tcase_add_loop_test(tc, test_truncation, 0, 2);
     tcase_add_loop_test(tc, test_random_corruption, 0, 2);
     tcase_add_test(tc, test_speed);
+    tcase_add_test(tc, test_shared_prefix);
+    tcase_add_test(tc, test_shared_prefix_large);
     tcase_set_timeout(tc, 300);
     suite_add_tcase(s, tc);
     return s;
