@@ -1049,6 +1049,7 @@ int vfy_gap_on_track(const vfy_gap_track *gt, double t, double t_final)
 #define LP_BUILD_MAX_MADDS 4e9 /* AUTO: no LP stage when building a domain's LP costs more */
 #define ATTACK_SHARE 0.1 /* of the time left, at most, for the attack before (and between) the phases */
 #define ATTACK_QUICK_MADDS 2e9 /* multiply-adds of the first attack when the full one would cost more */
+#define ATTACK_LAYER_OVERHEAD 100.0 /* an evaluation's overhead a layer, in multiply-adds' time */
 
 /* The Sigmoid/Tanh lines' ascent takes a step that decays over a call's iterations, and after
  * HIDDEN_ALPHA_ITERS steps per hidden bound it is far from converged: on eran's sigmoid net the
@@ -2871,7 +2872,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
      * ReLU splitting the root's bound comes at once (one CROWN pass, far cheaper than the attack:
      * verivital, 0.1 s against 1 s), so there the attack is always deferred, the quick one a
      * tenth */
-    double attack_madds = flops * (double)spec->n_cases * (n_samples + 8.0 * 2.0 * pgd_steps);
+    /* (each evaluation also costs about ATTACK_LAYER_OVERHEAD multiply-adds' time a layer in
+     * calls and loops: on a net of a few neurons that is nearly all of it, and 50,000 cases of
+     * such a net took 20 s of full attacks before their roots were bounded, 0.3 ms each) */
+    double attack_madds = (flops + ATTACK_LAYER_OVERHEAD * (double)net->n_layers) *
+                          (double)spec->n_cases * (n_samples + 8.0 * 2.0 * pgd_steps);
     int attack_deferred = attack_madds > ATTACK_QUICK_MADDS || s.relu_split;
     if (attack_deferred) {
         double f = fmin(attack_madds > ATTACK_QUICK_MADDS ? 1.0 : 0.1,
