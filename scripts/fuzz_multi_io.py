@@ -10,8 +10,8 @@ with a hidden node's element) and asks it three ways: the tensors declared in th
 and matched by order, and twice declared in a random order and matched by ONNX name. The three
 answers must agree (a timeout or unknown agrees with anything), every sat's counterexample must be
 valid by scripts/check_cex.py, and no run may end in an error. With --certificate every run
-writes a certificate, and every unsat's must be `valid` by `verify --check-certificate`. Prints "N trials, ..." and exits 0;
-on the first failure it prints the query and exits 1.
+writes a certificate, and every unsat's must be `valid` by `verify --check-certificate`. Prints
+"N trials, ..." and exits 0; on the first failure it prints the query and exits 1.
 Run with /usr/bin/python3 (scripts/check_cex.py needs numpy and protobuf).
 """
 

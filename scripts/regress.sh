@@ -245,7 +245,8 @@ else
 fi
 # (a deadline that passes while the model is read: no method is run, exit 3 as for a timeout)
 out=$("$BIN" "$GOOD_MODEL" "$GOOD_SPEC" --compare-bounds --timeout 1e-9 2>/dev/null); rc=$?
-if [ "$rc" -eq 3 ] && [ "$out" = "every method skipped: out of time (--timeout) while loading the model" ]; then
+skipped="every method skipped: out of time (--timeout) while loading the model"
+if [ "$rc" -eq 3 ] && [ "$out" = "$skipped" ]; then
     pass "--compare-bounds --timeout" "every method skipped, exit 3"
 else
     fail "--compare-bounds --timeout" "exit $rc, stdout '$(printf '%s' "$out" | tr '\n' '|')'"
@@ -397,7 +398,7 @@ fuzz_check "sampled extremes" fuzz_sampled --count 4 --seed 11 --modes=--no-atta
     --keep "$TMP/fuzz_sampled"
 
 # --- several inputs and outputs matched by order and by name: the same answers, and every unsat's
-# certificate valid ---------------------------------------------------------------------------------
+# certificate valid ----------------------------------------------------------------------------
 if [ "$CHECK_CEX" -eq 1 ]; then
     out=$("$PY" scripts/fuzz_multi_io.py "$BIN" --count 8 --seed 5 --certificate 2>&1); rc=$?
     if [ "$rc" -eq 0 ]; then

@@ -534,12 +534,7 @@ static vfy_status load_problem(const model_arg *models, int n_models, const char
                                   spec_path, xmap, ymap, err);
     }
     /* the query's tensors laid out as the models have theirs */
-    int moved = 0;
-    for (int64_t i = 0; st == VFY_OK && i < spec->n_x; i++)
-        moved |= xmap[i] != i;
-    for (int64_t i = 0; st == VFY_OK && i < spec->n_y; i++)
-        moved |= ymap[i] != i;
-    if (st == VFY_OK && moved)
+    if (st == VFY_OK)
         st = vfy_spec_permute(spec, xmap, ymap, err);
     vfy_free(xmap);
     vfy_free(ymap);

@@ -566,12 +566,7 @@ vfy_status vfy_net_fit_query(const vfy_net *net, const char *path, vfy_spec *spe
     vfy_status st = !xmap || !ymap ? vfy_fail(err, VFY_ERR_NOMEM, "out of memory") : VFY_OK;
     if (st == VFY_OK)
         st = vfy_net_fit_spec(net, path, spec, spec->n_nets ? 0 : -1, spec_path, xmap, ymap, err);
-    int moved = 0;
-    for (int64_t i = 0; st == VFY_OK && i < spec->n_x; i++)
-        moved |= xmap[i] != i;
-    for (int64_t i = 0; st == VFY_OK && i < spec->n_y; i++)
-        moved |= ymap[i] != i;
-    if (st == VFY_OK && moved)
+    if (st == VFY_OK)
         st = vfy_spec_permute(spec, xmap, ymap, err);
     vfy_free(xmap);
     vfy_free(ymap);

@@ -2386,6 +2386,13 @@ vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *
                             vfy_error *err)
 {
     VFY_ASSERT((!xmap || moves_blocks(spec, xmap, 0)) && (!ymap || moves_blocks(spec, ymap, 1)));
+    int moved = 0; /* (identities change nothing) */
+    for (int64_t i = 0; xmap && i < spec->n_x; i++)
+        moved |= xmap[i] != i;
+    for (int64_t i = 0; ymap && i < spec->n_y; i++)
+        moved |= ymap[i] != i;
+    if (!moved)
+        return VFY_OK;
     int64_t n = spec->n_x > spec->n_y ? spec->n_x : spec->n_y;
     double *tmp = vfy_alloc_array((size_t)n, sizeof *tmp);
     if (!tmp)

@@ -1815,6 +1815,21 @@ END_TEST
  * round leaves it open. 300 narrow boxes far below the threshold: every box closes in its first
  * round, none is attacked in full (all 300 were, at the first box, before); a wide box added last,
  * whose root bound is loose: that one case is. */
+/* The text of nb narrow boxes of width w on a 1-input net (mn, mx: its output's range over the
+ * unit box), each with Y_0 far above mx, an open disjunction (*n characters) of cap. */
+static char *narrow_boxes_text(int nb, double w, double mn, double mx, size_t cap, size_t *n)
+{
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    *n = (size_t)snprintf(text, cap, "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
+    for (int k = 0; k < nb; k++) {
+        double a = -0.6 + 1.2 * k / nb;
+        *n += (size_t)snprintf(text + *n, cap - *n, "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))",
+                               a, a + w, mx + (mx - mn) + 1);
+    }
+    return text;
+}
+
 START_TEST(test_attack_deferred_by_box)
 {
     enum { NB = 300 };
@@ -1824,17 +1839,8 @@ START_TEST(test_attack_deferred_by_box)
     char decl[256];
     unit_box_text(net, 1, 7, decl, sizeof decl, &mn, &mx);
     size_t cap = 64 * (NB + 2), n = 0;
-    char *text = malloc(cap);
-    ck_assert_ptr_nonnull(text);
     for (int wide = 0; wide < 2; wide++) {
-        n = (size_t)snprintf(text, cap,
-                             "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
-        for (int k = 0; k < NB; k++) {
-            double a = -0.6 + 1.2 * k / NB;
-            n += (size_t)snprintf(text + n, cap - n,
-                                  "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))", a, a + 0.004,
-                                  mx + (mx - mn) + 1);
-        }
+        char *text = narrow_boxes_text(NB, 0.004, mn, mx, cap, &n);
         if (wide)
             n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 -1)(<= X_0 1)(>= Y_0 %.17g))",
                                   mx + 0.05);
@@ -1852,8 +1858,8 @@ START_TEST(test_attack_deferred_by_box)
         }
         vfy_verify_result_free(&res);
         vfy_spec_free(spec);
+        free(text);
     }
-    free(text);
     vfy_net_free(net);
 }
 END_TEST
@@ -1871,14 +1877,7 @@ START_TEST(test_attack_deferred_small_net)
     char decl[256];
     unit_box_text(net, 1, 7, decl, sizeof decl, &mn, &mx);
     size_t cap = 64 * (NB + 2), n = 0;
-    char *text = malloc(cap);
-    ck_assert_ptr_nonnull(text);
-    n = (size_t)snprintf(text, cap, "(declare-const X_0 Real)(declare-const Y_0 Real)(assert (or");
-    for (int k = 0; k < NB; k++) {
-        double a = -0.6 + 1.2 * k / NB;
-        n += (size_t)snprintf(text + n, cap - n, "(and (>= X_0 %.6f)(<= X_0 %.6f)(>= Y_0 %.6f))",
-                              a, a + 0.0004, mx + (mx - mn) + 1);
-    }
+    char *text = narrow_boxes_text(NB, 0.0004, mn, mx, cap, &n);
     n += (size_t)snprintf(text + n, cap - n, "))");
     ck_assert(n < cap);
     vfy_spec *spec = parse(text);
