@@ -14,6 +14,9 @@ Three stand-ins (random weights, fixed seed, float32, 1000 classes):
   takes minutes: the deadline must hold all the same.
 * vgg16_64: the same at full width: about 19 GB lowered, past half of a 24 GB machine's memory:
   refused at once, naming its largest Conv (before: 95 s of loading and 21 GB, then a timeout).
+* stem224: ImageNet's input size (3 x 224 x 224) read by two strided convolutions and a Gemm to
+  1000 classes, small to lower: its spec's 999 cases each bound the 150,528 inputs, which the spec
+  parser refused as too large before it read the shared bounds once.
 
 Specs: 50 pixels of a random image in [0, 1] perturbed by 2/255 (the others fixed, at float32
 values written exactly), unsafe: another class scores at least the image's class; and the image
@@ -34,10 +37,17 @@ import numpy as np  # noqa: E402
 VGG16 = [64, 64, "M", 128, 128, "M", 256, 256, 256, "M", 512, 512, 512, "M", 512, 512, 512, "M"]
 
 
-def vgg(path, width, hw, seed):
+def stem(path, hw, seed):
+    """An ImageNet-sized input (3 x hw x hw) read by two strided convolutions (8 x 8 by 8, to 16
+    channels; 3 x 3 by 2, to 32) and a Gemm to 1000 classes: small to lower, but its 1000-class
+    spec bounds 150,528 inputs in each of 999 cases."""
+    return vgg(path, 1.0, hw, seed, layers="stem")
+
+
+def vgg(path, width, hw, seed, layers="vgg16"):
     """A VGG-16 of the given width (1: the original channels and units) on 3 x hw x hw inputs,
     built as a ModelProto with raw float32 weights (make_residual_bench's text form would spell
-    out tens of millions of them)."""
+    out tens of millions of them). layers="stem": stem()'s network instead."""
     pb = check_cex.load_onnx_pb2()
     rng = np.random.default_rng(seed)
     m = pb.ModelProto()
@@ -69,6 +79,24 @@ def vgg(path, width, hw, seed):
         return out
 
     x, cin = "X", 3
+    if layers == "stem":
+        side = hw
+        for i, (c, k, st, pad) in enumerate(((16, 8, 8, 0), (32, 3, 2, 1))):
+            init("w%d" % i, rng.normal(0, (2.0 / (cin * k * k)) ** 0.5, (c, cin, k, k)))
+            init("b%d" % i, rng.normal(0, 0.01, c))
+            x = node("Conv", [x, "w%d" % i, "b%d" % i], "conv%d" % i, kernel_shape=[k, k],
+                     strides=[st, st], pads=[pad] * 4)
+            x = node("Relu", [x], "relu%d" % i)
+            cin, side = c, (side + 2 * pad - k) // st + 1
+        x = node("Flatten", [x], "flat", axis=1)
+        init("fw", rng.normal(0, (2.0 / (cin * side * side)) ** 0.5, (1000, cin * side * side)))
+        init("fb", rng.normal(0, 0.01, 1000))
+        x = node("Gemm", [x, "fw", "fb"], "Y", transB=1)
+        g.input.append(mpb.value_info(pb, "X", [1, 3, hw, hw]))
+        g.output.append(mpb.value_info(pb, "Y", [1, 1000]))
+        with open(path, "wb") as f:
+            f.write(m.SerializeToString())
+        return check_cex.Network(m)
     for i, c in enumerate(VGG16):
         if c == "M":
             x = node("MaxPool", [x], "pool%d" % i, kernel_shape=[2, 2], strides=[2, 2])
@@ -102,9 +130,10 @@ def main(argv):
     for d in ("onnx", "vnnlib"):
         os.makedirs(os.path.join(out, d), exist_ok=True)
     rows, consensus = [], []
-    for name, width, hw in (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64)):
+    for name, width, hw in (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64), ("stem224", 0, 224)):
         onnx = "onnx/%s.onnx" % name
-        net = vgg(os.path.join(out, onnx), width, hw, 5)
+        net = (stem(os.path.join(out, onnx), hw, 5) if name == "stem224" else
+               vgg(os.path.join(out, onnx), width, hw, 5))
         rng = np.random.default_rng(1)
         x = rng.uniform(0, 1, 3 * hw * hw).astype(np.float32).astype(np.float64)
         y = net.run(x, np.float64)
