@@ -499,7 +499,8 @@ vfy_status vfy_net_fit_spec(const vfy_net *net, const char *path, const vfy_spec
     if (spec->n_nets > 1)
         snprintf(which, sizeof which, " for network '%s'", nt->name);
     for (int k = 0; k < 2; k++) {
-        /* the hidden nodes come last in the model's outputs, in the query's order (load_problem) */
+        /* the hidden nodes come last in the model's outputs, in the query's order (as the loader
+         * was given them: vfy_spec_hidden_names) */
         int n_hid = k ? nt->n_hidden : 0, n = (k ? nt->n_outputs : nt->n_inputs) - n_hid;
         int64_t n_model = (k ? net->n_outs : net->n_ins) - n_hid;
         const vfy_spec_tensor *ts = k ? nt->outputs : nt->inputs;
@@ -514,7 +515,10 @@ vfy_status vfy_net_fit_spec(const vfy_net *net, const char *path, const vfy_spec
             const vfy_spec_tensor *t = &ts[j];
             int m = t->hidden ? n + h++ : o++;
             if (t->hidden) {
-                VFY_ASSERT(io[m].hidden && !strcmp(io[m].name, t->onnx_name));
+                if (m >= n_model + n_hid || !io[m].hidden || strcmp(io[m].name, t->onnx_name))
+                    return vfy_fail(err, VFY_ERR_INVALID, "%s: %s's hidden node '%s'%s is not "
+                                    "among the outputs %s was read with", spec_path, t->name,
+                                    t->onnx_name, which, path);
             } else if (nt->by_name) {
                 for (m = 0; m < n && strcmp(io[m].name, t->onnx_name) != 0; m++)
                     ;

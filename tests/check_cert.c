@@ -589,6 +589,24 @@ START_TEST(test_multi_io_certified)
 }
 END_TEST
 
+/* vfy_net_fit_query on a model read with other hidden nodes than the query's (here in the other
+ * order): an error naming the node, not an abort. */
+START_TEST(test_fit_query_hidden_mismatch)
+{
+    vfy_error err;
+    vfy_spec *sp = NULL;
+    vfy_net *net = NULL;
+    const char *swapped[2] = {"relu1", "fc1"};
+    ck_assert_int_eq(vfy_spec_load("specs/multi_io_hidden_unsat.vnnlib", &sp, &err), VFY_OK);
+    ck_assert_int_eq(vfy_onnx_load_hidden("models/multi_io.onnx", swapped, 2, &net, &err), VFY_OK);
+    ck_assert_int_eq(vfy_net_fit_query(net, "m", sp, "s", &err), VFY_ERR_INVALID);
+    REQUIRE_MSG(strstr(err.msg, "hidden node 'fc1'") && strstr(err.msg, "is not among"), "%s",
+                err.msg);
+    vfy_net_free(net);
+    vfy_spec_free(sp);
+}
+END_TEST
+
 /* ---- ReLU-split certificates (format 2) ---- */
 
 /* Verify with ReLU splitting (alpha/beta-CROWN, root tightened) and a certificate at cert_path. */
@@ -2328,6 +2346,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corrupt_header);
     tcase_add_test(tc, test_corrupt_other_spec);
     tcase_add_loop_test(tc, test_multi_io_certified, 0, 6);
+    tcase_add_test(tc, test_fit_query_hidden_mismatch);
     tcase_add_test(tc, test_softmax_rows_refused);
     tcase_add_loop_test(tc, test_forged_sat, 0, (int)(sizeof sat_instances / sizeof sat_instances[0]));
     tcase_add_test(tc, test_writer_removes_on_sat);
