@@ -36,11 +36,7 @@ def ranges_text(cases):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__)
-    out = argv[1]
-    for d in ("onnx", "vnnlib"):
-        os.makedirs(os.path.join(out, d), exist_ok=True)
+    out = mrb.out_dir(argv, __doc__)
     rows, consensus = [], []
     shutil.copy(os.path.join(HERE, "..", "models", "tiny_relu.onnx"),
                 os.path.join(out, "onnx", "tiny_relu.onnx"))

@@ -124,11 +124,7 @@ def vgg(path, width, hw, seed, layers="vgg16"):
 
 
 def main(argv):
-    if len(argv) != 2:
-        sys.exit(__doc__)
-    out = argv[1]
-    for d in ("onnx", "vnnlib"):
-        os.makedirs(os.path.join(out, d), exist_ok=True)
+    out = mrb.out_dir(argv, __doc__)
     rows, consensus = [], []
     for name, width, hw in (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64), ("stem224", 0, 224)):
         onnx = "onnx/%s.onnx" % name

@@ -183,6 +183,16 @@ def build_net(out, name, make):
     return onnx, check_cex.Network(model)
 
 
+def out_dir(argv, usage):
+    """OUT_DIR, the one argument of a generator (else its usage), with OUT/onnx and OUT/vnnlib
+    made."""
+    if len(argv) != 2:
+        sys.exit(usage)
+    for d in ("onnx", "vnnlib"):
+        os.makedirs(os.path.join(argv[1], d), exist_ok=True)
+    return argv[1]
+
+
 def add_instance(out, rows, consensus, onnx, spec, text, timeout, verdict):
     """Write the spec's text to OUT/spec and list the instance with its timeout and verdict."""
     with open(os.path.join(out, spec), "w") as f:
