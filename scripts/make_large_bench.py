@@ -2,7 +2,10 @@
 """Write a benchmark folder of networks too large for their time or this machine's memory (for
 scripts/bench.py): what verify must do with them is end within the deadline, or refuse at once.
 
-usage: make_large_bench.py OUT_DIR
+usage: make_large_bench.py OUT_DIR [--stem SIDE]
+
+(--stem SIDE: only stem() on a 3 x SIDE x SIDE input, named stemSIDE, and its two specs: the
+regression tier's check that 999 rows over a large input stay within the memory ceiling.)
 
 VNN-COMP's vggnet16_2023 is a VGG-16 on ImageNet. verify lowers every Conv to a sparse matrix
 (a 3x3 convolution of 64 channels on 64 x 64 images: 1.5e8 nonzeros), so a VGG-16 is far past what
@@ -124,11 +127,15 @@ def vgg(path, width, hw, seed, layers="vgg16"):
 
 
 def main(argv):
+    nets = (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64), ("stem224", 0, 224))
+    if len(argv) == 4 and argv[2] == "--stem" and argv[3].isdigit() and int(argv[3]) >= 16:
+        nets = (("stem" + argv[3], 0, int(argv[3])),)
+        argv = argv[:2]
     out = mrb.out_dir(argv, __doc__)
     rows, consensus = [], []
-    for name, width, hw in (("vgg16_64h", 0.5, 64), ("vgg16_64", 1.0, 64), ("stem224", 0, 224)):
+    for name, width, hw in nets:
         onnx = "onnx/%s.onnx" % name
-        net = (stem(os.path.join(out, onnx), hw, 5) if name == "stem224" else
+        net = (stem(os.path.join(out, onnx), hw, 5) if name.startswith("stem") else
                vgg(os.path.join(out, onnx), width, hw, 5))
         rng = np.random.default_rng(1)
         x = rng.uniform(0, 1, 3 * hw * hw).astype(np.float32).astype(np.float64)

@@ -15,6 +15,8 @@
 #    in two modes, no wrong verdict (skipped, with a note, without numpy/protobuf or protoc);
 #    scripts/fuzz_multi_io.py: queries on a model of two inputs and outputs answer alike whether
 #    their tensors are matched by order or by name, and each unsat's certificate is valid.
+# 5. The memory ceiling: 999 cases over an image of 37,632 inputs proved within --max-memory 512,
+#    the peak resident size included (skipped, with a note, without numpy/protobuf).
 # Prints one line per case and finally "regress: N passed, M failed"; exits 1 when M > 0.
 set -uo pipefail
 
@@ -408,6 +410,31 @@ if [ "$CHECK_CEX" -eq 1 ]; then
     fi
 else
     echo "note: numpy/protobuf missing: scripts/fuzz_multi_io.py skipped"
+fi
+
+# --- the memory ceiling on a spec of many rows over a large input: 999 cases over 37,632 inputs
+# (scripts/make_large_bench.py --stem 112) proved within --max-memory 512, peak resident size
+# included (bounded all at once, the rows took 3.8 GB and the search timed out)
+if [ "$CHECK_CEX" -eq 1 ] && "$PY" scripts/make_large_bench.py "$TMP/large" --stem 112 >/dev/null; then
+    for sp in pix50 point; do
+        # (the peak resident size of the one child, in MB, after its verdict)
+        out=$("$PY" - "$BIN" "$TMP/large/onnx/stem112.onnx" "$TMP/large/vnnlib/stem112_$sp.vnnlib" \
+              <<'PYEOF' 2>&1
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[1:] + ["--timeout", "20", "--max-memory", "512"],
+                   capture_output=True, text=True, timeout=60)
+print(p.stdout.strip(), p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+PYEOF
+)
+        read -r verdict code mb <<<"$out"
+        if [ "$verdict" = unsat ] && [ "$code" = 0 ] && [ "${mb:-9999}" -le 512 ]; then
+            pass "999 rows over 37,632 inputs ($sp)" "unsat, peak $mb MB of 512"
+        else
+            fail "999 rows over 37,632 inputs ($sp)" "$out (want: unsat 0, at most 512 MB)"
+        fi
+    done
+else
+    echo "note: numpy/protobuf missing: the large-input memory check skipped"
 fi
 
 echo "regress: $passed passed, $failed failed"

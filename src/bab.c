@@ -270,6 +270,8 @@ typedef struct dresult {
 #define GROUP_MAX 8
 _Static_assert(STACK_BATCH >= 4 * GROUP_MAX, "a depth-first round must keep two workers busy");
 #define GROUP_SCRATCH_BYTES 268435456.0 /* estimated scratch memory of a worker's slots, at most */
+#define ROW_SCRATCH_BYTES 268435456.0   /* ...and of the rows it bounds at once (row_cap), at
+                                         * most an eighth of the memory ceiling */
 typedef struct worker {
     vfy_bounds *b;         /* the slot's layer bounds */
     vfy_bounds *bs[GROUP_MAX];
@@ -320,6 +322,11 @@ typedef struct search {
     vfy_deadline final_dl; /* the whole search's (dl's is a phase's at times): the bound passes'
                             * (vfy_bound_ctx_set_deadline) */
     int64_t max_rows, max_cases;
+    /* rows a worker bounds at once (its buffers' size): a box's, or where they would pass
+     * ROW_SCRATCH_BYTES (a 1,000-class spec over an image's 150,528 inputs: 999 rows of 1.2 MB
+     * in each of a dozen buffers) fewer, but at least any case's: a box's root is then bounded a
+     * chunk of its cases at a time, and its trees start a case apart (push_root) */
+    int64_t row_cap;
     int64_t cand_batch; /* candidates evaluated together, at most (CAND_BATCH) */
     int64_t n_flat;    /* doubles in a flat copy of the layer bounds */
     int relu_split;    /* branch on ReLUs rather than on the input */
@@ -476,7 +483,7 @@ static int bound_splits(const search *s, worker *w, int g, const domain *d, vfy_
 /* Point the worker's per-slot fields at slot g. */
 static void use_slot(const search *s, worker *w, int g)
 {
-    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->max_rows;
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->row_cap;
     w->b = w->bs[g];
     w->cy = w->cy0 + g * K * ny;
     w->cx = w->cx0 + g * K * nx;
@@ -490,7 +497,7 @@ static void use_slot(const search *s, worker *w, int g)
 
 static int worker_init(worker *w, const search *s)
 {
-    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->max_rows, G = s->group;
+    int64_t nx = s->net->n_in, ny = s->net->n_out, K = s->row_cap, G = s->group;
     memset(w, 0, sizeof *w);
     for (int g = 0; g < G; g++)
         if (!(w->bs[g] = vfy_bounds_create(s->ctx)))
@@ -794,10 +801,14 @@ static int combo_refuted(search *s, worker *w, const domain *d, const vfy_case *
 }
 
 /* Put the rows of the n cases listed in `cases`, one after another, into w->cy and w->cx (zero
- * where a row has no X part); returns how many rows. */
-static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *cases)
+ * where a row has no X part), each row's case (its place in `cases`) and rhs_hi into
+ * w->row_case and w->row_rhs; returns how many rows. *has_cx (may be NULL): whether some row has
+ * an X part. */
+static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *cases,
+                          int *has_cx)
 {
     int64_t nx = s->net->n_in, ny = s->net->n_out, K = 0;
+    int any = 0;
     for (int64_t a = 0; a < n; a++) {
         const vfy_case *cs = &s->spec->cases[cases[a]];
         for (int64_t i = 0; i < cs->n_rows; i++, K++) {
@@ -806,8 +817,13 @@ static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *
                 memcpy(w->cx + K * nx, cs->rows[i].cx, (size_t)nx * sizeof(double));
             else
                 memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
+            any |= cs->rows[i].cx != NULL;
+            w->row_case[K] = a;
+            w->row_rhs[K] = cs->rows[i].rhs_hi;
         }
     }
+    if (has_cx)
+        *has_cx = any;
     return K;
 }
 
@@ -826,7 +842,7 @@ static int keep_params(search *s, const vfy_bounds *src, const domain *d, dresul
                        int64_t row)
 {
     if (d->n_splits > r->cap_sp) {
-        double *nb = vfy_alloc_array((size_t)(s->max_rows * d->n_splits), sizeof(double));
+        double *nb = vfy_alloc_array((size_t)(s->row_cap * d->n_splits), sizeof(double));
         if (!nb)
             return 0;
         vfy_free(r->par_beta);
@@ -849,7 +865,7 @@ static int keep_warm(search *s, worker *w, const domain *d, dresult *r, int64_t 
 {
     r->warm_rows = 0;
     r->warm_nsp = s->n_cuts + d->n_splits; /* (bound_splits') */
-    int64_t stride = s->n_relu + r->warm_nsp, need = s->max_rows * stride;
+    int64_t stride = s->n_relu + r->warm_nsp, need = s->row_cap * stride;
     if (need > r->cap_warm) {
         float *nw = vfy_alloc_array((size_t)need, sizeof(float));
         if (!nw)
@@ -882,7 +898,7 @@ static int keep_warm(search *s, worker *w, const domain *d, dresult *r, int64_t 
 static int leaf_refuted(search *s, worker *w, const domain *d, dresult *r)
 {
     const vfy_spec *spec = s->spec;
-    int64_t nx = s->net->n_in, K = stack_rows(s, w, r->n_active, r->active);
+    int64_t nx = s->net->n_in, K = stack_rows(s, w, r->n_active, r->active, NULL);
     if (K == 0)
         return 0;
     vfy_splits buf;
@@ -1192,7 +1208,6 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
 {
     worker *w = &s->workers[0];
     *n_proved = 0;
-    int64_t K = stack_rows(s, w, nc, box_cases);
     double *score = vfy_alloc_array((size_t)s->n_half + 1, sizeof(double));
     double *before = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
     double *now = vfy_alloc_array((size_t)s->n_flat + 1, sizeof(double));
@@ -1203,10 +1218,28 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
         return VFY_ERR_NOMEM;
     }
     vfy_bounds_export(s->ctx, w->b, before);
-    vfy_status st = vfy_bound_relu_scores(s->ctx, root->lo, root->hi, w->b, K, w->cy, w->cx, score,
-                                          NULL);
+    /* the scores of all of the box's rows: sums over the rows, so over chunks of row_cap (now
+     * holds a chunk's until the refinement uses it) */
+    vfy_status st = VFY_OK;
+    for (int64_t a0 = 0, a1; a0 < nc && st == VFY_OK; a0 = a1) {
+        int64_t K = 0;
+        for (a1 = a0; a1 < nc; a1++) {
+            int64_t m = s->spec->cases[box_cases[a1]].n_rows;
+            if (a1 > a0 && K + m > s->row_cap)
+                break;
+            K += m;
+        }
+        int has_cx;
+        stack_rows(s, w, a1 - a0, box_cases + a0, &has_cx);
+        st = vfy_bound_relu_scores(s->ctx, root->lo, root->hi, w->b, K, w->cy,
+                                   has_cx ? w->cx : NULL, a0 == 0 ? score : now, NULL);
+        for (int64_t q = 0; a0 > 0 && st == VFY_OK && q < s->n_half; q++)
+            score[q] += now[q];
+    }
     if (st != VFY_OK) {
         vfy_free(score);
+        vfy_free(before);
+        vfy_free(now);
         return st;
     }
     vfy_refine_stats rs;
@@ -1524,28 +1557,49 @@ static int64_t open_cases(search *s, worker *w, const domain *d, int64_t *open,
                           unsigned char *done)
 {
     const vfy_spec *spec = s->spec;
-    int64_t K = stack_rows(s, w, d->n_active, d->active);
     vfy_splits buf; /* (a root's constraints, and the cuts) */
     const vfy_splits *sp;
-    if (K == 0 || !bound_splits(s, w, 0, d, &buf, &sp) ||
-        vfy_bound_rows_alpha(s->ctx, d->lo, d->hi, w->b, K, w->cy, w->cx, sp,
-                             s->alpha_iters, w->lb, w->lam_in, w->c_in) != VFY_OK)
+    if (!bound_splits(s, w, 0, d, &buf, &sp))
         return -1;
-    int64_t row0 = 0, n = 0;
-    for (int64_t a = 0; a < d->n_active; a++) {
-        int64_t c = d->active[a];
-        const vfy_case *cs = &spec->cases[c];
-        int refuted = 0;
-        for (int64_t i = 0; i < cs->n_rows; i++)
-            refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: a row refuted */
-        if (!refuted && open)
-            open[n] = c;
-        n += !refuted;
-        if (refuted && done)
-            done[c] = 1;
-        row0 += cs->n_rows;
+    /* the cases a chunk at a time, of at most row_cap rows (one case at least, which fits): a
+     * root's, whose rows may not all fit the buffers. Past the deadline the cases left stay open,
+     * unbounded (open[] may be d->active: an entry is read before any write reaches it) */
+    int64_t n = 0, bounded = 0;
+    for (int64_t a0 = 0, a1; a0 < d->n_active; a0 = a1) {
+        int64_t K = 0;
+        for (a1 = a0; a1 < d->n_active; a1++) {
+            int64_t m = spec->cases[d->active[a1]].n_rows;
+            if (a1 > a0 && K + m > s->row_cap)
+                break;
+            K += m;
+        }
+        int go = K > 0 && !(bounded > 0 && vfy_deadline_over(&s->final_dl));
+        if (go) {
+            /* a case's rows leave the ascent once one of them is refuted (stop_lb) */
+            int has_cx;
+            stack_rows(s, w, a1 - a0, d->active + a0, &has_cx);
+            vfy_alpha_job job = {w->b, d->lo, d->hi, K, w->cy, has_cx ? w->cx : NULL, sp,
+                                 NULL, 0, 0, w->lb, w->lam_in, w->c_in, NULL, 0,
+                                 w->row_rhs, w->row_case, &s->final_dl};
+            if (vfy_bound_rows_alpha_batch(s->ctx, w->b, 1, &job, s->alpha_iters) != VFY_OK)
+                return -1;
+            bounded += K;
+        }
+        for (int64_t a = a0, row0 = 0; a < a1; a++) {
+            int64_t c = d->active[a];
+            const vfy_case *cs = &spec->cases[c];
+            int refuted = 0;
+            for (int64_t i = 0; go && i < cs->n_rows; i++)
+                refuted |= w->lb[row0 + i] > cs->rows[i].rhs_hi; /* SOUND: a row refuted */
+            if (!refuted && open)
+                open[n] = c;
+            n += !refuted;
+            if (refuted && done)
+                done[c] = 1;
+            row0 += cs->n_rows;
+        }
     }
-    return n;
+    return bounded > 0 ? n : -1;
 }
 
 /* Whether alpha-CROWN on the layer bounds in w->b (already computed for d) refutes every case of d
@@ -2488,11 +2542,17 @@ static int case_roots(search *s, frontier *f, const domain *d, const dresult *r,
 
 /* Queue a box's root. A certificate run, whose domains' priors follow from the root's bounds and
  * their own splits alone (as the checker derives them), queues a copy per case at once instead
- * (case_roots' reasons): each then starts from the root's bounds. Root is queued or freed;
- * returns 0 when out of memory. */
+ * (case_roots' reasons): each then starts from the root's bounds. So does a root whose cases'
+ * rows pass what a worker bounds at once (row_cap; with --joint-cases too). Root is queued or
+ * freed; returns 0 when out of memory. */
 static int push_root(search *s, frontier *f, domain *root, vfy_verify_result *res)
 {
-    if (!s->relu_split || !s->opts->case_trees || !s->cert || root->n_active < 2) {
+    int64_t n_rows = 0;
+    for (int64_t a = 0; a < root->n_active; a++)
+        n_rows += s->spec->cases[root->active[a]].n_rows;
+    int apart = s->relu_split && root->n_active >= 2 &&
+                ((s->opts->case_trees && s->cert) || n_rows > s->row_cap);
+    if (!apart) {
         if (frontier_push(f, root))
             return 1;
         domain_free(root);
@@ -2605,11 +2665,11 @@ static void root_bound_rec(void *user, int64_t idx, int upper, const double *alp
 static int report_refuted(search *s, const domain *d, const dresult *r, int64_t box, int64_t *buf)
 {
     int64_t n_ref = 0, n_rows = 0, nh = s->n_half, nsp = r->n_sp;
-    if (!s->g_alpha && !(s->g_alpha = vfy_alloc_array((size_t)(s->max_rows * nh) + 1, sizeof(double))))
+    if (!s->g_alpha && !(s->g_alpha = vfy_alloc_array((size_t)(s->row_cap * nh) + 1, sizeof(double))))
         return 0;
     if (nsp > s->g_cap_sp) {
         vfy_free(s->g_beta);
-        if (!(s->g_beta = vfy_alloc_array((size_t)(s->max_rows * nsp), sizeof(double))))
+        if (!(s->g_beta = vfy_alloc_array((size_t)(s->row_cap * nsp), sizeof(double))))
             return 0;
         s->g_cap_sp = nsp;
     }
@@ -2692,9 +2752,22 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.ctx = ctx;
     s.final_dl.t_end = s.dl.t_end;
     vfy_bound_ctx_set_deadline(ctx, &s.final_dl);
+    /* a domain's rows are its box's cases' at most (every case of a box, at its root) */
     s.max_rows = 1;
-    for (int64_t c = 0; c < spec->n_cases; c++)
-        s.max_rows += spec->cases[c].n_rows;
+    int64_t case_rows_max = 1;
+    {
+        int64_t *box_rows = vfy_alloc_array((size_t)spec->n_boxes + 1, sizeof(int64_t));
+        if (!box_rows)
+            goto nomem;
+        for (int64_t c = 0; c < spec->n_cases; c++) {
+            int64_t m = spec->cases[c].n_rows;
+            box_rows[spec->cases[c].box] += m;
+            case_rows_max = m > case_rows_max ? m : case_rows_max;
+        }
+        for (int64_t bi = 0; bi < spec->n_boxes; bi++)
+            s.max_rows = box_rows[bi] + 1 > s.max_rows ? box_rows[bi] + 1 : s.max_rows;
+        vfy_free(box_rows);
+    }
     s.max_cases = spec->n_cases > 0 ? spec->n_cases : 1;
     if (vfy_log_on(2) && spec->n_cases > 1) {
         s.case_domains = vfy_alloc_array((size_t)spec->n_cases, sizeof *s.case_domains);
@@ -2785,16 +2858,32 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
     s.method = opts->method != VFY_BOUND_AUTO ? opts->method
              : (s.relu_split || opts->on_refuted ? VFY_BOUND_ALPHA : VFY_BOUND_CROWN);
     /* domains per group: with ReLU splitting, up to GROUP_MAX within the scratch budget (each slot's
-     * layer bounds carry a scratch of 3 x (min(2 width, VFY_BOUND_CHUNK_ROWS) + 8) rows of the
+     * layer bounds carry a scratch of 3 x (min(2 width, vfy_bound_chunk_rows) + 8) rows of the
      * widest layer, what vfy_bounds_create reserves); input splitting bounds each domain alone (one
      * CROWN pass each) */
     s.group = 1;
-    int64_t width = vfy_net_max_width(net);
-    int64_t rows = 2 * width < VFY_BOUND_CHUNK_ROWS ? 2 * width : VFY_BOUND_CHUNK_ROWS;
+    int64_t width = vfy_net_max_width(net), chunk = vfy_bound_chunk_rows(net);
+    int64_t rows = 2 * width < chunk ? 2 * width : chunk;
     double per_slot = 24.0 * (double)width * (double)(rows + 8);
     if (s.relu_split) {
         double g = floor(GROUP_SCRATCH_BYTES / per_slot);
         s.group = g >= GROUP_MAX ? GROUP_MAX : (g < 1 ? 1 : (int)g);
+    }
+    /* a row bounded costs its coefficients at the input and output in the worker's buffers (of
+     * each slot, and the best rows'), and in the batch's scratch about sixteen buffers of the
+     * widest layer (the backward pass's, the slopes' gradients, the facets'); an input split
+     * domain holds every case of its box (no cap: a few inputs) */
+    double bound_row_bytes = 8.0 * (16.0 * (double)width +
+                                    (double)(s.group + 1) * (3.0 * (double)nx + 2.0 * (double)ny));
+    double row_budget = fmin(ROW_SCRATCH_BYTES, opts->max_memory_mb * 1048576.0 / 8.0);
+    s.row_cap = s.max_rows;
+    if (s.relu_split && (double)s.max_rows * bound_row_bytes > row_budget) {
+        int64_t fit = (int64_t)floor(row_budget / bound_row_bytes);
+        s.row_cap = fit > case_rows_max ? fit : case_rows_max;
+        s.row_cap = s.row_cap < s.max_rows ? s.row_cap : s.max_rows;
+        res->rows_at_once = s.row_cap;
+        vfy_log(2, "rows: %lld bounded at once of a box's %lld (%.1f MB a row)",
+                (long long)s.row_cap, (long long)(s.max_rows - 1), bound_row_bytes / 1048576.0);
     }
     /* the queue gets the memory ceiling less the workers' scratch (each slot's and the batch's
      * bounds, as estimated above), less room for the depth-first stack past it (STACK_BATCH
@@ -2804,9 +2893,11 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         /* (a ReLU split's children share their box: not counted) */
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(s.relu_split ? 0 : 2 * nx) +
                            8.0 * (double)s.n_flat +
-                           (s.relu_split ? 4.0 * (double)s.max_rows * (double)(s.n_relu + 32) : 0.0) +
+                           (s.relu_split ? 4.0 * (double)s.row_cap * (double)(s.n_relu + 32) : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
-        double scratch = (double)s.n_workers * (double)(s.group + 1) * per_slot;
+        /* (each slot's bounds, the batch's and the attack's; the rows bounded at once) */
+        double scratch = (double)s.n_workers * ((double)(s.group + 2) * per_slot +
+                                                (double)s.row_cap * bound_row_bytes);
         s.stack_room = fmin(0.25 * opts->max_memory_mb * 1048576.0,
                             (double)STACK_BATCH * STACK_DEPTH_ROOM * dom_bytes);
         double budget = queue_budget(opts, scratch + s.stack_room);
@@ -2832,7 +2923,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         s.res[i].bounds = vfy_alloc_array((size_t)s.n_flat, sizeof(double));
         if (!s.res[i].active || !s.res[i].x || !s.res[i].bounds)
             goto nomem;
-        if (s.cert && !(s.res[i].par_alpha = vfy_alloc_array((size_t)(s.max_rows * s.n_half) + 1,
+        if (s.cert && !(s.res[i].par_alpha = vfy_alloc_array((size_t)(s.row_cap * s.n_half) + 1,
                                                              sizeof(double))))
             goto nomem;
     }
@@ -2964,8 +3055,28 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                                       b0);
                 /* (past the first phase's time too: the root's bounds may already refute it,
                  * and the refinement after would bound it again from the start) */
-                root_proved = st == VFY_OK && vfy_now() < t_final &&
-                              root_refuted(&s, &s.workers[0], root);
+                /* a root whose rows do not fit at once is queued a copy per case (push_root):
+                 * the cases refuted here are dropped first (not in a certificate, whose checker
+                 * takes each case's proof from a domain) */
+                int64_t box_rows = 0;
+                for (int64_t a = 0; a < nc; a++)
+                    box_rows += spec->cases[box_cases[a]].n_rows;
+                int drop = !s.cert && box_rows > s.row_cap;
+                int64_t n_open = -1;
+                if (st == VFY_OK && vfy_now() < t_final)
+                    n_open = open_cases(&s, &s.workers[0], root, drop ? root->active : NULL,
+                                        drop ? s.case_done : NULL);
+                root_proved = n_open == 0;
+                if (drop && n_open >= 0) {
+                    vfy_log(1, "root: %lld of %lld cases refuted, bounded %lld rows at a time",
+                            (long long)(nc - n_open), (long long)nc, (long long)s.row_cap);
+                    root->n_active = nc = n_open;
+                    memcpy(box_cases, root->active, (size_t)nc * sizeof(int64_t));
+                    if (nc == 0) { /* the box is done */
+                        domain_free(root);
+                        continue;
+                    }
+                }
                 if (st == VFY_OK && box_attack && !root_proved) {
                     box_attack = 0;
                     bi_attacked = bi;

@@ -821,13 +821,26 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     }
     if (conv_len && !(s->conv_ws = vfy_alloc_array((size_t)conv_len, sizeof(double))))
         goto fail;
-    int64_t rows = 2 * s->width < VFY_BOUND_CHUNK_ROWS ? 2 * s->width : VFY_BOUND_CHUNK_ROWS;
+    int64_t chunk = vfy_bound_chunk_rows(net);
+    int64_t rows = 2 * s->width < chunk ? 2 * s->width : chunk;
     if (!scratch_reserve(s, rows + 8))
         goto fail;
     return b;
 fail:
     vfy_bounds_free(b);
     return NULL;
+}
+
+int64_t vfy_bound_chunk_rows(const vfy_net *net)
+{
+    /* halved while 3 buffers of rows + 8 rows of the widest layer pass the budget: a 224 x 224
+     * image's 150,528 inputs took 303 MB a buffer, 2.7 GB a worker in the three vfy_bounds it
+     * holds, past the default memory ceiling before anything was bounded */
+    double width = (double)vfy_net_max_width(net);
+    int64_t rows = VFY_BOUND_CHUNK_ROWS;
+    while (rows > VFY_BOUND_CHUNK_ROWS_MIN && 24.0 * width * (double)(rows + 8) > VFY_BOUND_CHUNK_BYTES)
+        rows /= 2;
+    return rows;
 }
 
 void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, double *hi)
@@ -3978,7 +3991,7 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
             s->idx[nu++] = j;
     if (nu == 0)
         return VFY_OK;
-    /* two rows per neuron, in chunks of VFY_BOUND_CHUNK_ROWS rows, so that a scratch of that many
+    /* two rows per neuron, in chunks of vfy_bound_chunk_rows rows, so that a scratch of that many
      * rows serves every layer (a chunk's rows read only the bounds of layers before k, never the
      * ones set here); kept slopes only where a chunk's fit in SLOPES_CHUNK_BYTES, so that
      * the chunks never shrink for them */
@@ -3987,8 +4000,8 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     for (int64_t q = 1; sl && q <= k; q++)
         if (ctx->net->layers[q].kind == VFY_LAYER_RELU)
             n_before = ctx->roff[q] + ctx->net->layers[q].n_in;
-    const int64_t per_chunk = VFY_BOUND_CHUNK_ROWS / 2;
-    if (n_before * VFY_BOUND_CHUNK_ROWS * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
+    const int64_t chunk = vfy_bound_chunk_rows(ctx->net), per_chunk = chunk / 2;
+    if (n_before * chunk * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
         n_before = 0;
     for (int64_t a0 = 0; a0 < nu; a0 += per_chunk) {
         /* SOUND: past the deadline the neurons left keep the IBP bounds set before this */
@@ -5621,7 +5634,8 @@ vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bo
     int64_t rows = 0, relu_seen = 0;
     for (int64_t k = 1; k < net->n_layers; k++) {
         if (!tightened_layer(net, k, &relu_seen) ||
-            ctx->roff[k] * VFY_BOUND_CHUNK_ROWS * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
+            ctx->roff[k] * vfy_bound_chunk_rows(net) * (int64_t)sizeof(double) >
+                SLOPES_CHUNK_BYTES)
             continue; /* (crown_refine would not use them) */
         const double *lo = root->lo[k - 1], *hi = root->hi[k - 1];
         for (int64_t j = 0; j < net->layers[k - 1].n_out; j++)

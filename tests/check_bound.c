@@ -4300,6 +4300,65 @@ START_TEST(test_sparse_matches_dense)
 }
 END_TEST
 
+/* Fewer rows a chunk on wide layers: VFY_BOUND_CHUNK_ROWS while 3 buffers of rows + 8 rows of
+ * the widest layer fit VFY_BOUND_CHUNK_BYTES, else the most that fit, halving down to
+ * VFY_BOUND_CHUNK_ROWS_MIN (an ImageNet input, 150,528 wide: 256 rows were 303 MB a buffer). On a
+ * net of 45,000 inputs (64 rows a chunk) whose second layer has more unstable neurons than a chunk
+ * holds, CROWN tightens more of them than a chunk past IBP and every sampled execution lies
+ * inside every layer's bounds (no tolerance). */
+START_TEST(test_chunk_rows_wide)
+{
+    const int64_t widths[] = {6, 21000, 30000, 45000, 150528};
+    for (size_t q = 0; q < sizeof widths / sizeof widths[0]; q++) {
+        int64_t w = widths[q], hidden[1] = {2};
+        vfy_net *net = testnet_random(70 + q, w, hidden, 1, 2, 1.0, 0);
+        ck_assert_ptr_nonnull(net);
+        int64_t rows = vfy_bound_chunk_rows(net);
+        double bytes = 24.0 * (double)w * (double)(rows + 8);
+        ck_assert_int_ge(rows, VFY_BOUND_CHUNK_ROWS_MIN);
+        ck_assert_int_le(rows, VFY_BOUND_CHUNK_ROWS);
+        ck_assert(rows == VFY_BOUND_CHUNK_ROWS_MIN || bytes <= VFY_BOUND_CHUNK_BYTES);
+        ck_assert(rows == VFY_BOUND_CHUNK_ROWS ||
+                  24.0 * (double)w * (double)(2 * rows + 8) > VFY_BOUND_CHUNK_BYTES);
+        ck_assert_int_eq(rows, w <= 21000 ? VFY_BOUND_CHUNK_ROWS
+                                          : (w == 45000 ? 64 : (w == 30000 ? 128 : 16)));
+        vfy_net_free(net);
+    }
+    int64_t hidden[2] = {100, 100};
+    enum { NX = 45000 };
+    vfy_net *net = testnet_random(75, NX, hidden, 2, 2, 0.5, 0);
+    ck_assert_ptr_nonnull(net);
+    double *lo = malloc(NX * sizeof(double)), *hi = malloc(NX * sizeof(double));
+    ck_assert(lo && hi);
+    uint64_t st = 5;
+    for (int j = 0; j < NX; j++) {
+        double c = 2 * testnet_uniform(&st) - 1;
+        lo[j] = c - 0.01;
+        hi[j] = c + 0.01;
+    }
+    vfy_bound_ctx *ctx;
+    ck_assert_int_eq(vfy_bound_ctx_create(net, 1, &ctx, NULL), VFY_OK);
+    vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
+    ck_assert(bi && bc);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bi), VFY_OK);
+    ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc), VFY_OK);
+    int64_t unstable = 0, tightened = 0;
+    for (int64_t j = 0; j < 100; j++) {
+        unstable += bi->lo[2][j] < 0 && bi->hi[2][j] > 0;
+        tightened += bc->lo[2][j] > bi->lo[2][j] || bc->hi[2][j] < bi->hi[2][j];
+    }
+    REQUIRE_MSG(unstable > 32, "%lld unstable", (long long)unstable);
+    REQUIRE_MSG(tightened > 32, "%lld tightened", (long long)tightened);
+    check_contains(net, bc, lo, hi, 19, 100);
+    vfy_bounds_free(bi);
+    vfy_bounds_free(bc);
+    vfy_bound_ctx_free(ctx);
+    free(lo);
+    free(hi);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* CROWN refinement in chunks of VFY_BOUND_CHUNK_ROWS rows: on a net whose second layer has more
  * unstable neurons than one chunk holds, more neurons than a chunk are tightened past IBP (every
  * chunk ran), every sampled execution lies inside every layer's bounds (no tolerance), and the
@@ -5162,6 +5221,7 @@ static Suite *bound_suite(void)
     tcase_add_test(tc, test_conv_bounds_benchmark);
     tcase_add_test(tc, test_facets_kept_benchmark);
     tcase_add_loop_test(tc, test_crown_refine_chunks, 0, 2);
+    tcase_add_test(tc, test_chunk_rows_wide);
     tcase_add_test(tc, test_split_point);
     tcase_add_test(tc, test_scores_skip_act_inputs);
     tcase_add_loop_test(tc, test_act_alpha, 0, 16);

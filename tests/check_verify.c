@@ -1892,6 +1892,94 @@ START_TEST(test_attack_deferred_small_net)
 }
 END_TEST
 
+/* A spec of 400 inputs (390 fixed) whose cases' rows pass what a worker may bound at once under
+ * a small memory ceiling (8 MB: an eighth of it for the rows, 7 of 79): the root is bounded a
+ * chunk of cases at a time and each case it leaves open gets its own tree. Case c: Y_c above its
+ * maximum over 2,000 sampled vertices by 0.8, which the root does not refute for all of them. The verdict must
+ * be the one of the rows bounded all at once (the default ceiling), with the attack on and off,
+ * and with one tree for all cases asked for; and with a case reached at the centre last, in the
+ * last chunk, sat (not dropped). A spec of 999 rows over 150,528 inputs held 10 GB before, under
+ * a 2 GB ceiling. */
+START_TEST(test_rows_in_chunks)
+{
+    enum { NX = 400, NY = 80, FREE = 10 };
+    const double r = 0.5;
+    int64_t hidden[1] = {8};
+    vfy_net *net = testnet_random(49, NX, hidden, 1, NY, 1.0, 0);
+    double *x = calloc(NX, sizeof(double)), y[NY], mx[NY], *scr = calloc(2 * NX, sizeof(double));
+    ck_assert(x && scr);
+    uint64_t rs = 11;
+    for (int t = 0; t < 2000; t++) {
+        for (int j = 0; j < FREE; j++)
+            x[j] = t == 0 ? 0.0 : r * (testnet_uniform(&rs) < 0.5 ? -1 : 1); /* (vertices) */
+        vfy_eval_f64(net, x, y, scr);
+        for (int c = 0; c < NY; c++)
+            mx[c] = t == 0 ? y[c] : fmax(mx[c], y[c]);
+    }
+    memset(x, 0, NX * sizeof(double));
+    vfy_eval_f64(net, x, y, scr);
+    size_t cap = 128 * NX + 64 * NY + 256, n = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    for (int j = 0; j < NX; j++)
+        n += (size_t)snprintf(text + n, cap - n, "(declare-const X_%d Real)", j);
+    for (int c = 0; c < NY; c++)
+        n += (size_t)snprintf(text + n, cap - n, "(declare-const Y_%d Real)", c);
+    for (int j = 0; j < NX; j++)
+        n += (size_t)snprintf(text + n, cap - n, "(assert (>= X_%d %g))(assert (<= X_%d %g))", j,
+                              j < FREE ? -r : 0.0, j, j < FREE ? r : 0.0);
+    n += (size_t)snprintf(text + n, cap - n, "(assert (or");
+    for (int c = 0; c < NY - 1; c++)
+        n += (size_t)snprintf(text + n, cap - n, "(and (>= Y_%d %.17g))", c, mx[c] + 0.8);
+    ck_assert(n + 64 < cap);
+    for (int sat = 0; sat < 2; sat++) {
+        size_t m = n;
+        if (sat) /* the last output below its value at the centre: reached there */
+            m += (size_t)snprintf(text + m, cap - m, "(and (>= Y_%d %.17g))", NY - 1,
+                                  y[NY - 1] - 1.0);
+        snprintf(text + m, cap - m, "))");
+        vfy_spec *spec = parse(text);
+        ck_assert_int_eq(spec->n_cases, NY - 1 + sat);
+        /* the rows all at once (the default ceiling), then a chunk at a time (8 MB): with the
+         * attack on, off, and off with one tree for all cases asked for */
+        vfy_verdict want = VFY_SAT;
+        for (int mode = -1; mode < (sat ? 1 : 3); mode++) {
+            vfy_verify_opts o;
+            vfy_verify_opts_default(&o);
+            o.split = VFY_SPLIT_RELU;
+            o.threads = 1;
+            o.timeout_s = 60;
+            o.attack = mode == 0 || sat;
+            o.case_trees = mode != 2;
+            if (mode >= 0)
+                o.max_memory_mb = 8;
+            vfy_verify_result res;
+            vfy_error err;
+            ck_assert_int_eq(vfy_verify(net, spec, &o, &res, &err), VFY_OK);
+            if (mode < 0) {
+                want = res.verdict;
+                ck_assert_int_eq(res.rows_at_once, 0);
+                ck_assert_int_eq(want, sat ? VFY_SAT : VFY_UNSAT);
+                vfy_verify_result_free(&res);
+                continue;
+            }
+            ck_assert_int_eq(res.rows_at_once, 7);
+            ck_assert_int_eq(res.verdict, want);
+            if (sat)
+                ck_assert_int_eq(res.sat_case, NY - 1);
+            else
+                ck_assert_int_gt(res.case_roots, 1); /* (cases open after the root) */
+            vfy_verify_result_free(&res);
+        }
+        vfy_spec_free(spec);
+    }
+    free(text);
+    free(x);
+    free(scr);
+    vfy_net_free(net);
+}
+END_TEST
+
 /* The search (ReLU splitting, no LP, no refinement, one thread, 30 s) with compact domains
  * (res[0]) and with full ones (res[1]): the same verdict. */
 static void compact_and_full(const vfy_net *net, const vfy_spec *spec, vfy_verify_result res[2])
@@ -2212,6 +2300,7 @@ static Suite *verify_suite(void)
     tcase_add_loop_test(tc, test_root_deepening, 0, 2);
     tcase_add_test(tc, test_attack_deferred_by_box);
     tcase_add_test(tc, test_attack_deferred_small_net);
+    tcase_add_test(tc, test_rows_in_chunks);
     tcase_add_loop_test(tc, test_rebound_modes, 0, 3);
     tcase_add_loop_test(tc, test_lookahead_closes_children, 0, 8);
     tcase_add_test(tc, test_refine_phase_benchmark);

@@ -118,10 +118,14 @@ void vfy_bounds_use_slopes(vfy_bounds *b, vfy_bound_slopes *sl);
  * real x in [lo,hi] both x and fl32(x) lie in the result. No-op when float_semantics is off. */
 void vfy_bound_widen_input(const vfy_bound_ctx *ctx, int64_t n, double *lo, double *hi);
 
-/* The CROWN refinement of a layer runs its backward passes on at most this many rows at a time, so
- * that a vfy_bounds' scratch stays at about 24 width (VFY_BOUND_CHUNK_ROWS + 8) bytes for any
- * layer width (it grows only for a caller's larger row counts). */
+/* The CROWN refinement of a layer runs its backward passes on at most vfy_bound_chunk_rows rows
+ * at a time, so that a vfy_bounds' scratch stays at about 24 width (rows + 8) bytes for any
+ * layer width (it grows only for a caller's larger row counts): VFY_BOUND_CHUNK_ROWS, fewer (down
+ * to VFY_BOUND_CHUNK_ROWS_MIN) where that scratch would pass VFY_BOUND_CHUNK_BYTES. */
 #define VFY_BOUND_CHUNK_ROWS 256
+#define VFY_BOUND_CHUNK_ROWS_MIN 16
+#define VFY_BOUND_CHUNK_BYTES 134217728.0
+int64_t vfy_bound_chunk_rows(const vfy_net *net);
 
 /* Fill b with bounds of every layer over x in [in_lo, in_hi] by the given method. prior (or NULL) is
  * a flat copy (vfy_bounds_export) of bounds valid over a box containing this one, e.g. the parent

@@ -188,6 +188,10 @@ typedef struct vfy_verify_result {
     int64_t case_roots; /* roots of a case's own search tree (opts->case_trees): copies of a box's
                          * root, one per case it left open */
     int64_t compact_entries; /* the most bound entries a compact domain kept (0: none compact) */
+    int64_t rows_at_once; /* ReLU splitting: the rows a worker bounded at once where a box's do
+                           * not all fit its scratch budget (an eighth of the memory ceiling, at
+                           * most 256 MB): a root's cases a chunk at a time, and a tree for each
+                           * case from the start; 0: every box's rows at once */
     double first_phase_s; /* seconds the first phase took when a second followed; else 0 */
     int first_phase_cut;  /* it ended before its time: its gap was closing too slowly */
     int first_phase_on;   /* it went on past its time, unrefined: its gap was closing in time,
