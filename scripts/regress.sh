@@ -415,7 +415,8 @@ fi
 # --- the memory ceiling on a spec of many rows over a large input: 999 cases over 37,632 inputs
 # (scripts/make_large_bench.py --stem 112) proved within --max-memory 512, peak resident size
 # included (bounded all at once, the rows took 3.8 GB and the search timed out)
-if [ "$CHECK_CEX" -eq 1 ] && "$PY" scripts/make_large_bench.py "$TMP/large" --stem 112 >/dev/null; then
+if [ "$CHECK_CEX" -eq 1 ] &&
+    "$PY" scripts/make_large_bench.py "$TMP/large" --stem 112 >/dev/null; then
     for sp in pix50 point; do
         # (the peak resident size of the one child, in MB, after its verdict)
         out=$("$PY" - "$BIN" "$TMP/large/onnx/stem112.onnx" "$TMP/large/vnnlib/stem112_$sp.vnnlib" \
@@ -423,7 +424,8 @@ if [ "$CHECK_CEX" -eq 1 ] && "$PY" scripts/make_large_bench.py "$TMP/large" --st
 import resource, subprocess, sys
 p = subprocess.run(sys.argv[1:] + ["--timeout", "20", "--max-memory", "512"],
                    capture_output=True, text=True, timeout=60)
-print(p.stdout.strip(), p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print(p.stdout.strip(), p.returncode, peak)
 PYEOF
 )
         read -r verdict code mb <<<"$out"

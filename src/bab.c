@@ -2665,7 +2665,8 @@ static void root_bound_rec(void *user, int64_t idx, int upper, const double *alp
 static int report_refuted(search *s, const domain *d, const dresult *r, int64_t box, int64_t *buf)
 {
     int64_t n_ref = 0, n_rows = 0, nh = s->n_half, nsp = r->n_sp;
-    if (!s->g_alpha && !(s->g_alpha = vfy_alloc_array((size_t)(s->row_cap * nh) + 1, sizeof(double))))
+    if (!s->g_alpha &&
+        !(s->g_alpha = vfy_alloc_array((size_t)(s->row_cap * nh) + 1, sizeof(double))))
         return 0;
     if (nsp > s->g_cap_sp) {
         vfy_free(s->g_beta);
@@ -2893,7 +2894,8 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
         /* (a ReLU split's children share their box: not counted) */
         double dom_bytes = (double)sizeof(domain) + 8.0 * (double)(s.relu_split ? 0 : 2 * nx) +
                            8.0 * (double)s.n_flat +
-                           (s.relu_split ? 4.0 * (double)s.row_cap * (double)(s.n_relu + 32) : 0.0) +
+                           (s.relu_split ? 4.0 * (double)s.row_cap * (double)(s.n_relu + 32)
+                                         : 0.0) +
                            8.0 * (double)s.max_cases + 64.0;
         /* (each slot's bounds, the batch's and the attack's; the rows bounded at once) */
         double scratch = (double)s.n_workers * ((double)(s.group + 2) * per_slot +

@@ -838,7 +838,8 @@ int64_t vfy_bound_chunk_rows(const vfy_net *net)
      * holds, past the default memory ceiling before anything was bounded */
     double width = (double)vfy_net_max_width(net);
     int64_t rows = VFY_BOUND_CHUNK_ROWS;
-    while (rows > VFY_BOUND_CHUNK_ROWS_MIN && 24.0 * width * (double)(rows + 8) > VFY_BOUND_CHUNK_BYTES)
+    while (rows > VFY_BOUND_CHUNK_ROWS_MIN &&
+           24.0 * width * (double)(rows + 8) > VFY_BOUND_CHUNK_BYTES)
         rows /= 2;
     return rows;
 }

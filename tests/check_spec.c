@@ -155,6 +155,63 @@ START_TEST(test_random_literals)
 }
 END_TEST
 
+/* Literals that are a double's whole decimal expansion (up to 767 digits: random bit patterns,
+ * float32 values, subnormals, large integers) and the same with the last digit one up or down:
+ * the first is the point [v, v], the others (of 18 digits or more) the next double out on their
+ * side (the long path prints only as many digits as v's expansion can have, not 801). */
+START_TEST(test_exact_long_literals)
+{
+    uint64_t st = 99;
+    for (int it = 0; it < 3000; it++) {
+        st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t bits = st >> 1;
+        double v;
+        if (it % 4 == 0) { /* a float32 value */
+            uint32_t b32 = (uint32_t)(bits >> 33) & 0x7f7fffffu;
+            float f;
+            memcpy(&f, &b32, sizeof f);
+            v = (double)f;
+        } else {
+            memcpy(&v, &bits, sizeof v);
+            if (it % 4 == 1)
+                v = ldexp(v, 0) * 0x1p-1000; /* (small, often subnormal) */
+        }
+        v = fabs(v);
+        if (!isfinite(v) || v == 0)
+            continue;
+        char buf[900], lit[900];
+        snprintf(buf, sizeof buf, "%.800e", v);
+        /* the digits without trailing zeros, as d[0].d[1..]e<exp> */
+        char *e = strchr(buf, 'e');
+        ck_assert_ptr_nonnull(e);
+        char *last = e - 1;
+        while (*last == '0')
+            last--;
+        if (*last == '.')
+            last--;
+        for (int w = -1; w <= 1; w++) {
+            size_t n = (size_t)(last - buf + 1);
+            memcpy(lit, buf, n);
+            if (w != 0) {
+                /* (18 digits or more: the last one's unit is under half an ulp of v) */
+                if (n < 19 || !(lit[n - 1] >= '1' && lit[n - 1] <= '8'))
+                    continue;
+                lit[n - 1] = (char)(lit[n - 1] + w);
+            }
+            snprintf(lit + n, sizeof lit - n, "%s", e);
+            char txt[1200];
+            snprintf(txt, sizeof txt, H1 "(assert (<= X_0 %s))(assert (>= X_0 -1))", lit);
+            vfy_spec *s = parse_ok(txt);
+            double hi = s->boxes[0].hi[0], in_hi = s->boxes[0].in_hi[0];
+            double want_hi = w > 0 ? nu(v) : v, want_in = w < 0 ? nd(v) : v;
+            REQUIRE_MSG(hi == want_hi && in_hi == want_in, "%.17g, last digit %+d: [%.17g %.17g]",
+                        v, w, in_hi, hi);
+            vfy_spec_free(s);
+        }
+    }
+}
+END_TEST
+
 START_TEST(test_rows_normalised)
 {
     vfy_spec *s = parse_ok("(declare-const Y_1 Real)(declare-const X_0 Real)(declare-const Y_0 Real)"
@@ -1352,6 +1409,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_inexact_literals);
     tcase_add_test(tc, test_literal_forms);
     tcase_add_test(tc, test_random_literals);
+    tcase_add_test(tc, test_exact_long_literals);
     tcase_add_test(tc, test_rows_normalised);
     tcase_add_test(tc, test_equality_and_chain);
     tcase_add_test(tc, test_strict_comparisons);

@@ -1895,11 +1895,11 @@ END_TEST
 /* A spec of 400 inputs (390 fixed) whose cases' rows pass what a worker may bound at once under
  * a small memory ceiling (8 MB: an eighth of it for the rows, 7 of 79): the root is bounded a
  * chunk of cases at a time and each case it leaves open gets its own tree. Case c: Y_c above its
- * maximum over 2,000 sampled vertices by 0.8, which the root does not refute for all of them. The verdict must
- * be the one of the rows bounded all at once (the default ceiling), with the attack on and off,
- * and with one tree for all cases asked for; and with a case reached at the centre last, in the
- * last chunk, sat (not dropped). A spec of 999 rows over 150,528 inputs held 10 GB before, under
- * a 2 GB ceiling. */
+ * maximum over 2,000 sampled vertices by 0.8, which the root does not refute for all of them.
+ * The verdict must be the one of the rows bounded all at once (the default ceiling), with the
+ * attack on and off, and with one tree for all cases asked for; and with a case reached at the
+ * centre last, in the last chunk, sat (not dropped). A spec of 999 rows over 150,528 inputs held
+ * 10 GB before, under a 2 GB ceiling. */
 START_TEST(test_rows_in_chunks)
 {
     enum { NX = 400, NY = 80, FREE = 10 };
