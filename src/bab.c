@@ -827,6 +827,21 @@ static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *
     return K;
 }
 
+/* The end of the chunk of cases[a0 ..) bounded at once: as many as fit row_cap rows (one case at
+ * least, which always fits); *K gets their rows. */
+static int64_t case_chunk(const search *s, const int64_t *cases, int64_t n, int64_t a0, int64_t *K)
+{
+    int64_t a1 = a0;
+    *K = 0;
+    for (; a1 < n; a1++) {
+        int64_t m = s->spec->cases[cases[a1]].n_rows;
+        if (a1 > a0 && *K + m > s->row_cap)
+            break;
+        *K += m;
+    }
+    return a1;
+}
+
 /* The first row of d's case active[a] among the rows of all its cases (process_domain's order). */
 static int64_t case_row0(const search *s, const domain *d, int64_t a)
 {
@@ -1221,14 +1236,8 @@ static vfy_status refine_root(search *s, const domain *root, int64_t bi, const i
     /* the scores of all of the box's rows: sums over the rows, so over chunks of row_cap (now
      * holds a chunk's until the refinement uses it) */
     vfy_status st = VFY_OK;
-    for (int64_t a0 = 0, a1; a0 < nc && st == VFY_OK; a0 = a1) {
-        int64_t K = 0;
-        for (a1 = a0; a1 < nc; a1++) {
-            int64_t m = s->spec->cases[box_cases[a1]].n_rows;
-            if (a1 > a0 && K + m > s->row_cap)
-                break;
-            K += m;
-        }
+    for (int64_t a0 = 0, a1, K; a0 < nc && st == VFY_OK; a0 = a1) {
+        a1 = case_chunk(s, box_cases, nc, a0, &K);
         int has_cx;
         stack_rows(s, w, a1 - a0, box_cases + a0, &has_cx);
         st = vfy_bound_relu_scores(s->ctx, root->lo, root->hi, w->b, K, w->cy,
@@ -1561,18 +1570,12 @@ static int64_t open_cases(search *s, worker *w, const domain *d, int64_t *open,
     const vfy_splits *sp;
     if (!bound_splits(s, w, 0, d, &buf, &sp))
         return -1;
-    /* the cases a chunk at a time, of at most row_cap rows (one case at least, which fits): a
-     * root's, whose rows may not all fit the buffers. Past the deadline the cases left stay open,
-     * unbounded (open[] may be d->active: an entry is read before any write reaches it) */
+    /* the cases a chunk at a time (case_chunk): a root's rows may not all fit the buffers. Past
+     * the deadline the cases left stay open, unbounded (open[] may be d->active: an entry is
+     * read before any write reaches it) */
     int64_t n = 0, bounded = 0;
-    for (int64_t a0 = 0, a1; a0 < d->n_active; a0 = a1) {
-        int64_t K = 0;
-        for (a1 = a0; a1 < d->n_active; a1++) {
-            int64_t m = spec->cases[d->active[a1]].n_rows;
-            if (a1 > a0 && K + m > s->row_cap)
-                break;
-            K += m;
-        }
+    for (int64_t a0 = 0, a1, K; a0 < d->n_active; a0 = a1) {
+        a1 = case_chunk(s, d->active, d->n_active, a0, &K);
         int go = K > 0 && !(bounded > 0 && vfy_deadline_over(&s->final_dl));
         if (go) {
             /* a case's rows leave the ascent once one of them is refuted (stop_lb) */
