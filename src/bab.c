@@ -1839,9 +1839,6 @@ static void measure_cut(const search *s, const domain *d, const double *prior, i
  * Sets w->slot_K[g] to the rows, or -1 when r is already final (deadline, out of memory). */
 static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int g)
 {
-    const vfy_net *net = s->net;
-    const vfy_spec *spec = s->spec;
-    int64_t nx = net->n_in, ny = net->n_out;
     use_slot(s, w, g);
     w->slot_K[g] = -1;
     w->slot_row0[g] = -1;
@@ -1892,23 +1889,7 @@ static void domain_begin(search *s, worker *w, const domain *d, dresult *r, int 
             measure_cut(s, d, prior, k_from, w->b, r);
     }
     /* stack the rows of every open case */
-    int64_t K = 0;
-    w->has_cx = 0;
-    for (int64_t a = 0; a < d->n_active; a++) {
-        const vfy_case *cs = &spec->cases[d->active[a]];
-        for (int64_t i = 0; i < cs->n_rows; i++, K++) {
-            const vfy_row *row = &cs->rows[i];
-            memcpy(w->cy + K * ny, row->cy, (size_t)ny * sizeof(double));
-            if (row->cx) {
-                memcpy(w->cx + K * nx, row->cx, (size_t)nx * sizeof(double));
-                w->has_cx = 1;
-            } else {
-                memset(w->cx + K * nx, 0, (size_t)nx * sizeof(double));
-            }
-            w->row_case[K] = a;
-            w->row_rhs[K] = row->rhs_hi;
-        }
-    }
+    int64_t K = stack_rows(s, w, d->n_active, d->active, &w->has_cx);
     w->hcx[g] = w->has_cx;
     w->slot_K[g] = K;
 }

@@ -78,6 +78,7 @@ struct vfy_bound_ctx {
     float **wf;      /* DENSE layers (not sparse) whose weights are all 0 or normal float32
                       * numbers: W in float32, exactly (the float products); else NULL */
     int f32;         /* float32 products allowed (vfy_bound_ctx_set_f32; default 1) */
+    int64_t chunk_rows; /* vfy_bound_chunk_rows of the net: crown_refine's rows at a time */
     int facets;      /* ideal upper facets in the alpha passes (vfy_bound_ctx_set_facets;
                       * default 0) */
     int64_t *fvoff;  /* per layer: a ReLU layer's offset among the facet layers' inputs (the
@@ -448,6 +449,7 @@ vfy_status vfy_bound_ctx_create(const vfy_net *net, int float_semantics, vfy_bou
     ctx->act_search = 1;
     ctx->n_threads = 1;
     ctx->f32 = 1;
+    ctx->chunk_rows = vfy_bound_chunk_rows(net);
     ctx->fvoff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fvoff);
     ctx->fooff = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fooff);
     ctx->fbw = vfy_alloc_array((size_t)net->n_layers + 1, sizeof *ctx->fbw);
@@ -821,8 +823,7 @@ vfy_bounds *vfy_bounds_create(const vfy_bound_ctx *ctx)
     }
     if (conv_len && !(s->conv_ws = vfy_alloc_array((size_t)conv_len, sizeof(double))))
         goto fail;
-    int64_t chunk = vfy_bound_chunk_rows(net);
-    int64_t rows = 2 * s->width < chunk ? 2 * s->width : chunk;
+    int64_t rows = 2 * s->width < ctx->chunk_rows ? 2 * s->width : ctx->chunk_rows;
     if (!scratch_reserve(s, rows + 8))
         goto fail;
     return b;
@@ -4001,7 +4002,7 @@ static vfy_status crown_refine(const vfy_bound_ctx *ctx, vfy_bounds *b, int64_t 
     for (int64_t q = 1; sl && q <= k; q++)
         if (ctx->net->layers[q].kind == VFY_LAYER_RELU)
             n_before = ctx->roff[q] + ctx->net->layers[q].n_in;
-    const int64_t chunk = vfy_bound_chunk_rows(ctx->net), per_chunk = chunk / 2;
+    const int64_t chunk = ctx->chunk_rows, per_chunk = chunk / 2;
     if (n_before * chunk * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
         n_before = 0;
     for (int64_t a0 = 0; a0 < nu; a0 += per_chunk) {
@@ -5635,8 +5636,7 @@ vfy_bound_slopes *vfy_bound_slopes_create(const vfy_bound_ctx *ctx, const vfy_bo
     int64_t rows = 0, relu_seen = 0;
     for (int64_t k = 1; k < net->n_layers; k++) {
         if (!tightened_layer(net, k, &relu_seen) ||
-            ctx->roff[k] * vfy_bound_chunk_rows(net) * (int64_t)sizeof(double) >
-                SLOPES_CHUNK_BYTES)
+            ctx->roff[k] * ctx->chunk_rows * (int64_t)sizeof(double) > SLOPES_CHUNK_BYTES)
             continue; /* (crown_refine would not use them) */
         const double *lo = root->lo[k - 1], *hi = root->hi[k - 1];
         for (int64_t j = 0; j < net->layers[k - 1].n_out; j++)

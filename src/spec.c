@@ -275,6 +275,8 @@ static int bitlen128(unsigned __int128 x)
  * glibc's exact decimal expansion of v (printf prints every digit of a double exactly). */
 static int cmp_double_decimal(double v, const char *d, int64_t nd, int64_t e)
 {
+    int x;
+    uint64_t m = (uint64_t)ldexp(frexp(v, &x), 53); /* v = m 2^(x-53) exactly */
     if (nd <= 19) {
         uint64_t M = 0;
         for (int64_t i = 0; i < nd; i++)
@@ -289,9 +291,7 @@ static int cmp_double_decimal(double v, const char *d, int64_t nd, int64_t e)
             return V == R ? 0 : (V < R ? -1 : 1);
         }
         if (e < 0 && e >= -27) {
-            int q = (int)-e, x;
-            double f = frexp(v, &x);
-            uint64_t m = (uint64_t)ldexp(f, 53);
+            int q = (int)-e;
             int s = x - 53 + q; /* v = m 2^(x-53); compare m 5^q 2^s with M (both sides * 10^q) */
             unsigned __int128 L = m, R = M;
             for (int i = 0; i < q; i++)
@@ -313,9 +313,6 @@ static int cmp_double_decimal(double v, const char *d, int64_t nd, int64_t e)
      * (P - 1 after the point) is exact; an integer v (k = 0 after the shifts) may have up to 309,
      * and 801 cover any double (767 at most). A float32 value in [0, 1) needs about 35, where 801
      * took 10 us (stem224's 19 MB spec: 3.4 s to read). */
-    int x;
-    double f = frexp(v, &x);
-    uint64_t m = (uint64_t)ldexp(f, 53);
     int64_t k = 53 - (int64_t)x;
     while (k > 0 && m % 2 == 0) {
         m /= 2;
