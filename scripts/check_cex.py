@@ -40,6 +40,7 @@ Run with /usr/bin/python3 (Debian's python3-numpy and python3-protobuf; see scri
 
 import argparse
 import ast
+import fractions
 import functools
 import itertools
 import gzip
@@ -839,6 +840,56 @@ def parse_number(tok, what):
     return v
 
 
+def exact_number(tok):
+    """The literal's exact value as a Fraction (None when Fraction does not read it)."""
+    try:
+        return fractions.Fraction(tok)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _bound_literals(f, out):
+    """The exact values of the literals compared with a single variable: out[name] = [...]."""
+    if f[0] in ("and", "or"):
+        for g in f[1]:
+            _bound_literals(g, out)
+        return
+    _, _, lhs, rhs = f
+    for a, b in ((lhs, rhs), (rhs, lhs)):
+        if a[0] == "var" and b[0] == "const" and b[2] is not None:
+            out.setdefault(a[1], []).append(b[2])
+
+
+def _rounds_to(c, x):
+    """Whether x is a float32 nearest to the exact value c (either one at a tie)."""
+    f = np.float32(x)
+    lo = fractions.Fraction(float(np.nextafter(f, np.float32(-np.inf))))
+    hi = fractions.Fraction(float(np.nextafter(f, np.float32(np.inf))))
+    d = abs(c - fractions.Fraction(x))
+    return d <= abs(c - lo) and d <= abs(c - hi)
+
+
+def float32_witness(formula, env, keys):
+    """X (float32 values) outside the input region may still be the float32 rounding of a point
+    of it, where an input's interval holds no float32 value (X_0 = 0.1): verify then prints the
+    nearest float32 value, what a float32 runtime receives for any value of the interval. Returns
+    env with each such input moved to a literal bounding it that rounds to its value, when the
+    region then holds (evaluated as the rest: in float64); else None."""
+    if any(float(np.float32(env[k])) != env[k] for k in keys):
+        return None
+    lits = {}
+    _bound_literals(formula, lits)
+    moved = dict(env)
+    for k in keys:
+        for c in lits.get(k, []):
+            if c != fractions.Fraction(env[k]) and _rounds_to(c, env[k]):
+                moved[k] = float(c)
+                break
+    if moved == env or not formula_eval(formula, moved, 0.0, inputs_only=True)[0]:
+        return None
+    return moved
+
+
 class Tensor:
     """A VNNLIB 2.0 declare-input or declare-output: its name, element type, shape, kind ("X" or
     "Y"), its network's name, and the variable name of each element in row-major order."""
@@ -1031,7 +1082,7 @@ class Spec:
                 if e not in declared:
                     raise CheckError("vnnlib: undeclared variable %s" % e)
                 return ("var", e, e[0] == "Y")
-            return ("const", parse_number(e, "vnnlib"))
+            return ("const", parse_number(e, "vnnlib"), exact_number(e))
         if not e or not isinstance(e[0], str):
             raise CheckError("vnnlib: bad term %r" % (e,))
         op = e[0]
@@ -1286,7 +1337,7 @@ def judge(spec, env, y32, y64, x_rounds_out, notes, what):
     ok32, m32 = formula_eval(spec.formula, env_with(y32), 0.0)
     ok64, m64 = formula_eval(spec.formula, env_with(y64), 0.0)
     if ok32 and ok64 and not x_rounds_out:
-        return "valid", "spec holds exactly (float32 and float64 passes)"
+        return "valid", "; ".join(["spec holds exactly (float32 and float64 passes)"] + notes)
     tol_ok, mt = formula_eval(spec.formula, env_with(y32), SPEC_ATOL)
     if tol_ok:
         if not ok32:
@@ -1355,9 +1406,14 @@ def check_one(spec, net, vals):
     env = {"X_%d" % i: float(x64[i]) for i in range(spec.nx)}
     ok, m = formula_eval(spec.formula, env, 0.0, inputs_only=True)
     if not ok:
-        return "invalid", "X is outside the input region (by %.3g)" % m
+        moved = float32_witness(spec.formula, env, list(env))
+        if moved is None:
+            return "invalid", "X is outside the input region (by %.3g)" % m
+        notes.append("X is the float32 rounding of a point of the input region")
+        env = moved
     env32 = {"X_%d" % i: float(x32[i]) for i in range(spec.nx)}
-    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0]
+    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0] and \
+        env32 != {k: float(v) for k, v in zip(env32, x64)}
     if x_rounds_out:
         notes.append("float32(X) is outside the input region")
 
@@ -1421,10 +1477,16 @@ def check_several(spec, paths, load, vals):
     # 2. input region, exactly, on every X as written
     env = {k: float(v) for xk, _, _, x64, _, _, _ in runs for k, v in zip(xk, x64)}
     ok, m = formula_eval(spec.formula, env, 0.0, inputs_only=True)
+    written = dict(env)
     if not ok:
-        return "invalid", "the inputs (%s) are outside the input region (by %.3g)" % (inputs, m)
+        moved = float32_witness(spec.formula, env, list(env))
+        if moved is None:
+            return "invalid", "the inputs (%s) are outside the input region (by %.3g)" % (inputs, m)
+        notes.append("the inputs are the float32 rounding of a point of the input region")
+        env = moved
     env32 = {k: float(v) for xk, _, _, _, x32, _, _ in runs for k, v in zip(xk, x32)}
-    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0]
+    x_rounds_out = not formula_eval(spec.formula, env32, 0.0, inputs_only=True)[0] and \
+        env32 != written
     if x_rounds_out:
         notes.append("float32 of the inputs (%s) is outside the input region" % inputs)
 

@@ -21,6 +21,7 @@ struct vfy_attack_ws {
     double *y;            /* n_out */
     double **acts;        /* per layer outputs */
     double *g, *grad, *x, *best, *lo, *hi, *cyrows, *negx, *lb;
+    double *blo, *bhi;    /* n_in: the real points a confirmed counterexample stands for */
     double *starts, *start_m; /* ATTACK_MAX_STARTS points and their margins */
     const vfy_bound_ctx *ctx; /* the search's (borrowed): with the float-execution allowance
                                  unless real-only */
@@ -57,6 +58,8 @@ void vfy_attack_ws_free(vfy_attack_ws *ws)
     vfy_free(ws->best);
     vfy_free(ws->lo);
     vfy_free(ws->hi);
+    vfy_free(ws->blo);
+    vfy_free(ws->bhi);
     vfy_free(ws->cyrows);
     vfy_free(ws->negx);
     vfy_free(ws->starts);
@@ -91,6 +94,8 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     ws->best = vfy_alloc_array((size_t)nx, sizeof(double));
     ws->lo = vfy_alloc_array((size_t)nx, sizeof(double));
     ws->hi = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->blo = vfy_alloc_array((size_t)nx, sizeof(double));
+    ws->bhi = vfy_alloc_array((size_t)nx, sizeof(double));
     ws->cyrows = vfy_alloc_array((size_t)(rows * ny), sizeof(double));
     ws->lb = vfy_alloc_array((size_t)rows, sizeof(double));
     ws->negx = vfy_alloc_array((size_t)nx, sizeof(double));
@@ -100,7 +105,7 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     ws->y32 = vfy_alloc_array((size_t)ny, sizeof(float));
     ws->s32 = vfy_alloc_array((size_t)(2 * w), sizeof(float));
     if (!ws->pt || !ws->scratch || !ws->y || !ws->acts || !ws->g || !ws->grad || !ws->x ||
-        !ws->best || !ws->lo || !ws->hi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m ||
+        !ws->best || !ws->lo || !ws->hi || !ws->blo || !ws->bhi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m ||
         !ws->x32 || !ws->y32 || !ws->s32)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++)
@@ -146,8 +151,16 @@ double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, cons
     return vfy_case_margin_y(net, spec, c, x, ws->y);
 }
 
-/* Move x to a float32 value inside [lo, hi]; 0 when the interval holds no float32. */
-static int to_float_inside(double *x, double lo, double hi)
+/* Move *x to the float32 value a counterexample gives an input whose range is [lo, hi] (`range`
+ * as vfy_box_cex_range returns it: 1 inside the real interval, 2 around it), and put into
+ * [*blo, *bhi] the real points it stands for. When the range lies inside the real interval and
+ * holds a float32 value: the one nearest to *x inside it, standing for itself. Otherwise the real
+ * interval holds no float32 value (it lies between two consecutive ones): the float32 value
+ * nearest the range's middle, one of those two (the nearest to the real interval but at a near
+ * tie), which a float32 runtime receives for a value of it (the input's float32 rounding, the
+ * semantics of claim 2 in docs/soundness.md); it stands for the hull of [lo, hi] and itself, which
+ * contains a real point of the interval. 0 when there is none (past the float32 range). */
+static int to_float_near(double *x, int range, double lo, double hi, double *blo, double *bhi)
 {
     double v = *x < lo ? lo : (*x > hi ? hi : *x);
     float f = (float)v;
@@ -155,17 +168,24 @@ static int to_float_inside(double *x, double lo, double hi)
         f = nextafterf(f, INFINITY);
     if ((double)f > hi)
         f = nextafterf(f, -INFINITY);
-    if (!((double)f >= lo && (double)f <= hi))
+    if (range == 1 && (double)f >= lo && (double)f <= hi) {
+        *x = *blo = *bhi = (double)f;
+        return 1;
+    }
+    f = (float)(0.5 * lo + 0.5 * hi); /* (no overflow; lo and hi are finite) */
+    if (!isfinite(f))
         return 0;
     *x = (double)f;
+    *blo = fmin(lo, *x);
+    *bhi = fmax(hi, *x);
     return 1;
 }
 
-/* 1 when the row's upper bound on the point box [x, x] (minus the lower bound of the negated row,
- * by `method` with ctx, whose layer bounds are in ws->pt) is <= rhs_lo (< for a strict row); 0
+/* 1 when the row's upper bound on the box [lo, hi] (minus the lower bound of the negated row, by
+ * `method` with ctx, whose layer bounds are in ws->pt) is <= rhs_lo (< for a strict row); 0
  * otherwise or on failure. */
 static int row_holds_at(const vfy_bound_ctx *ctx, vfy_bound_method method, const vfy_row *r,
-                        const double *x, vfy_attack_ws *ws)
+                        const double *lo, const double *hi, vfy_attack_ws *ws)
 {
     int64_t nx = ws->net->n_in, ny = ws->net->n_out;
     double *neg = ws->cyrows;
@@ -178,7 +198,7 @@ static int row_holds_at(const vfy_bound_ctx *ctx, vfy_bound_method method, const
             negx[j] = -r->cx[j];
     }
     double lb;
-    if (vfy_bound_rows(ctx, method, x, x, ws->pt, 1, neg, negx, &lb, NULL, NULL) != VFY_OK)
+    if (vfy_bound_rows(ctx, method, lo, hi, ws->pt, 1, neg, negx, &lb, NULL, NULL) != VFY_OK)
         return 0;
     double ub = -lb;
     return r->strict ? ub < r->rhs_lo : ub <= r->rhs_lo;
@@ -190,9 +210,12 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
     const vfy_case *cs = &spec->cases[c];
     const vfy_box *bx = &spec->boxes[cs->box];
     int64_t nx = net->n_in, ny = net->n_out;
-    for (int64_t j = 0; j < nx; j++)
-        if (!to_float_inside(&x[j], bx->in_lo[j], bx->in_hi[j]))
+    for (int64_t j = 0; j < nx; j++) {
+        double lo, hi;
+        int range = vfy_box_cex_range(bx, j, &lo, &hi);
+        if (!range || !to_float_near(&x[j], range, lo, hi, &ws->blo[j], &ws->bhi[j]))
             return 0;
+    }
     if (cs->n_rows == 0)
         return 1;
     /* SOUND: (1) the float32 execution in ONNX order (ours, the printed Y) and (2) the double
@@ -230,11 +253,14 @@ int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
      * it by more than a checker's tolerance where the outputs are large (a random net whose output
      * is -3.9e6: ours -3879380, numpy's -3879377.5 against a threshold -3879377.56). CROWN, not
      * IBP: IBP widens each layer's allowance by the next layers' |W| (on ACAS Xu past a margin of
-     * 3e-4). Real-only: the context is the real network's alone. */
-    if (vfy_bound_layers(ws->ctx, VFY_BOUND_CROWN, x, x, NULL, ws->pt) != VFY_OK)
+     * 3e-4). Real-only: the context is the real network's alone. An input whose real interval
+     * holds no float32 value (to_float_near) makes the box [blo, bhi] wider than a point: its
+     * real interval and x_j, so the rows hold for the real network at each real point of the
+     * region there (one exists: vfy_box_cex_range) and for every float32 execution on x. */
+    if (vfy_bound_layers(ws->ctx, VFY_BOUND_CROWN, ws->blo, ws->bhi, NULL, ws->pt) != VFY_OK)
         return 0;
     for (int64_t i = 0; i < cs->n_rows; i++)
-        if (!row_holds_at(ws->ctx, VFY_BOUND_CROWN, &cs->rows[i], x, ws))
+        if (!row_holds_at(ws->ctx, VFY_BOUND_CROWN, &cs->rows[i], ws->blo, ws->bhi, ws))
             return 0;
     return 1;
 }
@@ -318,8 +344,11 @@ int vfy_attack_case(const vfy_net *net, const vfy_spec *spec, int64_t c,
     const vfy_box *bx = &spec->boxes[cs->box];
     int64_t nx = net->n_in;
     for (int64_t j = 0; j < nx; j++) {
-        ws->lo[j] = fmax(lo[j], bx->in_lo[j]);
-        ws->hi[j] = fmin(hi[j], bx->in_hi[j]);
+        double clo, chi;
+        if (!vfy_box_cex_range(bx, j, &clo, &chi))
+            return 0; /* no counterexample can be printed */
+        ws->lo[j] = fmax(lo[j], clo);
+        ws->hi[j] = fmin(hi[j], chi);
         if (!(ws->lo[j] <= ws->hi[j]))
             return 0; /* the domain misses the inner box */
     }
@@ -389,8 +418,11 @@ int vfy_attack_from(const vfy_net *net, const vfy_spec *spec, int64_t c, const d
     if (vfy_deadline_over(dl))
         return 0;
     for (int64_t j = 0; j < nx; j++) {
-        ws->lo[j] = fmax(lo[j], bx->in_lo[j]);
-        ws->hi[j] = fmin(hi[j], bx->in_hi[j]);
+        double clo, chi;
+        if (!vfy_box_cex_range(bx, j, &clo, &chi))
+            return 0;
+        ws->lo[j] = fmax(lo[j], clo);
+        ws->hi[j] = fmin(hi[j], chi);
         if (!(ws->lo[j] <= ws->hi[j]))
             return 0;
         ws->x[j] = fmin(fmax(x0[j], ws->lo[j]), ws->hi[j]);

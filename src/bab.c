@@ -2602,8 +2602,8 @@ static int64_t attack_cases(search *s, vfy_verify_result *res, vfy_rng *rng, con
         int64_t c = cases ? cases[q] : q;
         const vfy_box *bx = &s->spec->boxes[s->spec->cases[c].box];
         double *x = s->workers[0].cand;
-        if (vfy_attack_case(s->net, s->spec, c, bx->in_lo, bx->in_hi, n_samples, starts, steps,
-                            rng, &dl, s->workers[0].ws, x))
+        if (vfy_attack_case(s->net, s->spec, c, bx->lo, bx->hi, n_samples, starts, steps, rng,
+                            &dl, s->workers[0].ws, x))
             set_sat(s, res, x, c);
     }
     return q; /* the cases attacked */

@@ -637,6 +637,45 @@ static int supports(int argc, char **argv)
     return 0;
 }
 
+
+/* 1 when [lo, hi] holds a float32 value. */
+static int holds_float32(double lo, double hi)
+{
+    float f = (float)lo;
+    if ((double)f < lo)
+        f = nextafterf(f, INFINITY);
+    return (double)f >= lo && (double)f <= hi;
+}
+
+/* Notes on stderr (the first input of each kind) for inputs whose real interval holds no float32
+ * value: one known not to be empty gets the float32 nearest to it in a counterexample (attack.c,
+ * to_float_near); one that may be empty (0 < X_0 < 0, or not decided exactly) none. */
+static void note_inputs_without_float(const vfy_spec *spec, const char *spec_path)
+{
+    int nearest = 0, none = 0;
+    for (int64_t k = 0; k < spec->n_boxes && !(nearest && none); k++)
+        for (int64_t j = 0; j < spec->n_x; j++) {
+            const vfy_box *bx = &spec->boxes[k];
+            double lo, hi;
+            int range = vfy_box_cex_range(bx, j, &lo, &hi);
+            if (!range) {
+                if (!none)
+                    fprintf(stderr, "verify: note: %s: input %lld's interval [%.17g, %.17g] "
+                            "may hold no real number (its bounds do not decide it): its cases "
+                            "can be proved, but no counterexample of them given\n", spec_path,
+                            (long long)j, bx->lo[j], bx->hi[j]);
+                none = 1;
+            } else if (range == 2 || !holds_float32(lo, hi)) {
+                if (!nearest)
+                    fprintf(stderr, "verify: note: %s: input %lld's interval [%.17g, %.17g] "
+                            "holds no float32 value: a counterexample gives it the nearest one, "
+                            "what a float32 runtime receives for it\n", spec_path, (long long)j,
+                            bx->lo[j], bx->hi[j]);
+                nearest = 1;
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
     const char *pos[MAX_MODELS + 2], *spec_path = NULL, *result_path = NULL;
@@ -855,16 +894,8 @@ int main(int argc, char **argv)
                       "several networks are not supported", spec_path);
     if (st == VFY_OK && spec->n_nets > 1)
         model_path = "the networks' product";
-    for (int64_t k = 0; st == VFY_OK && k < spec->n_boxes; k++)
-        for (int64_t j = 0; j < spec->n_x; j++)
-            if (spec->boxes[k].in_lo[j] > spec->boxes[k].in_hi[j]) {
-                fprintf(stderr, "verify: note: %s: an input's interval holds no floating-point "
-                        "number (input %lld in [%.17g, %.17g]): its cases can be proved, but "
-                        "no counterexample of them given\n", spec_path, (long long)j,
-                        spec->boxes[k].lo[j], spec->boxes[k].hi[j]);
-                k = spec->n_boxes;
-                break;
-            }
+    if (st == VFY_OK)
+        note_inputs_without_float(spec, spec_path);
     if (st == VFY_OK)
         st = vfy_net_check_rows(net, spec, spec_path, &err);
     if (st == VFY_OK && net->out_op != VFY_OUT_IDENTITY && opts.float_semantics)

@@ -403,6 +403,39 @@ static int row_trivial(const vfy_row *row, int64_t n_z, int64_t n_y)
     return row->strict ? row->rhs_lo > 0.0 : row->rhs_lo >= 0.0;
 }
 
+/* real_pt (spec.h) of each class of box bx's inputs, n_z flags (NULL when out of memory): 1 when
+ * exactly one member's inner interval is empty, that member's real_pt is 1, and every other
+ * member's inner interval contains its outer one. Then the member's real interval holds a point
+ * (real_pt), which lies in every member's real interval (each contains its inner one): the class
+ * has that real point, and the intersection of the outer intervals, the member's, contains it. */
+static unsigned char *merge_real_points(const vfy_ties *t, const vfy_box *bx)
+{
+    int64_t nz = t->n_z, nx = t->n_x;
+    unsigned char *rp = vfy_alloc((size_t)nz + 1);
+    int64_t *who = vfy_alloc_array((size_t)nz, sizeof(int64_t)); /* -1 none, -2 not a point */
+    if (!rp || !who) {
+        vfy_free(rp);
+        vfy_free(who);
+        return NULL;
+    }
+    for (int64_t r = 0; r < nz; r++)
+        who[r] = -1;
+    for (int64_t j = 0; j < nx; j++) {
+        int64_t r = t->rep[j];
+        if (bx->in_lo[j] > bx->in_hi[j])
+            who[r] = bx->real_pt[j] && who[r] == -1 ? j : -2;
+    }
+    for (int64_t j = 0; j < nx; j++) {
+        int64_t r = t->rep[j], c = who[r];
+        if (c >= 0 && j != c && !(bx->in_lo[j] <= bx->lo[c] && bx->in_hi[j] >= bx->hi[c]))
+            who[r] = -2;
+    }
+    for (int64_t r = 0; r < nz; r++)
+        rp[r] = who[r] >= 0;
+    vfy_free(who);
+    return rp;
+}
+
 vfy_status vfy_ties_apply_spec(const vfy_ties *t, vfy_spec *spec, const char *spec_name,
                                vfy_error *err)
 {
@@ -442,6 +475,15 @@ vfy_status vfy_ties_apply_spec(const vfy_ties *t, vfy_spec *spec, const char *sp
         for (int64_t r = 0; r < nz && empty[k] < 0; r++)
             if (v[0][r] > v[1][r])
                 empty[k] = r;
+        unsigned char *rp = NULL;
+        if (bx->real_pt && !(rp = merge_real_points(t, bx))) {
+            for (int q = 0; q < 4; q++)
+                vfy_free(v[q]);
+            vfy_free(empty);
+            return vfy_fail(err, VFY_ERR_NOMEM, "out of memory rewriting the spec");
+        }
+        vfy_free(bx->real_pt);
+        bx->real_pt = rp;
         vfy_free(bx->lo);
         vfy_free(bx->hi);
         vfy_free(bx->in_lo);

@@ -119,6 +119,7 @@ typedef struct val {
     int64_t *ids;
     int64_t id1;
     double lo, hi;
+    int64_t lit; /* node + 1 of the numeric literal whose value this is exactly, else 0 */
 } val;
 
 #define VAL_LINS(x) ((x)->cap ? (x)->lins : &(x)->one)
@@ -135,6 +136,7 @@ typedef struct atom {
     double lo, hi;
     int64_t off, n;
     int64_t node;
+    int64_t lit; /* ATOM_UP / ATOM_LO: node + 1 of the literal that is exactly the bound, else 0 */
 } atom;
 
 /* Rope: a conjunction as a binary tree of atoms. b == -1: leaf for atom a; otherwise the
@@ -338,14 +340,15 @@ static int cmp_double_decimal(double v, const char *d, int64_t nd, int64_t e)
     return digits_cmp(dig, nv, ev, d, nd, e);
 }
 
-/* Parse a numeric literal (decimal, optional sign, fraction, exponent) into a tight enclosure.
- * Returns 0, or -1 on bad syntax, -2 on out of range, -3 on out of memory. */
-static int parse_number(const char *s, size_t n, double *lo, double *hi)
+/* A numeric literal (decimal, optional sign, fraction, exponent) as (-1)^*neg int(dig[0..*nd))
+ * 10^*e, the digits without leading or trailing zeros (*nd = 0: the value is 0); dig must hold
+ * n bytes. Returns 0, or -1 on bad syntax. */
+static int literal_digits(const char *s, size_t n, int *neg, char *dig, int64_t *nd, int64_t *e)
 {
     size_t i = 0;
-    int neg = 0;
+    *neg = 0;
     if (i < n && (s[i] == '+' || s[i] == '-'))
-        neg = s[i++] == '-';
+        *neg = s[i++] == '-';
     size_t i0 = i;
     while (i < n && s[i] >= '0' && s[i] <= '9')
         i++;
@@ -376,31 +379,41 @@ static int parse_number(const char *s, size_t n, double *lo, double *hi)
     }
     if (i != n)
         return -1;
-
     /* digits without the point, then value = int(digits) * 10^e */
+    memcpy(dig, s + i0, n_int);
+    memcpy(dig + n_int, s + f0, n_frac);
+    *e = ex - (int64_t)n_frac;
+    size_t a = 0, b = n_int + n_frac;
+    while (a < b && dig[a] == '0')
+        a++;
+    while (b > a && dig[b - 1] == '0')
+        b--, (*e)++;
+    *nd = (int64_t)(b - a);
+    memmove(dig, dig + a, b - a);
+    return 0;
+}
+
+/* Parse a numeric literal into a tight enclosure. Returns 0, or -1 on bad syntax, -2 on out of
+ * range, -3 on out of memory. */
+static int parse_number(const char *s, size_t n, double *lo, double *hi)
+{
     char small[256], *buf = small;
-    size_t nd_all = n_int + n_frac;
-    if (nd_all + 32 > sizeof small) {
-        buf = vfy_alloc(nd_all + 32);
+    if (n + 32 > sizeof small) {
+        buf = vfy_alloc(n + 32);
         if (!buf)
             return -3;
     }
-    memcpy(buf, s + i0, n_int);
-    memcpy(buf + n_int, s + f0, n_frac);
-    int64_t e = ex - (int64_t)n_frac;
-    size_t a = 0, b = nd_all;
-    while (a < b && buf[a] == '0')
-        a++;
-    while (b > a && buf[b - 1] == '0')
-        b--, e++;
-    int rc = 0;
-    if (a == b) {
+    int neg, rc = 0;
+    int64_t nd, e;
+    if (literal_digits(s, n, &neg, buf, &nd, &e) != 0) {
+        rc = -1;
+        goto done;
+    }
+    if (nd == 0) {
         *lo = *hi = 0.0;
         goto done;
     }
     /* canonical text "DDDe<E>" has no decimal point, so strtod is locale-independent here */
-    int64_t nd = (int64_t)(b - a);
-    memmove(buf, buf + a, (size_t)nd);
     snprintf(buf + nd, 24, "e%lld", (long long)e);
     double v = strtod(buf, NULL);
     if (isinf(v)) {
@@ -425,6 +438,31 @@ done:
     if (buf != small)
         vfy_free(buf);
     return rc;
+}
+
+/* Sign of a - b for the exact values of the numeric literals at nodes ka and kb (their syntax
+ * checked): -1, 0 or 1; -2 when out of memory. */
+static int literal_cmp(const parser *p, int64_t ka, int64_t kb)
+{
+    const node *na = &p->nodes[ka], *nb = &p->nodes[kb];
+    char *da = vfy_alloc((size_t)na->len + 1), *db = vfy_alloc((size_t)nb->len + 1);
+    int neg_a, neg_b, r = -2;
+    int64_t la, lb, ea, eb;
+    if (da && db && literal_digits(p->text + na->off, na->len, &neg_a, da, &la, &ea) == 0 &&
+        literal_digits(p->text + nb->off, nb->len, &neg_b, db, &lb, &eb) == 0) {
+        int ga = la == 0 ? 0 : (neg_a ? -1 : 1), gb = lb == 0 ? 0 : (neg_b ? -1 : 1);
+        if (ga != gb)
+            r = ga < gb ? -1 : 1;
+        else if (ga == 0)
+            r = 0;
+        else
+            r = ga * digits_cmp(da, la, ea, db, lb, eb);
+    } else if (da && db) {
+        VFY_ASSERT(!"literals were checked when read");
+    }
+    vfy_free(da);
+    vfy_free(db);
+    return r;
 }
 
 /* ---- directed rounding by error-free transformations ----------------------------------------- */
@@ -1533,13 +1571,13 @@ static vfy_status rope_flatten(parser *p, int64_t r)
 enum { MADE_TRUE, MADE_FALSE, MADE_ATOM };
 
 /* Turn d (normalised; meaning sum lins + [lo,hi] <= 0, or < 0 when strict) into an atom. */
-static vfy_status make_atom(parser *p, int64_t nd, const val *d, int strict, int *made,
-                            int64_t *atom_id)
+static vfy_status make_atom(parser *p, int64_t nd, const val *d, int strict, int64_t lit,
+                            int *made, int64_t *atom_id)
 {
     /* SOUND: sum lins <= -c for the real c in [lo, hi], so the real rhs is in [-hi, -lo]. */
     double rlo = -d->hi + 0.0, rhi = -d->lo + 0.0;
     const lin *l = VAL_LINS(d);
-    atom at = {ATOM_ROW, strict, -1, rlo, rhi, 0, d->n, nd};
+    atom at = {ATOM_ROW, strict, -1, rlo, rhi, 0, d->n, nd, 0};
     if (d->n == 0) {
         if (strict ? rlo > 0 : rlo >= 0) { /* 0 <= rhs (0 < rhs) for every rhs in the enclosure */
             *made = MADE_TRUE;
@@ -1577,6 +1615,8 @@ static vfy_status make_atom(parser *p, int64_t nd, const val *d, int strict, int
         at.lo = dn + 0.0;
         at.hi = up + 0.0;
         at.n = 0;
+        /* the bound is exactly the literal's value when the comparison was X_i against it */
+        at.lit = fabs(a) == 1.0 ? lit : 0;
     }
     if (at.kind == ATOM_ROW) {
         if (GROW(p, p->pool, p->cap_pool, p->n_pool + d->n))
@@ -1592,6 +1632,22 @@ static vfy_status make_atom(parser *p, int64_t nd, const val *d, int strict, int
     *atom_id = p->n_atoms++;
     *made = MADE_ATOM;
     return VFY_OK;
+}
+
+/* The literal (node + 1) when one of a, b is a lone X_i (coefficient exactly 1, no constant) and
+ * the other exactly a numeric literal; else 0. */
+static int64_t lone_x_literal(const val *a, const val *b)
+{
+    const val *v[2] = {a, b};
+    for (int k = 0; k < 2; k++) {
+        const val *x = v[k], *c = v[1 - k];
+        if (x->is_dnf || c->is_dnf || x->n != 1 || c->n != 0 || !c->lit)
+            continue;
+        const lin *l = VAL_LINS(x);
+        if (l[0].v % 2 == 0 && l[0].c == 1.0 && x->lo == 0.0 && x->hi == 0.0)
+            return c->lit;
+    }
+    return 0;
 }
 
 static vfy_status eval_cmp(parser *p, int64_t nd)
@@ -1617,7 +1673,7 @@ static vfy_status eval_cmp(parser *p, int64_t nd)
                 return st;
             int made = MADE_TRUE;
             int64_t id = 0, leaf = 0;
-            st = make_atom(p, nd, &d, strict, &made, &id);
+            st = make_atom(p, nd, &d, strict, lone_x_literal(a, b), &made, &id);
             val_free(&d);
             if (st != VFY_OK)
                 return st;
@@ -1828,6 +1884,7 @@ static vfy_status eval_formula(parser *p, int64_t root)
         case OP_NUM:
             x.lo = n->u.num[0];
             x.hi = n->u.num[1];
+            x.lit = i + 1;
             st = push(p, &x);
             break;
         case OP_TRUE:
@@ -1869,7 +1926,10 @@ static vfy_status eval_formula(parser *p, int64_t root)
 
 typedef struct builder {
     double *lo, *hi, *in_lo, *in_hi; /* n_x scratch box */
+    unsigned char *real_pt;          /* n_x: the box's real_pt (vfy_box) */
     int64_t *lo_at, *hi_at;          /* atom that set lo / hi, -1 if none */
+    int64_t *lo_real, *hi_real;      /* n_x scratch: the atom of the greatest lower (least upper)
+                                      * real bound, where real_pt is being decided */
     int64_t *ht;                     /* hash table of box indices, -1 empty */
     uint64_t ht_mask;
     int64_t cap_boxes, n_doubles;
@@ -1892,14 +1952,26 @@ static uint64_t box_hash(const builder *b, int64_t n)
             h = (h ^ u) * 1099511628211ULL;
             h ^= h >> 29;
         }
-    return h;
+    return h; /* (real_pt differs only where in_lo > in_hi: box_equal tells those apart) */
+}
+
+static int any_real_pt(const unsigned char *real_pt, int64_t n)
+{
+    for (int64_t i = 0; real_pt && i < n; i++)
+        if (real_pt[i])
+            return 1;
+    return 0;
 }
 
 static int box_equal(const builder *b, const vfy_box *x, int64_t n)
 {
     size_t sz = (size_t)n * sizeof(double);
-    return !memcmp(x->lo, b->lo, sz) && !memcmp(x->hi, b->hi, sz) &&
-           !memcmp(x->in_lo, b->in_lo, sz) && !memcmp(x->in_hi, b->in_hi, sz);
+    if (memcmp(x->lo, b->lo, sz) || memcmp(x->hi, b->hi, sz) || memcmp(x->in_lo, b->in_lo, sz) ||
+        memcmp(x->in_hi, b->in_hi, sz))
+        return 0;
+    if (!x->real_pt)
+        return !any_real_pt(b->real_pt, n);
+    return !memcmp(x->real_pt, b->real_pt, (size_t)n);
 }
 
 static vfy_status add_doubles(parser *p, builder *b, int64_t n)
@@ -1940,6 +2012,11 @@ static vfy_status intern_box(parser *p, builder *b, vfy_spec *spec, int64_t *out
     memcpy(x->hi, b->hi, sz);
     memcpy(x->in_lo, b->in_lo, sz);
     memcpy(x->in_hi, b->in_hi, sz);
+    if (any_real_pt(b->real_pt, n)) {
+        if (!(x->real_pt = vfy_alloc((size_t)n)))
+            return nomem(p);
+        memcpy(x->real_pt, b->real_pt, (size_t)n);
+    }
     b->ht[h] = spec->n_boxes - 1;
     *out = spec->n_boxes - 1;
     return VFY_OK;
@@ -1984,6 +2061,73 @@ static void propagate_differences(parser *p, builder *b)
         b->in_lo[i] = fmax(b->in_lo[i], b->lo[i]);
         b->in_hi[i] = fmin(b->in_hi[i], b->hi[i]);
     }
+}
+
+/* Of atoms a and c, bounds of one input of one kind: is a's real bound the tighter? 1 yes, 0 no,
+ * -1 undecided (their enclosures overlap and one is not exactly a literal), -2 out of memory. A
+ * strict bound is tighter than a non-strict one of the same value. */
+static int tighter_bound(const parser *p, const atom *a, const atom *c)
+{
+    int cmp; /* sign of a's real bound - c's */
+    if (a->lo > c->hi)
+        cmp = 1;
+    else if (a->hi < c->lo)
+        cmp = -1;
+    else if (a->lit && c->lit)
+        cmp = literal_cmp(p, a->lit - 1, c->lit - 1);
+    else
+        return -1;
+    if (cmp == -2)
+        return -2;
+    if (cmp == 0)
+        return a->strict && !c->strict;
+    return a->kind == ATOM_LO ? cmp > 0 : cmp < 0;
+}
+
+/* b->real_pt: for each input whose inner interval is empty (in_lo > in_hi), whether its real
+ * interval, the one the case's bound atoms give, is known not to be empty: its greatest lower
+ * bound is below its least upper one (or equal, both non-strict), decided exactly (a literal
+ * against a literal, when enclosures overlap). Only where those atoms also give the outer box
+ * (no row moved it: propagate_differences), which then contains the real interval. SOUND for
+ * counterexamples (vfy_cex_range): a 1 means that a real point of the interval exists. */
+static vfy_status mark_real_points(parser *p, builder *b)
+{
+    int64_t n = p->n_x, any = 0;
+    for (int64_t i = 0; i < n; i++) {
+        b->real_pt[i] = b->in_lo[i] > b->in_hi[i] && b->lo[i] <= b->hi[i] && b->lo_at[i] >= 0 &&
+                        b->hi_at[i] >= 0 && p->atoms[b->lo_at[i]].kind == ATOM_LO &&
+                        p->atoms[b->hi_at[i]].kind == ATOM_UP;
+        b->lo_real[i] = b->hi_real[i] = -1;
+        any |= b->real_pt[i];
+    }
+    for (int64_t q = 0; any && q < p->n_items; q++) {
+        int64_t id = p->items[q];
+        const atom *a = &p->atoms[id];
+        if (a->kind == ATOM_ROW || !b->real_pt[a->x])
+            continue;
+        int64_t *best = a->kind == ATOM_LO ? &b->lo_real[a->x] : &b->hi_real[a->x];
+        int t = *best < 0 ? 1 : tighter_bound(p, a, &p->atoms[*best]);
+        if (t == -2)
+            return nomem(p);
+        if (t < 0)
+            b->real_pt[a->x] = 0;
+        else if (t)
+            *best = id;
+    }
+    for (int64_t i = 0; any && i < n; i++) {
+        if (!b->real_pt[i])
+            continue;
+        const atom *l = &p->atoms[b->lo_real[i]], *u = &p->atoms[b->hi_real[i]];
+        int ok = l->hi < u->lo; /* the real l <= l->hi < u->lo <= the real u */
+        if (!ok && l->lit && u->lit) {
+            int c = literal_cmp(p, l->lit - 1, u->lit - 1);
+            if (c == -2)
+                return nomem(p);
+            ok = c < 0 || (c == 0 && !l->strict && !u->strict);
+        }
+        b->real_pt[i] = (unsigned char)ok;
+    }
+    return VFY_OK;
 }
 
 /* The box of the conjunction in p->items (case k of n_conj, for messages): *box its index in
@@ -2044,8 +2188,12 @@ static vfy_status case_box(parser *p, builder *b, vfy_spec *spec, int64_t k, int
                         x_label(p, i, xl, sizeof xl), where);
     }
     /* An input whose real interval holds no double (X_0 = 0.1) leaves the inner box empty
-     * (in_lo > in_hi): the case can be proved over the outer box, but no point of it can be
-     * printed, so it never ends in sat. Dropping it would be unsound for proofs. */
+     * (in_lo > in_hi): the case is proved over the outer box (dropping it would be unsound), and
+     * a counterexample takes the float32 nearest to the real interval where that interval is
+     * known not to be empty (real_pt); where not (0 < X_0 < 0), no point of it is printed. */
+    vfy_status st = mark_real_points(p, b);
+    if (st != VFY_OK)
+        return st;
     *n_rows_out = n_rows;
     return intern_box(p, b, spec, box);
 }
@@ -2249,9 +2397,13 @@ static vfy_status build_spec(parser *p, const val *d, vfy_spec **out)
     b.in_hi = vfy_alloc_array((size_t)n, sizeof(double));
     b.lo_at = vfy_alloc_array((size_t)n, sizeof(int64_t));
     b.hi_at = vfy_alloc_array((size_t)n, sizeof(int64_t));
+    b.real_pt = vfy_alloc((size_t)n + 1);
+    b.lo_real = vfy_alloc_array((size_t)n, sizeof(int64_t));
+    b.hi_real = vfy_alloc_array((size_t)n, sizeof(int64_t));
     b.ht = vfy_alloc_array(hsz, sizeof(int64_t));
     spec->cases = vfy_alloc_array((size_t)d->n, sizeof *spec->cases);
-    if (!b.lo || !b.hi || !b.in_lo || !b.in_hi || !b.lo_at || !b.hi_at || !b.ht || !spec->cases) {
+    if (!b.lo || !b.hi || !b.in_lo || !b.in_hi || !b.lo_at || !b.hi_at || !b.real_pt ||
+        !b.lo_real || !b.hi_real || !b.ht || !spec->cases) {
         st = nomem(p);
         goto fail;
     }
@@ -2281,12 +2433,30 @@ fail:
     vfy_free(b.in_hi);
     vfy_free(b.lo_at);
     vfy_free(b.hi_at);
+    vfy_free(b.real_pt);
+    vfy_free(b.lo_real);
+    vfy_free(b.hi_real);
     vfy_free(b.ht);
     vfy_free(b.rights);
     return st;
 }
 
 /* ---- public API ------------------------------------------------------------------------------ */
+
+int vfy_box_cex_range(const vfy_box *bx, int64_t j, double *lo, double *hi)
+{
+    if (bx->in_lo[j] <= bx->in_hi[j]) {
+        *lo = bx->in_lo[j];
+        *hi = bx->in_hi[j];
+        return 1;
+    }
+    if (bx->real_pt && bx->real_pt[j]) {
+        *lo = bx->lo[j];
+        *hi = bx->hi[j];
+        return 2;
+    }
+    return 0;
+}
 
 static void parser_free(parser *p)
 {
@@ -2415,6 +2585,17 @@ vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *
         permute_into(bx->hi, xmap, spec->n_x, tmp);
         permute_into(bx->in_lo, xmap, spec->n_x, tmp);
         permute_into(bx->in_hi, xmap, spec->n_x, tmp);
+        unsigned char *flags = bx->real_pt ? vfy_alloc((size_t)spec->n_x) : NULL;
+        if (bx->real_pt && !flags) {
+            vfy_free(tmp);
+            return vfy_fail(err, VFY_ERR_NOMEM, "out of memory renumbering the query's variables");
+        }
+        if (flags) {
+            for (int64_t i = 0; i < spec->n_x; i++)
+                flags[xmap[i]] = bx->real_pt[i];
+            vfy_free(bx->real_pt);
+            bx->real_pt = flags;
+        }
     }
     for (int64_t c = 0; c < spec->n_cases; c++)
         for (int64_t r = 0; r < spec->cases[c].n_rows; r++) {
@@ -2453,6 +2634,7 @@ void vfy_spec_free(vfy_spec *spec)
         vfy_free(spec->boxes[k].hi);
         vfy_free(spec->boxes[k].in_lo);
         vfy_free(spec->boxes[k].in_hi);
+        vfy_free(spec->boxes[k].real_pt);
     }
     vfy_free(spec->boxes);
     for (int64_t k = 0; k < spec->n_cases; k++) {

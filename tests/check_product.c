@@ -253,6 +253,42 @@ START_TEST(test_ties)
 }
 END_TEST
 
+/* A tied input whose real interval holds no double (A[1] = 0.1) keeps real_pt through the ties:
+ * its class, whose other member (C[1], bounded through the equality) holds the point, gives
+ * counterexamples its outer interval; two points of their own (0.1 against a literal of the same
+ * enclosure) may differ, so their class gives none. */
+START_TEST(test_ties_real_points)
+{
+#define NETS2 "(vnnlib-version <2.0>)\n"                                                         \
+              "(declare-network f (declare-input A real [3]) (declare-output B real [2]))\n"     \
+              "(declare-network g (isomorphic-to f) (declare-input C real [3])"                  \
+              " (declare-output D real [2]))\n"                                                  \
+              "(assert (and (>= A[0] -1) (<= A[0] 1) (== A[1] 0.1) (>= A[2] 0) (<= A[2] 1)))\n"  \
+              "(assert (== A[1] C[1]))\n(assert (== A[0] C[0]))\n(assert (== A[2] C[2]))\n"
+    const char *text[2] = {NETS2 "(assert (>= D[0] B[0]))",
+                           NETS2 "(assert (== C[1] 0.10000000000000000001))\n"
+                                 "(assert (>= D[0] B[0]))"};
+    for (int k = 0; k < 2; k++) {
+        vfy_error e;
+        vfy_spec *s = parse(text[k]);
+        double lo, hi;
+        ck_assert_int_eq(vfy_box_cex_range(&s->boxes[0], 1, &lo, &hi), 2); /* A[1] */
+        vfy_ties t;
+        ck_assert_int_eq(vfy_ties_find(s, &t, &e), VFY_OK);
+        ck_assert_int_eq(t.n_z, 3);
+        ck_assert_int_eq(vfy_ties_apply_spec(&t, s, "t.vnnlib", &e), VFY_OK);
+        int r = vfy_box_cex_range(&s->boxes[0], t.rep[1], &lo, &hi);
+        REQUIRE_MSG(r == (k == 0 ? 2 : 0), "case %d: range %d", k, r);
+        if (r == 2)
+            ck_assert(lo < 0.1 && hi == 0.1 && s->boxes[0].lo[t.rep[1]] == lo); /* 0.1: a double */
+        ck_assert_int_eq(vfy_box_cex_range(&s->boxes[0], t.rep[0], &lo, &hi), 1);
+        vfy_ties_free(&t);
+        vfy_spec_free(s);
+    }
+#undef NETS2
+}
+END_TEST
+
 /* Ties whose boxes do not meet empty the region. The parser finds that itself (its bounds reach
  * through x_a - x_b <= 0); a box emptied only by the intersection drops its cases, or, when it is
  * every case's, is an error. */
@@ -331,6 +367,7 @@ static Suite *product_suite(void)
     tcase_add_test(tc, test_net_same);
     tcase_add_test(tc, test_ties);
     tcase_add_test(tc, test_ties_empty);
+    tcase_add_test(tc, test_ties_real_points);
     tcase_add_test(tc, test_ties_none);
     suite_add_tcase(s, tc);
     return s;

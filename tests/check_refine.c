@@ -36,7 +36,7 @@ static void box_init(test_box *tb, int64_t n, const double *lo, const double *hi
     memcpy(tb->hi, hi, (size_t)n * sizeof(double));
     memcpy(tb->in_lo, lo, (size_t)n * sizeof(double));
     memcpy(tb->in_hi, hi, (size_t)n * sizeof(double));
-    tb->box = (vfy_box){tb->lo, tb->hi, tb->in_lo, tb->in_hi};
+    tb->box = (vfy_box){tb->lo, tb->hi, tb->in_lo, tb->in_hi, NULL};
 }
 
 /* Bounds of net over the box as the search's roots have them: CROWN then alpha-CROWN on the hidden

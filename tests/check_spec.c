@@ -155,6 +155,64 @@ START_TEST(test_random_literals)
 }
 END_TEST
 
+/* real_pt: an input whose inner interval is empty (its real interval holds no double) is marked
+ * when its bounds prove the real interval not empty, decided exactly between literals that share
+ * an enclosure; vfy_box_cex_range then gives its outer interval (2), an inner one otherwise (1),
+ * and nothing where the interval is or may be empty (0). */
+START_TEST(test_real_points)
+{
+    const struct {
+        const char *asserts;
+        int range; /* vfy_box_cex_range of X_0 */
+    } t[] = {
+        {"(assert (= X_0 0.1))", 2},
+        {"(assert (<= X_0 0.1))(assert (>= X_0 0.1))", 2},
+        {"(assert (<= 0.1 X_0))(assert (<= X_0 0.10))", 2},
+        {"(assert (>= X_0 0.1))(assert (<= X_0 0.10000000000000000001))", 2},
+        {"(assert (>= X_0 0.1))(assert (>= X_0 0.10000000000000000001))"
+         "(assert (<= X_0 0.10000000000000000001))", 2},
+        {"(assert (>= X_0 -0.3))(assert (<= X_0 -0.3))", 2},
+        {"(assert (>= X_0 1e-400))(assert (<= X_0 1e-400))", 2},
+        /* empty real intervals of the same enclosure */
+        {"(assert (>= X_0 0.10000000000000000001))(assert (<= X_0 0.1))", 0},
+        {"(assert (>= X_0 0.1))(assert (>= X_0 0.10000000000000000001))(assert (<= X_0 0.1))", 0},
+        {"(assert (< X_0 0.1))(assert (>= X_0 0.1))", 0},
+        {"(assert (> X_0 0))(assert (< X_0 0))", 0},
+        {"(assert (>= X_0 -0.3))(assert (<= X_0 -0.30000000000000000001))", 0},
+        /* not a literal against X_0 alone: not decided, so not marked */
+        {"(assert (<= (* 2 X_0) 0.2))(assert (>= X_0 0.1))", 0},
+        {"(assert (<= X_0 (+ 0.05 0.05)))(assert (>= X_0 0.1))", 0},
+        /* intervals that hold doubles: the inner one */
+        {"(assert (>= X_0 0.1))(assert (<= X_0 0.1000000000001))", 1},
+        {"(assert (= X_0 0.5))", 1},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, H1 "%s(assert (<= Y_0 1))", t[k].asserts);
+        vfy_spec *s = parse_ok(text);
+        const vfy_box *b = &s->boxes[0];
+        double lo, hi;
+        int range = vfy_box_cex_range(b, 0, &lo, &hi);
+        REQUIRE_MSG(range == t[k].range, "%s: range %d", t[k].asserts, range);
+        if (range == 2)
+            ck_assert(b->in_lo[0] > b->in_hi[0] && lo == b->lo[0] && hi == b->hi[0]);
+        if (range == 1)
+            ck_assert(lo == b->in_lo[0] && hi == b->in_hi[0] && lo <= hi);
+        vfy_spec_free(s);
+    }
+    /* two boxes alike but for real_pt stay two boxes (a case's point is not another's empty
+     * interval), and a disjunct's mark is its own */
+    vfy_spec *s = parse_ok(H1 "(assert (or (and (>= X_0 0.1) (<= X_0 0.1))\n"
+                           "(and (>= X_0 0.10000000000000000001) (<= X_0 0.1))))"
+                           "(assert (<= Y_0 1))");
+    ck_assert_int_eq(s->n_boxes, 2);
+    double lo, hi;
+    ck_assert_int_eq(vfy_box_cex_range(&s->boxes[s->cases[0].box], 0, &lo, &hi), 2);
+    ck_assert_int_eq(vfy_box_cex_range(&s->boxes[s->cases[1].box], 0, &lo, &hi), 0);
+    vfy_spec_free(s);
+}
+END_TEST
+
 /* Literals that are a double's whole decimal expansion (up to 767 digits: random bit patterns,
  * float32 values, subnormals, large integers) and the same with the last digit one up or down:
  * the first is the point [v, v], the others (of 18 digits or more) the next double out on their
@@ -1441,6 +1499,7 @@ static Suite *spec_suite(void)
     tcase_add_test(tc, test_alloc_failures);
     tcase_add_loop_test(tc, test_truncation, 0, 2);
     tcase_add_loop_test(tc, test_random_corruption, 0, 2);
+    tcase_add_test(tc, test_real_points);
     tcase_add_test(tc, test_speed);
     tcase_add_test(tc, test_shared_prefix);
     tcase_add_test(tc, test_shared_prefix_large);

@@ -415,6 +415,50 @@ START_TEST(test_strict_confirm)
 }
 END_TEST
 
+/* An input whose real interval holds no float32 value (X_0 = 0.1, or an interval narrower than a
+ * float32 step): a counterexample gives it the float32 value next to the interval, and is
+ * reported only when the rows hold for the real network on the interval and for the float32
+ * executions on that value; never where the interval may be empty. y = |x|. Before, no
+ * counterexample could be printed there: the first two were timeouts. */
+START_TEST(test_point_without_float32)
+{
+    vfy_net *net = abs_net();
+    const double f01 = (double)0.1f; /* 0.100000001490116..., the float32 value next to 0.1 */
+    const struct {
+        const char *asserts;
+        int want_sat;
+    } t[] = {
+        /* the real point and its float32 rounding both violate (a bound at the real point itself
+         * cannot be decided over its enclosure: (>= Y_0 0.1) on X_0 = 0.1 gives unknown) */
+        {"(assert (= X_0 0.1))(assert (>= Y_0 0.0999999))", 1},
+        {"(assert (>= X_0 0.1))(assert (<= X_0 0.1000000000001))(assert (>= Y_0 0.0999999))", 1},
+        {"(assert (= X_0 -0.1))(assert (>= Y_0 0.0999999))", 1},
+        /* only the float32 value does: the real network at 0.1 is safe, and a float32 execution
+         * on its rounding is not: neither sat nor unsat */
+        {"(assert (= X_0 0.1))(assert (>= Y_0 0.1000000005))", 0},
+        /* an empty real interval within one enclosure */
+        {"(assert (>= X_0 0.10000000000000000001))(assert (<= X_0 0.1))(assert (>= Y_0 0.09))", 0},
+    };
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "(declare-const X_0 Real)(declare-const Y_0 Real)%s",
+                 t[k].asserts);
+        vfy_spec *spec = parse(text);
+        vfy_verify_result res;
+        vfy_verdict v = run(net, spec, 1, 1.0, &res);
+        if (t[k].want_sat) {
+            REQUIRE_MSG(v == VFY_SAT, "%s: verdict %d", t[k].asserts, (int)v);
+            ck_assert(fabs(res.x[0]) == f01 && res.x[0] == (double)(float)res.x[0]);
+        } else {
+            REQUIRE_MSG(v != VFY_SAT && v != VFY_UNSAT, "%s: verdict %d", t[k].asserts, (int)v);
+        }
+        vfy_verify_result_free(&res);
+        vfy_spec_free(spec);
+    }
+    vfy_net_free(net);
+}
+END_TEST
+
 /* vfy_attack_from: descent from one given start (a corner, or a point outside the box, which is
  * clamped) reaches the violation of |x| <= 0.25 and confirms it; where there is none it says 0. */
 START_TEST(test_attack_from)
@@ -2281,6 +2325,7 @@ static Suite *verify_suite(void)
     tcase_add_test(tc, test_stuck_without_attack_returns);
     tcase_add_test(tc, test_attack_from);
     tcase_add_test(tc, test_strict_confirm);
+    tcase_add_test(tc, test_point_without_float32);
     tcase_add_test(tc, test_confirm_every_float_order);
     tcase_add_test(tc, test_rows_contradict);
     tcase_add_test(tc, test_attack_reaches_corner);

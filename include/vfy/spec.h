@@ -34,8 +34,13 @@
 typedef struct vfy_box {
     double *lo, *hi;        /* n_x each: outer enclosure of the real box */
     double *in_lo, *in_hi;  /* n_x each: inner (in_lo >= lo, in_hi <= hi); in_lo > in_hi where
-                             * the real interval holds no double (X_0 = 0.1, or 0 < X_0 < 0):
-                             * the case can then be proved, but no counterexample of it printed */
+                             * the real interval holds no double (X_0 = 0.1, or 0 < X_0 < 0) */
+    unsigned char *real_pt; /* n_x, or NULL when all 0: 1 where in_lo > in_hi although the real
+                             * interval is known not to be empty (X_0 = 0.1: a point that holds no
+                             * double; [lo, hi] contains it). A counterexample gives such an input
+                             * the float32 nearest to it (vfy_cex_range, docs/soundness.md 7); one
+                             * whose inner interval is empty and real_pt 0 (0 < X_0 < 0, or not
+                             * decided) can be proved, but no counterexample of it printed */
 } vfy_box;
 
 typedef struct vfy_row {
@@ -121,6 +126,11 @@ vfy_status vfy_spec_permute(vfy_spec *spec, const int64_t *xmap, const int64_t *
 /* The ONNX names of network q's hidden nodes (declare-hidden), in the query's order, into
  * names[0..VFY_SPEC_MAX_IO) (borrowed from spec); returns how many (0 for a VNNLIB 1 spec). */
 int vfy_spec_hidden_names(const vfy_spec *spec, int64_t q, const char **names);
+/* Where a counterexample may put input j of box bx, into [*lo, *hi]: 1 and the inner interval
+ * (inside the real one) when it is not empty; else 2 and the outer one (around the real one) where
+ * real_pt marks a real interval known not to be empty (a float32 value next to it is then taken);
+ * 0 when neither (no counterexample can be printed). */
+int vfy_box_cex_range(const vfy_box *bx, int64_t j, double *lo, double *hi);
 /* Free a spec; accepts NULL. */
 void vfy_spec_free(vfy_spec *spec);
 
