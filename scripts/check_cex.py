@@ -873,8 +873,9 @@ def float32_witness(formula, env, keys):
     """X (float32 values) outside the input region may still be the float32 rounding of a point
     of it, where an input's interval holds no float32 value (X_0 = 0.1): verify then prints the
     nearest float32 value, what a float32 runtime receives for any value of the interval. Returns
-    env with each such input moved to a literal bounding it that rounds to its value, when the
-    region then holds (evaluated as the rest: in float64); else None."""
+    env with each such input moved to a literal bounding it that rounds to its value (and the
+    inputs of the same value without such a literal, tied to it, with it), when the region then
+    holds (evaluated as the rest: in float64); else None."""
     if any(float(np.float32(env[k])) != env[k] for k in keys):
         return None
     lits = {}
@@ -885,9 +886,19 @@ def float32_witness(formula, env, keys):
             if c != fractions.Fraction(env[k]) and _rounds_to(c, env[k]):
                 moved[k] = float(c)
                 break
-    if moved == env or not formula_eval(formula, moved, 0.0, inputs_only=True)[0]:
+    if moved == env:
         return None
-    return moved
+    # inputs tied to a moved one (X_g[3] == X_f[3]: the same value, no literal of their own) move
+    # with it
+    to = {env[k]: moved[k] for k in keys if moved[k] != env[k]}
+    tied = dict(moved)
+    for k in keys:
+        if moved[k] == env[k] and env[k] in to:
+            tied[k] = to[env[k]]
+    for cand in (tied, moved):
+        if formula_eval(formula, cand, 0.0, inputs_only=True)[0]:
+            return cand
+    return None
 
 
 class Tensor:

@@ -2,7 +2,7 @@
 """Soundness fuzzing against exact minima, thresholds on both sides of them.
 
 usage: fuzz_exact.py VERIFY_BIN [--count N] [--seed S] [--timeout T] [--jobs J] [--keep DIR]
-                     [--modes M1,M2,...]
+                     [--modes M1,M2,...] [--pinned-only]
 
 Each trial is a random ReLU network with one or two inputs and one output (float32 weights, 1 to 3
 hidden layers of 2 to 8 neurons) and a random box. The exact real minimum and maximum of its output
@@ -23,6 +23,14 @@ it by 1e-4 and 1e-7, and the extreme's own nearest float64 in decimal. For each,
 * `unsat` in the default (float) semantics must hold for float32 executions too: the float32
   network is evaluated (numpy, float32) at the real extreme's nearest float32 points in the box;
   an output in the unsafe set there makes that `unsat` WRONG.
+
+A quarter of the one-input trials (every trial with --pinned-only, each then of one input) pin
+their input to one 6-digit decimal (X_0 = d, lo = hi), a
+real point that is no float32 value (nor double) in general: the region is that point. Then a
+`sat` must print a float32 value next to d (no float32 value between them), and the real
+network at d itself must be in the unsafe set (verify claims it there), else it is WRONG; and an
+`unsat` in the float semantics is WRONG when the float32 network at d's float32 rounding is in
+the unsafe set (what a float32 runtime computes for that input).
 
 Every mode in --modes (default: the default options, `--split relu`, `--split input`,
 `--real-only`) runs every spec. Prints one line per wrong answer,
@@ -57,11 +65,11 @@ def short_f32(rng, sd, bits):
     return mm.f32(round(v / e) * e)
 
 
-def random_trial(rng):
+def random_trial(rng, pinned_only=False):
     """A random net, its input box (decimal strings) and, for a net of more than two inputs, the
     factors (P, U) of its first layer, W1 = U P exactly with P of 2 rows: its output is then a
     function of P x, whose range over the box is a polygon."""
-    n_in = rng.choice((1, 2, 2, 24, 96))
+    n_in = 1 if pinned_only else rng.choice((1, 2, 2, 24, 96))
     depth = rng.randint(1, 3)
     sizes = [n_in] + [rng.randint(2, 8) for _ in range(depth)] + [1]
     layers = []
@@ -87,10 +95,11 @@ def random_trial(rng):
         if i < len(sizes) - 2:
             layers.append("relu")
     lo, hi = [], []
+    pinned = pinned_only or (n_in == 1 and rng.random() < 0.25)
     for _ in range(n_in):
         c, r = rng.uniform(-1, 1), rng.choice((1e-3, 0.05, 0.5, 2.0)) * rng.uniform(0.2, 1)
-        lo.append(repr(round(c - r, 6)))
-        hi.append(repr(round(c + r, 6)))
+        lo.append(repr(round(c, 6)) if pinned else repr(round(c - r, 6)))
+        hi.append(lo[-1] if pinned else repr(round(c + r, 6)))
     return mm.Net(n_in, layers), lo, hi, proj
 
 
@@ -264,6 +273,23 @@ def exact_forward(net, x):
     return v[0]
 
 
+def next_to(x, d):
+    """Whether the float32 value x lies next to the real d: no float32 value strictly between."""
+    f = np.float32(x)
+    if float(f) != x:
+        return False
+    below = Fraction(float(np.nextafter(f, np.float32(-np.inf))))
+    above = Fraction(float(np.nextafter(f, np.float32(np.inf))))
+    return below <= d <= above
+
+
+def f32_nearest(d):
+    """The float32 rounding (to nearest) of the real d."""
+    f = np.float32(float(d))
+    cand = [f, np.nextafter(f, np.float32(-np.inf)), np.nextafter(f, np.float32(np.inf))]
+    return float(min(cand, key=lambda p: abs(Fraction(float(p)) - d)))
+
+
 def f32_points(v, lo, hi):
     """The float32 points in the box nearest to a real point v: per coordinate its float32
     neighbours below and above, kept inside [lo, hi] (as float32 values, which may be a hair
@@ -316,6 +342,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--keep", default=None, help="directory to write the models and specs to")
     ap.add_argument("--modes", default=",--split relu,--split input,--real-only")
+    ap.add_argument("--pinned-only", action="store_true",
+                    help="every trial one input pinned to a decimal point")
     a = ap.parse_args()
     binary = os.path.abspath(a.verify)
     modes = a.modes.split(",")
@@ -325,7 +353,7 @@ def main():
     jobs, meta = [], []
     skipped = 0
     for t in range(a.count):
-        net, lo, hi, proj = random_trial(rng)
+        net, lo, hi, proj = random_trial(rng, a.pinned_only)
         ext = exact_extremes(net, lo, hi, proj)
         if ext is None:
             skipped += 1
@@ -360,6 +388,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for (t, side, thr, reached, where, net, lo, hi, mode), (verdict, x) in zip(
                 meta, ex.map(run_one, jobs)):
+            pinned = lo[0] == hi[0] and net.n_in == 1
             key = ("reached" if reached else "short", verdict)
             counts[key] = counts.get(key, 0) + 1
             bad = None
@@ -370,11 +399,22 @@ def main():
                 bad = "verdict %r" % verdict
             elif verdict == "unsat" and reached:
                 bad = "unsat, but a real input reaches the unsafe set"
+            elif verdict == "unsat" and "--real-only" not in mode and pinned:
+                p = [f32_nearest(Fraction(lo[0]))]
+                if unsafe(f32_forward(net, p)):
+                    bad = "unsat, but the float32 net at %r (the pinned input's rounding) " \
+                          "reaches the unsafe set" % p
             elif verdict == "unsat" and "--real-only" not in mode and where is not None:
                 for p in f32_points(where, lo, hi):
                     if unsafe(f32_forward(net, p)):
                         bad = "unsat, but the float32 net at %r reaches the unsafe set" % p
                         break
+            elif verdict == "sat" and pinned:
+                d = Fraction(lo[0])
+                y, y32 = exact_forward(net, [d]), f32_forward(net, x)
+                if not next_to(x[0], d) or not unsafe(y):
+                    bad = ("sat, but %r is not next to the pinned %s or the real output there, "
+                           "%s, is safe (float32 at it: %r)" % (x, lo[0], float(y), y32))
             elif verdict == "sat":
                 inside = all(Fraction(ls) <= Fraction(v) <= Fraction(hs)
                              for v, ls, hs in zip(x, lo, hi))

@@ -2,7 +2,7 @@
 """Write a benchmark folder of two-network ACAS Xu queries (VNNLIB 2.0, for scripts/bench.py),
 with a single-network twin of every query, deterministically.
 
-usage: make_pair_bench.py OUT_DIR [--count N] [--seed S]
+usage: make_pair_bench.py OUT_DIR [--count N] [--seed S] [--short-pins]
 
 VNN-COMP 2026 added queries over two networks (monotonic_acasxu_2026, isomorphic_acasxu_2026);
 these are generated like them from the ACAS Xu models in ../shared/benchmarks/acasxu/onnx
@@ -28,12 +28,14 @@ instance's number: instance k is the same whatever N):
 
 Box bounds and pinned values are float32 numbers written as their exact decimal expansions (a
 pinned input is then exactly a float32 number: verify reads a literal's exact value, and the
-double nearest a shorter decimal is not a float32); c and eps as the repr of a double (where no
-sampled point has Y_f[0,k] > Y_g[0,k], c is half the smallest sampled Y_g[0,k] - Y_f[0,k], or
-1e-3 if that is 0). Each region is sampled
-(20000 points, then a local search from the 16 best), and where a point satisfies the unsafe set
-its counterexample is written in both forms and checked by scripts/check_cex.py (it must be valid
-in both): consensus.csv says sat for those, unknown for the others (most of them unsat, but
+double nearest a shorter decimal is not a float32); with --short-pins a pinned value is written
+with 9 significant digits instead (0.227272727, as VNN-COMP 2026's monotonic queries write it), a
+real point that is no float32 value, whose float32 rounding is the value sampled; c and eps as
+the repr of a double (where no sampled point has Y_f[0,k] > Y_g[0,k], c is half the smallest
+sampled Y_g[0,k] - Y_f[0,k], or 1e-3 if that is 0). Each region is sampled (20000 points, then
+a local search from the 16 best), and where a point satisfies the unsafe set its counterexample
+is written in both forms and checked by scripts/check_cex.py (it must be valid in both):
+consensus.csv says sat for those, unknown for the others (most of them unsat, but
 nothing here proves it). Timeouts 100 s.
 
 OUT_DIR/single holds the twins (its own instances.csv and consensus.csv, same names): one ONNX
@@ -107,6 +109,15 @@ def exact(v):
     float32 number exactly, not merely the double nearest a decimal."""
     s = format(decimal.Decimal(float(v)), "f")
     return s if "." in s else s + ".0"
+
+
+SHORT_PINS = False  # --short-pins
+
+
+def pin_text(v):
+    """A pinned value: exact, or with --short-pins its 9 significant digits (a real point whose
+    float32 rounding is v)."""
+    return "%.9g" % v if SHORT_PINS else exact(v)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -344,7 +355,7 @@ def input_asserts_v2(inst, lo, hi):
     out = []
     for i in range(len(lo)):
         if inst.pinned and inst.pinned[0] == i:
-            out.append("(assert (== %s %s))" % (x(i), exact(inst.pinned[1])))
+            out.append("(assert (== %s %s))" % (x(i), pin_text(inst.pinned[1])))
         else:
             out.append("(assert (and (>= %s %s) (<= %s %s)))"
                        % (x(i), exact(lo[i]), x(i), exact(hi[i])))
@@ -361,8 +372,9 @@ def input_asserts_v2(inst, lo, hi):
 def input_asserts_v1(inst, lo, hi):
     out = []
     for i in range(len(lo)):
-        out.append("(assert (>= X_%d %s))" % (i, exact(lo[i])))
-        out.append("(assert (<= X_%d %s))" % (i, exact(hi[i])))
+        pin = inst.pinned and inst.pinned[0] == i
+        out.append("(assert (>= X_%d %s))" % (i, pin_text(lo[i]) if pin else exact(lo[i])))
+        out.append("(assert (<= X_%d %s))" % (i, pin_text(hi[i]) if pin else exact(hi[i])))
     if inst.family == "monotonic":
         out.append("(assert (>= X_5 %s))" % exact(lo[0]))
         out.append("(assert (<= X_5 %s))" % exact(hi[0]))
@@ -439,7 +451,11 @@ def main(argv=None):
     ap.add_argument("out_dir")
     ap.add_argument("--count", type=int, default=20, help="instances of each family (default 20)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--short-pins", action="store_true",
+                    help="pinned inputs with 9 significant digits, not exactly (a real point)")
     args = ap.parse_args(argv)
+    global SHORT_PINS
+    SHORT_PINS = args.short_pins
     if args.count < 1:
         ap.error("--count must be at least 1")
     if args.seed < 0:

@@ -105,8 +105,8 @@ vfy_attack_ws *vfy_attack_ws_create(const vfy_bound_ctx *ctx, const vfy_net *net
     ws->y32 = vfy_alloc_array((size_t)ny, sizeof(float));
     ws->s32 = vfy_alloc_array((size_t)(2 * w), sizeof(float));
     if (!ws->pt || !ws->scratch || !ws->y || !ws->acts || !ws->g || !ws->grad || !ws->x ||
-        !ws->best || !ws->lo || !ws->hi || !ws->blo || !ws->bhi || !ws->cyrows || !ws->lb || !ws->negx || !ws->starts || !ws->start_m ||
-        !ws->x32 || !ws->y32 || !ws->s32)
+        !ws->best || !ws->lo || !ws->hi || !ws->blo || !ws->bhi || !ws->cyrows || !ws->lb ||
+        !ws->negx || !ws->starts || !ws->start_m || !ws->x32 || !ws->y32 || !ws->s32)
         goto fail;
     for (int64_t k = 0; k < net->n_layers; k++)
         if (!(ws->acts[k] = vfy_alloc_array((size_t)net->layers[k].n_out, sizeof(double))))
