@@ -1104,6 +1104,13 @@ def build(root):
                "y = relu(x) + relu(-x) = |x| >= 0 for every x, so Y_0 <= -0.001 is impossible.")
     write_spec("tiny_relu", "tiny_relu_sat", "", tiny, [([-1.0], [1.0])], [[([1], 0.25)]], "sat",
                "y = |x|; the witness x = 0 gives y = 0 <= 0.25.")
+    # X_0 = 0.1, a real point that is no float32 value: a float32 runtime receives
+    # 0.100000001490116..., where y is above 0.0999 as at the real point itself
+    write_spec("tiny_relu", "tiny_relu_point_sat", "", tiny, [([0.1], [0.1])], [[([-1], -0.0999)]],
+               "sat", "y = |x| = 0.1 >= 0.0999 at the real point X_0 = 0.1 (which holds no float32\n"
+               "value) and at its float32 rounding: the counterexample is that rounding.")
+    write_spec("tiny_relu", "tiny_relu_point_unsat", "", tiny, [([0.1], [0.1])], [[([1], 0.0999)]],
+               "unsat", "y = |x| = 0.1 > 0.0999 at X_0 = 0.1 and at its float32 rounding.")
 
     # -- abs_split: y = |x0+x1| + |x0-x1| - |x0| - |x1| = ||x0|-|x1|| ---------------------------
     rows = [[1, 1], [-1, -1], [1, -1], [-1, 1], [1, 0], [-1, 0], [0, 1], [0, -1]]

@@ -667,10 +667,10 @@ static void note_inputs_without_float(const vfy_spec *spec, const char *spec_pat
                 none = 1;
             } else if (range == 2 || !holds_float32(lo, hi)) {
                 if (!nearest)
-                    fprintf(stderr, "verify: note: %s: input %lld's interval [%.17g, %.17g] "
-                            "holds no float32 value: a counterexample gives it the nearest one, "
-                            "what a float32 runtime receives for it\n", spec_path, (long long)j,
-                            bx->lo[j], bx->hi[j]);
+                    fprintf(stderr, "verify: note: %s: input %lld's real interval (within "
+                            "[%.17g, %.17g]) holds no float32 value: a counterexample gives it "
+                            "the float32 value next to it, what a float32 runtime receives for "
+                            "it\n", spec_path, (long long)j, bx->lo[j], bx->hi[j]);
                 nearest = 1;
             }
         }
