@@ -200,6 +200,37 @@ START_TEST(test_real_points)
             ck_assert(lo == b->in_lo[0] && hi == b->in_hi[0] && lo <= hi);
         vfy_spec_free(s);
     }
+    /* random pairs of 20-digit decimals of one length, so that strcmp orders them as numbers,
+     * most of them within one double's enclosure: the interval [a, b] (or (a, b]) holds a real
+     * point exactly when a <= b (a < b); a contradictory spec (its enclosures apart) is an error */
+    uint64_t st = 12345;
+    for (int k = 0; k < 400; k++) {
+        char a[32], b[32], text[512];
+        snprintf(a, sizeof a, "0.1000000000000000");
+        snprintf(b, sizeof b, "0.1000000000000000");
+        for (int d = 0; d < 4; d++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            a[18 + d] = (char)('0' + (st >> 33) % 10);
+            b[18 + d] = (char)('0' + (st >> 40) % 10);
+            a[19 + d] = b[19 + d] = '\0';
+        }
+        if (k % 7 == 0)
+            memcpy(b, a, sizeof a);
+        int strict = k % 3 == 0, c = strcmp(a, b);
+        snprintf(text, sizeof text, H1 "(assert (%s X_0 %s))(assert (<= X_0 %s))(assert (<= Y_0 1))",
+                 strict ? ">" : ">=", a, b);
+        vfy_spec *sp = NULL;
+        vfy_error e;
+        if (vfy_spec_parse(text, strlen(text), "t.vnnlib", &sp, &e) != VFY_OK) {
+            REQUIRE_MSG(c > 0 || (strict && c == 0), "%s: %s", text, e.msg);
+            continue;
+        }
+        double lo, hi;
+        int r = vfy_box_cex_range(&sp->boxes[0], 0, &lo, &hi);
+        int nonempty = strict ? c < 0 : c <= 0;
+        REQUIRE_MSG(nonempty ? r != 0 : r == 0, "%s: range %d", text, r);
+        vfy_spec_free(sp);
+    }
     /* two boxes alike but for real_pt stay two boxes (a case's point is not another's empty
      * interval), and a disjunct's mark is its own */
     vfy_spec *s = parse_ok(H1 "(assert (or (and (>= X_0 0.1) (<= X_0 0.1))\n"

@@ -10,7 +10,8 @@
  * Contract checked on every input: the parser returns a status (never crashes or leaks), *out is
  * set exactly on success, the message of an error is one line, and a parsed spec satisfies the
  * invariants of include/vfy/spec.h (lo <= hi, lo <= in_lo, in_hi <= hi: an inner box is inside
- * the outer one or empty; box indices in range; the networks' tensors one after another in
+ * the outer one or empty, and real_pt marks only inputs whose inner interval is empty, as
+ * vfy_box_cex_range reports; box indices in range; the networks' tensors one after another in
  * declaration order, hidden nodes named and before the outputs, their sizes summing to n_x and
  * n_y). */
 #include "vfy/spec.h"
@@ -36,6 +37,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int64_t i = 0; i < s->n_x; i++) {
             const vfy_box *x = &s->boxes[b];
             if (!(x->lo[i] <= x->in_lo[i] && x->in_hi[i] <= x->hi[i] && x->lo[i] <= x->hi[i]))
+                abort();
+            /* a real point is marked only where the inner interval is empty */
+            if (x->real_pt && x->real_pt[i] && !(x->in_lo[i] > x->in_hi[i]))
+                abort();
+            double lo, hi;
+            int r = vfy_box_cex_range(x, i, &lo, &hi);
+            if (r == 1 ? !(lo == x->in_lo[i] && hi == x->in_hi[i] && lo <= hi)
+                       : r == 2 ? !(lo == x->lo[i] && hi == x->hi[i]) : r != 0)
                 abort();
         }
     if (s->version == 2) { /* the tensors' shapes give the offsets, n_x and n_y */
