@@ -1107,8 +1107,8 @@ def build(root):
     # X_0 = 0.1, a real point that is no float32 value: a float32 runtime receives
     # 0.100000001490116..., where y is above 0.0999 as at the real point itself
     write_spec("tiny_relu", "tiny_relu_point_sat", "", tiny, [([0.1], [0.1])], [[([-1], -0.0999)]],
-               "sat", "y = |x| = 0.1 >= 0.0999 at the real point X_0 = 0.1 (which holds no float32\n"
-               "value) and at its float32 rounding: the counterexample is that rounding.")
+               "sat", "y = |x| = 0.1 >= 0.0999 at the real point X_0 = 0.1 (which holds no\n"
+               "float32 value) and at its float32 rounding: the counterexample is that rounding.")
     write_spec("tiny_relu", "tiny_relu_point_unsat", "", tiny, [([0.1], [0.1])], [[([1], 0.0999)]],
                "unsat", "y = |x| = 0.1 > 0.0999 at X_0 = 0.1 and at its float32 rounding.")
 

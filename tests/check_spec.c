@@ -217,7 +217,8 @@ START_TEST(test_real_points)
         if (k % 7 == 0)
             memcpy(b, a, sizeof a);
         int strict = k % 3 == 0, c = strcmp(a, b);
-        snprintf(text, sizeof text, H1 "(assert (%s X_0 %s))(assert (<= X_0 %s))(assert (<= Y_0 1))",
+        snprintf(text, sizeof text,
+                 H1 "(assert (%s X_0 %s))(assert (<= X_0 %s))(assert (<= Y_0 1))",
                  strict ? ">" : ">=", a, b);
         vfy_spec *sp = NULL;
         vfy_error e;
