@@ -848,6 +848,17 @@ def exact_number(tok):
         return None
 
 
+def _literal_value(t):
+    """The exact value of a literal term, or of (- c) / (+ c) of one (SMT-LIB's negative
+    numerals); None for any other term."""
+    if t[0] == "const":
+        return t[2]
+    if t[0] in ("-", "+") and len(t[1]) == 1:
+        v = _literal_value(t[1][0])
+        return None if v is None else (-v if t[0] == "-" else v)
+    return None
+
+
 def _bound_literals(f, out):
     """The exact values of the literals compared with a single variable: out[name] = [...]."""
     if f[0] in ("and", "or"):
@@ -856,8 +867,9 @@ def _bound_literals(f, out):
         return
     _, _, lhs, rhs = f
     for a, b in ((lhs, rhs), (rhs, lhs)):
-        if a[0] == "var" and b[0] == "const" and b[2] is not None:
-            out.setdefault(a[1], []).append(b[2])
+        v = _literal_value(b)
+        if a[0] == "var" and v is not None:
+            out.setdefault(a[1], []).append(v)
 
 
 def _rounds_to(c, x):

@@ -119,7 +119,8 @@ typedef struct val {
     int64_t *ids;
     int64_t id1;
     double lo, hi;
-    int64_t lit; /* node + 1 of the numeric literal whose value this is exactly, else 0 */
+    int64_t lit; /* node + 1 of the numeric literal whose value this is exactly, minus that for
+                  * its negation ((- 0.1), SMT-LIB's way to write -0.1), else 0 */
 } val;
 
 #define VAL_LINS(x) ((x)->cap ? (x)->lins : &(x)->one)
@@ -136,7 +137,7 @@ typedef struct atom {
     double lo, hi;
     int64_t off, n;
     int64_t node;
-    int64_t lit; /* ATOM_UP / ATOM_LO: node + 1 of the literal that is exactly the bound, else 0 */
+    int64_t lit; /* ATOM_UP / ATOM_LO: the literal that is exactly the bound (val's lit), or 0 */
 } atom;
 
 /* Rope: a conjunction as a binary tree of atoms. b == -1: leaf for atom a; otherwise the
@@ -440,16 +441,20 @@ done:
     return rc;
 }
 
-/* Sign of a - b for the exact values of the numeric literals at nodes ka and kb (their syntax
- * checked): -1, 0 or 1; -2 when out of memory. */
-static int literal_cmp(const parser *p, int64_t ka, int64_t kb)
+/* Sign of a - b for the exact values of two literals, each given as a val's lit (node + 1 of a
+ * numeric literal, its syntax checked; negative for the literal's negation): -1, 0 or 1; -2 when
+ * out of memory. */
+static int literal_cmp(const parser *p, int64_t lit_a, int64_t lit_b)
 {
-    const node *na = &p->nodes[ka], *nb = &p->nodes[kb];
+    const node *na = &p->nodes[(lit_a < 0 ? -lit_a : lit_a) - 1];
+    const node *nb = &p->nodes[(lit_b < 0 ? -lit_b : lit_b) - 1];
     char *da = vfy_alloc((size_t)na->len + 1), *db = vfy_alloc((size_t)nb->len + 1);
     int neg_a, neg_b, r = -2;
     int64_t la, lb, ea, eb;
     if (da && db && literal_digits(p->text + na->off, na->len, &neg_a, da, &la, &ea) == 0 &&
         literal_digits(p->text + nb->off, nb->len, &neg_b, db, &lb, &eb) == 0) {
+        neg_a ^= lit_a < 0;
+        neg_b ^= lit_b < 0;
         int ga = la == 0 ? 0 : (neg_a ? -1 : 1), gb = lb == 0 ? 0 : (neg_b ? -1 : 1);
         if (ga != gb)
             r = ga < gb ? -1 : 1;
@@ -1443,6 +1448,8 @@ static vfy_status eval_arith(parser *p, int64_t nd)
             sg[k] = (n->op == OP_SUB && (k > 0 || m == 1)) ? -1 : 1;
         if ((st = term_sum(p, nd, a, sg, m, &res)) != VFY_OK)
             goto fail;
+        if (m == 1 && a[0]->n == 0) /* (- c), (+ c): still exactly a literal, or its negation */
+            res.lit = sg[0] * a[0]->lit;
     } else {
         int64_t var_arg = -1;
         double klo = 1, khi = 1;
@@ -2074,7 +2081,7 @@ static int tighter_bound(const parser *p, const atom *a, const atom *c)
     else if (a->hi < c->lo)
         cmp = -1;
     else if (a->lit && c->lit)
-        cmp = literal_cmp(p, a->lit - 1, c->lit - 1);
+        cmp = literal_cmp(p, a->lit, c->lit);
     else
         return -1;
     if (cmp == -2)
@@ -2120,7 +2127,7 @@ static vfy_status mark_real_points(parser *p, builder *b)
         const atom *l = &p->atoms[b->lo_real[i]], *u = &p->atoms[b->hi_real[i]];
         int ok = l->hi < u->lo; /* the real l <= l->hi < u->lo <= the real u */
         if (!ok && l->lit && u->lit) {
-            int c = literal_cmp(p, l->lit - 1, u->lit - 1);
+            int c = literal_cmp(p, l->lit, u->lit);
             if (c == -2)
                 return nomem(p);
             ok = c < 0 || (c == 0 && !l->strict && !u->strict);

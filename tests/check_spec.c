@@ -172,6 +172,11 @@ START_TEST(test_real_points)
         {"(assert (>= X_0 0.1))(assert (>= X_0 0.10000000000000000001))"
          "(assert (<= X_0 0.10000000000000000001))", 2},
         {"(assert (>= X_0 -0.3))(assert (<= X_0 -0.3))", 2},
+        /* SMT-LIB's negative numerals, (- 0.3), and a unary plus */
+        {"(assert (= X_0 (- 0.3)))", 2},
+        {"(assert (>= X_0 (- 0.3)))(assert (<= X_0 -0.3))", 2},
+        {"(assert (>= X_0 (- (- 0.1))))(assert (<= X_0 (+ 0.1)))", 2},
+        {"(assert (>= X_0 (- 0.29999999999999999999)))(assert (<= X_0 (- 0.3)))", 0},
         {"(assert (>= X_0 1e-400))(assert (<= X_0 1e-400))", 2},
         /* empty real intervals of the same enclosure */
         {"(assert (>= X_0 0.10000000000000000001))(assert (<= X_0 0.1))", 0},
