@@ -151,6 +151,18 @@ double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, cons
     return vfy_case_margin_y(net, spec, c, x, ws->y);
 }
 
+int vfy_float32_inside(double lo, double hi, double x, double *f)
+{
+    double v = x < lo ? lo : (x > hi ? hi : x);
+    float g = (float)v;
+    if ((double)g < lo)
+        g = nextafterf(g, INFINITY);
+    if ((double)g > hi)
+        g = nextafterf(g, -INFINITY);
+    *f = (double)g;
+    return (double)g >= lo && (double)g <= hi;
+}
+
 /* Move *x to the float32 value a counterexample gives an input whose range is [lo, hi] (`range`
  * as vfy_box_cex_range returns it: 1 inside the real interval, 2 around it), and put into
  * [*blo, *bhi] the real points it stands for. When the range lies inside the real interval and
@@ -162,17 +174,12 @@ double vfy_case_margin(const vfy_net *net, const vfy_spec *spec, int64_t c, cons
  * contains a real point of the interval. 0 when there is none (past the float32 range). */
 static int to_float_near(double *x, int range, double lo, double hi, double *blo, double *bhi)
 {
-    double v = *x < lo ? lo : (*x > hi ? hi : *x);
-    float f = (float)v;
-    if ((double)f < lo)
-        f = nextafterf(f, INFINITY);
-    if ((double)f > hi)
-        f = nextafterf(f, -INFINITY);
-    if (range == 1 && (double)f >= lo && (double)f <= hi) {
-        *x = *blo = *bhi = (double)f;
+    double in;
+    if (range == 1 && vfy_float32_inside(lo, hi, *x, &in)) {
+        *x = *blo = *bhi = in;
         return 1;
     }
-    f = (float)(0.5 * lo + 0.5 * hi); /* (no overflow; lo and hi are finite) */
+    float f = (float)(0.5 * lo + 0.5 * hi); /* (no overflow; lo and hi are finite) */
     if (!isfinite(f))
         return 0;
     *x = (double)f;

@@ -827,6 +827,15 @@ static int64_t stack_rows(const search *s, worker *w, int64_t n, const int64_t *
     return K;
 }
 
+/* The rows of the n cases listed in `cases`. */
+static int64_t rows_of(const search *s, const int64_t *cases, int64_t n)
+{
+    int64_t K = 0;
+    for (int64_t a = 0; a < n; a++)
+        K += s->spec->cases[cases[a]].n_rows;
+    return K;
+}
+
 /* The end of the chunk of cases[a0 ..) bounded at once: as many as fit row_cap rows (one case at
  * least, which always fits); *K gets their rows. */
 static int64_t case_chunk(const search *s, const int64_t *cases, int64_t n, int64_t a0, int64_t *K)
@@ -2531,11 +2540,9 @@ static int case_roots(search *s, frontier *f, const domain *d, const dresult *r,
  * freed; returns 0 when out of memory. */
 static int push_root(search *s, frontier *f, domain *root, vfy_verify_result *res)
 {
-    int64_t n_rows = 0;
-    for (int64_t a = 0; a < root->n_active; a++)
-        n_rows += s->spec->cases[root->active[a]].n_rows;
     int apart = s->relu_split && root->n_active >= 2 &&
-                ((s->opts->case_trees && s->cert) || n_rows > s->row_cap);
+                ((s->opts->case_trees && s->cert) ||
+                 rows_of(s, root->active, root->n_active) > s->row_cap);
     if (!apart) {
         if (frontier_push(f, root))
             return 1;
@@ -3044,10 +3051,7 @@ vfy_status vfy_verify(const vfy_net *net, const vfy_spec *spec, const vfy_verify
                 /* a root whose rows do not fit at once is queued a copy per case (push_root):
                  * the cases refuted here are dropped first (not in a certificate, whose checker
                  * takes each case's proof from a domain) */
-                int64_t box_rows = 0;
-                for (int64_t a = 0; a < nc; a++)
-                    box_rows += spec->cases[box_cases[a]].n_rows;
-                int drop = !s.cert && box_rows > s.row_cap;
+                int drop = !s.cert && rows_of(&s, box_cases, nc) > s.row_cap;
                 int64_t n_open = -1;
                 if (st == VFY_OK && vfy_now() < t_final)
                     n_open = open_cases(&s, &s.workers[0], root, drop ? root->active : NULL,

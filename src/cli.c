@@ -2,6 +2,7 @@
  *
  * Exit codes: 0 unsat (the property holds), 1 sat (counterexample), 2 unknown, 3 timeout,
  *             4 usage error, 5 bad input (file, ONNX, VNNLIB, mismatch), 6 internal error/out of memory. */
+#include "vfy/attack.h"
 #include "vfy/cert.h"
 #include "vfy/checker.h"
 #include "vfy/bound.h"
@@ -637,16 +638,6 @@ static int supports(int argc, char **argv)
     return 0;
 }
 
-
-/* 1 when [lo, hi] holds a float32 value. */
-static int holds_float32(double lo, double hi)
-{
-    float f = (float)lo;
-    if ((double)f < lo)
-        f = nextafterf(f, INFINITY);
-    return (double)f >= lo && (double)f <= hi;
-}
-
 /* Notes on stderr (the first input of each kind) for inputs whose real interval holds no float32
  * value: one known not to be empty gets the float32 nearest to it in a counterexample (attack.c,
  * to_float_near); one that may be empty (0 < X_0 < 0, or not decided exactly) none. */
@@ -656,7 +647,7 @@ static void note_inputs_without_float(const vfy_spec *spec, const char *spec_pat
     for (int64_t k = 0; k < spec->n_boxes && !(nearest && none); k++)
         for (int64_t j = 0; j < spec->n_x; j++) {
             const vfy_box *bx = &spec->boxes[k];
-            double lo, hi;
+            double lo, hi, f;
             int range = vfy_box_cex_range(bx, j, &lo, &hi);
             if (!range) {
                 if (!none)
@@ -665,7 +656,7 @@ static void note_inputs_without_float(const vfy_spec *spec, const char *spec_pat
                             "can be proved, but no counterexample of them given\n", spec_path,
                             (long long)j, bx->lo[j], bx->hi[j]);
                 none = 1;
-            } else if (range == 2 || !holds_float32(lo, hi)) {
+            } else if (range == 2 || !vfy_float32_inside(lo, hi, lo, &f)) {
                 if (!nearest)
                     fprintf(stderr, "verify: note: %s: input %lld's real interval (within "
                             "[%.17g, %.17g]) holds no float32 value: a counterexample gives it "

@@ -4300,6 +4300,18 @@ START_TEST(test_sparse_matches_dense)
 }
 END_TEST
 
+/* Of layer k's first n neurons: those IBP (bi) leaves unstable, and those CROWN (bc) tightens past
+ * IBP on either side. */
+static void count_past_ibp(const vfy_bounds *bi, const vfy_bounds *bc, int64_t k, int64_t n,
+                           int64_t *unstable, int64_t *tightened)
+{
+    *unstable = *tightened = 0;
+    for (int64_t j = 0; j < n; j++) {
+        *unstable += bi->lo[k][j] < 0 && bi->hi[k][j] > 0;
+        *tightened += bc->lo[k][j] > bi->lo[k][j] || bc->hi[k][j] < bi->hi[k][j];
+    }
+}
+
 /* Fewer rows a chunk on wide layers: VFY_BOUND_CHUNK_ROWS while 3 buffers of rows + 8 rows of
  * the widest layer fit VFY_BOUND_CHUNK_BYTES, else the most that fit, halving down to
  * VFY_BOUND_CHUNK_ROWS_MIN (an ImageNet input, 150,528 wide: 256 rows were 303 MB a buffer). On a
@@ -4342,11 +4354,8 @@ START_TEST(test_chunk_rows_wide)
     ck_assert(bi && bc);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, lo, hi, NULL, bi), VFY_OK);
     ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, lo, hi, NULL, bc), VFY_OK);
-    int64_t unstable = 0, tightened = 0;
-    for (int64_t j = 0; j < 100; j++) {
-        unstable += bi->lo[2][j] < 0 && bi->hi[2][j] > 0;
-        tightened += bc->lo[2][j] > bi->lo[2][j] || bc->hi[2][j] < bi->hi[2][j];
-    }
+    int64_t unstable, tightened;
+    count_past_ibp(bi, bc, 2, 100, &unstable, &tightened);
     REQUIRE_MSG(unstable > 32, "%lld unstable", (long long)unstable);
     REQUIRE_MSG(tightened > 32, "%lld tightened", (long long)tightened);
     check_contains(net, bc, lo, hi, 19, 100);
@@ -4392,11 +4401,8 @@ START_TEST(test_crown_refine_chunks)
         vfy_bounds *bi = vfy_bounds_create(ctx), *bc = vfy_bounds_create(ctx);
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_IBP, wlo, whi, NULL, bi), VFY_OK);
         ck_assert_int_eq(vfy_bound_layers(ctx, VFY_BOUND_CROWN, wlo, whi, NULL, bc), VFY_OK);
-        int64_t unstable = 0, tightened = 0;
-        for (int64_t j = 0; j < 400; j++) {
-            unstable += bi->lo[2][j] < 0 && bi->hi[2][j] > 0;
-            tightened += bc->lo[2][j] > bi->lo[2][j] || bc->hi[2][j] < bi->hi[2][j];
-        }
+        int64_t unstable, tightened;
+        count_past_ibp(bi, bc, 2, 400, &unstable, &tightened);
         REQUIRE_MSG(unstable > VFY_BOUND_CHUNK_ROWS / 2, "%lld unstable", (long long)unstable);
         REQUIRE_MSG(tightened > VFY_BOUND_CHUNK_ROWS / 2, "%lld tightened", (long long)tightened);
         check_contains(net, bc, lo, hi, 17 + (uint64_t)_i, 200);

@@ -33,6 +33,9 @@ double vfy_case_margin_y(const vfy_net *net, const vfy_spec *spec, int64_t c, co
 
 /* Confirm x (n_in) as a counterexample of case c. On success returns 1 and leaves in x the confirmed
  * float32-valued point; otherwise returns 0 (x may have been moved into the box). */
+/* The float32 value nearest x inside [lo, hi], into *f; 0 when [lo, hi] holds none. */
+int vfy_float32_inside(double lo, double hi, double x, double *f);
+
 int vfy_cex_confirm(const vfy_net *net, const vfy_spec *spec, int64_t c,
                     double *x, vfy_attack_ws *ws);
 
